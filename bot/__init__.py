@@ -1,0 +1,1 @@
+"""Application wiring: configuration, dispatcher, middlewares and entry points."""

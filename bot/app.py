@@ -1,0 +1,62 @@
+"""Assembling the application: database, the answering services, the dispatcher."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from aiogram import Dispatcher
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.config import Settings
+from bot.dispatcher import create_dispatcher
+from db import migrate
+from db.engine import check_connection, create_engine, create_session_factory
+from db.repositories import catalogue, faq
+from db.seed import seed_demo
+from services.classifier import IntentClassifier
+from services.entities import CatalogueName
+from services.faq import FaqDocument, FaqLookupAnswerer
+
+
+@dataclass
+class App:
+    engine: AsyncEngine
+    session_factory: async_sessionmaker[AsyncSession]
+    dispatcher: Dispatcher
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+
+async def load_answerers(
+    session_factory: async_sessionmaker[AsyncSession],
+) -> tuple[IntentClassifier, FaqLookupAnswerer]:
+    """Catalogue names for entity extraction and the FAQ index, read once at start."""
+    async with session_factory() as session:
+        products = await catalogue.all_products(session)
+        entries = await faq.all_entries(session)
+    classifier = IntentClassifier(
+        CatalogueName(p.sku, tuple(name for name in (p.name, p.name_ko) if name)) for p in products
+    )
+    answerer = FaqLookupAnswerer(
+        FaqDocument(e.slug, e.language, e.question, e.answer, tuple(filter(None, e.tags.split(","))))
+        for e in entries
+    )
+    return classifier, answerer
+
+
+async def build_app(settings: Settings, *, upgrade: bool = True, seed: bool = False) -> App:
+    engine = create_engine(settings.database_url)
+    await check_connection(engine)
+    if upgrade:
+        await migrate.upgrade(engine)
+    session_factory = create_session_factory(engine)
+    if seed:
+        async with session_factory() as session:
+            await seed_demo(session, demo_telegram_user_id=settings.local_chat_user_id)
+    classifier, answerer = await load_answerers(session_factory)
+    dispatcher = create_dispatcher(
+        settings=settings, session_factory=session_factory, classifier=classifier, faq=answerer
+    )
+    return App(engine, session_factory, dispatcher)

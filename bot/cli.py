@@ -1,0 +1,198 @@
+"""The `csbot` command."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import sys
+from collections.abc import Sequence
+from datetime import datetime
+
+from bot.config import ConfigError, Settings, load_settings
+from bot.logging_setup import configure_logging
+
+logger = logging.getLogger("csbot")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="csbot", description="Customer-service chatbot for online shops.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("run", help="serve Telegram by long polling (needs CSBOT_BOT_TOKEN)")
+    commands.add_parser("chat", help="talk to the bot in the terminal on the embedded defaults")
+
+    classify = commands.add_parser("classify", help="print intent, confidence and entities as JSON")
+    classify.add_argument("text", nargs="?", help="one utterance; without it, one per stdin line")
+    classify.add_argument(
+        "--evaluate", metavar="TSV", help="labelled set (intent<TAB>text): print precision/recall"
+    )
+
+    database = commands.add_parser("db", help="database maintenance")
+    db_commands = database.add_subparsers(dest="db_command", required=True)
+    db_commands.add_parser("upgrade", help="apply migrations")
+    db_commands.add_parser("seed-demo", help="create the demo shop (once)")
+
+    logs = commands.add_parser("logs", help="conversation logs, oldest first")
+    logs.add_argument("--user", type=int, help="Telegram user id")
+    logs.add_argument("--intent", choices=["stock", "shipping", "returns", "human", "faq"])
+    logs.add_argument("--since", help="ISO date/time (UTC) or a period such as 24h, 7d")
+    logs.add_argument("--limit", type=int, default=50)
+    logs.add_argument("--json", action="store_true", help="one JSON object per line")
+
+    stats = commands.add_parser("stats", help="volume, intents, hand-offs, latency, errors")
+    stats.add_argument("--period", default="24h", help="e.g. 1h, 24h, 7d (default 24h)")
+    stats.add_argument("--json", action="store_true")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        settings = load_settings()
+    except ConfigError as error:
+        print(f"csbot: {error}", file=sys.stderr)
+        return 2
+    configure_logging(settings.log_level, settings.log_format)
+    if args.command == "classify":
+        return _classify(args)
+    try:
+        return asyncio.run(_run_async(args, settings))
+    except ConfigError as error:
+        print(f"csbot: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+async def _run_async(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.app import build_app
+
+    if args.command == "run":
+        token = settings.require_bot_token()
+        app = await _start(build_app(settings), settings)
+        try:
+            await _poll(app, token)
+        finally:
+            await app.close()
+        return 0
+    if args.command == "chat":
+        from bot.local_chat import run_local_chat
+
+        app = await _start(build_app(settings, seed=True), settings)
+        try:
+            await run_local_chat(app, user_id=settings.local_chat_user_id)
+        finally:
+            await app.close()
+        return 0
+    if args.command == "db":
+        return await _db(args, settings)
+    return await _read_logs(args, settings)
+
+
+async def _start(building, settings: Settings):  # type: ignore[no-untyped-def]
+    """Start-up with one clear line when the database is unreachable."""
+    try:
+        return await building
+    except OSError as error:
+        raise ConfigError(f"CSBOT_DATABASE_URL: cannot reach the database ({error})") from error
+
+
+async def _poll(app, token: str) -> None:  # type: ignore[no-untyped-def]
+    from bot.dispatcher import create_bot
+
+    bot = create_bot(token)
+    dispatcher = app.dispatcher
+    logger.info("polling Telegram", extra={"bot_id": bot.id})
+    await dispatcher.start_polling(
+        bot,
+        allowed_updates=dispatcher.resolve_used_update_types(),
+        handle_as_tasks=True,
+        tasks_concurrency_limit=32,
+    )
+
+
+async def _db(args: argparse.Namespace, settings: Settings) -> int:
+    from db import migrate
+    from db.engine import check_connection, create_engine, create_session_factory
+    from db.seed import seed_demo
+
+    engine = create_engine(settings.database_url)
+    try:
+        await check_connection(engine)
+        await migrate.upgrade(engine)
+        if args.db_command == "seed-demo":
+            async with create_session_factory(engine)() as session:
+                created = await seed_demo(session, demo_telegram_user_id=settings.local_chat_user_id)
+            print("demo data created" if created else "demo data already present")
+        else:
+            print("database is at the latest schema")
+    finally:
+        await engine.dispose()
+    return 0
+
+
+async def _read_logs(args: argparse.Namespace, settings: Settings) -> int:
+    from db.engine import create_engine, create_session_factory
+    from db.repositories import logs
+    from services.admin_views import inbound_as_json, render_logs
+    from services.stats import collect_stats, parse_period
+
+    engine = create_engine(settings.database_url)
+    try:
+        async with create_session_factory(engine)() as session:
+            if args.command == "stats":
+                stats = await collect_stats(session, period=parse_period(args.period))
+                print(json.dumps(stats.as_dict()) if args.json else stats.render())
+                return 0
+            since = _parse_since(args.since) if args.since else None
+            rows = await logs.inbound(
+                session, user_id=args.user, intent=args.intent, since=since, limit=args.limit
+            )
+            replies = await logs.replies_to(session, [row.id for row in rows if row.id is not None])
+    finally:
+        await engine.dispose()
+    if args.json:
+        for row in rows:
+            print(json.dumps(inbound_as_json(row, replies), ensure_ascii=False))
+    else:
+        print(render_logs(rows, replies))
+    return 0
+
+
+def _parse_since(value: str) -> datetime:
+    from datetime import UTC
+
+    from db.types import utcnow
+    from services.stats import parse_period
+
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError:
+        return utcnow() - parse_period(value)
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+def _classify(args: argparse.Namespace) -> int:
+    from services.classifier import IntentClassifier
+
+    classifier = IntentClassifier()
+    if args.evaluate:
+        from services.classifier_eval import evaluate, load_labelled, render_report
+
+        print(render_report(evaluate(classifier, load_labelled(args.evaluate))))
+        return 0
+    lines = [args.text] if args.text is not None else (line.rstrip("\n") for line in sys.stdin)
+    for line in lines:
+        result = classifier.classify(line)
+        print(
+            json.dumps(
+                {
+                    "intent": result.intent.value,
+                    "confidence": result.confidence,
+                    "entities": result.entities.as_dict(),
+                },
+                ensure_ascii=False,
+            )
+        )
+    return 0

@@ -1,0 +1,89 @@
+"""Typed configuration read from the environment (and `.env`).
+
+Everything has an embedded default except the Telegram token, which only
+`csbot run` needs. A bad value stops the program at start with the name of the
+variable, instead of surfacing at the first customer message.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+ENV_PREFIX = "CSBOT_"
+DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./csbot.db"
+LOCAL_CHAT_USER_ID = 700_000_001
+"""Telegram user id used by `csbot chat`; the demo data links it to the demo customer."""
+
+
+class ConfigError(RuntimeError):
+    """Raised when the environment holds a value the bot cannot start with."""
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_prefix=ENV_PREFIX,
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+    )
+
+    bot_token: SecretStr | None = None
+    database_url: str = Field(
+        default=DEFAULT_DATABASE_URL,
+        validation_alias=AliasChoices("CSBOT_DATABASE_URL", "DATABASE_URL"),
+    )
+    admin_ids: Annotated[frozenset[int], NoDecode] = frozenset()
+    support_chat_id: int | None = None
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    log_format: Literal["console", "json"] = "console"
+    low_stock_threshold: int = Field(default=5, ge=0)
+    local_chat_user_id: int = LOCAL_CHAT_USER_ID
+
+    @field_validator("admin_ids", mode="before")
+    @classmethod
+    def _split_ids(cls, value: object) -> object:
+        """Admins are listed the way people type them: `1,2, 3`."""
+        if isinstance(value, str):
+            return frozenset(int(part) for part in value.replace(" ", "").split(",") if part)
+        if isinstance(value, int):
+            return frozenset({value})
+        return value
+
+    @field_validator("database_url")
+    @classmethod
+    def _async_driver(cls, value: str) -> str:
+        """Accept the usual URL spellings and pick the async driver for them."""
+        for plain, driver in (
+            ("postgres://", "postgresql+asyncpg://"),
+            ("postgresql://", "postgresql+asyncpg://"),
+            ("sqlite://", "sqlite+aiosqlite://"),
+        ):
+            if value.startswith(plain):
+                return driver + value[len(plain) :]
+        if not value.startswith(("postgresql+asyncpg://", "sqlite+aiosqlite://")):
+            raise ValueError("expected a sqlite:// or postgresql:// URL")
+        return value
+
+    def require_bot_token(self) -> str:
+        if self.bot_token is None or not self.bot_token.get_secret_value().strip():
+            raise ConfigError(
+                f"{ENV_PREFIX}BOT_TOKEN is not set: `csbot run` needs the token from @BotFather. "
+                "To try the bot without Telegram, run `csbot chat`."
+            )
+        return self.bot_token.get_secret_value()
+
+
+def load_settings(**overrides: object) -> Settings:
+    """Read settings, turning pydantic's error into one line per bad variable."""
+    try:
+        return Settings(**overrides)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        problems = []
+        for error in exc.errors():
+            field = str(error["loc"][0]) if error["loc"] else "?"
+            name = field if field.isupper() else f"{ENV_PREFIX}{field.upper()}"
+            problems.append(f"{name}: {error['msg']}")
+        raise ConfigError("invalid configuration - " + "; ".join(problems)) from exc

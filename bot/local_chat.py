@@ -1,0 +1,124 @@
+"""`csbot chat`: the real dispatcher and handlers, with the terminal as the customer's phone.
+
+Updates are built the way Telegram would send them and outgoing API calls are
+recorded by RecordingSession instead of reaching Telegram, so what you see
+here is exactly what a customer would get.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from aiogram.methods import EditMessageText, SendMessage, TelegramMethod
+from aiogram.types import InlineKeyboardMarkup, ReplyKeyboardMarkup, Update
+
+from bot.app import App
+from bot.dispatcher import create_bot
+from bot.fake_updates import UpdateFactory
+from bot.recording_session import LOCAL_BOT_TOKEN, RecordingSession
+from db.seed import DEMO_PHONE
+
+BANNER = (
+    "csbot local chat - you are the demo customer (orders 20240115-001234, 20231202-000458, "
+    "20240120-000871). Type a message; a number presses a button; /quit leaves."
+)
+
+
+@dataclass(frozen=True)
+class Button:
+    label: str
+    press: Callable[[], Update]
+
+
+class LocalChat:
+    def __init__(self, app: App, *, user_id: int) -> None:
+        self._app = app
+        self._user_id = user_id
+        self.session = RecordingSession()
+        self.bot = create_bot(LOCAL_BOT_TOKEN, session=self.session)
+        # Fresh ids each run: the log drops update ids it has seen before.
+        now_ms = int(time.time() * 1000)
+        self._updates = UpdateFactory(first_update_id=now_ms, first_message_id=now_ms % 1_000_000_000)
+        self._buttons: list[Button] = []
+        self._seen = 0
+
+    async def send(self, line: str) -> list[str]:
+        """Feed one line as the customer and return what the bot answered."""
+        choice = line.strip()
+        if choice.isdigit() and 1 <= int(choice) <= len(self._buttons):
+            update = self._buttons[int(choice) - 1].press()
+        else:
+            update = self._updates.text(self._user_id, line)
+        await self._app.dispatcher.feed_update(self.bot, update)
+        return self._render_new()
+
+    def _render_new(self) -> list[str]:
+        new: list[TelegramMethod[Any]] = self.session.requests[self._seen :]
+        self._seen = len(self.session.requests)
+        shown: list[str] = []
+        for method in new:
+            if not isinstance(method, (SendMessage, EditMessageText)):
+                continue
+            if getattr(method, "chat_id", None) != self._user_id:
+                continue
+            prefix = "(edited) " if isinstance(method, EditMessageText) else ""
+            shown.append(prefix + method.text + self._remember_buttons(method.reply_markup))
+        return shown
+
+    def _remember_buttons(self, markup: Any) -> str:
+        if isinstance(markup, InlineKeyboardMarkup):
+            self._buttons = [
+                Button(button.text, self._callback_press(button.callback_data or ""))
+                for row in markup.inline_keyboard
+                for button in row
+            ]
+        elif isinstance(markup, ReplyKeyboardMarkup):
+            self._buttons = [
+                Button(
+                    button.text,
+                    self._contact_press if button.request_contact else self._text_press(button.text),
+                )
+                for row in markup.keyboard
+                for button in row
+            ]
+        else:
+            return ""
+        return "".join(f"\n  [{n}] {button.label}" for n, button in enumerate(self._buttons, 1))
+
+    def _callback_press(self, data: str) -> Callable[[], Update]:
+        return lambda: self._updates.callback(self._user_id, data)
+
+    def _text_press(self, text: str) -> Callable[[], Update]:
+        return lambda: self._updates.text(self._user_id, text)
+
+    def _contact_press(self) -> Update:
+        return self._updates.contact(self._user_id, "+" + DEMO_PHONE, contact_user_id=self._user_id)
+
+
+async def run_local_chat(app: App, *, user_id: int) -> None:
+    chat = LocalChat(app, user_id=user_id)
+    interactive = sys.stdin.isatty()
+    if interactive:
+        print(BANNER)
+    while True:
+        if interactive:
+            try:
+                line = await asyncio.to_thread(input, "you> ")
+            except EOFError:
+                break
+        else:
+            line = await asyncio.to_thread(sys.stdin.readline)
+            if not line:
+                break
+            line = line.rstrip("\n")
+        if line.strip() in {"/quit", "/exit"}:
+            break
+        for reply in await chat.send(line):
+            print(f"bot> {reply}" if interactive else reply)
+        if not interactive:
+            print()

@@ -1,0 +1,55 @@
+"""Logging configured once: readable lines on a console, JSON lines for collectors.
+
+Key-value context goes in `extra=`; the formatter prints it, so log calls never
+build strings out of customer data or secrets.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from datetime import UTC, datetime
+from typing import Any
+
+_STANDARD = set(logging.LogRecord("", 0, "", 0, "", (), None).__dict__) | {"message", "asctime"}
+
+
+def _context(record: logging.LogRecord) -> dict[str, Any]:
+    return {key: value for key, value in record.__dict__.items() if key not in _STANDARD}
+
+
+class JsonFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        payload = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(),
+            "level": record.levelname,
+            "logger": record.name,
+            "event": record.getMessage(),
+            **_context(record),
+        }
+        if record.exc_info:
+            payload["exception"] = self.formatException(record.exc_info)
+        return json.dumps(payload, ensure_ascii=False, default=str)
+
+
+class ConsoleFormatter(logging.Formatter):
+    def __init__(self) -> None:
+        super().__init__("%(asctime)s %(levelname)-7s %(name)s: %(message)s")
+
+    def format(self, record: logging.LogRecord) -> str:
+        line = super().format(record)
+        context = _context(record)
+        if context:
+            fields = " ".join(f"{key}={value}" for key, value in context.items())
+            head, _, rest = line.partition("\n")
+            line = f"{head} {fields}" + (f"\n{rest}" if rest else "")
+        return line
+
+
+def configure_logging(level: str, fmt: str) -> None:
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(JsonFormatter() if fmt == "json" else ConsoleFormatter())
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(level)

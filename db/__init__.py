@@ -1,0 +1,1 @@
+"""Shop data: models, engine, migrations, repositories and demo data."""

@@ -1,0 +1,203 @@
+"""SQLModel tables for the shop and for the conversation logs admins read."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from enum import StrEnum
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, Column, Text, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+from db.types import UTCDateTime, utcnow
+
+
+def _created_at() -> Any:
+    return Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False, index=True)
+
+
+class OrderStatus(StrEnum):
+    PENDING = "pending"
+    PAID = "paid"
+    PREPARING = "preparing"
+    SHIPPED = "shipped"
+    DELIVERED = "delivered"
+    CANCELLED = "cancelled"
+
+
+class ReturnKind(StrEnum):
+    REFUND = "refund"
+    EXCHANGE = "exchange"
+
+
+class ReturnStatus(StrEnum):
+    REQUESTED = "requested"
+    APPROVED = "approved"
+    RECEIVED = "received"
+    REFUNDED = "refunded"
+    REJECTED = "rejected"
+
+
+class Customer(SQLModel, table=True):
+    __tablename__ = "customers"
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str
+    phone: str = Field(unique=True, description="digits only, country code included")
+    telegram_user_id: int | None = Field(default=None, unique=True, sa_type=BigInteger)
+    language: str = "ko"
+    created_at: datetime = _created_at()
+
+
+class Product(SQLModel, table=True):
+    __tablename__ = "products"
+
+    id: int | None = Field(default=None, primary_key=True)
+    sku: str = Field(unique=True, index=True)
+    name: str
+    name_ko: str = ""
+    price: int = Field(description="in the currency's minor unit (won have none)")
+    currency: str = "KRW"
+    stock: int = 0
+    restock_date: date | None = None
+    options: str = Field(default="", description="sizes/colours, comma separated")
+
+
+class Order(SQLModel, table=True):
+    __tablename__ = "orders"
+
+    id: int | None = Field(default=None, primary_key=True)
+    number: str = Field(unique=True, index=True)
+    customer_id: int = Field(foreign_key="customers.id", index=True)
+    status: OrderStatus = OrderStatus.PAID
+    total: int = 0
+    currency: str = "KRW"
+    placed_at: datetime = _created_at()
+
+
+class OrderItem(SQLModel, table=True):
+    __tablename__ = "order_items"
+
+    id: int | None = Field(default=None, primary_key=True)
+    order_id: int = Field(foreign_key="orders.id", index=True)
+    product_id: int = Field(foreign_key="products.id")
+    quantity: int = 1
+    unit_price: int = 0
+    option: str = ""
+
+
+class Shipment(SQLModel, table=True):
+    __tablename__ = "shipments"
+
+    id: int | None = Field(default=None, primary_key=True)
+    order_id: int = Field(foreign_key="orders.id", unique=True)
+    carrier: str
+    tracking_number: str
+    status: str = "in_transit"
+    eta: date | None = None
+
+
+class ShipmentEvent(SQLModel, table=True):
+    """One line of a shipment's status history, as the carrier reported it."""
+
+    __tablename__ = "shipment_events"
+
+    id: int | None = Field(default=None, primary_key=True)
+    shipment_id: int = Field(foreign_key="shipments.id", index=True)
+    at: datetime = Field(sa_type=UTCDateTime, nullable=False)
+    status: str
+    location: str = ""
+
+
+class ReturnRequest(SQLModel, table=True):
+    __tablename__ = "return_requests"
+
+    id: int | None = Field(default=None, primary_key=True)
+    rma_number: str = Field(unique=True, index=True)
+    idempotency_key: str = Field(
+        unique=True, description="one per guided flow: a second tap finds the first request"
+    )
+    customer_id: int = Field(foreign_key="customers.id", index=True)
+    order_id: int = Field(foreign_key="orders.id")
+    order_item_id: int = Field(foreign_key="order_items.id")
+    kind: ReturnKind
+    reason: str
+    status: ReturnStatus = ReturnStatus.REQUESTED
+    created_at: datetime = _created_at()
+
+
+class FaqEntry(SQLModel, table=True):
+    __tablename__ = "faq_entries"
+    __table_args__ = (UniqueConstraint("slug", "language"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    slug: str = Field(index=True, description="same slug across languages")
+    language: str = "ko"
+    question: str
+    answer: str = Field(sa_type=Text)
+    tags: str = Field(default="", description="comma separated: returns, shipping, payment...")
+
+
+class InboundMessage(SQLModel, table=True):
+    """Every update the bot received, with what it made of it.
+
+    Written before the handler runs, so a message whose handling fails is
+    still here, with the error.
+    """
+
+    __tablename__ = "inbound_messages"
+
+    id: int | None = Field(default=None, primary_key=True)
+    update_id: int | None = Field(default=None, unique=True, sa_type=BigInteger)
+    telegram_user_id: int | None = Field(default=None, index=True, sa_type=BigInteger)
+    chat_id: int | None = Field(default=None, sa_type=BigInteger)
+    kind: str = "text"
+    text: str = Field(default="", sa_type=Text)
+    intent: str | None = Field(default=None, index=True)
+    confidence: float | None = None
+    entities: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    route: str | None = None
+    answer_source: str | None = None
+    latency_ms: float | None = None
+    error: str | None = Field(default=None, sa_type=Text)
+    created_at: datetime = _created_at()
+
+
+class OutboundMessage(SQLModel, table=True):
+    """Every message the bot sent (or edited), tied to the update that caused it."""
+
+    __tablename__ = "outbound_messages"
+
+    id: int | None = Field(default=None, primary_key=True)
+    inbound_id: int | None = Field(default=None, foreign_key="inbound_messages.id", index=True)
+    chat_id: int | None = Field(default=None, index=True, sa_type=BigInteger)
+    telegram_user_id: int | None = Field(default=None, index=True, sa_type=BigInteger)
+    method: str = "sendMessage"
+    text: str = Field(default="", sa_type=Text)
+    created_at: datetime = _created_at()
+
+
+class HandoffSession(SQLModel, table=True):
+    """A customer talking to a person; open until the customer or staff ends it."""
+
+    __tablename__ = "handoff_sessions"
+
+    id: int | None = Field(default=None, primary_key=True)
+    customer_user_id: int = Field(index=True, sa_type=BigInteger)
+    customer_chat_id: int = Field(sa_type=BigInteger)
+    language: str = "ko"
+    opened_at: datetime = _created_at()
+    closed_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+
+
+class HandoffLink(SQLModel, table=True):
+    """Which customer a message in the support chat stands for, so replies find their way back."""
+
+    __tablename__ = "handoff_links"
+    __table_args__ = (UniqueConstraint("support_chat_id", "support_message_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    support_chat_id: int = Field(sa_type=BigInteger)
+    support_message_id: int
+    handoff_id: int = Field(foreign_key="handoff_sessions.id")
+    created_at: datetime = _created_at()

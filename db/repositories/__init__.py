@@ -1,0 +1,1 @@
+"""Queries, one module per area. Repositories flush; services decide when to commit."""

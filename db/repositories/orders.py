@@ -1,0 +1,66 @@
+"""Order queries always take the customer: an order is found only by its owner."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import func, or_
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from db.models import Order, OrderItem, OrderStatus, Product, Shipment, ShipmentEvent
+
+
+@dataclass(frozen=True)
+class OrderLine:
+    item: OrderItem
+    product: Product
+
+
+async def owned_order(session: AsyncSession, customer_id: int, reference: str) -> Order | None:
+    """`20240115-001234`, `#202401150012` and `202401150012 34` style references all match."""
+    digits = "".join(ch for ch in reference if ch.isdigit())
+    if not digits:
+        return None
+    statement = select(Order).where(
+        Order.customer_id == customer_id,
+        or_(Order.number == reference, func.replace(Order.number, "-", "") == digits),
+    )
+    return (await session.exec(statement)).first()
+
+
+async def recent_orders(
+    session: AsyncSession,
+    customer_id: int,
+    *,
+    limit: int = 5,
+    statuses: Sequence[OrderStatus] | None = None,
+) -> Sequence[Order]:
+    statement = select(Order).where(Order.customer_id == customer_id)
+    if statuses is not None:
+        statement = statement.where(col(Order.status).in_(list(statuses)))
+    statement = statement.order_by(col(Order.placed_at).desc()).limit(limit)
+    return (await session.exec(statement)).all()
+
+
+async def order_lines(session: AsyncSession, order_id: int) -> list[OrderLine]:
+    statement = (
+        select(OrderItem, Product)
+        .join(Product, col(Product.id) == OrderItem.product_id)
+        .where(OrderItem.order_id == order_id)
+        .order_by(col(OrderItem.id))
+    )
+    return [OrderLine(item, product) for item, product in await session.exec(statement)]
+
+
+async def shipment_with_events(
+    session: AsyncSession, order_id: int
+) -> tuple[Shipment | None, Sequence[ShipmentEvent]]:
+    shipment = (await session.exec(select(Shipment).where(Shipment.order_id == order_id))).first()
+    if shipment is None:
+        return None, ()
+    events = await session.exec(
+        select(ShipmentEvent).where(ShipmentEvent.shipment_id == shipment.id).order_by(col(ShipmentEvent.at))
+    )
+    return shipment, events.all()

@@ -1,0 +1,314 @@
+"""Demo shop data from our scenarios, so a new user has something to ask about."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, timedelta
+
+from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from db.models import (
+    Customer,
+    FaqEntry,
+    Order,
+    OrderItem,
+    OrderStatus,
+    Product,
+    Shipment,
+    ShipmentEvent,
+)
+from db.types import utcnow
+
+DEMO_PHONE = "821012345678"
+OTHER_CUSTOMER_PHONE = "821098765432"
+
+FAQ: list[tuple[str, str, str, str, str]] = [
+    # slug, language, question, answer, tags
+    (
+        "return-method",
+        "ko",
+        "반품은 어떻게 하나요? 반품 방법과 기간",
+        "상품 수령 후 7일 이내에 반품·교환을 신청하실 수 있어요. 챗봇에서 '반품 신청'을 누르거나 "
+        "/return 을 보내 주시면 접수 번호(RMA)가 발급되고, 택배 기사님이 2영업일 안에 회수합니다. "
+        "단순 변심은 왕복 배송비 6,000원이 차감되며, 파손·오배송은 무료예요. 환불은 회수 확인 후 "
+        "3영업일 이내에 결제 수단으로 처리됩니다.",
+        "returns,refund,exchange",
+    ),
+    (
+        "return-method",
+        "en",
+        "How do I return an item? Return method and deadline",
+        "You can request a return or exchange within 7 days of delivery. Tap 'Start a return' "
+        "or send /return to get an RMA number; a courier picks the parcel up within 2 business "
+        "days. For a change of mind, the ₩6,000 round-trip shipping fee is deducted; damaged or "
+        "wrong items are free. Refunds go back to your payment method within 3 business days "
+        "after we receive the item.",
+        "returns,refund,exchange",
+    ),
+    (
+        "membership-discounts",
+        "ko",
+        "회원 등급별 할인 혜택이 뭐예요? 멤버십 등급",
+        "회원 등급은 최근 6개월 구매 금액으로 정해져요. 실버(30만 원 이상) 3% 할인, 골드(60만 원 "
+        "이상) 5% 할인과 무료 배송, VIP(120만 원 이상) 8% 할인과 무료 배송·생일 쿠폰을 드립니다. "
+        "등급은 매월 1일에 갱신돼요.",
+        "membership,discount,coupon",
+    ),
+    (
+        "membership-discounts",
+        "en",
+        "What discounts do membership tiers get?",
+        "Your tier depends on what you spent in the last 6 months. Silver (₩300,000+) gets 3% "
+        "off, Gold (₩600,000+) 5% off and free shipping, VIP (₩1,200,000+) 8% off, free "
+        "shipping and a birthday coupon. Tiers are updated on the 1st of each month.",
+        "membership,discount,coupon",
+    ),
+    (
+        "same-day-dispatch",
+        "ko",
+        "오늘 주문하면 언제 도착하나요? 당일 발송 마감 시간",
+        "평일 오후 2시까지 결제된 주문은 당일 발송되고, 보통 다음 날 도착해요 (제주·도서산간은 "
+        "1~2일 더 걸려요). 오후 2시 이후나 주말·공휴일 주문은 다음 영업일에 발송됩니다. "
+        "배송비는 3,000원이며 5만 원 이상 구매 시 무료예요.",
+        "shipping,delivery",
+    ),
+    (
+        "same-day-dispatch",
+        "en",
+        "If I order today, when does it arrive? Same-day dispatch cut-off",
+        "Orders paid by 2 p.m. on a weekday ship the same day and usually arrive the next day "
+        "(Jeju and remote islands take 1-2 days more). Orders after 2 p.m. or on weekends and "
+        "holidays ship the next business day. Shipping is ₩3,000, free over ₩50,000.",
+        "shipping,delivery",
+    ),
+    (
+        "payment-methods",
+        "ko",
+        "결제 수단은 뭐가 있나요? 카드 무통장 결제 방법",
+        "신용·체크카드(국내 모든 카드, 5만 원 이상 2~6개월 무이자 할부), 카카오페이, 네이버페이, "
+        "토스페이, 무통장입금(주문 후 24시간 이내 입금)으로 결제하실 수 있어요.",
+        "payment",
+    ),
+    (
+        "payment-methods",
+        "en",
+        "What payment methods do you accept?",
+        "We accept Korean credit and debit cards (2-6 month interest-free installments over "
+        "₩50,000), KakaoPay, Naver Pay, Toss Pay, and bank transfer (pay within 24 hours of "
+        "ordering).",
+        "payment",
+    ),
+    (
+        "order-change-cancel",
+        "ko",
+        "주문 취소나 주문 변경(주소 변경)은 어떻게 하나요?",
+        "출고 전(결제 완료·상품 준비 중)에는 마이페이지 > 주문 내역에서 직접 취소하거나 배송지를 "
+        "바꿀 수 있어요. 이미 출고된 주문은 취소 대신 수령 후 반품으로 처리됩니다.",
+        "order,cancel,address",
+    ),
+    (
+        "order-change-cancel",
+        "en",
+        "How do I cancel or change my order (address)?",
+        "Before dispatch (paid or being prepared) you can cancel or change the delivery address "
+        "yourself under My Page > Orders. Once an order has shipped, it can't be cancelled; "
+        "return it after delivery instead.",
+        "order,cancel,address",
+    ),
+    (
+        "opening-hours",
+        "ko",
+        "고객센터 운영 시간이 어떻게 되나요?",
+        "고객센터는 평일 오전 10시부터 오후 6시까지(점심 12~1시) 운영해요. 챗봇은 24시간 "
+        "답변하고, 운영 시간 외 상담 요청은 다음 영업일에 답변드려요.",
+        "hours,contact",
+    ),
+    (
+        "opening-hours",
+        "en",
+        "What are your customer service hours?",
+        "Our team works weekdays 10 a.m. to 6 p.m. KST (lunch 12-1). The bot answers around the "
+        "clock; requests for a person outside those hours are answered the next business day.",
+        "hours,contact",
+    ),
+    (
+        "receipts",
+        "ko",
+        "영수증이나 세금계산서 발급은 어떻게 하나요?",
+        "카드 영수증과 현금영수증은 마이페이지 > 주문 내역에서 바로 출력할 수 있어요. "
+        "세금계산서는 사업자등록증을 첨부해 상담원에게 요청해 주세요.",
+        "invoice,receipt",
+    ),
+    (
+        "receipts",
+        "en",
+        "How do I get a receipt or a tax invoice?",
+        "Card and cash receipts can be printed under My Page > Orders. For a tax invoice, send "
+        "your business registration to our team.",
+        "invoice,receipt",
+    ),
+]
+
+
+async def seed_demo(session: AsyncSession, *, demo_telegram_user_id: int) -> bool:
+    """Create the demo shop once; returns False when data is already there."""
+    if (await session.exec(select(Product).limit(1))).first() is not None:
+        return False
+
+    products = {
+        "SKU-7890": Product(
+            sku="SKU-7890",
+            name="Linen Overshirt",
+            name_ko="린넨 오버셔츠",
+            price=59_000,
+            stock=42,
+            options="S, M, L, XL; beige, navy",
+        ),
+        "SKU-1204": Product(
+            sku="SKU-1204",
+            name="Canvas Tote Bag",
+            name_ko="캔버스 토트백",
+            price=32_000,
+            stock=3,
+            options="ivory, black",
+        ),
+        "SKU-5521": Product(
+            sku="SKU-5521",
+            name="Merino Crew Sweater",
+            name_ko="메리노 크루 스웨터",
+            price=89_000,
+            stock=0,
+            restock_date=date(2027, 1, 12),
+            options="S, M, L; grey, cream",
+        ),
+        "SKU-3300": Product(sku="SKU-3300", name="Wool Beanie", name_ko="울 비니", price=19_000, stock=0),
+        "SKU-2045": Product(
+            sku="SKU-2045",
+            name="Denim Wide Pants",
+            name_ko="데님 와이드 팬츠",
+            price=64_000,
+            stock=17,
+            options="26-34",
+        ),
+    }
+    demo = Customer(name="김민지", phone=DEMO_PHONE, telegram_user_id=demo_telegram_user_id)
+    other = Customer(name="Lee Jun", phone=OTHER_CUSTOMER_PHONE, language="en")
+    session.add_all([*products.values(), demo, other])
+    await session.flush()
+
+    def order(
+        number: str, owner: Customer, status: OrderStatus, placed: datetime, lines: list[tuple[str, int, str]]
+    ) -> Order:
+        assert owner.id is not None
+        created = Order(
+            number=number,
+            customer_id=owner.id,
+            status=status,
+            placed_at=placed,
+            total=sum(products[sku].price * qty for sku, qty, _ in lines),
+        )
+        session.add(created)
+        pending_items.append((created, lines))
+        return created
+
+    pending_items: list[tuple[Order, list[tuple[str, int, str]]]] = []
+    now = utcnow()
+    shipped = order(
+        "20240115-001234",
+        demo,
+        OrderStatus.SHIPPED,
+        datetime(2024, 1, 15, 9, 12, tzinfo=UTC),
+        [("SKU-7890", 1, "M / navy"), ("SKU-1204", 1, "ivory")],
+    )
+    delivered = order(
+        "20231202-000458",
+        demo,
+        OrderStatus.DELIVERED,
+        datetime(2023, 12, 2, 14, 3, tzinfo=UTC),
+        [("SKU-2045", 1, "28")],
+    )
+    order(
+        "20240120-000871",
+        demo,
+        OrderStatus.PAID,
+        datetime(2024, 1, 20, 11, 40, tzinfo=UTC),
+        [("SKU-5521", 1, "M / grey")],
+    )
+    other_order = order(
+        "20240116-009999",
+        other,
+        OrderStatus.SHIPPED,
+        datetime(2024, 1, 16, 8, 0, tzinfo=UTC),
+        [("SKU-7890", 2, "L / beige")],
+    )
+    await session.flush()
+    for created, lines in pending_items:
+        assert created.id is not None
+        for sku, quantity, option in lines:
+            product = products[sku]
+            assert product.id is not None
+            session.add(
+                OrderItem(
+                    order_id=created.id,
+                    product_id=product.id,
+                    quantity=quantity,
+                    unit_price=product.price,
+                    option=option,
+                )
+            )
+
+    def shipment(
+        for_order: Order,
+        carrier: str,
+        tracking: str,
+        status: str,
+        eta: date | None,
+        events: list[tuple[timedelta, str, str]],
+    ) -> None:
+        assert for_order.id is not None
+        created = Shipment(
+            order_id=for_order.id, carrier=carrier, tracking_number=tracking, status=status, eta=eta
+        )
+        session.add(created)
+        pending_events.append((created, events))
+
+    pending_events: list[tuple[Shipment, list[tuple[timedelta, str, str]]]] = []
+    shipment(
+        shipped,
+        "CJ대한통운 (CJ Logistics)",
+        "6523-1188-4410",
+        "in_transit",
+        (now + timedelta(days=1)).date(),
+        [
+            (timedelta(days=1, hours=3), "picked up", "Icheon hub"),
+            (timedelta(hours=9), "in transit", "Gonjiam mega hub"),
+        ],
+    )
+    shipment(
+        delivered,
+        "Hanjin",
+        "4120-7763-0021",
+        "delivered",
+        None,
+        [(timedelta(days=400), "delivered", "Seoul Mapo-gu")],
+    )
+    shipment(
+        other_order,
+        "Lotte Global",
+        "2391-5500-7315",
+        "in_transit",
+        (now + timedelta(days=2)).date(),
+        [(timedelta(hours=20), "picked up", "Busan hub")],
+    )
+    await session.flush()
+    for created, events in pending_events:
+        assert created.id is not None
+        for ago, status, location in events:
+            session.add(ShipmentEvent(shipment_id=created.id, at=now - ago, status=status, location=location))
+
+    session.add_all(
+        FaqEntry(slug=slug, language=language, question=question, answer=answer, tags=tags)
+        for slug, language, question, answer, tags in FAQ
+    )
+    await session.commit()
+    return True

@@ -1,0 +1,80 @@
+"""Admin-only commands. For anyone else they fall through to the unknown-command reply."""
+
+from __future__ import annotations
+
+from aiogram import Router
+from aiogram.filters import Command, CommandObject, Filter
+from aiogram.types import Message
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.config import Settings
+from db.repositories import logs
+from services.admin_views import render_conversation, render_logs, split_for_telegram
+from services.conversation_log import Interaction
+from services.stats import collect_stats, parse_period
+
+DEFAULT_LOG_COUNT = 10
+MAX_LOG_COUNT = 100
+
+
+class IsAdmin(Filter):
+    async def __call__(self, message: Message, settings: Settings) -> bool:
+        return message.from_user is not None and message.from_user.id in settings.admin_ids
+
+
+async def _send_long(message: Message, text: str) -> None:
+    for part in split_for_telegram(text):
+        await message.answer(part, parse_mode=None)
+
+
+def create_router() -> Router:
+    router = Router(name="admin")
+    router.message.filter(IsAdmin())
+
+    @router.message(Command("stats"))
+    async def on_stats(
+        message: Message, command: CommandObject, session: AsyncSession, interaction: Interaction
+    ) -> None:
+        interaction.routed("admin", "database")
+        try:
+            period = parse_period(command.args or "24h")
+        except ValueError:
+            await message.answer("Usage: /stats [period], e.g. /stats 24h, /stats 7d", parse_mode=None)
+            return
+        stats = await collect_stats(session, period=period)
+        await message.answer(stats.render(), parse_mode=None)
+
+    @router.message(Command("logs"))
+    async def on_logs(
+        message: Message, command: CommandObject, session: AsyncSession, interaction: Interaction
+    ) -> None:
+        interaction.routed("admin", "database")
+        user_id, count = None, DEFAULT_LOG_COUNT
+        args = (command.args or "").split()
+        try:
+            if len(args) >= 2:
+                user_id, count = int(args[0]), int(args[1])
+            elif len(args) == 1:
+                value = int(args[0])
+                # A lone small number is a count; Telegram user ids are far larger.
+                user_id, count = (None, value) if value <= MAX_LOG_COUNT else (value, DEFAULT_LOG_COUNT)
+        except ValueError:
+            await message.answer("Usage: /logs [user_id] [n]", parse_mode=None)
+            return
+        rows = await logs.inbound(session, user_id=user_id, limit=max(1, min(count, MAX_LOG_COUNT)))
+        replies = await logs.replies_to(session, [row.id for row in rows if row.id is not None])
+        await _send_long(message, render_logs(rows, replies))
+
+    @router.message(Command("conversation"))
+    async def on_conversation(
+        message: Message, command: CommandObject, session: AsyncSession, interaction: Interaction
+    ) -> None:
+        interaction.routed("admin", "database")
+        try:
+            user_id = int((command.args or "").strip())
+        except ValueError:
+            await message.answer("Usage: /conversation <user_id>", parse_mode=None)
+            return
+        await _send_long(message, render_conversation(await logs.conversation(session, user_id)))
+
+    return router

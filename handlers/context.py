@@ -1,0 +1,32 @@
+"""Small helpers every customer-facing handler needs."""
+
+from __future__ import annotations
+
+from aiogram.types import Message, ReplyKeyboardRemove, User
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from db.models import Customer
+from db.repositories import customers
+from services.text_normalize import detect_language
+
+
+def language_of(user: User | None, text: str = "") -> str:
+    """The language of what the customer wrote, else their Telegram app's language."""
+    if text.strip():
+        return detect_language(text)
+    code = (user.language_code if user else None) or ""
+    return "ko" if code.startswith("ko") else "en"
+
+
+async def linked_customer(session: AsyncSession, user: User | None) -> Customer | None:
+    if user is None:
+        return None
+    return await customers.by_telegram_user(session, user.id)
+
+
+async def say(message: Message, text: str, **kwargs: object) -> None:
+    """Answer as plain text: customer-supplied words never become markup."""
+    await message.answer(text, parse_mode=None, **kwargs)  # type: ignore[arg-type]
+
+
+REMOVE_KEYBOARD = ReplyKeyboardRemove()

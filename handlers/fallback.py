@@ -1,0 +1,35 @@
+"""Whatever no other handler took: unknown commands and content we cannot read.
+
+Admin commands sent by non-admins land here too and get exactly the
+unknown-command reply, so their existence is not revealed.
+"""
+
+from __future__ import annotations
+
+from aiogram import F, Router
+from aiogram.types import CallbackQuery, Message
+
+from handlers.context import language_of, say
+from services.conversation_log import Interaction
+from services.texts import t
+
+
+def create_router() -> Router:
+    router = Router(name="fallback")
+
+    @router.message(F.text.startswith("/"))
+    async def on_unknown_command(message: Message, interaction: Interaction) -> None:
+        interaction.routed("unknown-command", "template")
+        await say(message, t("unknown_command", language_of(message.from_user)))
+
+    @router.message()
+    async def on_unsupported(message: Message, interaction: Interaction) -> None:
+        interaction.routed("unsupported-content", "template")
+        await say(message, t("unsupported_content", language_of(message.from_user, message.caption or "")))
+
+    @router.callback_query()
+    async def on_unknown_button(query: CallbackQuery, interaction: Interaction) -> None:
+        interaction.routed("unknown-button", "template")
+        await query.answer(t("return_expired", language_of(query.from_user)))
+
+    return router

@@ -1,0 +1,174 @@
+"""Hand-off to people: forwarding customer messages to the support chat and staff replies back."""
+
+from __future__ import annotations
+
+import logging
+
+from aiogram import Bot, F, Router
+from aiogram.exceptions import TelegramAPIError
+from aiogram.filters import Command, Filter
+from aiogram.types import CallbackQuery, Message
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.config import Settings
+from handlers.context import language_of, say
+from handlers.keyboards import HandoffOffer
+from services import handoff
+from services.conversation_log import Interaction
+from services.replies import AnswerSource
+from services.texts import t
+
+logger = logging.getLogger(__name__)
+
+
+class InHandoff(Filter):
+    """True while the sender is talking to a person (state kept in the database)."""
+
+    async def __call__(self, message: Message, session: AsyncSession) -> bool:
+        if message.from_user is None:
+            return False
+        return await handoff.active_handoff(session, message.from_user.id) is not None
+
+
+async def start_handoff(
+    message: Message, bot: Bot, session: AsyncSession, settings: Settings, interaction: Interaction
+) -> None:
+    """Open a hand-off and pass the message that asked for it to the support chat."""
+    assert message.from_user is not None
+    language = language_of(message.from_user, message.text or "")
+    interaction.routed("human", AnswerSource.HANDOFF)
+    if settings.support_chat_id is None:
+        # Nobody to relay to: record the request for the admins and keep the bot answering.
+        logger.warning(
+            "hand-off requested but CSBOT_SUPPORT_CHAT_ID is not set", extra={"user_id": message.from_user.id}
+        )
+        await handoff.open_handoff(
+            session, user_id=message.from_user.id, chat_id=message.chat.id, language=language
+        )
+        await handoff.close_handoff(session, message.from_user.id)
+        await say(message, t("handoff_unavailable", language))
+        return
+    opened = await handoff.open_handoff(
+        session, user_id=message.from_user.id, chat_id=message.chat.id, language=language
+    )
+    header = (
+        f"Hand-off: {message.from_user.full_name} (user {message.from_user.id}). "
+        "Reply to any forwarded message to answer; reply /close to end."
+    )
+    try:
+        sent = await bot.send_message(settings.support_chat_id, header, parse_mode=None)
+        await handoff.remember_forward(
+            session, opened, support_chat_id=settings.support_chat_id, support_message_id=sent.message_id
+        )
+    except TelegramAPIError:
+        logger.exception(
+            "could not reach the support chat", extra={"support_chat_id": settings.support_chat_id}
+        )
+        await say(message, t("handoff_forward_failed", language))
+        return
+    await say(message, t("handoff_started", language))
+    await forward_to_support(message, bot, session, settings)
+
+
+async def forward_to_support(message: Message, bot: Bot, session: AsyncSession, settings: Settings) -> bool:
+    assert message.from_user is not None
+    opened = await handoff.active_handoff(session, message.from_user.id)
+    if opened is None or settings.support_chat_id is None:
+        return False
+    try:
+        forwarded = await bot.forward_message(
+            chat_id=settings.support_chat_id, from_chat_id=message.chat.id, message_id=message.message_id
+        )
+    except TelegramAPIError:
+        logger.exception("forward to support failed", extra={"user_id": message.from_user.id})
+        await say(message, t("handoff_forward_failed", language_of(message.from_user, message.text or "")))
+        return False
+    await handoff.remember_forward(
+        session, opened, support_chat_id=settings.support_chat_id, support_message_id=forwarded.message_id
+    )
+    return True
+
+
+def create_customer_router() -> Router:
+    """Customer side: /human, /bot, the hand-off button, and relaying while a person is on."""
+    router = Router(name="handoff-customer")
+
+    @router.message(Command("human"))
+    async def on_human(
+        message: Message, bot: Bot, session: AsyncSession, settings: Settings, interaction: Interaction
+    ) -> None:
+        await start_handoff(message, bot, session, settings, interaction)
+
+    @router.callback_query(HandoffOffer.filter())
+    async def on_offer(
+        query: CallbackQuery, bot: Bot, session: AsyncSession, settings: Settings, interaction: Interaction
+    ) -> None:
+        await query.answer()
+        if isinstance(query.message, Message):
+            # The button sits on the bot's message; the hand-off belongs to whoever tapped it.
+            message = query.message.model_copy(update={"from_user": query.from_user, "text": ""})
+            await start_handoff(message.as_(bot), bot, session, settings, interaction)
+
+    @router.message(Command("bot"))
+    async def on_back_to_bot(message: Message, session: AsyncSession, interaction: Interaction) -> None:
+        assert message.from_user is not None
+        await handoff.close_handoff(session, message.from_user.id)
+        interaction.routed("human", AnswerSource.TEMPLATE)
+        await say(message, t("handoff_ended", language_of(message.from_user)))
+
+    @router.message(InHandoff())
+    async def relay(
+        message: Message, bot: Bot, session: AsyncSession, settings: Settings, interaction: Interaction
+    ) -> None:
+        interaction.routed("handoff-relay", AnswerSource.HANDOFF)
+        if not await forward_to_support(message, bot, session, settings):
+            await say(message, t("handoff_unavailable", language_of(message.from_user, message.text or "")))
+
+    return router
+
+
+def create_support_router(support_chat_id: int) -> Router:
+    """Support chat side: a reply to a forwarded message goes back to that customer."""
+    router = Router(name="handoff-support")
+    router.message.filter(F.chat.id == support_chat_id, F.reply_to_message)
+
+    @router.message(Command("close"))
+    async def on_close(message: Message, bot: Bot, session: AsyncSession, interaction: Interaction) -> None:
+        assert message.reply_to_message is not None
+        opened = await handoff.handoff_for_reply(
+            session, support_chat_id=message.chat.id, replied_message_id=message.reply_to_message.message_id
+        )
+        interaction.routed("staff-close", AnswerSource.STAFF)
+        if opened is None:
+            await message.reply("This message is not part of a hand-off.")
+            return
+        await handoff.close_handoff(session, opened.customer_user_id)
+        await bot.send_message(opened.customer_chat_id, t("handoff_ended", opened.language), parse_mode=None)
+        await message.reply("Closed; the customer is back with the bot.")
+
+    @router.message()
+    async def on_staff_reply(
+        message: Message, bot: Bot, session: AsyncSession, interaction: Interaction
+    ) -> None:
+        assert message.reply_to_message is not None
+        opened = await handoff.handoff_for_reply(
+            session, support_chat_id=message.chat.id, replied_message_id=message.reply_to_message.message_id
+        )
+        interaction.routed("staff-reply", AnswerSource.STAFF)
+        if opened is None:
+            return
+        try:
+            if message.text:
+                text = t("staff_reply", opened.language, text=message.text)
+                await bot.send_message(opened.customer_chat_id, text, parse_mode=None)
+            else:
+                await bot.copy_message(
+                    chat_id=opened.customer_chat_id,
+                    from_chat_id=message.chat.id,
+                    message_id=message.message_id,
+                )
+        except TelegramAPIError as error:
+            logger.warning("staff reply not delivered", extra={"customer_chat_id": opened.customer_chat_id})
+            await message.reply(f"Not delivered to the customer: {error.message}")
+
+    return router

@@ -1,0 +1,46 @@
+"""Keyboards and callback data shared by the handlers."""
+
+from __future__ import annotations
+
+from aiogram.filters.callback_data import CallbackData
+from aiogram.types import (
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    KeyboardButton,
+    ReplyKeyboardMarkup,
+)
+
+from services.texts import t
+
+
+class ReturnStep(CallbackData, prefix="rt"):
+    """One tap in the returns flow. `flow` ties the tap to the form it was shown on."""
+
+    action: str
+    flow: str
+    value: str = ""
+
+
+class HandoffOffer(CallbackData, prefix="ho"):
+    pass
+
+
+def share_contact_keyboard(language: str) -> ReplyKeyboardMarkup:
+    return ReplyKeyboardMarkup(
+        keyboard=[[KeyboardButton(text=t("share_contact_button", language), request_contact=True)]],
+        resize_keyboard=True,
+        one_time_keyboard=True,
+    )
+
+
+def single_button(text: str, callback_data: str) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(
+        inline_keyboard=[[InlineKeyboardButton(text=text, callback_data=callback_data)]]
+    )
+
+
+def choices(rows: list[tuple[str, str]]) -> InlineKeyboardMarkup:
+    """One button per row: (label, callback data)."""
+    return InlineKeyboardMarkup(
+        inline_keyboard=[[InlineKeyboardButton(text=label, callback_data=data)] for label, data in rows]
+    )

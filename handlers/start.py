@@ -1,0 +1,66 @@
+"""Greeting, help, and linking the Telegram account through a shared contact."""
+
+from __future__ import annotations
+
+import logging
+
+from aiogram import F, Router
+from aiogram.filters import Command, CommandStart
+from aiogram.types import Message
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from handlers.context import REMOVE_KEYBOARD, language_of, say
+from handlers.keyboards import share_contact_keyboard
+from services.conversation_log import Interaction
+from services.identity import LinkOutcome, link_contact
+from services.replies import AnswerSource
+from services.texts import t
+
+logger = logging.getLogger(__name__)
+
+
+def create_router() -> Router:
+    router = Router(name="start")
+
+    @router.message(CommandStart())
+    async def on_start(message: Message, interaction: Interaction) -> None:
+        interaction.routed("start", AnswerSource.TEMPLATE)
+        await say(message, t("welcome", language_of(message.from_user)))
+
+    @router.message(Command("help"))
+    async def on_help(message: Message, interaction: Interaction) -> None:
+        interaction.routed("help", AnswerSource.TEMPLATE)
+        await say(message, t("help", language_of(message.from_user)))
+
+    @router.message(F.contact)
+    async def on_contact(message: Message, session: AsyncSession, interaction: Interaction) -> None:
+        assert message.from_user is not None and message.contact is not None
+        language = language_of(message.from_user)
+        interaction.routed("link-account", AnswerSource.TEMPLATE)
+        result = await link_contact(
+            session,
+            sender_user_id=message.from_user.id,
+            contact_user_id=message.contact.user_id,
+            phone_number=message.contact.phone_number,
+        )
+        logger.info(
+            "contact link attempt", extra={"user_id": message.from_user.id, "outcome": result.outcome.value}
+        )
+        match result.outcome:
+            case LinkOutcome.LINKED:
+                assert result.customer is not None
+                await say(
+                    message,
+                    t("contact_linked", language, name=result.customer.name),
+                    reply_markup=REMOVE_KEYBOARD,
+                )
+            case LinkOutcome.NOT_OWN_CONTACT:
+                await say(
+                    message, t("contact_not_own", language), reply_markup=share_contact_keyboard(language)
+                )
+            case LinkOutcome.NO_CUSTOMER:
+                await say(message, t("contact_not_found", language), reply_markup=REMOVE_KEYBOARD)
+            case LinkOutcome.TAKEN:
+                await say(message, t("contact_taken", language), reply_markup=REMOVE_KEYBOARD)
+
+    return router

@@ -1,0 +1,81 @@
+"""How logs read for admins, shared by the Telegram commands and the shell."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from db.models import InboundMessage, OutboundMessage
+
+PREVIEW_CHARS = 160
+
+
+def _preview(text: str) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= PREVIEW_CHARS else flat[: PREVIEW_CHARS - 1] + "…"
+
+
+def inbound_line(row: InboundMessage) -> str:
+    parts = [
+        f"#{row.id} {row.created_at:%m-%d %H:%M:%S} user {row.telegram_user_id}",
+        f"[{row.kind}]",
+        f"{row.intent or '-'}",
+    ]
+    if row.confidence is not None:
+        parts.append(f"({row.confidence:.2f})")
+    parts.append(f"route={row.route or '-'} source={row.answer_source or '-'}")
+    if row.latency_ms is not None:
+        parts.append(f"{row.latency_ms:.1f}ms")
+    if row.error:
+        parts.append(f"ERROR {row.error}")
+    return " ".join(parts) + f"\n  > {_preview(row.text)}"
+
+
+def render_logs(rows: Sequence[InboundMessage], replies: Iterable[OutboundMessage]) -> str:
+    if not rows:
+        return "No messages."
+    by_inbound: dict[int, list[OutboundMessage]] = {}
+    for reply in replies:
+        if reply.inbound_id is not None:
+            by_inbound.setdefault(reply.inbound_id, []).append(reply)
+    blocks = []
+    for row in rows:
+        lines = [inbound_line(row)]
+        lines.extend(f"  < {_preview(reply.text)}" for reply in by_inbound.get(row.id or -1, []))
+        blocks.append("\n".join(lines))
+    return "\n".join(blocks)
+
+
+def render_conversation(rows: Sequence[InboundMessage | OutboundMessage]) -> str:
+    if not rows:
+        return "No conversation with this user."
+    lines = []
+    for row in rows:
+        arrow = "<" if isinstance(row, OutboundMessage) else ">"
+        suffix = f"  [{row.intent}]" if isinstance(row, InboundMessage) and row.intent else ""
+        lines.append(f"{row.created_at:%m-%d %H:%M:%S} {arrow} {_preview(row.text)}{suffix}")
+    return "\n".join(lines)
+
+
+def inbound_as_json(row: InboundMessage, replies: Iterable[OutboundMessage]) -> dict[str, Any]:
+    data = row.model_dump(mode="json")
+    data["replies"] = [reply.text for reply in replies if reply.inbound_id == row.id]
+    return data
+
+
+def split_for_telegram(text: str, limit: int = 4000) -> list[str]:
+    """Split on line breaks so each part fits one Telegram message."""
+    parts: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        while len(line) > limit:
+            parts.append(line[:limit])
+            line = line[limit:]
+        if current and len(current) + 1 + len(line) > limit:
+            parts.append(current)
+            current = line
+        else:
+            current = f"{current}\n{line}" if current else line
+    if current:
+        parts.append(current)
+    return parts

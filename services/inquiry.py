@@ -1,0 +1,74 @@
+"""Routing a classified customer message to the service that answers it."""
+
+from __future__ import annotations
+
+import re
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from db.models import Customer
+from services.classifier import Classification, Intent
+from services.faq import FaqAnswerer
+from services.replies import AnswerSource, FollowUp, Reply
+from services.returns import answer_returns
+from services.shipping import answer_orders
+from services.stock import answer_stock
+from services.text_normalize import normalize
+from services.texts import t
+
+_ABOUT_OWN_ORDER = re.compile(
+    r"\bmy (order|package|parcel|delivery|stuff|shipment)\b|\bwhere('s| is)\b|\btrack"
+    r"|\b(hasn't|has not|haven't|not) (arrived|come|received)"
+    r"|(내|제|저의)\s?(주문|택배|물건|상품)|주문한|주문했|시킨|언제\s?(와|오)|어디|안\s?(왔|와)"
+    r"|송장|운송장|조회|私の注文|注文した|届いて"
+)
+
+
+async def answer_inquiry(
+    session: AsyncSession,
+    *,
+    customer: Customer | None,
+    text: str,
+    classification: Classification,
+    language: str,
+    faq: FaqAnswerer,
+    low_stock_threshold: int,
+) -> Reply:
+    entities = classification.entities
+    match classification.intent:
+        case Intent.STOCK:
+            return await answer_stock(session, entities, language, low_threshold=low_stock_threshold)
+        case Intent.SHIPPING:
+            return await _answer_shipping(session, customer, text, classification, language, faq)
+        case Intent.RETURNS:
+            return await answer_returns(session, customer, text, entities, language, faq)
+        case Intent.HUMAN:
+            return Reply("", AnswerSource.HANDOFF, FollowUp.HAND_OFF, "human")
+        case _:
+            return await answer_from_faq(text, language, faq)
+
+
+async def answer_from_faq(text: str, language: str, faq: FaqAnswerer, *, tags: tuple[str, ...] = ()) -> Reply:
+    found = await faq.answer(text, language=language, tags=tags)
+    if found is None:
+        return Reply(t("faq_no_match", language), AnswerSource.TEMPLATE, FollowUp.OFFER_HAND_OFF, "faq")
+    return Reply(found.text, AnswerSource.FAQ, route="faq")
+
+
+async def _answer_shipping(
+    session: AsyncSession,
+    customer: Customer | None,
+    text: str,
+    classification: Classification,
+    language: str,
+    faq: FaqAnswerer,
+) -> Reply:
+    """Tracking when the customer speaks of their order; delivery policy otherwise."""
+    if classification.entities.order_numbers or _ABOUT_OWN_ORDER.search(normalize(text)):
+        return await answer_orders(session, customer, classification.entities, language)
+    policy = await faq.answer(text, language=language, tags=("shipping",))
+    if policy is not None:
+        return Reply(policy.text, AnswerSource.FAQ, route="shipping")
+    if customer is None:
+        return Reply(t("ask_order_number", language), AnswerSource.TEMPLATE, route="shipping")
+    return await answer_orders(session, customer, classification.entities, language)

@@ -1,0 +1,37 @@
+"""What a service answers, independent of how Telegram shows it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class AnswerSource(StrEnum):
+    """Where the words of a reply came from; admins filter on this."""
+
+    DATABASE = "database"
+    FAQ = "faq"
+    TEMPLATE = "template"
+    HANDOFF = "handoff"
+    STAFF = "staff"
+    ERROR = "error"
+
+
+class FollowUp(StrEnum):
+    """A next step the Telegram layer offers with a button or a flow."""
+
+    NONE = "none"
+    SHARE_CONTACT = "share_contact"
+    OFFER_RETURN = "offer_return"
+    START_RETURN = "start_return"
+    HAND_OFF = "hand_off"
+    OFFER_HAND_OFF = "offer_hand_off"
+
+
+@dataclass(frozen=True)
+class Reply:
+    text: str
+    source: AnswerSource
+    follow_up: FollowUp = FollowUp.NONE
+    route: str = ""
+    """Which service answered (stock, shipping, returns, faq, human...), for the logs."""

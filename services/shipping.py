@@ -1,0 +1,91 @@
+"""Order and shipment answers for the customer who owns the order, and nobody else."""
+
+from __future__ import annotations
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from db.models import Customer, Order
+from db.repositories import orders
+from services.entities import Entities
+from services.replies import AnswerSource, FollowUp, Reply
+from services.texts import t
+
+
+def order_status_label(order: Order, language: str) -> str:
+    return t(f"status_{order.status}", language)
+
+
+async def describe_order(session: AsyncSession, order: Order, language: str) -> str:
+    assert order.id is not None
+    lines = [t("order_status", language, number=order.number, status=order_status_label(order, language))]
+    shipment, events = await orders.shipment_with_events(session, order.id)
+    if shipment is None:
+        if order.status not in ("delivered", "cancelled"):
+            lines.append(t("not_shipped_yet", language))
+        return "\n".join(lines)
+    lines.append(
+        t(
+            "shipment",
+            language,
+            carrier=shipment.carrier,
+            tracking=shipment.tracking_number,
+            status=shipment.status.replace("_", " "),
+        )
+    )
+    if shipment.eta is not None and order.status != "delivered":
+        lines.append(t("shipment_eta", language, eta=shipment.eta.isoformat()))
+    if events:
+        last = events[-1]
+        lines.append(
+            t(
+                "shipment_last_event",
+                language,
+                at=f"{last.at:%Y-%m-%d %H:%M}",
+                status=last.status,
+                location=last.location or "-",
+            )
+        )
+    return "\n".join(lines)
+
+
+def needs_contact(language: str, route: str) -> Reply:
+    return Reply(t("need_contact", language), AnswerSource.TEMPLATE, FollowUp.SHARE_CONTACT, route)
+
+
+async def answer_orders(
+    session: AsyncSession,
+    customer: Customer | None,
+    entities: Entities,
+    language: str,
+) -> Reply:
+    """Status of the orders the customer names, or of their recent ones.
+
+    An unknown number and someone else's number get the same reply, so the
+    answer never reveals that an order exists.
+    """
+    if customer is None:
+        return needs_contact(language, "shipping")
+    assert customer.id is not None
+    if entities.order_numbers:
+        parts = []
+        found_any = False
+        for reference in entities.order_numbers:
+            order = await orders.owned_order(session, customer.id, reference)
+            if order is None:
+                parts.append(t("order_not_found", language, reference=reference))
+            else:
+                found_any = True
+                parts.append(await describe_order(session, order, language))
+        source = AnswerSource.DATABASE if found_any else AnswerSource.TEMPLATE
+        return Reply("\n\n".join(parts), source, route="shipping")
+    recent = await orders.recent_orders(session, customer.id)
+    if not recent:
+        return Reply(t("no_orders", language), AnswerSource.DATABASE, route="shipping")
+    if len(recent) == 1:
+        return Reply(
+            await describe_order(session, recent[0], language), AnswerSource.DATABASE, route="shipping"
+        )
+    lines = "\n".join(
+        t("order_line", language, number=o.number, status=order_status_label(o, language)) for o in recent
+    )
+    return Reply(t("recent_orders", language, lines=lines), AnswerSource.DATABASE, route="shipping")

@@ -1,0 +1,24 @@
+"""One normalisation for everything that matches customer text."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_SPACES = re.compile(r"\s+")
+HANGUL = re.compile(r"[\uac00-\ud7a3\u3131-\u318e]")
+KANA = re.compile(r"[\u3040-\u30ff]")
+
+
+def normalize(text: str) -> str:
+    """NFKC (full-width digits and letters become ASCII), lower case, single spaces."""
+    return _SPACES.sub(" ", unicodedata.normalize("NFKC", text)).strip().lower()
+
+
+def detect_language(text: str) -> str:
+    """`ko` when the customer writes any Hangul, otherwise `en`.
+
+    Mixed Korean-Japanese messages are answered in Korean; we keep no Japanese
+    replies yet, so pure Japanese falls back to English.
+    """
+    return "ko" if HANGUL.search(text) else "en"

@@ -1,0 +1,102 @@
+"""Fixtures: a real database per test (SQLite always, PostgreSQL when configured) and
+the real dispatcher fed with fake updates through a recording bot session."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+from sqlmodel import SQLModel
+
+from bot.app import App, build_app
+from bot.config import Settings
+from db import migrate
+from db.engine import create_engine
+from tests.harness import ADMIN_ID, SUPPORT_CHAT_ID, Harness
+
+PG_ENV = "CSBOT_TEST_DATABASE_URL"
+
+
+def _run(coroutine: object) -> None:
+    asyncio.run(coroutine)  # type: ignore[arg-type]
+
+
+async def _migrate(url: str, *, reset_schema: bool) -> None:
+    engine = create_engine(url)
+    try:
+        if reset_schema:
+            async with engine.begin() as connection:
+                await connection.execute(text("DROP SCHEMA IF EXISTS public CASCADE"))
+                await connection.execute(text("CREATE SCHEMA public"))
+        await migrate.upgrade(engine)
+    finally:
+        await engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Migrated once; each test gets a copy (much faster than migrating per test)."""
+    path = tmp_path_factory.mktemp("template") / "csbot.db"
+    _run(_migrate(f"sqlite+aiosqlite:///{path}", reset_schema=False))
+    return path
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> str:
+    url = os.environ.get(PG_ENV)
+    if not url:
+        pytest.skip(
+            f"PostgreSQL run skipped: set {PG_ENV} (e.g. postgresql+asyncpg://postgres@127.0.0.1:5432/test)"
+        )
+    url = Settings(database_url=url).database_url
+    _run(_migrate(url, reset_schema=True))
+    return url
+
+
+async def _truncate_all(url: str) -> None:
+    engine = create_engine(url)
+    try:
+        names = ", ".join(table.name for table in SQLModel.metadata.sorted_tables)
+        async with engine.begin() as connection:
+            await connection.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+    finally:
+        await engine.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path, sqlite_template: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        path = tmp_path / "csbot.db"
+        shutil.copy(sqlite_template, path)
+        yield f"sqlite+aiosqlite:///{path}"
+        return
+    url = request.getfixturevalue("postgres_url")
+    _run(_truncate_all(url))
+    yield url
+
+
+@pytest.fixture
+def settings(database_url: str) -> Settings:
+    return Settings(
+        database_url=database_url,
+        admin_ids=frozenset({ADMIN_ID}),
+        support_chat_id=SUPPORT_CHAT_ID,
+        _env_file=None,  # type: ignore[call-arg]
+    )
+
+
+@pytest.fixture
+async def app(settings: Settings) -> AsyncIterator[App]:
+    built = await build_app(settings, upgrade=False, seed=True)
+    yield built
+    await built.close()
+
+
+@pytest.fixture
+def harness(app: App) -> Harness:
+    return Harness(app)

@@ -1,0 +1,59 @@
+"""Drives the real dispatcher with fake updates and reads what it sent and stored."""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from aiogram.methods import SendMessage, TelegramMethod
+from aiogram.types import Update
+from sqlmodel import SQLModel, select
+
+from bot.app import App
+from bot.config import LOCAL_CHAT_USER_ID
+from bot.dispatcher import create_bot
+from bot.fake_updates import UpdateFactory
+from bot.recording_session import LOCAL_BOT_TOKEN, RecordingSession
+
+DEMO_USER_ID = LOCAL_CHAT_USER_ID
+"""Linked to the demo customer who owns 20240115-001234 and friends."""
+OTHER_USER_ID = 555_000_111
+"""A stranger: no customer record linked."""
+ADMIN_ID = 900_000_001
+SUPPORT_CHAT_ID = -100_777_000_1
+
+T = TypeVar("T", bound=SQLModel)
+
+
+class Harness:
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self.session = RecordingSession()
+        self.bot = create_bot(LOCAL_BOT_TOKEN, session=self.session)
+        self.updates = UpdateFactory()
+        self._seen = 0
+
+    async def feed(self, update: Update) -> list[TelegramMethod[Any]]:
+        """Dispatch one update; return the API calls it caused."""
+        await self.app.dispatcher.feed_update(self.bot, update)
+        new = self.session.requests[self._seen :]
+        self._seen = len(self.session.requests)
+        return new
+
+    async def say(self, user_id: int, text: str, **kwargs: Any) -> list[str]:
+        """Send text as a customer; return the texts sent back to that chat."""
+        calls = await self.feed(self.updates.text(user_id, text, **kwargs))
+        return texts_to(calls, kwargs.get("chat_id", user_id))
+
+    async def rows(self, model: type[T]) -> list[T]:
+        async with self.app.session_factory() as session:
+            return list((await session.exec(select(model))).all())
+
+
+def texts_to(calls: list[TelegramMethod[Any]], chat_id: int) -> list[str]:
+    return [call.text for call in calls if isinstance(call, SendMessage) and call.chat_id == chat_id]
+
+
+def buttons(call: TelegramMethod[Any]) -> list[tuple[str, str]]:
+    markup = getattr(call, "reply_markup", None)
+    rows = getattr(markup, "inline_keyboard", None) or []
+    return [(button.text, button.callback_data) for row in rows for button in row]

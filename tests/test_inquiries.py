@@ -1,0 +1,100 @@
+"""Every intent, end to end: fake update -> real dispatcher -> database -> recorded reply."""
+
+from __future__ import annotations
+
+from aiogram.methods import ForwardMessage, SendMessage
+
+from db.models import InboundMessage, OutboundMessage
+from services.texts import t
+from tests.harness import DEMO_USER_ID, SUPPORT_CHAT_ID, Harness, buttons
+
+
+class TestStock:
+    async def test_in_stock_answer_comes_from_the_product_row(self, harness: Harness) -> None:
+        replies = await harness.say(DEMO_USER_ID, "SKU-7890 재고 있나요?")
+        assert replies == [
+            t("stock_in", "ko", name="린넨 오버셔츠", sku="SKU-7890", stock=42, price="₩59,000")
+            + " "
+            + t("stock_options", "ko", options="S, M, L, XL; beige, navy")
+        ]
+
+    async def test_low_sold_out_and_restock(self, harness: Harness) -> None:
+        [reply] = await harness.say(DEMO_USER_ID, "Do you have SKU-1204, SKU-5521 and SKU-3300 in stock?")
+        assert "only 3 left" in reply
+        assert "Restock expected on 2027-01-12" in reply
+        assert "Wool Beanie (SKU-3300): sold out, and no restock date is set yet." in reply
+
+    async def test_product_found_by_part_of_its_name(self, harness: Harness) -> None:
+        [reply] = await harness.say(DEMO_USER_ID, "is the merino sweater in stock?")
+        assert "SKU-5521" in reply and "sold out" in reply
+
+    async def test_unknown_sku_asks_for_the_right_code(self, harness: Harness) -> None:
+        [reply] = await harness.say(DEMO_USER_ID, "is SKU-0001 in stock?")
+        assert reply == t("sku_unknown", "en", skus="SKU-0001")
+
+    async def test_no_product_named_asks_which(self, harness: Harness) -> None:
+        assert await harness.say(DEMO_USER_ID, "is it in stock?") == [t("which_product", "en")]
+
+
+class TestShipping:
+    async def test_mixed_korean_japanese_tracking_question(self, harness: Harness) -> None:
+        [reply] = await harness.say(DEMO_USER_ID, "주문번호 20240115-001234 배송状況教えてください")
+        assert "20240115-001234" in reply
+        assert "CJ대한통운" in reply and "6523-1188-4410" in reply
+        [row] = [r for r in await harness.rows(InboundMessage) if r.intent]
+        assert (row.intent, row.route, row.answer_source) == ("shipping", "shipping", "database")
+        assert row.entities["order_numbers"] == ["20240115-001234"]
+
+    async def test_where_is_my_order_lists_own_orders(self, harness: Harness) -> None:
+        [reply] = await harness.say(DEMO_USER_ID, "where is my order?")
+        assert "20240115-001234" in reply and "20240120-000871" in reply
+        assert "20240116-009999" not in reply  # another customer's
+
+    async def test_delivery_time_policy_comes_from_the_faq(self, harness: Harness) -> None:
+        [reply] = await harness.say(DEMO_USER_ID, "If I order today, when does it arrive?")
+        assert "2 p.m." in reply
+
+
+class TestReturnsAndFaq:
+    async def test_return_policy_answer_offers_the_guided_flow(self, harness: Harness) -> None:
+        calls = await harness.feed(harness.updates.text(DEMO_USER_ID, "How do I return a damaged item?"))
+        [message] = [c for c in calls if isinstance(c, SendMessage)]
+        assert "within 7 days" in message.text
+        assert buttons(message)[0][0] == t("return_start_button", "en")
+
+    async def test_payment_methods_from_the_faq_in_korean(self, harness: Harness) -> None:
+        [reply] = await harness.say(DEMO_USER_ID, "결제 수단은 뭐가 있나요?")
+        assert "카카오페이" in reply
+
+    async def test_unanswerable_question_offers_a_person_instead_of_guessing(self, harness: Harness) -> None:
+        calls = await harness.feed(harness.updates.text(DEMO_USER_ID, "What is the meaning of life?"))
+        [message] = [c for c in calls if isinstance(c, SendMessage)]
+        assert message.text == t("faq_no_match", "en")
+        assert buttons(message) == [("🙋 " + t("human_button", "en"), "ho")]
+
+
+class TestHuman:
+    async def test_request_for_a_person_forwards_to_support(self, harness: Harness) -> None:
+        calls = await harness.feed(harness.updates.text(DEMO_USER_ID, "I want to talk to a real person"))
+        forwards = [c for c in calls if isinstance(c, ForwardMessage)]
+        assert [(f.chat_id, f.from_chat_id) for f in forwards] == [(SUPPORT_CHAT_ID, DEMO_USER_ID)]
+        assert t("handoff_started", "en") in [c.text for c in calls if isinstance(c, SendMessage)]
+
+    async def test_asking_an_agent_about_something_is_not_a_hand_off(self, harness: Harness) -> None:
+        calls = await harness.feed(
+            harness.updates.text(DEMO_USER_ID, "could you ask an agent how I can change my order")
+        )
+        assert not [c for c in calls if isinstance(c, ForwardMessage)]
+        [message] = [c for c in calls if isinstance(c, SendMessage)]
+        assert "My Page" in message.text
+
+
+async def test_every_reply_is_logged_with_its_inbound_message(harness: Harness) -> None:
+    await harness.say(DEMO_USER_ID, "SKU-7890 재고 있나요?")
+    [inbound] = await harness.rows(InboundMessage)
+    [outbound] = await harness.rows(OutboundMessage)
+    assert inbound.text == "SKU-7890 재고 있나요?"
+    assert (inbound.intent, inbound.answer_source, inbound.route) == ("stock", "database", "stock")
+    assert inbound.confidence is not None and inbound.confidence > 0.5
+    assert inbound.latency_ms is not None and inbound.error is None
+    assert outbound.inbound_id == inbound.id and "SKU-7890" in outbound.text
