@@ -142,12 +142,19 @@ async def _read_logs(args: argparse.Namespace, settings: Settings) -> int:
     try:
         async with create_session_factory(engine)() as session:
             if args.command == "stats":
-                stats = await collect_stats(session, period=parse_period(args.period))
+                stats = await collect_stats(
+                    session, period=parse_period(args.period), exclude_users=settings.admin_ids
+                )
                 print(json.dumps(stats.as_dict()) if args.json else stats.render())
                 return 0
             since = _parse_since(args.since) if args.since else None
             rows = await logs.inbound(
-                session, user_id=args.user, intent=args.intent, since=since, limit=args.limit
+                session,
+                user_id=args.user,
+                intent=args.intent,
+                since=since,
+                limit=args.limit,
+                exclude_users=settings.admin_ids,
             )
             replies = await logs.replies_to(session, [row.id for row in rows if row.id is not None])
     finally:

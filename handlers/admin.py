@@ -33,7 +33,11 @@ def create_router() -> Router:
 
     @router.message(Command("stats"))
     async def on_stats(
-        message: Message, command: CommandObject, session: AsyncSession, interaction: Interaction
+        message: Message,
+        command: CommandObject,
+        session: AsyncSession,
+        settings: Settings,
+        interaction: Interaction,
     ) -> None:
         interaction.routed("admin", "database")
         try:
@@ -41,12 +45,16 @@ def create_router() -> Router:
         except ValueError:
             await message.answer("Usage: /stats [period], e.g. /stats 24h, /stats 7d", parse_mode=None)
             return
-        stats = await collect_stats(session, period=period)
+        stats = await collect_stats(session, period=period, exclude_users=settings.admin_ids)
         await message.answer(stats.render(), parse_mode=None)
 
     @router.message(Command("logs"))
     async def on_logs(
-        message: Message, command: CommandObject, session: AsyncSession, interaction: Interaction
+        message: Message,
+        command: CommandObject,
+        session: AsyncSession,
+        settings: Settings,
+        interaction: Interaction,
     ) -> None:
         interaction.routed("admin", "database")
         user_id, count = None, DEFAULT_LOG_COUNT
@@ -61,7 +69,12 @@ def create_router() -> Router:
         except ValueError:
             await message.answer("Usage: /logs [user_id] [n]", parse_mode=None)
             return
-        rows = await logs.inbound(session, user_id=user_id, limit=max(1, min(count, MAX_LOG_COUNT)))
+        rows = await logs.inbound(
+            session,
+            user_id=user_id,
+            limit=max(1, min(count, MAX_LOG_COUNT)),
+            exclude_users=settings.admin_ids,
+        )
         replies = await logs.replies_to(session, [row.id for row in rows if row.id is not None])
         await _send_long(message, render_logs(rows, replies))
 

@@ -64,6 +64,7 @@ async def start_handoff(
         logger.exception(
             "could not reach the support chat", extra={"support_chat_id": settings.support_chat_id}
         )
+        await handoff.close_handoff(session, message.from_user.id)  # the bot keeps answering meanwhile
         await say(message, t("handoff_forward_failed", language))
         return
     await say(message, t("handoff_started", language))

@@ -76,7 +76,7 @@ _PHRASES: dict[Intent, tuple[tuple[str, float], ...]] = {
         (r"買えますか", 1.5),
     ),
     Intent.SHIPPING: (
-        (r"\bwhere('s| is) my (order|package|parcel|stuff)\b", 3.5),
+        (r"\bwhere('s| is| are)\b.*\b(order|package|parcel|stuff|delivery|items?)\b", 3.5),
         (r"\btrack", 2.5),
         (r"\bwhen (will|does|do|would) .*\b(arrive|get here|come|be delivered)\b", 2.5),
         (r"\bshipping (fee|cost|price)", 2),

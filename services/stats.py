@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -55,15 +55,17 @@ def percentile(values: Sequence[float], share: float) -> float | None:
     return ordered[rank]
 
 
-async def collect_stats(session: AsyncSession, *, period: timedelta) -> Stats:
+async def collect_stats(
+    session: AsyncSession, *, period: timedelta, exclude_users: Collection[int] = ()
+) -> Stats:
+    """Customer traffic only: `exclude_users` (the admins) would otherwise count their own /stats."""
     since = utcnow() - period
-    rows = (
-        await session.exec(
-            select(InboundMessage.intent, InboundMessage.latency_ms, InboundMessage.error).where(
-                InboundMessage.created_at >= since
-            )
-        )
-    ).all()
+    statement = select(InboundMessage.intent, InboundMessage.latency_ms, InboundMessage.error).where(
+        InboundMessage.created_at >= since
+    )
+    if exclude_users:
+        statement = statement.where(col(InboundMessage.telegram_user_id).not_in(list(exclude_users)))
+    rows = (await session.exec(statement)).all()
     handoffs = (
         await session.exec(
             select(func.count()).select_from(HandoffSession).where(col(HandoffSession.opened_at) >= since)

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 
 from sqlalchemy import or_
@@ -17,11 +17,18 @@ async def inbound(
     intent: str | None = None,
     since: datetime | None = None,
     limit: int = 20,
+    exclude_users: Collection[int] = (),
 ) -> list[InboundMessage]:
-    """Newest `limit` messages matching the filters, returned oldest first."""
+    """Newest `limit` messages matching the filters, returned oldest first.
+
+    `exclude_users` (the admins) keeps the admins' own commands out of a customer log,
+    unless a user filter asks for them explicitly.
+    """
     statement = select(InboundMessage)
     if user_id is not None:
         statement = statement.where(InboundMessage.telegram_user_id == user_id)
+    elif exclude_users:
+        statement = statement.where(col(InboundMessage.telegram_user_id).not_in(list(exclude_users)))
     if intent is not None:
         statement = statement.where(InboundMessage.intent == intent)
     if since is not None:

@@ -1,0 +1,63 @@
+"""Configuration fails at start, naming the variable."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.config import ConfigError, load_settings
+
+
+@pytest.fixture(autouse=True)
+def clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(tmp_path)  # no stray .env
+    for name in (
+        "CSBOT_BOT_TOKEN",
+        "CSBOT_ADMIN_IDS",
+        "CSBOT_DATABASE_URL",
+        "DATABASE_URL",
+        "CSBOT_SUPPORT_CHAT_ID",
+    ):
+        monkeypatch.delenv(name, raising=False)
+
+
+def test_defaults_need_nothing() -> None:
+    settings = load_settings()
+    assert settings.database_url == "sqlite+aiosqlite:///./csbot.db"
+    assert settings.admin_ids == frozenset()
+
+
+def test_admin_ids_are_read_as_people_type_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CSBOT_ADMIN_IDS", "12, 34,56")
+    assert load_settings().admin_ids == {12, 34, 56}
+
+
+@pytest.mark.parametrize(
+    ("variable", "value"),
+    [
+        ("CSBOT_ADMIN_IDS", "12,abc"),
+        ("CSBOT_SUPPORT_CHAT_ID", "support-group"),
+        ("CSBOT_DATABASE_URL", "mysql://nope"),
+        ("CSBOT_LOG_LEVEL", "LOUD"),
+    ],
+)
+def test_bad_values_name_the_variable(monkeypatch: pytest.MonkeyPatch, variable: str, value: str) -> None:
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(ConfigError, match=variable):
+        load_settings()
+
+
+def test_plain_database_urls_get_async_drivers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DATABASE_URL", "postgresql://shop@db/shop")
+    assert load_settings().database_url == "postgresql+asyncpg://shop@db/shop"
+
+
+def test_run_without_token_says_what_is_missing() -> None:
+    with pytest.raises(ConfigError, match="CSBOT_BOT_TOKEN is not set"):
+        load_settings().require_bot_token()
+
+
+def test_token_is_never_printed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CSBOT_BOT_TOKEN", "123:SECRET-TOKEN")
+    settings = load_settings()
+    assert "SECRET-TOKEN" not in repr(settings) and "SECRET-TOKEN" not in str(settings.model_dump())
+    assert settings.require_bot_token() == "123:SECRET-TOKEN"
