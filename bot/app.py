@@ -12,11 +12,8 @@ from bot.config import Settings
 from bot.dispatcher import create_dispatcher
 from db import migrate
 from db.engine import check_connection, create_engine, create_session_factory
-from db.repositories import catalogue, faq
 from db.seed import seed_demo
-from services.classifier import IntentClassifier
-from services.entities import CatalogueName
-from services.faq import FaqDocument, FaqLookupAnswerer
+from services.answerers import load_answerers
 
 
 @dataclass
@@ -27,23 +24,6 @@ class App:
 
     async def close(self) -> None:
         await self.engine.dispose()
-
-
-async def load_answerers(
-    session_factory: async_sessionmaker[AsyncSession],
-) -> tuple[IntentClassifier, FaqLookupAnswerer]:
-    """Catalogue names for entity extraction and the FAQ index, read once at start."""
-    async with session_factory() as session:
-        products = await catalogue.all_products(session)
-        entries = await faq.all_entries(session)
-    classifier = IntentClassifier(
-        CatalogueName(p.sku, tuple(name for name in (p.name, p.name_ko) if name)) for p in products
-    )
-    answerer = FaqLookupAnswerer(
-        FaqDocument(e.slug, e.language, e.question, e.answer, tuple(filter(None, e.tags.split(","))))
-        for e in entries
-    )
-    return classifier, answerer
 
 
 async def build_app(settings: Settings, *, upgrade: bool = True, seed: bool = False) -> App:

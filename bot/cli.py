@@ -9,9 +9,16 @@ import logging
 import sys
 from collections.abc import Sequence
 from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.config import ConfigError, Settings, load_settings
 from bot.logging_setup import configure_logging
+from db.engine import DatabaseUnreachable
+
+if TYPE_CHECKING:
+    from bot.app import App
+    from services.classifier import IntentClassifier
 
 logger = logging.getLogger("csbot")
 
@@ -55,31 +62,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     configure_logging(settings.log_level, settings.log_format)
     if args.command == "classify":
-        return _classify(args)
+        return _classify(args, settings)
     try:
         return asyncio.run(_run_async(args, settings))
     except ConfigError as error:
         print(f"csbot: {error}", file=sys.stderr)
+        return 2
+    except DatabaseUnreachable as error:
+        print(f"csbot: CSBOT_DATABASE_URL: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
 
 
 async def _run_async(args: argparse.Namespace, settings: Settings) -> int:
-    from bot.app import build_app
-
     if args.command == "run":
         token = settings.require_bot_token()
-        app = await _start(build_app(settings), settings)
+        from bot.app import build_app  # aiogram takes seconds to import: only when serving
+
+        app = await build_app(settings)
         try:
             await _poll(app, token)
         finally:
             await app.close()
         return 0
     if args.command == "chat":
+        from bot.app import build_app
         from bot.local_chat import run_local_chat
 
-        app = await _start(build_app(settings, seed=True), settings)
+        app = await build_app(settings, seed=True)
         try:
             await run_local_chat(app, user_id=settings.local_chat_user_id)
         finally:
@@ -90,15 +101,7 @@ async def _run_async(args: argparse.Namespace, settings: Settings) -> int:
     return await _read_logs(args, settings)
 
 
-async def _start(building, settings: Settings):  # type: ignore[no-untyped-def]
-    """Start-up with one clear line when the database is unreachable."""
-    try:
-        return await building
-    except OSError as error:
-        raise ConfigError(f"CSBOT_DATABASE_URL: cannot reach the database ({error})") from error
-
-
-async def _poll(app, token: str) -> None:  # type: ignore[no-untyped-def]
+async def _poll(app: App, token: str) -> None:
     from bot.dispatcher import create_bot
 
     bot = create_bot(token)
@@ -133,13 +136,14 @@ async def _db(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def _read_logs(args: argparse.Namespace, settings: Settings) -> int:
-    from db.engine import create_engine, create_session_factory
+    from db.engine import check_connection, create_engine, create_session_factory
     from db.repositories import logs
     from services.admin_views import inbound_as_json, render_logs
     from services.stats import collect_stats, parse_period
 
     engine = create_engine(settings.database_url)
     try:
+        await check_connection(engine)
         async with create_session_factory(engine)() as session:
             if args.command == "stats":
                 stats = await collect_stats(
@@ -180,15 +184,44 @@ def _parse_since(value: str) -> datetime:
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
-def _classify(args: argparse.Namespace) -> int:
+async def _shop_classifier(settings: Settings) -> IntentClassifier:
+    """The shop's own catalogue names when its database is there; none otherwise."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from db.engine import create_engine, create_session_factory
+    from services.answerers import load_answerers
     from services.classifier import IntentClassifier
 
-    classifier = IntentClassifier()
-    if args.evaluate:
-        from services.classifier_eval import evaluate, load_labelled, render_report
+    engine = create_engine(settings.database_url)
+    try:
+        classifier, _ = await load_answerers(create_session_factory(engine))
+        return classifier
+    except (SQLAlchemyError, OSError):
+        return IntentClassifier()
+    finally:
+        await engine.dispose()
 
+
+def _classify(args: argparse.Namespace, settings: Settings) -> int:
+    from services.classifier import IntentClassifier
+
+    if args.evaluate:
+        from db.seed import DEMO_PRODUCTS
+        from services.classifier_eval import evaluate, load_labelled, render_report
+        from services.entities import CatalogueName
+
+        # The demo catalogue's names, so the report is the same on every machine.
+        classifier = IntentClassifier(
+            CatalogueName(p["sku"], (p["name"], p["name_ko"])) for p in DEMO_PRODUCTS
+        )
         print(render_report(evaluate(classifier, load_labelled(args.evaluate))))
         return 0
+    # Connecting to a missing SQLite file would create an empty database.
+    sqlite_path = Path(settings.database_url.split("///", 1)[-1])
+    if settings.database_url.startswith("sqlite") and not sqlite_path.exists():
+        classifier = IntentClassifier()
+    else:
+        classifier = asyncio.run(_shop_classifier(settings))
     lines = [args.text] if args.text is not None else (line.rstrip("\n") for line in sys.stdin)
     for line in lines:
         result = classifier.classify(line)

@@ -8,6 +8,7 @@ here is exactly what a customer would get.
 from __future__ import annotations
 
 import asyncio
+import logging
 import sys
 import time
 from collections.abc import Callable
@@ -101,6 +102,8 @@ class LocalChat:
 
 
 async def run_local_chat(app: App, *, user_id: int) -> None:
+    # One "update handled" line per message would drown the conversation.
+    logging.getLogger("aiogram.event").setLevel(logging.WARNING)
     chat = LocalChat(app, user_id=user_id)
     interactive = sys.stdin.isatty()
     if interactive:

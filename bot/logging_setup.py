@@ -53,3 +53,5 @@ def configure_logging(level: str, fmt: str) -> None:
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
+    # Alembic narrates every start-up at INFO; keep it for real problems.
+    logging.getLogger("alembic").setLevel(max(logging.WARNING, root.level))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import event, text
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -40,7 +41,15 @@ def create_session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSessi
     return async_sessionmaker(engine, class_=AsyncSession, expire_on_commit=False)
 
 
+class DatabaseUnreachable(RuntimeError):
+    """The configured database did not answer; raised at start with the driver's reason."""
+
+
 async def check_connection(engine: AsyncEngine) -> None:
     """Fail at start, not at the first customer, when the database is unreachable."""
-    async with engine.connect() as connection:
-        await connection.execute(text("SELECT 1"))
+    try:
+        async with engine.connect() as connection:
+            await connection.execute(text("SELECT 1"))
+    except (OSError, DBAPIError) as error:
+        reason = getattr(error, "orig", None) or error
+        raise DatabaseUnreachable(f"cannot reach the database at {engine.url!r}: {reason}") from error

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta
+from typing import Any
 
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -21,6 +22,43 @@ from db.types import utcnow
 
 DEMO_PHONE = "821012345678"
 OTHER_CUSTOMER_PHONE = "821098765432"
+
+DEMO_PRODUCTS: list[dict[str, Any]] = [
+    {
+        "sku": "SKU-7890",
+        "name": "Linen Overshirt",
+        "name_ko": "린넨 오버셔츠",
+        "price": 59_000,
+        "stock": 42,
+        "options": "S, M, L, XL; beige, navy",
+    },
+    {
+        "sku": "SKU-1204",
+        "name": "Canvas Tote Bag",
+        "name_ko": "캔버스 토트백",
+        "price": 32_000,
+        "stock": 3,
+        "options": "ivory, black",
+    },
+    {
+        "sku": "SKU-5521",
+        "name": "Merino Crew Sweater",
+        "name_ko": "메리노 크루 스웨터",
+        "price": 89_000,
+        "stock": 0,
+        "restock_date": date(2027, 1, 12),
+        "options": "S, M, L; grey, cream",
+    },
+    {"sku": "SKU-3300", "name": "Wool Beanie", "name_ko": "울 비니", "price": 19_000, "stock": 0},
+    {
+        "sku": "SKU-2045",
+        "name": "Denim Wide Pants",
+        "name_ko": "데님 와이드 팬츠",
+        "price": 64_000,
+        "stock": 17,
+        "options": "26-34",
+    },
+]
 
 FAQ: list[tuple[str, str, str, str, str]] = [
     # slug, language, question, answer, tags
@@ -155,42 +193,7 @@ async def seed_demo(session: AsyncSession, *, demo_telegram_user_id: int) -> boo
     if (await session.exec(select(Product).limit(1))).first() is not None:
         return False
 
-    products = {
-        "SKU-7890": Product(
-            sku="SKU-7890",
-            name="Linen Overshirt",
-            name_ko="린넨 오버셔츠",
-            price=59_000,
-            stock=42,
-            options="S, M, L, XL; beige, navy",
-        ),
-        "SKU-1204": Product(
-            sku="SKU-1204",
-            name="Canvas Tote Bag",
-            name_ko="캔버스 토트백",
-            price=32_000,
-            stock=3,
-            options="ivory, black",
-        ),
-        "SKU-5521": Product(
-            sku="SKU-5521",
-            name="Merino Crew Sweater",
-            name_ko="메리노 크루 스웨터",
-            price=89_000,
-            stock=0,
-            restock_date=date(2027, 1, 12),
-            options="S, M, L; grey, cream",
-        ),
-        "SKU-3300": Product(sku="SKU-3300", name="Wool Beanie", name_ko="울 비니", price=19_000, stock=0),
-        "SKU-2045": Product(
-            sku="SKU-2045",
-            name="Denim Wide Pants",
-            name_ko="데님 와이드 팬츠",
-            price=64_000,
-            stock=17,
-            options="26-34",
-        ),
-    }
+    products = {spec["sku"]: Product(**spec) for spec in DEMO_PRODUCTS}
     demo = Customer(name="김민지", phone=DEMO_PHONE, telegram_user_id=demo_telegram_user_id)
     other = Customer(name="Lee Jun", phone=OTHER_CUSTOMER_PHONE, language="en")
     session.add_all([*products.values(), demo, other])

@@ -49,7 +49,9 @@ _PHRASES: dict[Intent, tuple[tuple[str, float], ...]] = {
         (r"\bback in\b", 1.5),
         (r"\bhow many\b.*\bleft\b", 2.5),
         (r"\bany left\b", 2.5),
-        (r"\bdo you (still )?(have|carry|sell)\b", 1.5),
+        (r"\bdo (you|u) (still )?(have|carry|sell)\b", 1.5),
+        (r"\bin (size )?(xxs|xs|s|m|l|xl|xxl|\d{2})\b", 1.5),
+        (r"\b(come|coming) back\b", 2),
         (r"\bavailable in\b", 2),
         (r"\bwhen will .* (be )?(available|back)\b", 2.5),
         (r"\bin (size|colou?r)\b", 1.5),
@@ -78,7 +80,9 @@ _PHRASES: dict[Intent, tuple[tuple[str, float], ...]] = {
     Intent.SHIPPING: (
         (r"\bwhere('s| is| are)\b.*\b(order|package|parcel|stuff|delivery|items?)\b", 3.5),
         (r"\btrack", 2.5),
-        (r"\bwhen (will|does|do|would) .*\b(arrive|get here|come|be delivered)\b", 2.5),
+        (r"\bwhen (will|does|do|would) .*\b(arrive|get here|come(?! back)|be delivered)\b", 2.5),
+        (r"\bgets? here\b", 2),
+        (r"\bsame[- ]?day\b", 2),
         (r"\bshipping (fee|cost|price)", 2),
         (r"\bdelivery (fee|cost|time|option)", 2),
         (r"\bhow long\b.*\b(ship|deliver|take)", 2),
@@ -114,8 +118,10 @@ _PHRASES: dict[Intent, tuple[tuple[str, float], ...]] = {
         (r"\bmoney back\b", 3),
         (r"\bwrong (item|size|colou?r|product)\b", 1.5),
         (r"\brma\b", 3),
+        (r"\breturns? (shipping|postage|delivery)|\bshipping (on|for) returns?", 3),
         (r"\bchange (it )?(for|to) (a|another|the) (different|bigger|smaller|other)", 2.5),
         (r"반품", 3),
+        (r"(반품|교환)\s?배송비", 3),
         (r"환불", 3),
         (r"교환", 3),
         (r"반송", 2.5),
@@ -167,7 +173,7 @@ _PHRASES: dict[Intent, tuple[tuple[str, float], ...]] = {
         (r"\bcredit cards?\b", 1),
         (r"\b(opening|business|office) hours\b", 3),
         (r"\bopen (on|at|until)\b", 2),
-        (r"\bchange my (order|address)\b", 3),
+        (r"\bchange (my |the )?(delivery |shipping )?(order|address)\b", 3.5),
         (r"\bgift (wrap|card)", 2.5),
         (r"\btax\b|\bvat\b", 2),
         (r"\bsign ?up\b", 2),
@@ -253,6 +259,7 @@ _WORDS: dict[Intent, tuple[tuple[str, float], ...]] = {
         ("refunds", 3),
         ("exchange", 3),
         ("exchanged", 3),
+        ("swap", 2.5),
         ("damaged", 1.5),
         ("defective", 2),
         ("broken", 1.5),
@@ -305,6 +312,7 @@ _ENTITY_CUES: tuple[tuple[str, Intent, float], ...] = (
     ("rma_numbers", Intent.RETURNS, 3.0),
 )
 _WORD = re.compile(r"[a-z]+")
+_MIN_SUBSTITUTION_LENGTH = 7
 
 
 def _deletions(word: str) -> set[str]:
@@ -332,6 +340,13 @@ class _TypoTolerantLexicon:
         found: dict[str, tuple[str, Intent, float]] = {}
         for variant in _deletions(token):
             for word, intent, weight in self._near.get(variant, ()):
+                # A substituted letter in a short word is too often another word ("stuck", "stuff").
+                if (
+                    len(word) < _MIN_SUBSTITUTION_LENGTH
+                    and len(word) == len(token)
+                    and sorted(word) != sorted(token)  # a swap of two letters is still a typo
+                ):
+                    continue
                 found[f"{word}/{intent}"] = (word, intent, weight)
         return list(found.values())
 

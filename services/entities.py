@@ -14,7 +14,7 @@ _DATED_ORDER = re.compile(r"(?<!\d)(\d{8}-\d{4,6})(?!\d)")
 _HASH_ORDER = re.compile(r"#\s?(\d{3,12})(?!\d)")
 _PLAIN_ID = re.compile(r"(?<![\d-])(\d{8,12})(?![\d-])")
 _SKU = re.compile(r"(?<![a-z0-9])sku[\s_-]?(\d{2,8})(?!\d)", re.IGNORECASE)
-_RMA = re.compile(r"(?<![a-z0-9])rma[\s_-]?(\d{4,12})(?!\d)", re.IGNORECASE)
+_RMA = re.compile(r"(?<![a-z0-9])rma[\s_-]?(\d{4,16})(?!\d)", re.IGNORECASE)
 _MOBILE_PHONE = re.compile(r"^01[016789]\d{7,8}$")
 
 

@@ -1,0 +1,91 @@
+"""The `csbot` command as a user runs it (subprocesses, SQLite in a temporary folder)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def csbot(tmp_path: Path, *args: str, stdin: str = "", **env: str) -> subprocess.CompletedProcess[str]:
+    environment = {k: v for k, v in os.environ.items() if not k.startswith(("CSBOT_", "DATABASE_URL"))}
+    environment.update({"CSBOT_DATABASE_URL": f"sqlite:///{tmp_path / 'shop.db'}", **env})
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=environment,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_classify_prints_one_json_object(tmp_path: Path) -> None:
+    result = csbot(tmp_path, "classify", "주문번호 20240115-001234 배송状況教えてください")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == {
+        "intent": "shipping",
+        "confidence": json.loads(result.stdout)["confidence"],
+        "entities": {"order_numbers": ["20240115-001234"]},
+    }
+    assert not (tmp_path / "shop.db").exists(), "classifying must not create a database"
+
+
+def test_classify_reads_stdin_line_by_line(tmp_path: Path) -> None:
+    result = csbot(tmp_path, "classify", stdin="SKU-7890 재고?\n상담원 연결해 주세요\n결제 수단\n")
+    assert [json.loads(line)["intent"] for line in result.stdout.splitlines()] == ["stock", "human", "faq"]
+
+
+def test_evaluate_prints_precision_and_recall(tmp_path: Path) -> None:
+    data = Path(__file__).parent / "data" / "intents.tsv"
+    result = csbot(tmp_path, "classify", "--evaluate", str(data))
+    assert result.returncode == 0
+    assert result.stdout.splitlines()[0].split() == ["intent", "precision", "recall", "support"]
+    assert "accuracy" in result.stdout
+
+
+def test_scripted_chat_then_logs_and_stats(tmp_path: Path) -> None:
+    chat = csbot(tmp_path, "chat", stdin="SKU-7890 재고 있나요?\n주문 20240115-001234 배송 조회\n")
+    assert chat.returncode == 0, chat.stderr
+    replies = [block for block in chat.stdout.split("\n\n") if block.strip()]
+    assert len(replies) == 2
+    assert "SKU-7890" in replies[0] and "6523-1188-4410" in replies[1]
+
+    logs = csbot(tmp_path, "logs", "--json", "--intent", "shipping")
+    [row] = [json.loads(line) for line in logs.stdout.splitlines()]
+    assert row["text"] == "주문 20240115-001234 배송 조회" and "6523-1188-4410" in row["replies"][0]
+
+    stats = json.loads(csbot(tmp_path, "stats", "--json").stdout)
+    assert stats["messages"] == 2 and stats["intents"] == {"stock": 1, "shipping": 1}
+
+
+def test_seed_is_idempotent(tmp_path: Path) -> None:
+    assert csbot(tmp_path, "db", "upgrade").stdout.strip() == "database is at the latest schema"
+    assert csbot(tmp_path, "db", "seed-demo").stdout.strip() == "demo data created"
+    assert csbot(tmp_path, "db", "seed-demo").stdout.strip() == "demo data already present"
+
+
+def test_run_without_token_names_the_variable(tmp_path: Path) -> None:
+    result = csbot(tmp_path, "run")
+    assert result.returncode == 2
+    assert "CSBOT_BOT_TOKEN is not set" in result.stderr
+
+
+@pytest.mark.parametrize(("variable", "value"), [("CSBOT_ADMIN_IDS", "one,two"), ("CSBOT_LOG_FORMAT", "xml")])
+def test_bad_configuration_stops_at_start(tmp_path: Path, variable: str, value: str) -> None:
+    result = csbot(tmp_path, "chat", **{variable: value})
+    assert result.returncode == 2
+    assert variable in result.stderr and "Traceback" not in result.stderr
+
+
+def test_unreachable_database_is_one_clear_line(tmp_path: Path) -> None:
+    result = csbot(tmp_path, "stats", CSBOT_DATABASE_URL="postgresql://nobody@127.0.0.1:1/none")
+    assert result.returncode == 2
+    assert "CSBOT_DATABASE_URL: cannot reach the database" in result.stderr
+    assert "Traceback" not in result.stderr
