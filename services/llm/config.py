@@ -1,0 +1,47 @@
+"""What an OpenAI-compatible endpoint is, as the shop configures it."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field, SecretStr
+
+
+class LLMEndpoint(BaseModel):
+    """One deployment of a model behind an OpenAI-compatible API.
+
+    A role (target or drafter) lists several: the first that is not cooling
+    down serves, the rest are the fallback chain.
+    """
+
+    base_url: str
+    model: str
+    api_keys: list[SecretStr] = Field(default_factory=list, description="rotated on 401/429")
+    context_window: int = Field(default=8192, gt=256)
+    price_in: float = Field(default=0.0, ge=0, description="USD per million input tokens")
+    price_out: float = Field(default=0.0, ge=0, description="USD per million output tokens")
+    rpm: int | None = Field(default=None, gt=0)
+    tpm: int | None = Field(default=None, gt=0)
+    max_concurrency: int = Field(default=4, gt=0)
+    timeout: float = Field(default=30.0, gt=0, description="seconds per request")
+    first_token_timeout: float = Field(default=15.0, gt=0, description="seconds to the first streamed token")
+    verify: Literal["auto", "token", "judge"] = Field(
+        default="auto",
+        description="token: /v1/completions echo+logprobs (vLLM-style); judge: chat-only APIs",
+    )
+    tokenizer: str | None = Field(default=None, description="o200k_base or cl100k_base; guessed from model")
+
+    @property
+    def name(self) -> str:
+        return f"{self.model}@{self.base_url}"
+
+    def cost(self, prompt_tokens: int, completion_tokens: int) -> float:
+        return (prompt_tokens * self.price_in + completion_tokens * self.price_out) / 1_000_000
+
+
+class LLMRoles(BaseModel):
+    target: list[LLMEndpoint] = Field(default_factory=list)
+    drafter: list[LLMEndpoint] = Field(default_factory=list)
+    retries: int = Field(default=3, ge=0, description="attempts per endpoint after the first")
+    cooldown_after_failures: int = Field(default=3, gt=0)
+    cooldown_seconds: float = Field(default=30.0, ge=0)
