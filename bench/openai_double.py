@@ -221,6 +221,8 @@ class OpenAIDouble:
         tokens: list[int],
         usage: dict[str, int],
         fault: Fault | None,
+        *,
+        completion: bool = False,
     ) -> web.StreamResponse:
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
         await response.prepare(request)
@@ -239,22 +241,29 @@ class OpenAIDouble:
             if text.endswith("\ufffd"):
                 continue  # wait for the rest of a multibyte character
             delta, sent_text = text[len(sent_text) :], text
-            chunk = self._envelope(
-                body,
-                "chat.completion.chunk",
-                [{"index": 0, "delta": {"content": delta}, "finish_reason": None}],
-            )
-            await response.write(f"data: {json.dumps(chunk)}\n\n".encode())
-        final = self._envelope(
-            body, "chat.completion.chunk", [{"index": 0, "delta": {}, "finish_reason": "stop"}]
-        )
-        await response.write(f"data: {json.dumps(final)}\n\n".encode())
+            await self._send_chunk(response, body, delta, None, completion)
+        await self._send_chunk(response, body, "", "stop", completion)
         if (body.get("stream_options") or {}).get("include_usage"):
-            await response.write(
-                f"data: {json.dumps(self._envelope(body, 'chat.completion.chunk', [], usage))}\n\n".encode()
-            )
+            kind = "text_completion" if completion else "chat.completion.chunk"
+            await response.write(f"data: {json.dumps(self._envelope(body, kind, [], usage))}\n\n".encode())
         await response.write(b"data: [DONE]\n\n")
         return response
+
+    async def _send_chunk(
+        self,
+        response: web.StreamResponse,
+        body: dict[str, Any],
+        text: str,
+        finish: str | None,
+        completion: bool,
+    ) -> None:
+        if completion:
+            choice: dict[str, Any] = {"index": 0, "text": text, "finish_reason": finish}
+            kind = "text_completion"
+        else:
+            choice = {"index": 0, "delta": {"content": text} if text else {}, "finish_reason": finish}
+            kind = "chat.completion.chunk"
+        await response.write(f"data: {json.dumps(self._envelope(body, kind, [choice]))}\n\n".encode())
 
     @staticmethod
     def _envelope(
@@ -273,23 +282,31 @@ class OpenAIDouble:
 
     # --- token scoring (vLLM style) -----------------------------------------
 
-    async def _completions(self, request: web.Request) -> web.Response:
+    async def _completions(self, request: web.Request) -> web.StreamResponse:
         body, model, key = await self._read(request)
         if model is None:
             return web.json_response({"error": {"message": "model not found"}}, status=404)
-        if (error := await self._error_for(self._fault(model, key))) is not None:
+        fault = self._fault(model, key)
+        if (error := await self._error_for(fault)) is not None:
             return error
         prompt: list[int] = body["prompt"]
-        if not (body.get("echo") and isinstance(prompt, list)):
-            return web.json_response(
-                {"error": {"message": "the double scores token ids with echo only"}}, status=400
-            )
-        await self._prefill(model, len(prompt))
-        await self._decode_time(model, 1)
+        if not isinstance(prompt, list):
+            return web.json_response({"error": {"message": "the double takes token ids"}}, status=400)
         head, marker, _ = self.tokenizer.decode(prompt).rpartition("<|assistant|>\n")
         question = head.rsplit("<|user|>\n", 1)[-1].removesuffix("\n") if marker else ""
         reference = [*self.tokenizer.encode(model.answer(question)), EOS_TOKEN]
         start = len(self.tokenizer.encode(head + marker)) if marker else len(prompt)
+        await self._prefill(model, len(prompt))
+        if not body.get("echo"):
+            offset = max(0, len(prompt) - start)
+            tokens = [t for t in reference[offset:] if t != EOS_TOKEN][: body.get("max_tokens") or None]
+            usage = {
+                "prompt_tokens": len(prompt),
+                "completion_tokens": len(tokens),
+                "total_tokens": len(prompt) + len(tokens),
+            }
+            return await self._stream(request, body, model, tokens, usage, fault, completion=True)
+        await self._decode_time(model, 1)
         # For each position: what this model would put there, given the prompt so far.
         top: list[dict[str, float] | None] = [None]
         for position in range(1, len(prompt) + 1):
@@ -301,14 +318,15 @@ class OpenAIDouble:
             runner_up = 0 if expected == EOS_TOKEN else EOS_TOKEN
             top.append({f"token_id:{expected}": math.log(0.9), f"token_id:{runner_up}": math.log(0.05)})
         generated = int(next(iter(top[-1] or {})).split(":")[1])
-        tokens = [f"token_id:{t}" for t in [*prompt, generated]]
+        tokens_out = [f"token_id:{t}" for t in [*prompt, generated]]
         logprobs = {
-            "tokens": tokens,
+            "tokens": tokens_out,
             "token_logprobs": [None] + [math.log(0.9)] * len(prompt),
             "top_logprobs": top,
-            "text_offset": list(range(len(tokens))),
+            "text_offset": list(range(len(tokens_out))),
         }
-        choice = {"index": 0, "text": "", "finish_reason": "length", "logprobs": logprobs}
+        finish = "stop" if generated == EOS_TOKEN else "length"
+        choice = {"index": 0, "text": "", "finish_reason": finish, "logprobs": logprobs}
         usage = {"prompt_tokens": len(prompt), "completion_tokens": 1, "total_tokens": len(prompt) + 1}
         return web.json_response(self._envelope(body, "text_completion", [choice], usage))
 

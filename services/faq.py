@@ -77,20 +77,25 @@ class FaqIndex:
         norm = math.sqrt(sum(v * v for v in vector.values())) or 1.0
         return {term: v / norm for term, v in vector.items()}
 
-    def search(
+    def ranked(
         self, question: str, *, language: str, tags: Sequence[str] = ()
-    ) -> tuple[FaqDocument, float] | None:
+    ) -> list[tuple[FaqDocument, float]]:
+        """Entries by similarity, best first; other languages count half."""
         query = self._weigh(Counter(_terms(question)))
-        best: tuple[FaqDocument, float] | None = None
+        scored = []
         for document, vector in zip(self._documents, self._vectors, strict=True):
             if tags and not set(tags) & set(document.tags):
                 continue
             score = sum(weight * vector.get(term, 0.0) for term, weight in query.items())
-            if document.language != language:
-                score *= 0.5
-            if best is None or score > best[1]:
-                best = (document, score)
-        return best
+            scored.append((document, score if document.language == language else score * 0.5))
+        scored.sort(key=lambda pair: -pair[1])
+        return scored
+
+    def search(
+        self, question: str, *, language: str, tags: Sequence[str] = ()
+    ) -> tuple[FaqDocument, float] | None:
+        ranked = self.ranked(question, language=language, tags=tags)
+        return ranked[0] if ranked else None
 
 
 class FaqLookupAnswerer:
@@ -99,6 +104,11 @@ class FaqLookupAnswerer:
     def __init__(self, documents: Iterable[FaqDocument]) -> None:
         self._documents = list(documents)
         self._index = FaqIndex(self._documents)
+
+    def context(self, question: str, *, language: str, limit: int = 3) -> str:
+        """The entries most related to `question`, as text a model may draw on."""
+        ranked = self._index.ranked(question, language=language)[:limit]
+        return "\n\n".join(f"Q: {d.question}\nA: {d.answer}" for d, score in ranked if score > 0)
 
     async def answer(self, question: str, *, language: str, tags: Sequence[str] = ()) -> FaqAnswer | None:
         found = self._index.search(question, language=language, tags=tags)

@@ -99,6 +99,8 @@ class ScoreResult:
     """For each prompt position: the target's top alternatives for that position (None for the first)."""
     next_top: dict[int, float]
     """Alternatives for the one token after the prompt."""
+    finished: bool = False
+    """The model ended its answer right after the prompt (it chose end-of-text)."""
 
 
 def _retry_after(error: BaseException) -> float | None:
@@ -262,7 +264,8 @@ class LLMGateway:
             if len(positions) < len(prompt) + 1:
                 raise LLMUnavailable(f"{state.config.name} did not echo the prompt")
             next_top = positions[len(prompt)] or {}
-            return ScoreResult(positions[: len(prompt)], next_top)
+            finished = response.choices[0].finish_reason == "stop"
+            return ScoreResult(positions[: len(prompt)], next_top, finished)
 
         return await self._call_with_fallback(role, "score", len(prompt) + 1, ledger, call)
 
@@ -344,17 +347,67 @@ class LLMGateway:
         temperature: float = 0.0,
     ) -> AsyncIterator[str]:
         """Text deltas. A stream cut after partial output is finished by the next endpoint."""
-        shown = ""
-        errors: list[str] = []
-        states = [s for s in self._states.get(role, []) if not s.cooldown.resting]
-        for index, state in enumerate(states):
+
+        async def open_chat(state: _EndpointState, shown: str) -> AsyncIterator[Any]:
             request = list(messages)
             if shown:
                 request += [
                     {"role": "assistant", "content": shown},
                     {"role": "user", "content": CONTINUE_INSTRUCTION},
                 ]
-            record = CallRecord(role, state.config.name, state.config.model, "stream")
+            return await state.client.chat.completions.create(  # type: ignore[no-any-return]
+                model=state.config.model,
+                messages=request,  # type: ignore[arg-type]
+                max_tokens=max_tokens,
+                temperature=temperature,
+                stream=True,
+                stream_options={"include_usage": True},
+            )
+
+        async for delta in self._stream(role, "stream", _estimate(messages) + max_tokens, ledger, open_chat):
+            yield delta
+
+    async def stream_completion(
+        self,
+        role: str,
+        prompt: Sequence[int],
+        *,
+        ledger: CallLedger,
+        max_tokens: int,
+    ) -> AsyncIterator[str]:
+        """Greedy continuation of token ids (/v1/completions): exactly what the model generates."""
+
+        async def open_completion(state: _EndpointState, shown: str) -> AsyncIterator[Any]:
+            ids = list(prompt)
+            if shown:
+                ids += await self.tokenize(role, text=shown)
+            return await state.client.completions.create(  # type: ignore[no-any-return]
+                model=state.config.model,
+                prompt=ids,
+                max_tokens=max(1, max_tokens - (len(ids) - len(prompt))),
+                temperature=0.0,
+                stream=True,
+                stream_options={"include_usage": True},
+            )
+
+        async for delta in self._stream(
+            role, "completion", len(prompt) + max_tokens, ledger, open_completion
+        ):
+            yield delta
+
+    async def _stream(
+        self,
+        role: str,
+        kind: str,
+        estimated_tokens: int,
+        ledger: CallLedger,
+        open_stream: Callable[[_EndpointState, str], Awaitable[AsyncIterator[Any]]],
+    ) -> AsyncIterator[str]:
+        shown = ""
+        errors: list[str] = []
+        states = [s for s in self._states.get(role, []) if not s.cooldown.resting]
+        for state in states:
+            record = CallRecord(role, state.config.name, state.config.model, kind)
             ledger.calls.append(record)
             started = time.perf_counter()
             # On a continuation, hold text back until the overlap with what was shown is clear.
@@ -363,10 +416,8 @@ class LLMGateway:
                 stream = await self._attempts(
                     state,
                     record,
-                    _estimate(request) + max_tokens,
-                    lambda state=state, request=request: self._open_stream(  # type: ignore[misc]
-                        state, request, max_tokens, temperature
-                    ),
+                    estimated_tokens,
+                    lambda state=state, shown=shown: self._first_chunk(state, open_stream(state, shown)),  # type: ignore[misc]
                 )
                 async for delta, usage in _deltas(stream, state.config):
                     if usage is not None:
@@ -395,32 +446,47 @@ class LLMGateway:
                     "llm stream failed",
                     extra={"role": role, "endpoint": state.config.name, "shown_chars": len(shown)},
                 )
-                if index == len(states) - 1:
-                    break
                 continue
             record.total_ms = (time.perf_counter() - started) * 1000
             state.cooldown.succeeded()
             return
         raise LLMUnavailable(f"no {role} endpoint finished the stream: " + "; ".join(errors or ["none"]))
 
-    async def _open_stream(
-        self, state: _EndpointState, request: list[Message], max_tokens: int, temperature: float
-    ) -> Any:
-        """Open the stream and wait for its first chunk, so a hang or an early error is retried."""
+    async def _first_chunk(
+        self, state: _EndpointState, opening: Awaitable[AsyncIterator[Any]]
+    ) -> _Prefetched:
+        """Open the stream and read its first chunk, so a hang or an early error is retried."""
 
-        async def first_chunk() -> _Prefetched:
-            stream = await state.client.chat.completions.create(
-                model=state.config.model,
-                messages=request,  # type: ignore[arg-type]
-                max_tokens=max_tokens,
-                temperature=temperature,
-                stream=True,
-                stream_options={"include_usage": True},
-            )
-            iterator = stream.__aiter__()
+        async def first() -> _Prefetched:
+            iterator = (await opening).__aiter__()
             return _Prefetched(await iterator.__anext__(), iterator)
 
-        return await asyncio.wait_for(first_chunk(), timeout=state.config.first_token_timeout)
+        return await asyncio.wait_for(first(), timeout=state.config.first_token_timeout)
+
+    # --- vLLM's tokenizer endpoints (token-mode verification) ----------------
+
+    async def tokenize(
+        self, role: str, *, text: str | None = None, messages: Sequence[Message] | None = None
+    ) -> list[int]:
+        """Token ids from the model's own tokenizer; with messages, its chat template too."""
+        body: dict[str, Any] = {"model": self.primary(role).model}
+        if messages is not None:
+            body.update(messages=list(messages), add_generation_prompt=True)
+        else:
+            body.update(prompt=text or "", add_special_tokens=False)
+        response = await self._root_client(role).post("/tokenize", cast_to=object, body=body)
+        return list(response["tokens"])  # type: ignore[index]
+
+    async def detokenize(self, role: str, tokens: Sequence[int]) -> str:
+        body = {"model": self.primary(role).model, "tokens": list(tokens)}
+        response = await self._root_client(role).post("/detokenize", cast_to=object, body=body)
+        return str(response["prompt"])  # type: ignore[index]
+
+    def _root_client(self, role: str) -> openai.AsyncOpenAI:
+        """vLLM serves /tokenize beside /v1, not under it."""
+        state = next((s for s in self._states[role] if not s.cooldown.resting), self._states[role][0])
+        root = state.config.base_url.rstrip("/").removesuffix("/v1")
+        return state.client.with_options(base_url=root)
 
 
 class _Prefetched:
@@ -455,7 +521,12 @@ async def _deltas(stream: AsyncIterator[Any], endpoint: LLMEndpoint) -> AsyncIte
             return
         choice = chunk.choices[0] if chunk.choices else None
         finished = finished or (choice is not None and choice.finish_reason is not None)
-        delta = choice.delta.content if choice is not None else None
+        if choice is None:
+            delta = None
+        elif hasattr(choice, "delta"):
+            delta = choice.delta.content
+        else:
+            delta = choice.text  # /v1/completions
         yield delta or "", getattr(chunk, "usage", None)
 
 

@@ -1,0 +1,43 @@
+"""The acceptance rule leaves the target's distribution unchanged."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+
+from services.llm.acceptance import accept_or_resample, target_distribution
+
+TOP = {1: math.log(0.5), 2: math.log(0.3), 3: math.log(0.2)}
+
+
+def test_greedy_keeps_only_the_argmax() -> None:
+    rng = random.Random(0)
+    assert accept_or_resample(TOP, 1, {1: 1.0}, temperature=0, rng=rng) == (True, 1)
+    assert accept_or_resample(TOP, 2, {2: 1.0}, temperature=0, rng=rng) == (False, 1)
+
+
+def sample_outputs(draft_q: dict[int, float], n: int = 40_000) -> Counter[int]:
+    rng = random.Random(1234)
+    outputs: Counter[int] = Counter()
+    tokens, weights = zip(*draft_q.items(), strict=True)
+    for _ in range(n):
+        draft = rng.choices(tokens, weights)[0]
+        _, token = accept_or_resample(TOP, draft, draft_q, temperature=1.0, rng=rng)
+        outputs[token] += 1
+    return outputs
+
+
+def test_sampling_reproduces_the_target_distribution_for_any_drafter() -> None:
+    expected = target_distribution(TOP, 1.0)
+    for draft_q in ({1: 1.0}, {3: 1.0}, {1: 0.2, 2: 0.2, 3: 0.6}):
+        outputs = sample_outputs(draft_q)
+        total = sum(outputs.values())
+        for token, probability in expected.items():
+            assert abs(outputs[token] / total - probability) < 0.01, (draft_q, outputs)
+
+
+def test_a_retrieval_draft_is_accepted_as_often_as_the_target_would_say_it() -> None:
+    rng = random.Random(7)
+    accepted = sum(accept_or_resample(TOP, 2, {2: 1.0}, temperature=1.0, rng=rng)[0] for _ in range(20_000))
+    assert abs(accepted / 20_000 - 0.3) < 0.01
