@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 from aiogram import Dispatcher
@@ -14,6 +15,10 @@ from db import migrate
 from db.engine import check_connection, create_engine, create_session_factory
 from db.seed import seed_demo
 from services.answerers import load_answerers
+from services.llm.gateway import LLMGateway
+from services.llm.speculative import SpeculativeAnswerer
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass
@@ -21,8 +26,11 @@ class App:
     engine: AsyncEngine
     session_factory: async_sessionmaker[AsyncSession]
     dispatcher: Dispatcher
+    gateway: LLMGateway | None = None
 
     async def close(self) -> None:
+        if self.gateway is not None:
+            await self.gateway.close()
         await self.engine.dispose()
 
 
@@ -35,8 +43,12 @@ async def build_app(settings: Settings, *, upgrade: bool = True, seed: bool = Fa
     if seed:
         async with session_factory() as session:
             await seed_demo(session, demo_telegram_user_id=settings.local_chat_user_id)
-    classifier, answerer = await load_answerers(session_factory)
+    classifier, lookup = await load_answerers(session_factory)
+    gateway = LLMGateway(settings.llm) if settings.llm.target else None
+    if gateway is None:
+        logger.info("no target model configured: FAQ answers are the shop's own FAQ text")
+    answerer = SpeculativeAnswerer(lookup, gateway, temperature=settings.llm_temperature)
     dispatcher = create_dispatcher(
         settings=settings, session_factory=session_factory, classifier=classifier, faq=answerer
     )
-    return App(engine, session_factory, dispatcher)
+    return App(engine, session_factory, dispatcher, gateway)

@@ -12,6 +12,8 @@ from typing import Annotated, Literal
 from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from services.llm.config import LLMRoles
+
 ENV_PREFIX = "CSBOT_"
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./csbot.db"
 LOCAL_CHAT_USER_ID = 700_000_001
@@ -41,6 +43,11 @@ class Settings(BaseSettings):
     log_format: Literal["console", "json"] = "console"
     low_stock_threshold: int = Field(default=5, ge=0)
     local_chat_user_id: int = LOCAL_CHAT_USER_ID
+    llm: LLMRoles = Field(
+        default_factory=LLMRoles,
+        description="JSON: target and drafter endpoint lists; empty means answers come from the FAQ text",
+    )
+    llm_temperature: float = Field(default=0.0, ge=0, le=2)
 
     @field_validator("admin_ids", mode="before")
     @classmethod

@@ -15,9 +15,10 @@ from bot.middlewares.conversation_log import ConversationLogMiddleware
 from bot.middlewares.db_session import DbSessionMiddleware
 from bot.middlewares.outbound_log import OutboundLogMiddleware
 from handlers import create_routers
+from handlers.streaming import GenerationRegistry
 from services.classifier import IntentClassifier
 from services.conversation_log import ConversationLog
-from services.faq import FaqAnswerer
+from services.llm.speculative import SpeculativeAnswerer
 
 
 def create_dispatcher(
@@ -25,7 +26,7 @@ def create_dispatcher(
     settings: Settings,
     session_factory: async_sessionmaker[AsyncSession],
     classifier: IntentClassifier,
-    faq: FaqAnswerer,
+    faq: SpeculativeAnswerer,
     storage: BaseStorage | None = None,
 ) -> Dispatcher:
     dispatcher = Dispatcher(
@@ -33,6 +34,7 @@ def create_dispatcher(
         settings=settings,
         classifier=classifier,
         faq=faq,
+        generations=GenerationRegistry(),
     )
     # Outermost first: the log sees every update, even one whose DB session fails to open.
     dispatcher.update.outer_middleware(ConversationLogMiddleware(ConversationLog(session_factory)))

@@ -201,3 +201,47 @@ class HandoffLink(SQLModel, table=True):
     support_message_id: int
     handoff_id: int = Field(foreign_key="handoff_sessions.id")
     created_at: datetime = _created_at()
+
+
+class LLMReply(SQLModel, table=True):
+    """How one FAQ-style answer was made: drafter, verification, latency, tokens, cost."""
+
+    __tablename__ = "llm_replies"
+
+    id: int | None = Field(default=None, primary_key=True)
+    inbound_id: int = Field(foreign_key="inbound_messages.id", index=True)
+    mode: str
+    drafter: str
+    draft_tokens: int = 0
+    accepted_tokens: int = 0
+    verify_calls: int = 0
+    ttft_ms: float | None = None
+    total_ms: float = 0.0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+    dropped_turns: int = 0
+    guard: str | None = Field(default=None, sa_type=Text)
+    fallback_reason: str | None = Field(default=None, sa_type=Text)
+    created_at: datetime = _created_at()
+
+
+class LLMCall(SQLModel, table=True):
+    """One API call made for a reply, as the bill sees it."""
+
+    __tablename__ = "llm_calls"
+
+    id: int | None = Field(default=None, primary_key=True)
+    reply_id: int = Field(foreign_key="llm_replies.id", index=True)
+    role: str
+    endpoint: str
+    model: str
+    kind: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    ttft_ms: float | None = None
+    total_ms: float = 0.0
+    retries: int = 0
+    cost_usd: float = 0.0
+    error: str | None = Field(default=None, sa_type=Text)
+    created_at: datetime = _created_at()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiogram import F, Router
 
-from handlers import admin, fallback, handoff, inquiries, returns, start
+from handlers import admin, fallback, generation, handoff, inquiries, returns, start
 
 
 def create_routers(*, support_chat_id: int | None) -> list[Router]:
@@ -28,4 +28,5 @@ def create_routers(*, support_chat_id: int | None) -> list[Router]:
         fallback.create_router(),
     )
     routers.append(customer)
+    routers.append(generation.create_router())
     return routers

@@ -9,9 +9,10 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.config import Settings
 from db.repositories import logs
-from services.admin_views import render_conversation, render_logs, split_for_telegram
+from services.admin_views import render_conversation, render_logs
 from services.conversation_log import Interaction
 from services.stats import collect_stats, parse_period
+from services.text_split import split_text
 
 DEFAULT_LOG_COUNT = 10
 MAX_LOG_COUNT = 100
@@ -23,7 +24,7 @@ class IsAdmin(Filter):
 
 
 async def _send_long(message: Message, text: str) -> None:
-    for part in split_for_telegram(text):
+    for part in split_text(text):
         await message.answer(part, parse_mode=None)
 
 

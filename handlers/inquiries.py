@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiogram import Bot, F, Router
 from aiogram.fsm.context import FSMContext
-from aiogram.types import Message
+from aiogram.types import InlineKeyboardMarkup, Message
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.config import Settings
@@ -12,11 +12,12 @@ from handlers.context import linked_customer, say
 from handlers.handoff import start_handoff
 from handlers.keyboards import HandoffOffer, ReturnStep, share_contact_keyboard, single_button
 from handlers.returns import start_return_flow
+from handlers.streaming import GenerationRegistry, ReplyStreamer
 from services.classifier import IntentClassifier
 from services.conversation_log import Interaction
-from services.faq import FaqAnswerer
 from services.inquiry import answer_inquiry
-from services.replies import FollowUp
+from services.llm.speculative import SpeculativeAnswerer
+from services.replies import FollowUp, Reply
 from services.text_normalize import detect_language
 from services.texts import t
 
@@ -34,7 +35,8 @@ def create_router() -> Router:
         state: FSMContext,
         settings: Settings,
         classifier: IntentClassifier,
-        faq: FaqAnswerer,
+        faq: SpeculativeAnswerer,
+        generations: GenerationRegistry,
         interaction: Interaction,
     ) -> None:
         text = message.text or ""
@@ -58,6 +60,9 @@ def create_router() -> Router:
             low_stock_threshold=settings.low_stock_threshold,
         )
         interaction.answered(reply)
+        if reply.stream is not None:
+            await _stream_reply(message, bot, reply, language, generations, interaction)
+            return
         match reply.follow_up:
             case FollowUp.HAND_OFF:
                 await start_handoff(message, bot, session, settings, interaction)
@@ -67,18 +72,39 @@ def create_router() -> Router:
                 await start_return_flow(message, message.from_user, session, state, language, reference)
             case FollowUp.SHARE_CONTACT:
                 await say(message, reply.text, reply_markup=share_contact_keyboard(language))
-            case FollowUp.OFFER_RETURN:
-                button = single_button(
-                    t("return_start_button", language), ReturnStep(action="start", flow="-").pack()
-                )
-                await say(message, reply.text, reply_markup=button)
-            case FollowUp.OFFER_HAND_OFF:
-                await say(
-                    message,
-                    reply.text,
-                    reply_markup=single_button("🙋 " + t("human_button", language), HandoffOffer().pack()),
-                )
             case _:
-                await say(message, reply.text)
+                await say(message, reply.text, reply_markup=_offer(reply.follow_up, language))
 
     return router
+
+
+def _offer(follow_up: FollowUp, language: str) -> InlineKeyboardMarkup | None:
+    """The button that goes with a reply, if any."""
+    if follow_up == FollowUp.OFFER_RETURN:
+        return single_button(t("return_start_button", language), ReturnStep(action="start", flow="-").pack())
+    if follow_up == FollowUp.OFFER_HAND_OFF:
+        return single_button("🙋 " + t("human_button", language), HandoffOffer().pack())
+    return None
+
+
+async def _stream_reply(
+    message: Message,
+    bot: Bot,
+    reply: Reply,
+    language: str,
+    generations: GenerationRegistry,
+    interaction: Interaction,
+) -> None:
+    """Stream a verified answer; when nothing verified came out, say so and offer a person."""
+    assert reply.stream is not None
+    streamer = ReplyStreamer(
+        bot, message.chat.id, private=message.chat.type == "private", registry=generations
+    )
+    committed = await streamer.stream(reply.stream, reply_markup=_offer(reply.follow_up, language))
+    report = reply.stream.report
+    interaction.llm = report
+    interaction.routed(reply.route or "faq", "faq" if report.mode == "retrieval" else f"llm:{report.mode}")
+    if not committed.strip():
+        await say(
+            message, t("faq_no_match", language), reply_markup=_offer(FollowUp.OFFER_HAND_OFF, language)
+        )

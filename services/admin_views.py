@@ -61,21 +61,3 @@ def inbound_as_json(row: InboundMessage, replies: Iterable[OutboundMessage]) -> 
     data = row.model_dump(mode="json")
     data["replies"] = [reply.text for reply in replies if reply.inbound_id == row.id]
     return data
-
-
-def split_for_telegram(text: str, limit: int = 4000) -> list[str]:
-    """Split on line breaks so each part fits one Telegram message."""
-    parts: list[str] = []
-    current = ""
-    for line in text.split("\n"):
-        while len(line) > limit:
-            parts.append(line[:limit])
-            line = line[limit:]
-        if current and len(current) + 1 + len(line) > limit:
-            parts.append(current)
-            current = line
-        else:
-            current = f"{current}\n{line}" if current else line
-    if current:
-        parts.append(current)
-    return parts

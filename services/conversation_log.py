@@ -15,8 +15,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import InboundMessage, OutboundMessage
+from db.models import InboundMessage, LLMCall, LLMReply, OutboundMessage
 from services.classifier import Classification
+from services.llm.speculative import ReplyReport
 from services.replies import Reply
 
 
@@ -41,6 +42,8 @@ class Interaction:
     answer_source: str | None = None
     error: str | None = None
     sent: list[SentMessage] = field(default_factory=list)
+    llm: ReplyReport | None = None
+    """Draft/verify metrics and API calls when an LLM-service answer was streamed."""
 
     def classified(self, classification: Classification) -> None:
         self.intent = classification.intent.value
@@ -119,4 +122,46 @@ class ConversationLog:
                         text=sent.text,
                     )
                 )
+            if interaction.llm is not None:
+                await _store_llm_report(session, interaction.inbound_id, interaction.llm)
             await session.commit()
+
+
+async def _store_llm_report(session: AsyncSession, inbound_id: int, report: ReplyReport) -> None:
+    ledger = report.ledger
+    reply = LLMReply(
+        inbound_id=inbound_id,
+        mode=report.mode,
+        drafter=report.drafter,
+        draft_tokens=report.draft_tokens,
+        accepted_tokens=report.accepted_tokens,
+        verify_calls=report.verify_calls,
+        ttft_ms=round(report.ttft_ms, 3) if report.ttft_ms is not None else None,
+        total_ms=round(report.total_ms, 3),
+        prompt_tokens=ledger.prompt_tokens,
+        completion_tokens=ledger.completion_tokens,
+        cost_usd=ledger.cost_usd,
+        dropped_turns=report.dropped_turns,
+        guard=report.guard,
+        fallback_reason=report.fallback_reason,
+    )
+    session.add(reply)
+    await session.flush()
+    assert reply.id is not None
+    session.add_all(
+        LLMCall(
+            reply_id=reply.id,
+            role=call.role,
+            endpoint=call.endpoint,
+            model=call.model,
+            kind=call.kind,
+            prompt_tokens=call.prompt_tokens,
+            completion_tokens=call.completion_tokens,
+            ttft_ms=call.ttft_ms,
+            total_ms=call.total_ms,
+            retries=call.retries,
+            cost_usd=call.cost_usd,
+            error=call.error,
+        )
+        for call in ledger.calls
+    )

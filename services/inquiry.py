@@ -8,7 +8,8 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Customer
 from services.classifier import Classification, Intent
-from services.faq import FaqAnswerer
+from services.faq_answers import customer_facts, faq_reply
+from services.llm.speculative import SpeculativeAnswerer
 from services.replies import AnswerSource, FollowUp, Reply
 from services.returns import answer_returns
 from services.shipping import answer_orders
@@ -31,7 +32,7 @@ async def answer_inquiry(
     text: str,
     classification: Classification,
     language: str,
-    faq: FaqAnswerer,
+    faq: SpeculativeAnswerer,
     low_stock_threshold: int,
 ) -> Reply:
     entities = classification.entities
@@ -45,14 +46,11 @@ async def answer_inquiry(
         case Intent.HUMAN:
             return Reply("", AnswerSource.HANDOFF, FollowUp.HAND_OFF, "human")
         case _:
-            return await answer_from_faq(text, language, faq)
-
-
-async def answer_from_faq(text: str, language: str, faq: FaqAnswerer, *, tags: tuple[str, ...] = ()) -> Reply:
-    found = await faq.answer(text, language=language, tags=tags)
-    if found is None:
-        return Reply(t("faq_no_match", language), AnswerSource.TEMPLATE, FollowUp.OFFER_HAND_OFF, "faq")
-    return Reply(found.text, AnswerSource.FAQ, route="faq")
+            facts = await customer_facts(session, customer) if faq.generates else ""
+            reply = await faq_reply(text, language, faq, facts=facts)
+            return reply or Reply(
+                t("faq_no_match", language), AnswerSource.TEMPLATE, FollowUp.OFFER_HAND_OFF, "faq"
+            )
 
 
 async def _answer_shipping(
@@ -61,14 +59,14 @@ async def _answer_shipping(
     text: str,
     classification: Classification,
     language: str,
-    faq: FaqAnswerer,
+    faq: SpeculativeAnswerer,
 ) -> Reply:
     """Tracking when the customer speaks of their order; delivery policy otherwise."""
     if classification.entities.order_numbers or _ABOUT_OWN_ORDER.search(normalize(text)):
         return await answer_orders(session, customer, classification.entities, language)
-    policy = await faq.answer(text, language=language, tags=("shipping",))
+    policy = await faq_reply(text, language, faq, tags=("shipping",), route="shipping", require_entry=True)
     if policy is not None:
-        return Reply(policy.text, AnswerSource.FAQ, route="shipping")
+        return policy
     if customer is None:
         return Reply(t("ask_order_number", language), AnswerSource.TEMPLATE, route="shipping")
     return await answer_orders(session, customer, classification.entities, language)

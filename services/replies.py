@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from services.llm.speculative import VerifiedAnswer
 
 
 class AnswerSource(StrEnum):
@@ -15,6 +19,7 @@ class AnswerSource(StrEnum):
     HANDOFF = "handoff"
     STAFF = "staff"
     ERROR = "error"
+    LLM = "llm"
 
 
 class FollowUp(StrEnum):
@@ -35,3 +40,5 @@ class Reply:
     follow_up: FollowUp = FollowUp.NONE
     route: str = ""
     """Which service answered (stock, shipping, returns, faq, human...), for the logs."""
+    stream: VerifiedAnswer | None = None
+    """FAQ-style answers arrive as verified text over time; `text` is empty then."""

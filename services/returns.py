@@ -12,7 +12,8 @@ from db.models import Customer, Order, OrderStatus, ReturnKind, ReturnRequest
 from db.repositories import orders
 from db.repositories import returns as return_requests
 from services.entities import Entities
-from services.faq import FaqAnswerer
+from services.faq_answers import faq_reply
+from services.llm.speculative import SpeculativeAnswerer
 from services.replies import AnswerSource, FollowUp, Reply
 from services.shipping import needs_contact
 from services.text_normalize import normalize
@@ -54,7 +55,7 @@ async def answer_returns(
     text: str,
     entities: Entities,
     language: str,
-    faq: FaqAnswerer,
+    faq: SpeculativeAnswerer,
 ) -> Reply:
     clean = normalize(text)
     if entities.rma_numbers or (_ASKS_STATUS.search(clean) and customer is not None):
@@ -65,12 +66,12 @@ async def answer_returns(
         return Reply(
             t("return_choose_order", language), AnswerSource.TEMPLATE, FollowUp.START_RETURN, "returns"
         )
-    policy = await faq.answer(text, language=language, tags=("returns",))
-    if policy is None:
-        policy = await faq.answer(text, language=language)
-    if policy is None:
-        return Reply(t("faq_no_match", language), AnswerSource.TEMPLATE, FollowUp.OFFER_RETURN, "returns")
-    return Reply(policy.text, AnswerSource.FAQ, FollowUp.OFFER_RETURN, "returns")
+    policy = await faq_reply(
+        text, language, faq, tags=("returns",), route="returns", follow_up=FollowUp.OFFER_RETURN
+    )
+    return policy or Reply(
+        t("faq_no_match", language), AnswerSource.TEMPLATE, FollowUp.OFFER_RETURN, "returns"
+    )
 
 
 async def _status(

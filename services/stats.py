@@ -12,7 +12,7 @@ from sqlalchemy import func
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import HandoffSession, InboundMessage
+from db.models import HandoffSession, InboundMessage, LLMReply
 from db.types import utcnow
 
 
@@ -25,6 +25,16 @@ class Stats:
     errors: int
     latency_p50_ms: float | None
     latency_p95_ms: float | None
+    answers: int = 0
+    """FAQ-style answers made by the answer service (retrieval or LLM)."""
+    acceptance_rate: float | None = None
+    answer_ttft_p50_ms: float | None = None
+    answer_ttft_p95_ms: float | None = None
+    answer_total_p50_ms: float | None = None
+    answer_total_p95_ms: float | None = None
+    cost_per_answer_usd: float | None = None
+    guard_rejections: int = 0
+    fallbacks: int = 0
 
     def as_dict(self) -> dict[str, object]:
         return {**self.__dict__, "since": self.since.isoformat()}
@@ -36,7 +46,7 @@ class Stats:
             if self.latency_p50_ms is not None and self.latency_p95_ms is not None
             else "-"
         )
-        return (
+        text = (
             f"Since {self.since:%Y-%m-%d %H:%M} UTC\n"
             f"Messages: {self.messages}\n"
             f"Intents: {intents}\n"
@@ -44,6 +54,22 @@ class Stats:
             f"Errors: {self.errors}\n"
             f"Latency: {latency}"
         )
+        if self.answers:
+            acceptance = f"{self.acceptance_rate:.1%}" if self.acceptance_rate is not None else "-"
+            cost = f"${self.cost_per_answer_usd:.5f}" if self.cost_per_answer_usd is not None else "-"
+            text += (
+                f"\nFAQ answers: {self.answers}, draft acceptance {acceptance}, cost per answer {cost}\n"
+                f"First shown text: {_pair(self.answer_ttft_p50_ms, self.answer_ttft_p95_ms)}; "
+                f"full answer: {_pair(self.answer_total_p50_ms, self.answer_total_p95_ms)}\n"
+                f"Fact-guard rejections: {self.guard_rejections}, fallbacks: {self.fallbacks}"
+            )
+        return text
+
+
+def _pair(p50: float | None, p95: float | None) -> str:
+    if p50 is None or p95 is None:
+        return "-"
+    return f"p50 {p50:.0f} ms, p95 {p95:.0f} ms"
 
 
 def percentile(values: Sequence[float], share: float) -> float | None:
@@ -72,7 +98,20 @@ async def collect_stats(
         )
     ).one()
     latencies = [latency for _, latency, _ in rows if latency is not None]
+    replies = (await session.exec(select(LLMReply).where(col(LLMReply.created_at) >= since))).all()
+    drafted = sum(r.draft_tokens for r in replies)
+    ttfts = [r.ttft_ms for r in replies if r.ttft_ms is not None]
+    totals = [r.total_ms for r in replies]
     return Stats(
+        answers=len(replies),
+        acceptance_rate=sum(r.accepted_tokens for r in replies) / drafted if drafted else None,
+        answer_ttft_p50_ms=percentile(ttfts, 0.5),
+        answer_ttft_p95_ms=percentile(ttfts, 0.95),
+        answer_total_p50_ms=percentile(totals, 0.5),
+        answer_total_p95_ms=percentile(totals, 0.95),
+        cost_per_answer_usd=sum(r.cost_usd for r in replies) / len(replies) if replies else None,
+        guard_rejections=sum(1 for r in replies if r.guard),
+        fallbacks=sum(1 for r in replies if r.fallback_reason),
         since=since,
         messages=len(rows),
         intents=dict(Counter(intent for intent, _, _ in rows if intent)),

@@ -153,6 +153,11 @@ class SpeculativeAnswerer:
     def lookup(self) -> FaqLookupAnswerer:
         return self._lookup
 
+    @property
+    def generates(self) -> bool:
+        """True when a target model is configured (otherwise answers are the FAQ text)."""
+        return self._gateway is not None
+
     async def answer(self, question: str, *, language: str, tags: Sequence[str] = ()) -> FaqAnswer | None:
         """The FaqAnswerer interface: the whole verified text at once."""
         found = await self._lookup.answer(question, language=language, tags=tags)

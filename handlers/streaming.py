@@ -1,0 +1,173 @@
+"""Showing a verified answer while it is produced, within Telegram's limits.
+
+Private chats: sendMessageDraft at most about once a second (slower after each
+429), then the final text committed with sendMessage. Groups: sendMessage, then
+throttled editMessageText. Text past 4096 characters is committed in parts cut
+at paragraph or sentence boundaries. Replies are plain text (no parse mode), so
+model output can never become markup. The customer's stop button cancels the
+generation; what was shown is kept.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any
+
+from aiogram import Bot
+from aiogram.exceptions import TelegramBadRequest, TelegramRetryAfter
+from aiogram.types import InlineKeyboardMarkup
+from aiogram.utils.chat_action import ChatActionSender
+
+from services.llm.speculative import VerifiedAnswer
+from services.text_split import TELEGRAM_LIMIT, split_text
+
+logger = logging.getLogger(__name__)
+
+MIN_INTERVAL = 1.0
+MAX_INTERVAL = 8.0
+
+
+class GenerationRegistry:
+    """Running generations by (chat, draft id), so a stop button press can cancel one."""
+
+    def __init__(self) -> None:
+        self._running: dict[tuple[int, int], asyncio.Task[Any]] = {}
+
+    def add(self, chat_id: int, draft_id: int, task: asyncio.Task[Any]) -> None:
+        self._running[(chat_id, draft_id)] = task
+
+    def discard(self, chat_id: int, draft_id: int) -> None:
+        self._running.pop((chat_id, draft_id), None)
+
+    def stop(self, chat_id: int, draft_id: int) -> bool:
+        task = self._running.pop((chat_id, draft_id), None)
+        if task is None or task.done():
+            return False
+        task.cancel()
+        return True
+
+
+class ReplyStreamer:
+    def __init__(
+        self,
+        bot: Bot,
+        chat_id: int,
+        *,
+        private: bool,
+        registry: GenerationRegistry,
+        min_interval: float = MIN_INTERVAL,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._bot = bot
+        self._chat_id = chat_id
+        self._private = private
+        self._registry = registry
+        self._interval = min_interval
+        self._clock = clock
+        self._next_update = 0.0
+        self._draft_id = secrets.randbelow(2**31 - 2) + 1
+        self._shown = ""
+        self._committed_upto = 0
+        """How much of `_shown` is already in committed messages."""
+        self._group_message_id: int | None = None
+        self.stopped = False
+
+    async def stream(
+        self, answer: VerifiedAnswer, *, reply_markup: InlineKeyboardMarkup | None = None
+    ) -> str:
+        """Stream `answer`; returns the text committed to the chat ('' when there was none)."""
+        consumer = asyncio.create_task(self._consume(answer))
+        self._registry.add(self._chat_id, self._draft_id, consumer)
+        try:
+            async with ChatActionSender.typing(bot=self._bot, chat_id=self._chat_id):
+                await consumer
+        except asyncio.CancelledError:
+            current = asyncio.current_task()
+            if current is not None and current.cancelling():
+                raise  # we are being cancelled ourselves, not stopped by the customer
+            self.stopped = True
+        finally:
+            self._registry.discard(self._chat_id, self._draft_id)
+        final = self._shown if self.stopped else answer.final_text
+        await self._commit(final, reply_markup)
+        return final
+
+    async def _consume(self, answer: VerifiedAnswer) -> None:
+        async for chunk in answer:
+            self._shown += chunk
+            await self._show()
+
+    async def _show(self) -> None:
+        pending = self._shown[self._committed_upto :].lstrip()
+        if len(pending) > TELEGRAM_LIMIT:
+            # A full message's worth is final already: commit it and stream the rest.
+            first = split_text(pending)[0]
+            await self._send_final(first, None)
+            self._committed_upto = self._shown.index(first, self._committed_upto) + len(first)
+            pending = self._shown[self._committed_upto :].lstrip()
+        now = self._clock()
+        if now < self._next_update or not pending.strip():
+            return
+        try:
+            if self._private:
+                await self._bot.send_message_draft(
+                    chat_id=self._chat_id,
+                    draft_id=self._draft_id,
+                    text=pending,
+                    parse_mode=None,
+                    can_stop=True,
+                )
+            elif self._group_message_id is None:
+                message = await self._bot.send_message(self._chat_id, pending, parse_mode=None)
+                self._group_message_id = message.message_id
+            else:
+                await self._edit(pending)
+            self._next_update = now + self._interval
+        except TelegramRetryAfter as error:
+            self._interval = min(MAX_INTERVAL, self._interval * 2)
+            self._next_update = now + max(float(error.retry_after), self._interval)
+            logger.info(
+                "telegram asked to slow down",
+                extra={"retry_after": error.retry_after, "chat_id": self._chat_id},
+            )
+
+    async def _edit(self, text: str, reply_markup: InlineKeyboardMarkup | None = None) -> None:
+        assert self._group_message_id is not None
+        try:
+            await self._bot.edit_message_text(
+                text=text,
+                chat_id=self._chat_id,
+                message_id=self._group_message_id,
+                parse_mode=None,
+                reply_markup=reply_markup,
+            )
+        except TelegramBadRequest as error:
+            if "message is not modified" not in error.message:
+                raise
+
+    async def _commit(self, final: str, reply_markup: InlineKeyboardMarkup | None) -> None:
+        committed = self._shown[: self._committed_upto]
+        remaining = (final[len(committed) :] if final.startswith(committed) else final).strip()
+        parts = [part for part in split_text(remaining) if part.strip()] if remaining else []
+        for index, part in enumerate(parts):
+            await self._send_final(part, reply_markup if index == len(parts) - 1 else None)
+
+    async def _send_final(self, text: str, reply_markup: InlineKeyboardMarkup | None) -> None:
+        for attempt in range(3):
+            try:
+                if self._group_message_id is not None:
+                    await self._edit(text, reply_markup)
+                    self._group_message_id = None  # the next part starts a new message
+                else:
+                    await self._bot.send_message(
+                        self._chat_id, text, parse_mode=None, reply_markup=reply_markup
+                    )
+                return
+            except TelegramRetryAfter as error:
+                if attempt == 2:
+                    raise
+                await asyncio.sleep(float(error.retry_after))

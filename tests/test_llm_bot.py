@@ -1,0 +1,88 @@
+"""The bot answering FAQ questions through the LLM service, end to end over real HTTP."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+from aiogram.methods import SendMessage, SendMessageDraft
+
+from bench.openai_double import Fault, OpenAIDouble, ScriptedModel
+from bot.app import build_app
+from bot.config import Settings
+from db.models import InboundMessage, LLMCall, LLMReply
+from db.seed import FAQ
+from services.llm.config import LLMEndpoint, LLMRoles
+from services.texts import t
+from tests.harness import ADMIN_ID, DEMO_USER_ID, Harness, buttons
+
+QUESTION = "If I order today, when does it arrive?"
+FAQ_EN = next(answer for slug, lang, _, answer, _ in FAQ if slug == "same-day-dispatch" and lang == "en")
+TARGET_SAYS = FAQ_EN.split(" Shipping is")[0] + " Shipping is ₩3,000, free over ₩50,000."
+
+
+@pytest.fixture
+async def double() -> AsyncIterator[OpenAIDouble]:
+    server = OpenAIDouble(
+        {"target": ScriptedModel(lambda q: TARGET_SAYS if "arrive" in q else "I don't know.")}
+    )
+    await server.start()
+    yield server
+    await server.stop()
+
+
+@pytest.fixture
+async def llm_harness(settings: Settings, double: OpenAIDouble) -> AsyncIterator[Harness]:
+    target = LLMEndpoint(base_url=double.base_url, model="target", verify="token", price_in=8, price_out=32)
+    configured = settings.model_copy(update={"llm": LLMRoles(target=[target], retries=0)})
+    app = await build_app(configured, upgrade=False, seed=True)
+    yield Harness(app)
+    await app.close()
+
+
+async def test_faq_answer_is_verified_streamed_and_logged(llm_harness: Harness) -> None:
+    calls = await llm_harness.feed(llm_harness.updates.text(DEMO_USER_ID, QUESTION))
+    assert any(isinstance(c, SendMessageDraft) for c in calls)
+    [committed] = [c.text for c in calls if isinstance(c, SendMessage)]
+    assert committed == TARGET_SAYS
+    [reply] = await llm_harness.rows(LLMReply)
+    assert reply.mode == "token" and reply.drafter == "retrieval"
+    assert 0 < reply.accepted_tokens <= reply.draft_tokens and reply.verify_calls >= 1
+    assert reply.cost_usd > 0 and reply.ttft_ms is not None
+    assert {c.kind for c in await llm_harness.rows(LLMCall)} >= {"score"}
+    [inbound] = await llm_harness.rows(InboundMessage)
+    assert inbound.answer_source == "llm:token"
+
+
+async def test_stats_show_acceptance_latency_and_cost(llm_harness: Harness) -> None:
+    await llm_harness.say(DEMO_USER_ID, QUESTION)
+    [report] = await llm_harness.say(ADMIN_ID, "/stats")
+    assert "FAQ answers: 1, draft acceptance" in report and "cost per answer $0.0" in report
+    assert "First shown text: p50" in report
+
+
+async def test_an_invented_number_never_reaches_the_customer(
+    llm_harness: Harness, double: OpenAIDouble
+) -> None:
+    double.models["target"].answer = lambda q: "Orders paid by 2 p.m. ship the same day. Shipping is ₩2,500."
+    replies = await llm_harness.say(DEMO_USER_ID, QUESTION)
+    assert replies == [FAQ_EN]
+    [reply] = await llm_harness.rows(LLMReply)
+    assert reply.guard is not None and "2500" in reply.guard
+
+
+async def test_llm_down_falls_back_to_the_faq_answer(llm_harness: Harness, double: OpenAIDouble) -> None:
+    double.models["target"].faults.extend(Fault("500") for _ in range(10))
+    assert await llm_harness.say(DEMO_USER_ID, QUESTION) == [FAQ_EN]
+    [reply] = await llm_harness.rows(LLMReply)
+    assert reply.fallback_reason is not None
+
+
+async def test_nothing_to_say_offers_a_person_never_silence(
+    llm_harness: Harness, double: OpenAIDouble
+) -> None:
+    double.models["target"].faults.extend(Fault("500") for _ in range(10))
+    calls = await llm_harness.feed(llm_harness.updates.text(DEMO_USER_ID, "What is the meaning of life?"))
+    [message] = [c for c in calls if isinstance(c, SendMessage)]
+    assert message.text == t("faq_no_match", "en")
+    assert buttons(message) == [("🙋 " + t("human_button", "en"), "ho")]

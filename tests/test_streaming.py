@@ -1,0 +1,141 @@
+"""Streaming verified answers to Telegram: drafts, throttling, 429s, long texts, groups, stop."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Sequence
+
+import pytest
+from aiogram.methods import EditMessageText, SendMessage, SendMessageDraft
+
+from bot.dispatcher import create_bot
+from bot.recording_session import LOCAL_BOT_TOKEN, RecordingSession
+from handlers.streaming import GenerationRegistry, ReplyStreamer
+from services.llm.speculative import VerifiedAnswer
+from tests.harness import DEMO_USER_ID, Harness
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def scripted(
+    chunks: Sequence[tuple[float, str]], clock: Clock, *, replacement: str | None = None
+) -> VerifiedAnswer:
+    """An answer whose chunks arrive at the given (fake) times."""
+
+    async def produce(answer: VerifiedAnswer) -> AsyncIterator[str]:
+        for at, text in chunks:
+            clock.now = at
+            yield text
+        if replacement is not None:
+            answer.replacement = replacement
+
+    return VerifiedAnswer(produce)
+
+
+def streamer(
+    session: RecordingSession, clock: Clock, *, private: bool = True, chat_id: int = 5
+) -> ReplyStreamer:
+    bot = create_bot(LOCAL_BOT_TOKEN, session=session)
+    return ReplyStreamer(bot, chat_id, private=private, registry=GenerationRegistry(), clock=clock)
+
+
+async def test_private_chat_drafts_at_most_once_a_second_then_commits() -> None:
+    session, clock = RecordingSession(), Clock()
+    chunks = [(t / 10, f"part{t} ") for t in range(25)]  # 25 chunks over 2.4 s
+    final = await streamer(session, clock).stream(scripted(chunks, clock))
+    drafts = session.sent(SendMessageDraft)
+    assert len(drafts) == 3  # at 0.0, 1.0 and 2.0 s
+    assert len({d.draft_id for d in drafts}) == 1 and drafts[0].draft_id != 0
+    assert all(d.can_stop for d in drafts)
+    assert drafts[-1].text == "".join(text for _, text in chunks[:21])
+    [committed] = session.sent(SendMessage)
+    assert committed.text == final.strip() == "".join(t for _, t in chunks).strip()
+
+
+async def test_retry_after_slows_drafts_down() -> None:
+    session, clock = RecordingSession(), Clock()
+    session.queue_error(SendMessageDraft, error_code=429, description="Too Many Requests", retry_after=5)
+    chunks = [(t / 2, "x ") for t in range(20)]  # 10 s of chunks, two a second
+    await streamer(session, clock).stream(scripted(chunks, clock))
+    drafts = session.sent(SendMessageDraft)
+    # the first draft is refused at 0 s; nothing is tried again before 5 s, then every 2 s
+    assert len(drafts) == 1 + 3
+    assert len(session.sent(SendMessage)) == 1
+
+
+async def test_a_long_answer_is_committed_in_parts_at_sentence_boundaries() -> None:
+    session, clock = RecordingSession(), Clock()
+    sentence = "주문은 평일 오후 2시까지 결제되면 당일 발송됩니다. "
+    chunks = [(i * 0.01, sentence) for i in range(400)]
+    await streamer(session, clock).stream(scripted(chunks, clock))
+    parts = [m.text for m in session.sent(SendMessage)]
+    assert len(parts) >= 3 and all(len(p) <= 4096 for p in parts)
+    assert all(p.endswith("다.") for p in parts)
+    assert " ".join(parts) == (sentence * 400).strip()
+    assert all(len(d.text or "") <= 4096 for d in session.sent(SendMessageDraft))
+
+
+async def test_replacement_is_what_gets_committed() -> None:
+    session, clock = RecordingSession(), Clock()
+    await streamer(session, clock).stream(
+        scripted([(0, "Shipping is free. ")], clock, replacement="FAQ text.")
+    )
+    assert [m.text for m in session.sent(SendMessage)] == ["FAQ text."]
+
+
+async def test_group_chat_sends_then_edits_and_ignores_not_modified() -> None:
+    session, clock = RecordingSession(), Clock()
+    session.queue_error(EditMessageText, error_code=400, description="Bad Request: message is not modified")
+    chunks = [(0.0, "one. "), (1.5, "two. "), (3.0, "three.")]
+    await streamer(session, clock, private=False, chat_id=-100).stream(scripted(chunks, clock))
+    assert [m.text for m in session.sent(SendMessage)] == ["one. "]
+    edits = [e.text for e in session.sent(EditMessageText)]
+    assert edits == ["one. two. ", "one. two. three.", "one. two. three."]
+    assert not session.sent(SendMessageDraft)
+
+
+async def test_stop_button_cancels_generation_and_keeps_what_was_shown() -> None:
+    session, clock = RecordingSession(), Clock()
+    registry = GenerationRegistry()
+    bot = create_bot(LOCAL_BOT_TOKEN, session=session)
+    reply = ReplyStreamer(bot, 5, private=True, registry=registry, clock=clock)
+    release = asyncio.Event()
+
+    first_shown = asyncio.Event()
+
+    async def produce(answer: VerifiedAnswer) -> AsyncIterator[str]:
+        yield "Orders ship the same day. "
+        first_shown.set()
+        await release.wait()  # the model keeps going until cancelled
+        yield "never shown"
+
+    task = asyncio.create_task(reply.stream(VerifiedAnswer(produce)))
+    await first_shown.wait()
+    draft = session.sent(SendMessageDraft)[0]
+    assert registry.stop(5, draft.draft_id)
+    final = await task
+    assert reply.stopped and final == "Orders ship the same day. "
+    assert [m.text for m in session.sent(SendMessage)] == ["Orders ship the same day."]
+
+
+async def test_stop_update_reaches_the_registry_through_the_dispatcher(harness: Harness) -> None:
+    from aiogram.types import Update
+
+    registry: GenerationRegistry = harness.app.dispatcher["generations"]
+    waiting = asyncio.create_task(asyncio.sleep(60))
+    registry.add(DEMO_USER_ID, 77, waiting)
+    update = Update.model_validate(
+        {
+            "update_id": 4242,
+            "stopped_message_generation": {"chat": {"id": DEMO_USER_ID, "type": "private"}, "draft_id": 77},
+        }
+    )
+    await harness.app.dispatcher.feed_update(harness.bot, update)
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
