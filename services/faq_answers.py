@@ -34,7 +34,8 @@ async def faq_reply(
         question=question,
         language=language,
         faq=found,
-        faq_context=answerer.lookup.context(question, language=language),
+        # The matched entry alone when there is one: every verification call pays for the prompt.
+        faq_context=found.text if found else answerer.lookup.context(question, language=language),
         facts=facts,
     )
     source = AnswerSource.LLM if answerer.generates else AnswerSource.FAQ
