@@ -331,12 +331,12 @@ class OpenAIDouble:
         return web.json_response(self._envelope(body, "text_completion", [choice], usage))
 
     async def _tokenize(self, request: web.Request) -> web.Response:
-        body = await request.json()
+        body, _, _ = await self._read(request)
         text = render_chat(body["messages"]) if "messages" in body else body["prompt"]
         tokens = self.tokenizer.encode(text)
         return web.json_response({"tokens": tokens, "count": len(tokens), "max_model_len": 32768})
 
     async def _detokenize(self, request: web.Request) -> web.Response:
-        body = await request.json()
+        body, _, _ = await self._read(request)
         tokens = [t for t in body["tokens"] if t != EOS_TOKEN]
         return web.json_response({"prompt": self.tokenizer.decode(tokens)})

@@ -58,6 +58,7 @@ def create_router() -> Router:
             language=language,
             faq=faq,
             low_stock_threshold=settings.low_stock_threshold,
+            user_id=message.from_user.id if message.from_user else None,
         )
         interaction.answered(reply)
         if reply.stream is not None:

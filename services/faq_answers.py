@@ -4,22 +4,25 @@ from __future__ import annotations
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import Customer
-from db.repositories import orders
+from db.models import Customer, InboundMessage
+from db.repositories import logs, orders
+from services.llm.gateway import Message
 from services.llm.speculative import AnswerRequest, SpeculativeAnswerer
 from services.replies import AnswerSource, FollowUp, Reply
 from services.texts import money
 
 
 async def faq_reply(
+    session: AsyncSession,
     question: str,
     language: str,
     answerer: SpeculativeAnswerer,
     *,
+    customer: Customer | None,
+    user_id: int | None,
     tags: tuple[str, ...] = (),
     route: str = "faq",
     follow_up: FollowUp = FollowUp.NONE,
-    facts: str = "",
     require_entry: bool = False,
 ) -> Reply | None:
     """A streaming reply, or None when nothing can answer (no FAQ entry and no model).
@@ -30,6 +33,10 @@ async def faq_reply(
     found = await answerer.lookup.answer(question, language=language, tags=tags)
     if found is None and (require_entry or not answerer.generates):
         return None
+    facts, history = "", []
+    if answerer.generates:  # the FAQ text alone needs neither
+        facts = await customer_facts(session, customer)
+        history = await recent_turns(session, user_id)
     request = AnswerRequest(
         question=question,
         language=language,
@@ -37,6 +44,7 @@ async def faq_reply(
         # The matched entry alone when there is one: every verification call pays for the prompt.
         faq_context=found.text if found else answerer.lookup.context(question, language=language),
         facts=facts,
+        history=history,
     )
     source = AnswerSource.LLM if answerer.generates else AnswerSource.FAQ
     return Reply("", source, follow_up, route, stream=answerer.stream(request))
@@ -53,3 +61,28 @@ async def customer_facts(session: AsyncSession, customer: Customer | None) -> st
             f"total {money(order.total, order.currency)}"
         )
     return "\n".join(lines)
+
+
+async def recent_turns(session: AsyncSession, user_id: int | None, *, limit: int = 20) -> list[Message]:
+    """The conversation so far, from the log, as chat turns (the trimmer fits it to the window).
+
+    The message being answered is already logged; it is dropped here because
+    the question is added to the prompt on its own.
+    """
+    if user_id is None:
+        return []
+    rows = await logs.conversation(session, user_id, limit=limit + 1)
+    if rows and isinstance(rows[-1], InboundMessage):
+        rows = rows[:-1]
+    turns: list[Message] = []
+    for row in rows:
+        role = "user" if isinstance(row, InboundMessage) else "assistant"
+        if not row.text.strip() or (role == "user" and row.kind != "text"):
+            continue
+        if turns and turns[-1]["role"] == role:
+            turns[-1]["content"] += "\n" + row.text
+        else:
+            turns.append({"role": role, "content": row.text})
+    while turns and turns[0]["role"] != "user":
+        turns.pop(0)
+    return turns

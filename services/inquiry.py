@@ -8,7 +8,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Customer
 from services.classifier import Classification, Intent
-from services.faq_answers import customer_facts, faq_reply
+from services.faq_answers import faq_reply
 from services.llm.speculative import SpeculativeAnswerer
 from services.replies import AnswerSource, FollowUp, Reply
 from services.returns import answer_returns
@@ -34,20 +34,20 @@ async def answer_inquiry(
     language: str,
     faq: SpeculativeAnswerer,
     low_stock_threshold: int,
+    user_id: int | None = None,
 ) -> Reply:
     entities = classification.entities
     match classification.intent:
         case Intent.STOCK:
             return await answer_stock(session, entities, language, low_threshold=low_stock_threshold)
         case Intent.SHIPPING:
-            return await _answer_shipping(session, customer, text, classification, language, faq)
+            return await _answer_shipping(session, customer, text, classification, language, faq, user_id)
         case Intent.RETURNS:
-            return await answer_returns(session, customer, text, entities, language, faq)
+            return await answer_returns(session, customer, text, entities, language, faq, user_id)
         case Intent.HUMAN:
             return Reply("", AnswerSource.HANDOFF, FollowUp.HAND_OFF, "human")
         case _:
-            facts = await customer_facts(session, customer) if faq.generates else ""
-            reply = await faq_reply(text, language, faq, facts=facts)
+            reply = await faq_reply(session, text, language, faq, customer=customer, user_id=user_id)
             return reply or Reply(
                 t("faq_no_match", language), AnswerSource.TEMPLATE, FollowUp.OFFER_HAND_OFF, "faq"
             )
@@ -60,11 +60,22 @@ async def _answer_shipping(
     classification: Classification,
     language: str,
     faq: SpeculativeAnswerer,
+    user_id: int | None,
 ) -> Reply:
     """Tracking when the customer speaks of their order; delivery policy otherwise."""
     if classification.entities.order_numbers or _ABOUT_OWN_ORDER.search(normalize(text)):
         return await answer_orders(session, customer, classification.entities, language)
-    policy = await faq_reply(text, language, faq, tags=("shipping",), route="shipping", require_entry=True)
+    policy = await faq_reply(
+        session,
+        text,
+        language,
+        faq,
+        customer=customer,
+        user_id=user_id,
+        tags=("shipping",),
+        route="shipping",
+        require_entry=True,
+    )
     if policy is not None:
         return policy
     if customer is None:

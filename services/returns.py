@@ -56,6 +56,7 @@ async def answer_returns(
     entities: Entities,
     language: str,
     faq: SpeculativeAnswerer,
+    user_id: int | None = None,
 ) -> Reply:
     clean = normalize(text)
     if entities.rma_numbers or (_ASKS_STATUS.search(clean) and customer is not None):
@@ -67,7 +68,15 @@ async def answer_returns(
             t("return_choose_order", language), AnswerSource.TEMPLATE, FollowUp.START_RETURN, "returns"
         )
     policy = await faq_reply(
-        text, language, faq, tags=("returns",), route="returns", follow_up=FollowUp.OFFER_RETURN
+        session,
+        text,
+        language,
+        faq,
+        customer=customer,
+        user_id=user_id,
+        tags=("returns",),
+        route="returns",
+        follow_up=FollowUp.OFFER_RETURN,
     )
     return policy or Reply(
         t("faq_no_match", language), AnswerSource.TEMPLATE, FollowUp.OFFER_RETURN, "returns"

@@ -86,3 +86,17 @@ async def test_nothing_to_say_offers_a_person_never_silence(
     [message] = [c for c in calls if isinstance(c, SendMessage)]
     assert message.text == t("faq_no_match", "en")
     assert buttons(message) == [("🙋 " + t("human_button", "en"), "ho")]
+
+
+async def test_the_model_sees_the_conversation_so_far(llm_harness: Harness, double: OpenAIDouble) -> None:
+    await llm_harness.say(DEMO_USER_ID, "SKU-7890 재고 있나요?")
+    await llm_harness.say(DEMO_USER_ID, QUESTION)
+    sent = double.calls("/tokenize")  # token mode renders the chat through the server's template
+    [with_messages] = [c for c in sent if "messages" in c.body]
+    roles = [m["role"] for m in with_messages.body["messages"]]
+    assert roles == ["system", "user", "assistant", "user"]
+    assert with_messages.body["messages"][1]["content"] == "SKU-7890 재고 있나요?"
+    assert "SKU-7890" in with_messages.body["messages"][2]["content"]
+    assert with_messages.body["messages"][-1]["content"] == QUESTION
+    assert "Order 20240115-001234: shipped" in with_messages.body["messages"][0]["content"], "own facts"
+    assert "20240116-009999" not in with_messages.body["messages"][0]["content"], "nobody else's"
