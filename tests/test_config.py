@@ -61,3 +61,16 @@ def test_token_is_never_printed(monkeypatch: pytest.MonkeyPatch) -> None:
     settings = load_settings()
     assert "SECRET-TOKEN" not in repr(settings) and "SECRET-TOKEN" not in str(settings.model_dump())
     assert settings.require_bot_token() == "123:SECRET-TOKEN"
+
+
+def test_llm_endpoints_come_from_json_and_bad_ones_name_the_variable(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(
+        "CSBOT_LLM",
+        '{"target": [{"base_url": "http://127.0.0.1:8000/v1", "model": "m", "api_keys": ["sk-1", "sk-2"]}]}',
+    )
+    settings = load_settings()
+    assert [key.get_secret_value() for key in settings.llm.target[0].api_keys] == ["sk-1", "sk-2"]
+    assert "sk-1" not in repr(settings)
+    monkeypatch.setenv("CSBOT_LLM", '{"target": [{"model": "m"}]}')
+    with pytest.raises(ConfigError, match="CSBOT_LLM"):
+        load_settings()
