@@ -16,9 +16,7 @@ scripted answer, so draft-then-verify can be checked for exactness.
 from __future__ import annotations
 
 import asyncio
-import json
 import math
-import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,6 +25,7 @@ from typing import Any, Literal
 from aiohttp import web
 
 from services.llm.tokens import Tokenizer, encoding
+from services.llm.wire import chunk_choice, envelope, send_event
 
 EOS_TOKEN = 199_999  # o200k_base's <|endoftext|>
 JUDGE_MARKER = "VERDICT"
@@ -192,7 +191,7 @@ class OpenAIDouble:
             }
             if body.get("logprobs"):
                 choice["logprobs"] = {"content": [self._chat_logprob(t, is_judge) for t in tokens]}
-            return web.json_response(self._envelope(body, "chat.completion", [choice], usage))
+            return web.json_response(envelope(body, "chat.completion", [choice], usage))
         return await self._stream(request, body, model, tokens, usage, fault)
 
     def _chat_logprob(self, token: int, is_judge: bool) -> dict[str, Any]:
@@ -244,8 +243,7 @@ class OpenAIDouble:
             await self._send_chunk(response, body, delta, None, completion)
         await self._send_chunk(response, body, "", "stop", completion)
         if (body.get("stream_options") or {}).get("include_usage"):
-            kind = "text_completion" if completion else "chat.completion.chunk"
-            await response.write(f"data: {json.dumps(self._envelope(body, kind, [], usage))}\n\n".encode())
+            await send_event(response, body, [], completion=completion, usage_=usage)
         await response.write(b"data: [DONE]\n\n")
         return response
 
@@ -257,28 +255,9 @@ class OpenAIDouble:
         finish: str | None,
         completion: bool,
     ) -> None:
-        if completion:
-            choice: dict[str, Any] = {"index": 0, "text": text, "finish_reason": finish}
-            kind = "text_completion"
-        else:
-            choice = {"index": 0, "delta": {"content": text} if text else {}, "finish_reason": finish}
-            kind = "chat.completion.chunk"
-        await response.write(f"data: {json.dumps(self._envelope(body, kind, [choice]))}\n\n".encode())
-
-    @staticmethod
-    def _envelope(
-        body: dict[str, Any], kind: str, choices: list[Any], usage: dict[str, int] | None = None
-    ) -> dict[str, Any]:
-        envelope: dict[str, Any] = {
-            "id": "double-1",
-            "object": kind,
-            "created": int(time.time()),
-            "model": body.get("model"),
-            "choices": choices,
-        }
-        if usage is not None:
-            envelope["usage"] = usage
-        return envelope
+        await send_event(
+            response, body, [chunk_choice(text, finish, completion=completion)], completion=completion
+        )
 
     # --- token scoring (vLLM style) -----------------------------------------
 
@@ -328,7 +307,7 @@ class OpenAIDouble:
         finish = "stop" if generated == EOS_TOKEN else "length"
         choice = {"index": 0, "text": "", "finish_reason": finish, "logprobs": logprobs}
         usage = {"prompt_tokens": len(prompt), "completion_tokens": 1, "total_tokens": len(prompt) + 1}
-        return web.json_response(self._envelope(body, "text_completion", [choice], usage))
+        return web.json_response(envelope(body, "text_completion", [choice], usage))
 
     async def _tokenize(self, request: web.Request) -> web.Response:
         body, _, _ = await self._read(request)

@@ -16,6 +16,8 @@ from db.engine import check_connection, create_engine, create_session_factory
 from db.seed import seed_demo
 from services.answerers import load_answerers
 from services.llm.gateway import LLMGateway
+from services.llm.local.engine import local_generation_available
+from services.llm.local.serving import LocalServer
 from services.llm.speculative import SpeculativeAnswerer
 
 logger = logging.getLogger(__name__)
@@ -27,10 +29,13 @@ class App:
     session_factory: async_sessionmaker[AsyncSession]
     dispatcher: Dispatcher
     gateway: LLMGateway | None = None
+    local_server: LocalServer | None = None
 
     async def close(self) -> None:
         if self.gateway is not None:
             await self.gateway.close()
+        if self.local_server is not None:
+            await self.local_server.close()
         await self.engine.dispose()
 
 
@@ -44,11 +49,21 @@ async def build_app(settings: Settings, *, upgrade: bool = True, seed: bool = Fa
         async with session_factory() as session:
             await seed_demo(session, demo_telegram_user_id=settings.local_chat_user_id)
     classifier, lookup = await load_answerers(session_factory)
-    gateway = LLMGateway(settings.llm) if settings.llm.target else None
-    if gateway is None:
-        logger.info("no target model configured: FAQ answers are the shop's own FAQ text")
+    roles, local_server = settings.llm, None
+    if not roles.target and settings.local_model:
+        local_server = await LocalServer.start(settings.local_model)
+        roles = roles.model_copy(update={"target": [local_server.endpoint]})
+    elif not roles.target:
+        available, why = local_generation_available()
+        logger.info(
+            "no target model configured: FAQ answers are the shop's own FAQ text",
+            extra={
+                "local_generation": "available (CSBOT_LOCAL_MODEL=bundled)" if available else f"off: {why}"
+            },
+        )
+    gateway = LLMGateway(roles) if roles.target else None
     answerer = SpeculativeAnswerer(lookup, gateway, temperature=settings.llm_temperature)
     dispatcher = create_dispatcher(
         settings=settings, session_factory=session_factory, classifier=classifier, faq=answerer
     )
-    return App(engine, session_factory, dispatcher, gateway)
+    return App(engine, session_factory, dispatcher, gateway, local_server)

@@ -27,7 +27,13 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="csbot", description="Customer-service chatbot for online shops.")
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("run", help="serve Telegram by long polling (needs CSBOT_BOT_TOKEN)")
-    commands.add_parser("chat", help="talk to the bot in the terminal on the embedded defaults")
+    chat = commands.add_parser("chat", help="talk to the bot in the terminal on the embedded defaults")
+    chat.add_argument(
+        "--generate",
+        action="store_true",
+        help="answer FAQ questions with the local model's own speculative-decoded text, labelled "
+        "(needs the `local` extra; SmolLM2-135M is too small to face customers)",
+    )
 
     classify = commands.add_parser("classify", help="print intent, confidence and entities as JSON")
     classify.add_argument("text", nargs="?", help="one utterance; without it, one per stdin line")
@@ -90,6 +96,10 @@ async def _run_async(args: argparse.Namespace, settings: Settings) -> int:
         from bot.app import build_app
         from bot.local_chat import run_local_chat
 
+        if args.generate:
+            settings = settings.model_copy(
+                update={"local_model": settings.local_model or "bundled", "generated_label": "[local model] "}
+            )
         app = await build_app(settings, seed=True)
         try:
             await run_local_chat(app, user_id=settings.local_chat_user_id)

@@ -48,6 +48,12 @@ class Settings(BaseSettings):
         description="JSON: target and drafter endpoint lists; empty means answers come from the FAQ text",
     )
     llm_temperature: float = Field(default=0.0, ge=0, le=2)
+    local_model: str | None = Field(
+        default=None,
+        description="a GGUF path, or 'bundled' for SmolLM2-135M: served on loopback as the target "
+        "(token-mode verification) when CSBOT_LLM names none",
+    )
+    generated_label: str = Field(default="", description="prefix for answers a model wrote itself")
 
     @field_validator("admin_ids", mode="before")
     @classmethod

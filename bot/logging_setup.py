@@ -53,5 +53,6 @@ def configure_logging(level: str, fmt: str) -> None:
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
-    # Alembic narrates every start-up at INFO; keep it for real problems.
-    logging.getLogger("alembic").setLevel(max(logging.WARNING, root.level))
+    # Libraries that narrate every start-up or request at INFO: keep them for real problems.
+    for noisy in ("alembic", "httpx", "httpx2", "httpcore"):
+        logging.getLogger(noisy).setLevel(max(logging.WARNING, root.level))

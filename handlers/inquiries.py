@@ -62,7 +62,7 @@ def create_router() -> Router:
         )
         interaction.answered(reply)
         if reply.stream is not None:
-            await _stream_reply(message, bot, reply, language, generations, interaction)
+            await _stream_reply(message, bot, reply, language, generations, interaction, settings)
             return
         match reply.follow_up:
             case FollowUp.HAND_OFF:
@@ -95,13 +95,16 @@ async def _stream_reply(
     language: str,
     generations: GenerationRegistry,
     interaction: Interaction,
+    settings: Settings,
 ) -> None:
     """Stream a verified answer; when nothing verified came out, say so and offer a person."""
     assert reply.stream is not None
     streamer = ReplyStreamer(
         bot, message.chat.id, private=message.chat.type == "private", registry=generations
     )
-    committed = await streamer.stream(reply.stream, reply_markup=_offer(reply.follow_up, language))
+    committed = await streamer.stream(
+        reply.stream, reply_markup=_offer(reply.follow_up, language), label=settings.generated_label
+    )
     report = reply.stream.report
     interaction.llm = report
     interaction.routed(reply.route or "faq", "faq" if report.mode == "retrieval" else f"llm:{report.mode}")

@@ -77,7 +77,7 @@ class ReplyStreamer:
         self.stopped = False
 
     async def stream(
-        self, answer: VerifiedAnswer, *, reply_markup: InlineKeyboardMarkup | None = None
+        self, answer: VerifiedAnswer, *, reply_markup: InlineKeyboardMarkup | None = None, label: str = ""
     ) -> str:
         """Stream `answer`; returns the text committed to the chat ('' when there was none)."""
         consumer = asyncio.create_task(self._consume(answer))
@@ -93,7 +93,8 @@ class ReplyStreamer:
         finally:
             self._registry.discard(self._chat_id, self._draft_id)
         final = self._shown if self.stopped else answer.final_text
-        await self._commit(final, reply_markup)
+        generated = answer.replacement is None and answer.report.mode not in ("retrieval", "none")
+        await self._commit(final, reply_markup, label if generated and final.strip() else "")
         return final
 
     async def _consume(self, answer: VerifiedAnswer) -> None:
@@ -149,9 +150,11 @@ class ReplyStreamer:
             if "message is not modified" not in error.message:
                 raise
 
-    async def _commit(self, final: str, reply_markup: InlineKeyboardMarkup | None) -> None:
+    async def _commit(self, final: str, reply_markup: InlineKeyboardMarkup | None, label: str = "") -> None:
         committed = self._shown[: self._committed_upto]
         remaining = (final[len(committed) :] if final.startswith(committed) else final).strip()
+        if label and not committed:
+            remaining = label + remaining
         parts = [part for part in split_text(remaining) if part.strip()] if remaining else []
         for index, part in enumerate(parts):
             await self._send_final(part, reply_markup if index == len(parts) - 1 else None)

@@ -30,6 +30,11 @@ class LLMEndpoint(BaseModel):
         description="token: /v1/completions echo+logprobs (vLLM-style); judge: chat-only APIs",
     )
     tokenizer: str | None = Field(default=None, description="o200k_base or cl100k_base; guessed from model")
+    partial_prompt_logprobs: bool = Field(
+        default=False,
+        description="the server accepts `prompt_logprobs_from` (csbot's local server): log-probabilities "
+        "only where verification reads them",
+    )
 
     @property
     def name(self) -> str:

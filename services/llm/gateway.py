@@ -239,11 +239,17 @@ class LLMGateway:
         return await self._call_with_fallback(role, "chat", _estimate(messages) + max_tokens, ledger, call)
 
     async def score(
-        self, role: str, prompt: Sequence[int], *, ledger: CallLedger, top: int = 5
+        self, role: str, prompt: Sequence[int], *, ledger: CallLedger, top: int = 5, needed_from: int = 0
     ) -> ScoreResult:
-        """Top log-probabilities at every supplied position plus the next one, in one call."""
+        """Top log-probabilities at every supplied position plus the next one, in one call.
+
+        `needed_from`: positions before it may come back empty where the server can skip them.
+        """
 
         async def call(state: _EndpointState, record: CallRecord) -> ScoreResult:
+            extra: dict[str, Any] = {"return_tokens_as_token_ids": True}
+            if state.config.partial_prompt_logprobs:
+                extra["prompt_logprobs_from"] = needed_from
             response = await state.client.completions.create(
                 model=state.config.model,
                 prompt=list(prompt),
@@ -251,7 +257,7 @@ class LLMGateway:
                 temperature=0.0,
                 echo=True,
                 logprobs=top,
-                extra_body={"return_tokens_as_token_ids": True},
+                extra_body=extra,
             )
             _count_usage(record, state.config, response.usage)
             logprobs = response.choices[0].logprobs

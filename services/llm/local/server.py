@@ -1,0 +1,168 @@
+"""The local engine behind an OpenAI-compatible HTTP API (vLLM-style extras included).
+
+So the speculative service can use a local model exactly like a remote one:
+- /v1/completions on token ids: with `echo` and `logprobs`, the top
+  log-probabilities at every prompt position (token mode's one-call
+  verification); otherwise a generation, streamed or not;
+- /v1/chat/completions: the model's chat template, then speculative decoding;
+- /tokenize and /detokenize, as vLLM serves them.
+Model calls run one at a time in a worker thread; the common prefix of
+consecutive prompts stays in the KV cache and its log-probabilities are reused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+from aiohttp import web
+
+from services.llm.local.decoding import Decoder, DraftPolicy, _top_logprobs
+from services.llm.local.engine import LocalEngine
+from services.llm.wire import chunk_choice, envelope, send_event, usage
+
+
+class LocalOpenAIServer:
+    def __init__(self, engine: LocalEngine, *, model: str = "local", speculative: bool = True) -> None:
+        self.engine = engine
+        self.model = model
+        self.speculative = speculative
+        self._lock = threading.Lock()
+        self._cached: list[int] = []
+        self._runner: web.AppRunner | None = None
+        self.base_url = ""
+
+    async def start(self, host: str = "127.0.0.1", port: int = 0) -> str:
+        app = web.Application()
+        app.router.add_post("/v1/completions", self._completions)
+        app.router.add_post("/v1/chat/completions", self._chat)
+        app.router.add_post("/tokenize", self._tokenize)
+        app.router.add_post("/detokenize", self._detokenize)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, host, port)
+        await site.start()
+        bound = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.base_url = f"http://{host}:{bound}/v1"
+        return self.base_url
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    # --- model work (in a thread, one at a time) -----------------------------
+
+    def _score(self, prompt: list[int], top: int, needed_from: int) -> list[dict[int, float] | None]:
+        """Top log-probabilities per position (None before `needed_from`), reusing the cached prefix.
+
+        The output layer over the vocabulary is most of a position's cost here, so
+        logits are computed only where the caller reads them.
+        """
+        with self._lock:
+            common = 0
+            for cached, new in zip(self._cached, prompt, strict=False):
+                if cached != new:
+                    break
+                common += 1
+            common = min(common, len(prompt) - 1)
+            first_row = max(needed_from - 1, 0)  # the row before a position predicts it
+            if common < first_row:
+                self.engine.forward(prompt[common:first_row], common, all_logits=False)
+                common = first_row
+            start = min(common, first_row)
+            rows = self.engine.forward(prompt[start:], start, all_logits=True)
+            tops: list[dict[int, float] | None] = [None] * (start + 1)
+            tops += [_top_logprobs(row, top) for row in rows]
+            self._cached = list(prompt)
+            return tops
+
+    def _generate(self, prompt: list[int], max_tokens: int) -> tuple[list[int], bool]:
+        with self._lock:
+            self._cached = []
+            decoder = Decoder(self.engine)
+            policy = DraftPolicy() if self.speculative else DraftPolicy(max_tokens=0)
+            tokens, _ = decoder.speculative(prompt, max_tokens, policy=policy)
+            ended = len(tokens) < max_tokens
+            return tokens, ended
+
+    # --- HTTP ----------------------------------------------------------------
+
+    async def _tokenize(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        if "messages" in body:
+            tokens = self.engine.render_chat(body["messages"])
+        else:
+            tokens = self.engine.tokenize(body.get("prompt", ""))
+        return web.json_response({"tokens": tokens, "count": len(tokens), "max_model_len": self.engine.n_ctx})
+
+    async def _detokenize(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        return web.json_response({"prompt": self.engine.detokenize(body["tokens"])})
+
+    async def _completions(self, request: web.Request) -> web.StreamResponse:
+        body = await request.json()
+        prompt = body["prompt"]
+        if isinstance(prompt, str):
+            prompt = self.engine.tokenize(prompt, special=True)
+        max_tokens = int(body.get("max_tokens") or 16)
+        if body.get("echo"):
+            top = int(body.get("logprobs") or 1)
+            needed_from = int(body.get("prompt_logprobs_from") or 0)
+            tops = await asyncio.to_thread(self._score, list(prompt), top, needed_from)
+            best = max(tops[-1] or {0: 0.0}, key=lambda t: (tops[-1] or {})[t])
+            names = [f"token_id:{t}" for t in [*prompt, best]]
+            logprobs = {
+                "tokens": names,
+                "token_logprobs": [None]
+                + [(tops[i] or {}).get(prompt[i]) for i in range(1, len(prompt))]
+                + [(tops[-1] or {}).get(best)],
+                "top_logprobs": [
+                    None if t is None else {f"token_id:{k}": v for k, v in t.items()} for t in tops
+                ],
+                "text_offset": list(range(len(names))),
+            }
+            finish = "stop" if self.engine.is_end(best) else "length"
+            choice = {"index": 0, "text": "", "finish_reason": finish, "logprobs": logprobs}
+            usage_ = usage(len(prompt), 1)
+            return web.json_response(envelope(body, "text_completion", [choice], usage_))
+        tokens, ended = await asyncio.to_thread(self._generate, list(prompt), max_tokens)
+        return await self._reply(request, body, tokens, ended, len(prompt), completion=True)
+
+    async def _chat(self, request: web.Request) -> web.StreamResponse:
+        body = await request.json()
+        prompt = self.engine.render_chat(body["messages"])
+        max_tokens = int(body.get("max_tokens") or 256)
+        tokens, ended = await asyncio.to_thread(self._generate, prompt, max_tokens)
+        return await self._reply(request, body, tokens, ended, len(prompt), completion=False)
+
+    async def _reply(
+        self,
+        request: web.Request,
+        body: dict[str, Any],
+        tokens: Sequence[int],
+        ended: bool,
+        prompt_tokens: int,
+        *,
+        completion: bool,
+    ) -> web.StreamResponse:
+        text = self.engine.detokenize(tokens)
+        finish = "stop" if ended else "length"
+        usage_ = usage(prompt_tokens, len(tokens))
+        if not body.get("stream"):
+            if completion:
+                choice: dict[str, Any] = {"index": 0, "text": text, "finish_reason": finish}
+                return web.json_response(envelope(body, "text_completion", [choice], usage_))
+            choice = {"index": 0, "finish_reason": finish, "message": {"role": "assistant", "content": text}}
+            return web.json_response(envelope(body, "chat.completion", [choice], usage_))
+        response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
+        await response.prepare(request)
+        for piece, reason in ((text, None), ("", finish)):
+            await send_event(
+                response, body, [chunk_choice(piece, reason, completion=completion)], completion=completion
+            )
+        if (body.get("stream_options") or {}).get("include_usage"):
+            await send_event(response, body, [], completion=completion, usage_=usage_)
+        await response.write(b"data: [DONE]\n\n")
+        return response

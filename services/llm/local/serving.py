@@ -1,0 +1,48 @@
+"""Running a local GGUF model as the bot's target endpoint, on loopback, in this process."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from services.llm.config import LLMEndpoint
+
+if TYPE_CHECKING:
+    from services.llm.local.engine import LocalEngine
+    from services.llm.local.server import LocalOpenAIServer
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class LocalServer:
+    engine: LocalEngine
+    server: LocalOpenAIServer
+    endpoint: LLMEndpoint
+
+    @classmethod
+    async def start(cls, model: str) -> LocalServer:
+        """`model` is a GGUF path or 'bundled'; the import is lazy because the extra is optional."""
+        from services.llm.local.engine import LocalEngine
+        from services.llm.local.server import LocalOpenAIServer
+
+        engine = await asyncio.to_thread(LocalEngine, None if model == "bundled" else model)
+        server = LocalOpenAIServer(engine, model="local")
+        base_url = await server.start()
+        logger.info("local model serving as the target", extra={"model": engine.path.name, "url": base_url})
+        endpoint = LLMEndpoint(
+            base_url=base_url,
+            model="local",
+            verify="token",
+            context_window=engine.n_ctx,
+            timeout=120,
+            first_token_timeout=120,
+            partial_prompt_logprobs=True,
+        )
+        return cls(engine, server, endpoint)
+
+    async def close(self) -> None:
+        await self.server.stop()
+        self.engine.close()

