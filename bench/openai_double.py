@@ -25,7 +25,7 @@ from typing import Any, Literal
 from aiohttp import web
 
 from services.llm.tokens import Tokenizer, encoding
-from services.llm.wire import chunk_choice, envelope, send_event
+from services.llm.wire import chunk_choice, envelope, send_event, serve_on_loopback
 
 EOS_TOKEN = 199_999  # o200k_base's <|endoftext|>
 JUDGE_MARKER = "VERDICT"
@@ -91,12 +91,7 @@ class OpenAIDouble:
         app.router.add_post("/v1/completions", self._completions)
         app.router.add_post("/tokenize", self._tokenize)
         app.router.add_post("/detokenize", self._detokenize)
-        self._runner = web.AppRunner(app, access_log=None)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
-        await site.start()
-        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-        self.base_url = f"http://127.0.0.1:{port}/v1"
+        self._runner, self.base_url = await serve_on_loopback(app, "127.0.0.1")
         return self.base_url
 
     async def stop(self) -> None:
@@ -120,6 +115,16 @@ class OpenAIDouble:
         key = request.headers.get("Authorization", "").removeprefix("Bearer ")
         self.requests.append(RecordedRequest(request.path, body, key))
         return body, self.models.get(body.get("model", "")), key
+
+    async def _admit(
+        self, request: web.Request
+    ) -> tuple[dict[str, Any], ScriptedModel | None, Fault | None, web.Response | None]:
+        """Read a model request; the error response when the model is unknown or a fault is due."""
+        body, model, key = await self._read(request)
+        if model is None:
+            return body, None, None, web.json_response({"error": {"message": "model not found"}}, status=404)
+        fault = self._fault(model, key)
+        return body, model, fault, await self._error_for(fault)
 
     def _fault(self, model: ScriptedModel, key: str) -> Fault | None:
         if model.faults:
@@ -165,12 +170,10 @@ class OpenAIDouble:
         return model.answer(users[-1] if users else ""), False
 
     async def _chat(self, request: web.Request) -> web.StreamResponse:
-        body, model, key = await self._read(request)
-        if model is None:
-            return web.json_response({"error": {"message": "model not found"}}, status=404)
-        fault = self._fault(model, key)
-        if (error := await self._error_for(fault)) is not None:
+        body, model, fault, error = await self._admit(request)
+        if error is not None:
             return error
+        assert model is not None
         messages = body["messages"]
         text, is_judge = self._reply_text(model, messages)
         tokens = self.tokenizer.encode(text)[: body.get("max_tokens") or None]
@@ -262,12 +265,10 @@ class OpenAIDouble:
     # --- token scoring (vLLM style) -----------------------------------------
 
     async def _completions(self, request: web.Request) -> web.StreamResponse:
-        body, model, key = await self._read(request)
-        if model is None:
-            return web.json_response({"error": {"message": "model not found"}}, status=404)
-        fault = self._fault(model, key)
-        if (error := await self._error_for(fault)) is not None:
+        body, model, fault, error = await self._admit(request)
+        if error is not None:
             return error
+        assert model is not None
         prompt: list[int] = body["prompt"]
         if not isinstance(prompt, list):
             return web.json_response({"error": {"message": "the double takes token ids"}}, status=400)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -148,20 +148,4 @@ async def _store_llm_report(session: AsyncSession, inbound_id: int, report: Repl
     session.add(reply)
     await session.flush()
     assert reply.id is not None
-    session.add_all(
-        LLMCall(
-            reply_id=reply.id,
-            role=call.role,
-            endpoint=call.endpoint,
-            model=call.model,
-            kind=call.kind,
-            prompt_tokens=call.prompt_tokens,
-            completion_tokens=call.completion_tokens,
-            ttft_ms=call.ttft_ms,
-            total_ms=call.total_ms,
-            retries=call.retries,
-            cost_usd=call.cost_usd,
-            error=call.error,
-        )
-        for call in ledger.calls
-    )
+    session.add_all(LLMCall(reply_id=reply.id, **asdict(call)) for call in ledger.calls)

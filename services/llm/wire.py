@@ -48,3 +48,15 @@ async def send_event(
 ) -> None:
     kind = "text_completion" if completion else "chat.completion.chunk"
     await response.write(f"data: {json.dumps(envelope(body, kind, choices, usage_))}\n\n".encode())
+
+
+async def serve_on_loopback(
+    app: web.Application, host: str = "127.0.0.1", port: int = 0
+) -> tuple[web.AppRunner, str]:
+    """Start `app`; returns its runner and the /v1 base URL with the port the OS picked."""
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, host, port)
+    await site.start()
+    bound = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    return runner, f"http://{host}:{bound}/v1"

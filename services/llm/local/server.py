@@ -21,7 +21,7 @@ from aiohttp import web
 
 from services.llm.local.decoding import Decoder, DraftPolicy, _top_logprobs
 from services.llm.local.engine import LocalEngine
-from services.llm.wire import chunk_choice, envelope, send_event, usage
+from services.llm.wire import chunk_choice, envelope, send_event, serve_on_loopback, usage
 
 
 class LocalOpenAIServer:
@@ -40,12 +40,7 @@ class LocalOpenAIServer:
         app.router.add_post("/v1/chat/completions", self._chat)
         app.router.add_post("/tokenize", self._tokenize)
         app.router.add_post("/detokenize", self._detokenize)
-        self._runner = web.AppRunner(app, access_log=None)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, host, port)
-        await site.start()
-        bound = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-        self.base_url = f"http://{host}:{bound}/v1"
+        self._runner, self.base_url = await serve_on_loopback(app, host, port)
         return self.base_url
 
     async def stop(self) -> None:
