@@ -24,7 +24,7 @@ from db.seed import FAQ
 from services.faq import FaqDocument, FaqLookupAnswerer
 from services.llm.config import LLMEndpoint, LLMRoles
 from services.llm.gateway import CallLedger, LLMGateway
-from services.llm.speculative import AnswerRequest, SpeculativeAnswerer, VerifiedAnswer, split_sentences
+from services.llm.speculative import AnswerRequest, ReplyReport, SpeculativeAnswerer, split_sentences
 
 TARGET = Profile(ttft=1.2, tokens_per_second=12)
 DRAFTER = Profile(ttft=0.3, tokens_per_second=85)
@@ -109,16 +109,11 @@ async def run_direct(
     ledger = CallLedger()
     found = await answerer.lookup.answer(question, language="en")
     request = AnswerRequest(question, "en", found, context(answerer, question, found))
-    messages = answerer._messages(request, VerifiedAnswer(lambda a: _empty()).report)
+    messages = answerer._messages(request, ReplyReport())
     ttft, total = await timed_stream(
         lambda: gateway.stream_chat(role, messages, ledger=ledger, max_tokens=400), scale
     )
     return Run(ttft, total, ledger.cost_usd, ledger.prompt_tokens, ledger.completion_tokens)
-
-
-async def _empty():  # type: ignore[no-untyped-def]
-    if False:
-        yield ""
 
 
 async def run_speculative(answerer: SpeculativeAnswerer, question: str, scale: float) -> Run:

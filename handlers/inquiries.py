@@ -19,9 +19,8 @@ from services.inquiry import answer_inquiry
 from services.llm.speculative import SpeculativeAnswerer
 from services.replies import FollowUp, Reply
 from services.text_normalize import detect_language
+from services.text_split import TELEGRAM_LIMIT
 from services.texts import t
-
-TELEGRAM_TEXT_LIMIT = 4096
 
 
 def create_router() -> Router:
@@ -45,8 +44,8 @@ def create_router() -> Router:
             interaction.routed("bad-input", "template")
             await say(message, t("empty_text", language))
             return
-        if len(text) > TELEGRAM_TEXT_LIMIT:
-            await say(message, t("too_long", language, limit=TELEGRAM_TEXT_LIMIT))
+        if len(text) > TELEGRAM_LIMIT:
+            await say(message, t("too_long", language, limit=TELEGRAM_LIMIT))
         classification = classifier.classify(text)
         interaction.classified(classification)
         customer = await linked_customer(session, message.from_user)

@@ -168,6 +168,10 @@ class _EndpointState:
         self._key = (self._key + 1) % len(self._clients)
         return True
 
+    async def close(self) -> None:
+        for client in self._clients:
+            await client.close()
+
     async def admit(self, estimated_tokens: int) -> None:
         if self.rpm is not None:
             await self.rpm.acquire(1)
@@ -201,8 +205,7 @@ class LLMGateway:
     async def close(self) -> None:
         for states in self._states.values():
             for state in states:
-                for client in state._clients:
-                    await client.close()
+                await state.close()
 
     # --- non-streaming calls -------------------------------------------------
 

@@ -27,7 +27,7 @@ from services.faq import FaqAnswer, FaqLookupAnswerer
 from services.llm.acceptance import accept_or_resample, argmax
 from services.llm.fact_guard import FactGuard
 from services.llm.gateway import CONTINUE_INSTRUCTION, CallLedger, LLMGateway, LLMUnavailable, Message
-from services.llm.tokens import TokenCounter, encoding, encoding_name_for, trim_to_window
+from services.llm.tokens import ContextOverflow, TokenCounter, encoding, encoding_name_for, trim_to_window
 
 LANGUAGE_NAMES = {"ko": "Korean", "en": "English"}
 SYSTEM_PROMPT = (
@@ -195,7 +195,7 @@ class SpeculativeAnswerer:
         except GuardRejected as rejected:
             report.guard = str(rejected)
             answer.replacement = retrieval or ""
-        except LLMUnavailable as error:
+        except (LLMUnavailable, ContextOverflow) as error:
             # Never silence: the shop's FAQ answer, or (empty) the caller's offer of a person.
             report.fallback_reason = str(error)[:500]
             answer.replacement = retrieval or ""
