@@ -16,7 +16,7 @@ from db.engine import check_connection, create_engine, create_session_factory
 from db.seed import seed_demo
 from services.answerers import load_answerers
 from services.llm.gateway import LLMGateway
-from services.llm.local.engine import local_generation_available
+from services.llm.local.availability import local_generation_available
 from services.llm.local.serving import LocalServer
 from services.llm.speculative import SpeculativeAnswerer
 

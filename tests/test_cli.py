@@ -89,3 +89,17 @@ def test_unreachable_database_is_one_clear_line(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert "CSBOT_DATABASE_URL: cannot reach the database" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_the_quick_start_needs_no_local_extra(tmp_path: Path) -> None:
+    """`./dev chat` installs without the `local` extra: nothing on its path may import numpy or llama_cpp."""
+    code = (
+        "import sys; sys.modules['numpy'] = None; sys.modules['llama_cpp'] = None\n"
+        "import bot.app, bot.local_chat, bot.cli\n"
+        "from services.llm.local.availability import local_generation_available\n"
+        "print(local_generation_available())"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, check=False
+    )
+    assert result.returncode == 0, result.stderr

@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
-from services.llm.local.engine import local_generation_available
+from services.llm.local.availability import local_generation_available
 
 available, why = local_generation_available()
 pytestmark = pytest.mark.skipif(not available, reason=f"local model not installed: {why}")

