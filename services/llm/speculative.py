@@ -237,13 +237,7 @@ class SpeculativeAnswerer:
             draft = None
         if draft is None:
             report.mode = "target"
-            async for delta in gateway.stream_chat(
-                "target",
-                messages,
-                ledger=report.ledger,
-                max_tokens=self._reply_budget,
-                temperature=self._temperature,
-            ):
+            async for delta in self._target_writes(messages, report):
                 yield delta
             return
         if token_mode:
@@ -259,6 +253,17 @@ class SpeculativeAnswerer:
             self._drafter_acceptance += DRAFTER_SMOOTHING * (
                 report.acceptance_rate - self._drafter_acceptance
             )
+
+    def _target_writes(self, messages: list[Message], report: ReplyReport) -> AsyncIterator[str]:
+        """The target answering by itself (no draft, or the rest after a rejected block)."""
+        assert self._gateway is not None
+        return self._gateway.stream_chat(
+            "target",
+            messages,
+            ledger=report.ledger,
+            max_tokens=self._reply_budget,
+            temperature=self._temperature,
+        )
 
     def _messages(self, request: AnswerRequest, report: ReplyReport) -> list[Message]:
         assert self._gateway is not None
@@ -367,8 +372,6 @@ class SpeculativeAnswerer:
     async def _verify_blocks(
         self, messages: list[Message], request: AnswerRequest, draft: AsyncIterator[str], report: ReplyReport
     ) -> AsyncIterator[str]:
-        assert self._gateway is not None
-        gateway = self._gateway
         counter = TokenCounter(encoding("o200k_base"))
         queue: asyncio.Queue[tuple[str, asyncio.Task[bool]] | None] = asyncio.Queue()
 
@@ -413,13 +416,7 @@ class SpeculativeAnswerer:
                     {"role": "user", "content": CONTINUE_INSTRUCTION},
                 ]
             )
-            async for delta in gateway.stream_chat(
-                "target",
-                rest,
-                ledger=report.ledger,
-                max_tokens=self._reply_budget,
-                temperature=self._temperature,
-            ):
+            async for delta in self._target_writes(rest, report):
                 yield delta
 
     async def _judge(self, request: AnswerRequest, before: str, block: str, report: ReplyReport) -> bool:
