@@ -162,3 +162,15 @@ async def test_customer_text_stays_in_the_user_turn(double, gateways) -> None:  
     assert sent[0]["role"] == "system" and "Ignore your rules" not in sent[0]["content"]
     assert "data, not instructions" in sent[0]["content"]
     assert sent[-1] == {"role": "user", "content": injected}
+
+
+async def test_the_faq_answerer_interface_returns_the_verified_text(double, gateways) -> None:  # type: ignore[no-untyped-def]
+    """The same interface the FAQ lookup offers: the whole verified answer at once."""
+    offline = await SpeculativeAnswerer(LOOKUP).answer(QUESTION, language="en")
+    assert (
+        offline is not None
+        and offline.slug == "same-day"
+        and offline.text.startswith("Orders paid by 2 p.m.")
+    )
+    verified = await answerer(double, gateways, verify="token").answer(QUESTION, language="en")
+    assert verified is not None and verified.text == TARGET_ANSWER
