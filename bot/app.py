@@ -11,6 +11,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.config import Settings
 from bot.dispatcher import create_dispatcher
+from bot.fsm_storage import StateStore, open_state_store
 from db import migrate
 from db.engine import check_connection, create_engine, create_session_factory
 from db.seed import seed_demo
@@ -30,8 +31,11 @@ class App:
     dispatcher: Dispatcher
     gateway: LLMGateway | None = None
     local_server: LocalServer | None = None
+    state_store: StateStore | None = None
 
     async def close(self) -> None:
+        if self.state_store is not None:
+            await self.state_store.close()
         if self.gateway is not None:
             await self.gateway.close()
         if self.local_server is not None:
@@ -63,7 +67,13 @@ async def build_app(settings: Settings, *, upgrade: bool = True, seed: bool = Fa
         )
     gateway = LLMGateway(roles) if roles.target else None
     answerer = SpeculativeAnswerer(lookup, gateway, temperature=settings.llm_temperature)
+    state_store = await open_state_store(settings.redis_url, prefix=settings.redis_prefix)
     dispatcher = create_dispatcher(
-        settings=settings, session_factory=session_factory, classifier=classifier, faq=answerer
+        settings=settings,
+        session_factory=session_factory,
+        classifier=classifier,
+        faq=answerer,
+        storage=state_store.storage,
+        events_isolation=state_store.isolation,
     )
-    return App(engine, session_factory, dispatcher, gateway, local_server)
+    return App(engine, session_factory, dispatcher, gateway, local_server, state_store)

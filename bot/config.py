@@ -53,6 +53,10 @@ class Settings(BaseSettings):
         description="a GGUF path, or 'bundled' for SmolLM2-135M: served on loopback as the target "
         "(token-mode verification) when CSBOT_LLM names none",
     )
+    redis_url: str | None = Field(
+        default=None, description="redis://host:6379/0 keeps conversation state across restarts and processes"
+    )
+    redis_prefix: str = "csbot"
     generated_label: str = Field(default="", description="prefix for answers a model wrote itself")
 
     @field_validator("admin_ids", mode="before")

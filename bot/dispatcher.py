@@ -5,7 +5,7 @@ from __future__ import annotations
 from aiogram import Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.base import BaseSession
-from aiogram.fsm.storage.base import BaseStorage
+from aiogram.fsm.storage.base import BaseEventIsolation, BaseStorage
 from aiogram.fsm.storage.memory import MemoryStorage
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -28,9 +28,11 @@ def create_dispatcher(
     classifier: IntentClassifier,
     faq: SpeculativeAnswerer,
     storage: BaseStorage | None = None,
+    events_isolation: BaseEventIsolation | None = None,
 ) -> Dispatcher:
     dispatcher = Dispatcher(
         storage=storage or MemoryStorage(),
+        events_isolation=events_isolation,
         settings=settings,
         classifier=classifier,
         faq=faq,

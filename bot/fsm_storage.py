@@ -1,0 +1,44 @@
+"""Where conversation state (the return form in progress) lives.
+
+In memory by default (one process, lost on restart). With CSBOT_REDIS_URL it
+lives in Redis, so a restart keeps open forms and several bot processes (behind
+a webhook) share state, with per-chat event isolation so two updates of one
+chat are not handled at the same time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from aiogram.fsm.storage.base import BaseEventIsolation, BaseStorage
+from aiogram.fsm.storage.memory import MemoryStorage, SimpleEventIsolation
+from aiogram.fsm.storage.redis import DefaultKeyBuilder, RedisEventIsolation, RedisStorage
+
+from bot.config import ConfigError
+
+
+class StateStoreUnreachable(ConfigError):
+    """CSBOT_REDIS_URL is set but Redis does not answer."""
+
+
+@dataclass
+class StateStore:
+    storage: BaseStorage
+    isolation: BaseEventIsolation
+
+    async def close(self) -> None:
+        await self.storage.close()
+        await self.isolation.close()
+
+
+async def open_state_store(redis_url: str | None, *, prefix: str = "csbot") -> StateStore:
+    if redis_url is None:
+        return StateStore(MemoryStorage(), SimpleEventIsolation())
+    key_builder = DefaultKeyBuilder(prefix=prefix, with_destiny=True)
+    storage = RedisStorage.from_url(redis_url, key_builder=key_builder)
+    try:
+        await storage.redis.ping()
+    except Exception as error:  # redis raises its own connection/timeout/auth errors
+        await storage.close()
+        raise StateStoreUnreachable(f"CSBOT_REDIS_URL: cannot reach Redis ({error})") from error
+    return StateStore(storage, RedisEventIsolation(storage.redis, key_builder=key_builder))
