@@ -29,6 +29,7 @@ class Settings(BaseSettings):
         env_prefix=ENV_PREFIX,
         env_file=".env",
         env_file_encoding="utf-8",
+        env_ignore_empty=True,  # `CSBOT_SUPPORT_CHAT_ID=` as in .env.example means "not set"
         extra="ignore",
     )
 

@@ -74,3 +74,15 @@ def test_llm_endpoints_come_from_json_and_bad_ones_name_the_variable(monkeypatch
     monkeypatch.setenv("CSBOT_LLM", '{"target": [{"model": "m"}]}')
     with pytest.raises(ConfigError, match="CSBOT_LLM"):
         load_settings()
+
+
+def test_the_documented_example_file_loads_as_is(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """README: `cp .env.example .env` - its empty values mean "not set", not errors."""
+    from pathlib import Path
+
+    example = Path(__file__).parent.parent / ".env.example"
+    (tmp_path / ".env").write_text(example.read_text(encoding="utf-8"), encoding="utf-8")
+    settings = load_settings()
+    assert (
+        settings.support_chat_id is None and settings.bot_token is None and settings.admin_ids == frozenset()
+    )
