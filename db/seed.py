@@ -199,7 +199,9 @@ async def seed_demo(session: AsyncSession, *, demo_telegram_user_id: int) -> boo
     session.add_all([*products.values(), demo, other])
     await session.flush()
 
-    def order(
+    now = utcnow()
+
+    async def order(
         number: str, owner: Customer, status: OrderStatus, placed: datetime, lines: list[tuple[str, int, str]]
     ) -> Order:
         assert owner.id is not None
@@ -211,56 +213,21 @@ async def seed_demo(session: AsyncSession, *, demo_telegram_user_id: int) -> boo
             total=sum(products[sku].price * qty for sku, qty, _ in lines),
         )
         session.add(created)
-        pending_items.append((created, lines))
+        await session.flush()
+        assert created.id is not None
+        session.add_all(
+            OrderItem(
+                order_id=created.id,
+                product_id=products[sku].id,
+                quantity=quantity,
+                unit_price=products[sku].price,
+                option=option,
+            )
+            for sku, quantity, option in lines
+        )
         return created
 
-    pending_items: list[tuple[Order, list[tuple[str, int, str]]]] = []
-    now = utcnow()
-    shipped = order(
-        "20240115-001234",
-        demo,
-        OrderStatus.SHIPPED,
-        datetime(2024, 1, 15, 9, 12, tzinfo=UTC),
-        [("SKU-7890", 1, "M / navy"), ("SKU-1204", 1, "ivory")],
-    )
-    delivered = order(
-        "20231202-000458",
-        demo,
-        OrderStatus.DELIVERED,
-        datetime(2023, 12, 2, 14, 3, tzinfo=UTC),
-        [("SKU-2045", 1, "28")],
-    )
-    order(
-        "20240120-000871",
-        demo,
-        OrderStatus.PAID,
-        datetime(2024, 1, 20, 11, 40, tzinfo=UTC),
-        [("SKU-5521", 1, "M / grey")],
-    )
-    other_order = order(
-        "20240116-009999",
-        other,
-        OrderStatus.SHIPPED,
-        datetime(2024, 1, 16, 8, 0, tzinfo=UTC),
-        [("SKU-7890", 2, "L / beige")],
-    )
-    await session.flush()
-    for created, lines in pending_items:
-        assert created.id is not None
-        for sku, quantity, option in lines:
-            product = products[sku]
-            assert product.id is not None
-            session.add(
-                OrderItem(
-                    order_id=created.id,
-                    product_id=product.id,
-                    quantity=quantity,
-                    unit_price=product.price,
-                    option=option,
-                )
-            )
-
-    def shipment(
+    async def shipment(
         for_order: Order,
         carrier: str,
         tracking: str,
@@ -273,10 +240,42 @@ async def seed_demo(session: AsyncSession, *, demo_telegram_user_id: int) -> boo
             order_id=for_order.id, carrier=carrier, tracking_number=tracking, status=status, eta=eta
         )
         session.add(created)
-        pending_events.append((created, events))
+        await session.flush()
+        assert created.id is not None
+        session.add_all(
+            ShipmentEvent(shipment_id=created.id, at=now - ago, status=event, location=location)
+            for ago, event, location in events
+        )
 
-    pending_events: list[tuple[Shipment, list[tuple[timedelta, str, str]]]] = []
-    shipment(
+    shipped = await order(
+        "20240115-001234",
+        demo,
+        OrderStatus.SHIPPED,
+        datetime(2024, 1, 15, 9, 12, tzinfo=UTC),
+        [("SKU-7890", 1, "M / navy"), ("SKU-1204", 1, "ivory")],
+    )
+    delivered = await order(
+        "20231202-000458",
+        demo,
+        OrderStatus.DELIVERED,
+        datetime(2023, 12, 2, 14, 3, tzinfo=UTC),
+        [("SKU-2045", 1, "28")],
+    )
+    await order(
+        "20240120-000871",
+        demo,
+        OrderStatus.PAID,
+        datetime(2024, 1, 20, 11, 40, tzinfo=UTC),
+        [("SKU-5521", 1, "M / grey")],
+    )
+    other_order = await order(
+        "20240116-009999",
+        other,
+        OrderStatus.SHIPPED,
+        datetime(2024, 1, 16, 8, 0, tzinfo=UTC),
+        [("SKU-7890", 2, "L / beige")],
+    )
+    await shipment(
         shipped,
         "CJ대한통운 (CJ Logistics)",
         "6523-1188-4410",
@@ -287,7 +286,7 @@ async def seed_demo(session: AsyncSession, *, demo_telegram_user_id: int) -> boo
             (timedelta(hours=9), "in transit", "Gonjiam mega hub"),
         ],
     )
-    shipment(
+    await shipment(
         delivered,
         "Hanjin",
         "4120-7763-0021",
@@ -295,7 +294,7 @@ async def seed_demo(session: AsyncSession, *, demo_telegram_user_id: int) -> boo
         None,
         [(timedelta(days=400), "delivered", "Seoul Mapo-gu")],
     )
-    shipment(
+    await shipment(
         other_order,
         "Lotte Global",
         "2391-5500-7315",
@@ -303,11 +302,6 @@ async def seed_demo(session: AsyncSession, *, demo_telegram_user_id: int) -> boo
         (now + timedelta(days=2)).date(),
         [(timedelta(hours=20), "picked up", "Busan hub")],
     )
-    await session.flush()
-    for created, events in pending_events:
-        assert created.id is not None
-        for ago, status, location in events:
-            session.add(ShipmentEvent(shipment_id=created.id, at=now - ago, status=status, location=location))
 
     session.add_all(
         FaqEntry(slug=slug, language=language, question=question, answer=answer, tags=tags)

@@ -11,6 +11,7 @@ from aiogram.types import CallbackQuery, Message
 
 from handlers.context import language_of, say
 from services.conversation_log import Interaction
+from services.replies import AnswerSource
 from services.texts import t
 
 
@@ -19,17 +20,17 @@ def create_router() -> Router:
 
     @router.message(F.text.startswith("/"))
     async def on_unknown_command(message: Message, interaction: Interaction) -> None:
-        interaction.routed("unknown-command", "template")
+        interaction.routed("unknown-command", AnswerSource.TEMPLATE)
         await say(message, t("unknown_command", language_of(message.from_user)))
 
     @router.message()
     async def on_unsupported(message: Message, interaction: Interaction) -> None:
-        interaction.routed("unsupported-content", "template")
+        interaction.routed("unsupported-content", AnswerSource.TEMPLATE)
         await say(message, t("unsupported_content", language_of(message.from_user, message.caption or "")))
 
     @router.callback_query()
     async def on_unknown_button(query: CallbackQuery, interaction: Interaction) -> None:
-        interaction.routed("unknown-button", "template")
+        interaction.routed("unknown-button", AnswerSource.TEMPLATE)
         await query.answer(t("return_expired", language_of(query.from_user)))
 
     return router

@@ -17,7 +17,7 @@ from services.classifier import IntentClassifier
 from services.conversation_log import Interaction
 from services.inquiry import answer_inquiry
 from services.llm.speculative import SpeculativeAnswerer
-from services.replies import FollowUp, Reply
+from services.replies import AnswerSource, FollowUp, Reply
 from services.text_normalize import detect_language
 from services.text_split import TELEGRAM_LIMIT
 from services.texts import t
@@ -41,7 +41,7 @@ def create_router() -> Router:
         text = message.text or ""
         language = detect_language(text)
         if not text.strip():
-            interaction.routed("bad-input", "template")
+            interaction.routed("bad-input", AnswerSource.TEMPLATE)
             await say(message, t("empty_text", language))
             return
         if len(text) > TELEGRAM_LIMIT:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass
 
 from services.text_normalize import normalize
 
@@ -23,19 +23,11 @@ class Entities:
     order_numbers: tuple[str, ...] = ()
     skus: tuple[str, ...] = ()
     rma_numbers: tuple[str, ...] = ()
-    products: tuple[str, ...] = field(default=(), metadata={"doc": "catalogue SKUs named by name"})
+    products: tuple[str, ...] = ()
+    """SKUs of catalogue products named by (part of) their name."""
 
     def as_dict(self) -> dict[str, list[str]]:
-        return {
-            name: list(values)
-            for name, values in (
-                ("order_numbers", self.order_numbers),
-                ("skus", self.skus),
-                ("rma_numbers", self.rma_numbers),
-                ("products", self.products),
-            )
-            if values
-        }
+        return {name: list(values) for name, values in asdict(self).items() if values}
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,9 @@
 """FAQ answers behind one interface.
 
-`FaqAnswerer` is the seam the speculative LLM service will implement; the
-lookup here answers with the shop's own FAQ text, never with invented words.
+`FaqAnswerer` is the one interface for FAQ answers: the lookup here answers
+with the shop's own FAQ text, never invented words; the speculative LLM service
+(services/llm/speculative.py) implements it too and uses this lookup as its
+retrieval drafter.
 """
 
 from __future__ import annotations

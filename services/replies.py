@@ -18,7 +18,6 @@ class AnswerSource(StrEnum):
     TEMPLATE = "template"
     HANDOFF = "handoff"
     STAFF = "staff"
-    ERROR = "error"
     LLM = "llm"
 
 

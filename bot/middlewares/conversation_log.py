@@ -13,10 +13,10 @@ from typing import Any
 
 from aiogram import BaseMiddleware, Bot
 from aiogram.exceptions import TelegramAPIError
-from aiogram.types import Message, TelegramObject, Update
+from aiogram.types import TelegramObject, Update
 
+from handlers.context import language_of
 from services.conversation_log import ConversationLog, current_interaction
-from services.text_normalize import detect_language
 from services.texts import t
 
 logger = logging.getLogger(__name__)
@@ -35,6 +35,7 @@ def summarize(update: Update) -> UpdateSummary:
     if update.message is not None:
         message = update.message
         text = message.text or message.caption or ""
+        language = language_of(message.from_user, text)
         if message.contact is not None:
             text = "[contact shared]"  # the phone number is personal data; the link is logged
         return UpdateSummary(
@@ -42,23 +43,15 @@ def summarize(update: Update) -> UpdateSummary:
             message.chat.id,
             message.content_type,
             text,
-            _language(message, text),
+            language,
         )
     if update.callback_query is not None:
         query = update.callback_query
         chat_id = query.message.chat.id if query.message else None
-        code = query.from_user.language_code or ""
         return UpdateSummary(
-            query.from_user.id, chat_id, "callback", query.data or "", "ko" if code.startswith("ko") else "en"
+            query.from_user.id, chat_id, "callback", query.data or "", language_of(query.from_user)
         )
     return UpdateSummary(None, None, update.event_type, "", "en")
-
-
-def _language(message: Message, text: str) -> str:
-    if text.strip():
-        return detect_language(text)
-    code = (message.from_user.language_code if message.from_user else None) or ""
-    return "ko" if code.startswith("ko") else "en"
 
 
 class ConversationLogMiddleware(BaseMiddleware):
