@@ -12,6 +12,7 @@ order facts in the prompt, which answers copy; open questions copy nothing.
 from __future__ import annotations
 
 import argparse
+import time
 
 from db.seed import FAQ
 from services.llm.local.decoding import Decoder, DecodeStats
@@ -55,6 +56,24 @@ def grounded_prompt(engine: LocalEngine, slug: str, language: str, question: str
 
 def open_prompt(engine: LocalEngine, question: str) -> list[int]:
     return engine.render_chat([{"role": "user", "content": question}])
+
+
+def forward_costs(engine: LocalEngine, prompt: list[int], sizes: tuple[int, ...] = (1, 2, 4, 8, 16)) -> None:
+    """What one verification pass costs per number of positions: the ceiling on any speedup."""
+    engine.forward(prompt, 0)
+    costs = {}
+    for size in sizes:
+        started = time.perf_counter()
+        for _ in range(10):
+            engine.forward(prompt[:size], len(prompt), all_logits=True)
+        costs[size] = (time.perf_counter() - started) / 10 * 1000
+    line = ", ".join(f"{size}: {ms:.1f} ms" for size, ms in costs.items())
+    largest = sizes[-1]
+    per_extra = (costs[largest] - costs[1]) / (largest - 1)
+    print(
+        f"forward pass by positions scored ({line}); each extra position costs "
+        f"{per_extra / costs[1]:.2f} of a single-token pass"
+    )
 
 
 def best_of(
@@ -108,6 +127,7 @@ def main(max_tokens: int, repeats: int) -> None:
     )
     grounded = [grounded_prompt(engine, slug, lang, q) for slug, lang, q in GROUNDED]
     opened = [open_prompt(engine, q) for q in OPEN]
+    forward_costs(engine, grounded[0])
     grounded_speedup, same_a, count_a = run_set(engine, "grounded", grounded, max_tokens, repeats)
     open_speedup, same_b, count_b = run_set(engine, "open", opened, max_tokens, repeats)
     identical = (same_a + same_b) / (count_a + count_b)

@@ -174,3 +174,14 @@ async def test_the_faq_answerer_interface_returns_the_verified_text(double, gate
     )
     verified = await answerer(double, gateways, verify="token").answer(QUESTION, language="en")
     assert verified is not None and verified.text == TARGET_ANSWER
+
+
+async def test_a_drafter_that_keeps_being_rejected_is_skipped(double, gateways) -> None:  # type: ignore[no-untyped-def]
+    speculative = answerer(double, gateways, verify="judge", drafter=True)
+    drafters = []
+    for _ in range(3):
+        answer = speculative.stream(request(faq=False))
+        await run(answer)
+        drafters.append(answer.report.drafter)
+        assert answer.final_text == TARGET_ANSWER
+    assert drafters == ["model", "model", "none"], "after two rejected drafts the target writes alone"

@@ -72,8 +72,8 @@ class DraftPolicy:
     """How long a draft to try, learned from recent acceptance.
 
     On a CPU each extra position in a forward pass costs about half a whole
-    single-token pass (measured here: 12.5 ms for 1 token, 52 ms for 8), so a
-    draft pays only when most of it is accepted: below `skip_below` we stop
+    single-token pass (`python -m bench.token_speculative` prints the costs), so
+    a draft pays only when most of it is accepted: below `skip_below` we stop
     drafting and only probe now and then.
     """
 
