@@ -29,11 +29,9 @@ def csbot(tmp_path: Path, *args: str, stdin: str = "", **env: str) -> subprocess
 def test_classify_prints_one_json_object(tmp_path: Path) -> None:
     result = csbot(tmp_path, "classify", "주문번호 20240115-001234 배송状況教えてください")
     assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout) == {
-        "intent": "shipping",
-        "confidence": json.loads(result.stdout)["confidence"],
-        "entities": {"order_numbers": ["20240115-001234"]},
-    }
+    printed = json.loads(result.stdout)
+    assert printed.pop("confidence") > 0.5
+    assert printed == {"intent": "shipping", "entities": {"order_numbers": ["20240115-001234"]}}
     assert not (tmp_path / "shop.db").exists(), "classifying must not create a database"
 
 
