@@ -7,6 +7,12 @@ sped up by --time-scale and reported back in simulated seconds. Costs come
 from the token usage the server reports, priced as configured. Every path
 goes through the real service code, the real openai client and real HTTP.
 
+Draft-then-verify is run three ways: as shipped (the target confirms with one
+YES/NO that the FAQ text answers the question, and model drafts are verified
+token by token), and with the FAQ text verified as a draft like a model's, in
+token mode (lossless: the reply is exactly the target's own) and in judge
+mode (chat-only APIs).
+
     python -m bench.draft_verify            # prints a table; the last line holds the ratios
 """
 
@@ -26,6 +32,9 @@ from services.llm.config import LLMEndpoint, LLMRoles
 from services.llm.gateway import CallLedger, LLMGateway
 from services.llm.speculative import AnswerRequest, ReplyReport, SpeculativeAnswerer, split_sentences
 
+SHIPPED = "draft-verify"
+LOSSLESS = "dv faq-as-draft token"
+JUDGED = "dv faq-as-draft judge"
 TARGET = Profile(ttft=1.2, tokens_per_second=12)
 DRAFTER = Profile(ttft=0.3, tokens_per_second=85)
 PRICES = {"target": (8.0, 32.0), "drafter": (0.15, 0.60)}
@@ -171,7 +180,11 @@ async def main(scale: float) -> None:
         )
         for verify in ("token", "judge")
     }
-    answerers = {verify: SpeculativeAnswerer(lookup(), gateway) for verify, gateway in gateways.items()}
+    answerers = {
+        SHIPPED: SpeculativeAnswerer(lookup(), gateways["token"]),
+        LOSSLESS: SpeculativeAnswerer(lookup(), gateways["token"], retrieval_check="draft"),
+        JUDGED: SpeculativeAnswerer(lookup(), gateways["judge"], retrieval_check="draft"),
+    }
     sets = {"faq": list(ANSWERABLE.values()), "open": list(OPEN_QUESTIONS)}
     results: dict[tuple[str, str], list[Run]] = {}
     try:
@@ -179,14 +192,14 @@ async def main(scale: float) -> None:
             for question in questions:
                 runs = {
                     "target-only": await run_direct(
-                        gateways["token"], "target", answerers["token"], question, scale
+                        gateways["token"], "target", answerers[SHIPPED], question, scale
                     ),
                     "drafter-only": await run_direct(
-                        gateways["token"], "drafter", answerers["token"], question, scale
+                        gateways["token"], "drafter", answerers[SHIPPED], question, scale
                     ),
-                    "draft-verify token": await run_speculative(answerers["token"], question, scale),
-                    "draft-verify judge": await run_speculative(answerers["judge"], question, scale),
                 }
+                for mode, answerer in answerers.items():
+                    runs[mode] = await run_speculative(answerer, question, scale)
                 for mode, run in runs.items():
                     results.setdefault((set_name, mode), []).append(run)
     finally:
@@ -196,14 +209,14 @@ async def main(scale: float) -> None:
 
     print("Simulated latencies (seconds of the simulated profiles); costs from reported token usage.")
     print(
-        f"{'set':<5} {'mode':<19} {'ttft p50':>8} {'ttft p95':>8} {'full p50':>8} {'full p95':>8} "
+        f"{'set':<5} {'mode':<20} {'ttft p50':>8} {'ttft p95':>8} {'full p50':>8} {'full p95':>8} "
         f"{'tokens in/out':>13} {'cost/reply $':>12} {'acceptance':>10}"
     )
     for (set_name, mode), runs in results.items():
         drafted = sum(r.draft_tokens for r in runs)
         acceptance = f"{sum(r.accepted_tokens for r in runs) / drafted:.3f}" if drafted else "-"
         print(
-            f"{set_name:<5} {mode:<19} {statistics.median(r.ttft for r in runs):>8.2f} "
+            f"{set_name:<5} {mode:<20} {statistics.median(r.ttft for r in runs):>8.2f} "
             f"{p95([r.ttft for r in runs]):>8.2f} {statistics.median(r.total for r in runs):>8.2f} "
             f"{p95([r.total for r in runs]):>8.2f} "
             f"{statistics.mean(r.prompt_tokens for r in runs):>7.0f}/"
@@ -211,11 +224,11 @@ async def main(scale: float) -> None:
             f"{statistics.mean(r.cost for r in runs):>12.6f} {acceptance:>10}"
         )
     base = results[("faq", "target-only")]
-    for mode in ("draft-verify judge", "draft-verify token"):
+    for mode in (LOSSLESS, JUDGED, SHIPPED):
         runs = results[("faq", mode)]
         latency_ratio = statistics.median(r.total for r in runs) / statistics.median(r.total for r in base)
         cost_ratio = statistics.mean(r.cost for r in runs) / statistics.mean(r.cost for r in base)
-        label = "" if mode.endswith("token") else f"[{mode}] "
+        label = "" if mode == SHIPPED else f"[{mode}] "
         print(f"{label}latency_ratio={latency_ratio:.3f} cost_ratio={cost_ratio:.3f}")
 
 

@@ -9,8 +9,10 @@ Answers are scripted per model; each model has a latency profile (time to
 first token, tokens per second) and a queue of faults (429 with Retry-After,
 500, a hang, a stream cut mid-way, a malformed chunk, 401 for a key).
 A "reference" model answers judge prompts by checking whether the judged block
-is part of what it would itself have said, and scores tokens against its own
-scripted answer, so draft-then-verify can be checked for exactness.
+is part of what it would itself have said, answers relevance prompts by
+checking whether at least half of what it would say is in the quoted answer,
+and scores tokens against its own scripted answer, so draft-then-verify can be
+checked for exactness.
 """
 
 from __future__ import annotations
@@ -24,12 +26,14 @@ from typing import Any, Literal
 
 from aiohttp import web
 
+from services.llm.speculative import split_sentences
 from services.llm.tokens import Tokenizer, encoding
 from services.llm.wire import chunk_choice, envelope, send_event, serve_on_loopback
 
 EOS_TOKEN = 199_999  # o200k_base's <|endoftext|>
 JUDGE_MARKER = "VERDICT"
 BLOCK_START, BLOCK_END = "<block>", "</block>"
+ANSWER_START, ANSWER_END = "<answer>", "</answer>"
 CONTINUE_MARKER = "Continue it exactly where it stops"
 
 FaultKind = Literal["429", "500", "401", "hang", "cut", "malformed"]
@@ -38,6 +42,12 @@ FaultKind = Literal["429", "500", "401", "hang", "cut", "malformed"]
 def render_chat(messages: list[dict[str, str]]) -> str:
     """The double's chat template (vLLM would use the model's own)."""
     return "".join(f"<|{m['role']}|>\n{m['content']}\n" for m in messages) + "<|assistant|>\n"
+
+
+def covers(answer: str, reference: str) -> bool:
+    """The reference model's relevance rule: at least half of its own sentences are in the answer."""
+    sentences = [sentence.strip() for sentence in split_sentences(reference) if sentence.strip()]
+    return bool(sentences) and 2 * sum(sentence in answer for sentence in sentences) >= len(sentences)
 
 
 @dataclass
@@ -155,6 +165,10 @@ class OpenAIDouble:
         """(text, is_judge) for a chat request."""
         system = next((m["content"] for m in messages if m["role"] == "system"), "")
         users = [m["content"] for m in messages if m["role"] == "user"]
+        if JUDGE_MARKER in system and ANSWER_START in users[-1]:
+            question = users[-1].split("QUESTION:", 1)[-1].split("\n", 1)[0].strip()
+            quoted = users[-1].split(ANSWER_START, 1)[-1].split(ANSWER_END, 1)[0]
+            return ("YES" if covers(quoted, model.answer(question)) else "NO"), True
         if JUDGE_MARKER in system:
             question = system.split("QUESTION:", 1)[-1].split("\n", 1)[0].strip()
             block = users[-1].split(BLOCK_START, 1)[-1].split(BLOCK_END, 1)[0].strip()

@@ -56,7 +56,10 @@ async def build_app(settings: Settings, *, upgrade: bool = True, seed: bool = Fa
     roles, local_server = settings.llm, None
     if not roles.target and settings.local_model:
         local_server = await LocalServer.start(settings.local_model)
-        roles = roles.model_copy(update={"target": [local_server.endpoint]})
+        update: dict[str, object] = {"target": [local_server.endpoint]}
+        if "retrieval_check" not in roles.model_fields_set:
+            update["retrieval_check"] = LocalServer.retrieval_check
+        roles = roles.model_copy(update=update)
     elif not roles.target:
         available, why = local_generation_available()
         logger.info(
@@ -66,7 +69,9 @@ async def build_app(settings: Settings, *, upgrade: bool = True, seed: bool = Fa
             },
         )
     gateway = LLMGateway(roles) if roles.target else None
-    answerer = SpeculativeAnswerer(lookup, gateway, temperature=settings.llm_temperature)
+    answerer = SpeculativeAnswerer(
+        lookup, gateway, temperature=settings.llm_temperature, retrieval_check=roles.retrieval_check
+    )
     state_store = await open_state_store(settings.redis_url, prefix=settings.redis_prefix)
     dispatcher = create_dispatcher(
         settings=settings,

@@ -103,5 +103,6 @@ def load_settings(**overrides: object) -> Settings:
         for error in exc.errors():
             field = str(error["loc"][0]) if error["loc"] else "?"
             name = field if field.isupper() else f"{ENV_PREFIX}{field.upper()}"
-            problems.append(f"{name}: {error['msg']}")
+            inside = ".".join(str(part) for part in error["loc"][1:])  # where in a JSON value
+            problems.append(f"{name}{f' ({inside})' if inside else ''}: {error['msg']}")
         raise ConfigError("invalid configuration - " + "; ".join(problems)) from exc

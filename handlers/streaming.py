@@ -93,7 +93,7 @@ class ReplyStreamer:
         finally:
             self._registry.discard(self._chat_id, self._draft_id)
         final = self._shown if self.stopped else answer.final_text
-        generated = answer.replacement is None and answer.report.mode not in ("retrieval", "none")
+        generated = answer.replacement is None and answer.report.generated
         await self._commit(final, reply_markup, label if generated and final.strip() else "")
         return final
 

@@ -71,8 +71,12 @@ def test_llm_endpoints_come_from_json_and_bad_ones_name_the_variable(monkeypatch
     settings = load_settings()
     assert [key.get_secret_value() for key in settings.llm.target[0].api_keys] == ["sk-1", "sk-2"]
     assert "sk-1" not in repr(settings)
+    assert settings.llm.retrieval_check == "relevance"
     monkeypatch.setenv("CSBOT_LLM", '{"target": [{"model": "m"}]}')
     with pytest.raises(ConfigError, match="CSBOT_LLM"):
+        load_settings()
+    monkeypatch.setenv("CSBOT_LLM", '{"retrieval_check": "sometimes"}')
+    with pytest.raises(ConfigError, match=r"CSBOT_LLM \(retrieval_check\)"):
         load_settings()
 
 

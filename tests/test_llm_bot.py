@@ -32,26 +32,37 @@ async def double() -> AsyncIterator[OpenAIDouble]:
 
 
 @pytest.fixture
-async def llm_harness(settings: Settings, double: OpenAIDouble) -> AsyncIterator[Harness]:
+async def llm_harness(
+    settings: Settings, double: OpenAIDouble, request: pytest.FixtureRequest
+) -> AsyncIterator[Harness]:
+    """The shipped configuration; parametrize indirectly with "draft" to verify FAQ text token by token."""
     target = LLMEndpoint(base_url=double.base_url, model="target", verify="token", price_in=8, price_out=32)
-    configured = settings.model_copy(update={"llm": LLMRoles(target=[target], retries=0)})
+    roles = LLMRoles(target=[target], retries=0, retrieval_check=getattr(request, "param", "relevance"))
+    configured = settings.model_copy(update={"llm": roles})
     app = await build_app(configured, upgrade=False, seed=True)
     yield Harness(app)
     await app.close()
 
 
-async def test_faq_answer_is_verified_streamed_and_logged(llm_harness: Harness) -> None:
+@pytest.mark.parametrize(
+    ("llm_harness", "mode", "call_kind"),
+    [("relevance", "relevance", "chat"), ("draft", "token", "score")],
+    indirect=["llm_harness"],
+)
+async def test_faq_answer_is_verified_streamed_and_logged(
+    llm_harness: Harness, mode: str, call_kind: str
+) -> None:
     calls = await llm_harness.feed(llm_harness.updates.text(DEMO_USER_ID, QUESTION))
     assert any(isinstance(c, SendMessageDraft) for c in calls)
     [committed] = [c.text for c in calls if isinstance(c, SendMessage)]
     assert committed == TARGET_SAYS
     [reply] = await llm_harness.rows(LLMReply)
-    assert reply.mode == "token" and reply.drafter == "retrieval"
+    assert reply.mode == mode and reply.drafter == "retrieval"
     assert 0 < reply.accepted_tokens <= reply.draft_tokens and reply.verify_calls >= 1
     assert reply.cost_usd > 0 and reply.ttft_ms is not None
-    assert {c.kind for c in await llm_harness.rows(LLMCall)} >= {"score"}
+    assert call_kind in {c.kind for c in await llm_harness.rows(LLMCall)}
     [inbound] = await llm_harness.rows(InboundMessage)
-    assert inbound.answer_source == "llm:token"
+    assert inbound.answer_source == f"llm:{mode}"
 
 
 async def test_stats_show_acceptance_latency_and_cost(llm_harness: Harness) -> None:
@@ -88,6 +99,7 @@ async def test_nothing_to_say_offers_a_person_never_silence(
     assert buttons(message) == [("🙋 " + t("human_button", "en"), "ho")]
 
 
+@pytest.mark.parametrize("llm_harness", ["draft"], indirect=True)
 async def test_the_model_sees_the_conversation_so_far(llm_harness: Harness, double: OpenAIDouble) -> None:
     await llm_harness.say(DEMO_USER_ID, "SKU-7890 재고 있나요?")
     await llm_harness.say(DEMO_USER_ID, QUESTION)

@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
+from bot.config import Settings
 from services.llm.local.availability import local_generation_available
 
 available, why = local_generation_available()
@@ -93,7 +94,9 @@ async def test_token_mode_over_http_reproduces_the_models_own_answer(
         LLMRoles(target=[LLMEndpoint(base_url=server.base_url, model="local", verify="token")])
     )
     try:
-        answerer = SpeculativeAnswerer(FaqLookupAnswerer([]), gateway, reply_budget=96)
+        answerer = SpeculativeAnswerer(
+            FaqLookupAnswerer([]), gateway, reply_budget=96, retrieval_check="draft"
+        )
         request = AnswerRequest(QUESTIONS[0], "en", FaqAnswer(FAQ, "same-day", 1.0), faq_context=FAQ)
         answer = answerer.stream(request)
         async for _ in answer:
@@ -108,3 +111,28 @@ async def test_token_mode_over_http_reproduces_the_models_own_answer(
             assert expected.startswith(answer.shown.strip()) and answer.final_text == FAQ
     finally:
         await gateway.close()
+
+
+@pytest.mark.parametrize(
+    ("roles", "mode"),
+    [({}, "token"), ({"retrieval_check": "relevance"}, "relevance")],
+    ids=["default", "shop-chose-relevance"],
+)
+async def test_chat_generate_verifies_faq_text_token_by_token_unless_the_shop_chose(
+    settings: Settings, roles: dict[str, str], mode: str
+) -> None:
+    """`csbot chat --generate`: the bundled model is the target; its YES/NO is too weak to rely on."""
+    from bot.app import build_app
+    from db.models import LLMReply
+    from services.llm.config import LLMRoles
+    from tests.harness import DEMO_USER_ID, Harness
+
+    configured = settings.model_copy(update={"local_model": "bundled", "llm": LLMRoles.model_validate(roles)})
+    app = await build_app(configured, upgrade=False, seed=True)
+    try:
+        harness = Harness(app)
+        await harness.say(DEMO_USER_ID, "If I order today, when does it arrive?")
+        [reply] = await harness.rows(LLMReply)
+        assert reply.mode.startswith(mode) and reply.drafter == "retrieval"
+    finally:
+        await app.close()

@@ -8,9 +8,9 @@ import pytest
 
 from bench.openai_double import Fault, OpenAIDouble, ScriptedModel
 from services.faq import FaqAnswer, FaqDocument, FaqLookupAnswerer
-from services.llm.config import LLMEndpoint, LLMRoles
+from services.llm.config import LLMEndpoint, LLMRoles, RetrievalCheck
 from services.llm.gateway import CallLedger, LLMGateway
-from services.llm.speculative import AnswerRequest, SpeculativeAnswerer, VerifiedAnswer
+from services.llm.speculative import SYSTEM_PROMPT, AnswerRequest, SpeculativeAnswerer, VerifiedAnswer
 
 FAQ_TEXT = (
     "Orders paid by 2 p.m. on a weekday ship the same day and usually arrive the next day. "
@@ -51,7 +51,12 @@ async def gateways() -> AsyncIterator[list[LLMGateway]]:
 
 
 def answerer(
-    double: OpenAIDouble, made: list[LLMGateway], *, verify: str, drafter: bool = False
+    double: OpenAIDouble,
+    made: list[LLMGateway],
+    *,
+    verify: str,
+    drafter: bool = False,
+    retrieval_check: RetrievalCheck = "relevance",
 ) -> SpeculativeAnswerer:
     def endpoint(model: str, price_in: float, price_out: float) -> LLMEndpoint:
         return LLMEndpoint(
@@ -63,7 +68,7 @@ def answerer(
     )
     gateway = LLMGateway(roles)
     made.append(gateway)
-    return SpeculativeAnswerer(LOOKUP, gateway)
+    return SpeculativeAnswerer(LOOKUP, gateway, retrieval_check=retrieval_check)
 
 
 def request(faq: bool = True) -> AnswerRequest:
@@ -82,8 +87,41 @@ async def test_without_a_target_the_faq_text_is_streamed_as_is() -> None:
     assert answer.report.mode == "retrieval" and answer.report.ledger.calls == []
 
 
-async def test_token_mode_output_is_exactly_what_the_target_alone_generates(double, gateways) -> None:  # type: ignore[no-untyped-def]
+async def test_faq_text_that_answers_is_sent_as_written_after_one_short_verdict(double, gateways) -> None:  # type: ignore[no-untyped-def]
     speculative = answerer(double, gateways, verify="token")
+    history = [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello! " * 100}]
+    asked = AnswerRequest(QUESTION, "en", FaqAnswer(FAQ_TEXT, "same-day", 1.0), FAQ_TEXT, history=history)
+    answer = speculative.stream(asked)
+    chunks = await run(answer)
+    assert "".join(chunks) == answer.final_text == FAQ_TEXT, "the shop's words, not the target's"
+    report = answer.report
+    assert (report.mode, report.drafter, report.verify_calls) == ("relevance", "retrieval", 1)
+    assert report.acceptance_rate == 1.0 and not report.generated
+    [verdict] = report.ledger.calls
+    assert verdict.kind == "chat" and verdict.completion_tokens == 1
+    [sent] = double.calls("/v1/chat/completions", "target")
+    system, user = sent.body["messages"]
+    assert QUESTION not in system["content"], "customer text stays in the user turn"
+    assert user["content"].count(FAQ_TEXT) == 1 and SYSTEM_PROMPT[:40] not in system["content"]
+    assert "USER: Hi" in user["content"] and "ASSISTANT: Hello!" in user["content"]
+    assert len(user["content"]) < len(FAQ_TEXT) + 500, "earlier turns are clipped"
+    answer_prompt = await gateways[0].tokenize("target", messages=speculative._messages(asked, report))
+    assert verdict.prompt_tokens < len(answer_prompt), "the verdict reads less than answering would"
+
+
+async def test_faq_text_that_does_not_answer_is_never_shown(double, gateways) -> None:  # type: ignore[no-untyped-def]
+    own = "I can't promise a date for that. A person from our team can check it for you."
+    double.models["target"].answer = lambda q: own
+    answer = answerer(double, gateways, verify="token").stream(request())
+    chunks = await run(answer)
+    assert answer.final_text == own and "2 p.m." not in "".join(chunks)
+    report = answer.report
+    assert report.mode == "relevance>target" and report.generated
+    assert report.acceptance_rate == 0.0, "the rejected FAQ text counts as a rejected draft"
+
+
+async def test_token_mode_output_is_exactly_what_the_target_alone_generates(double, gateways) -> None:  # type: ignore[no-untyped-def]
+    speculative = answerer(double, gateways, verify="token", retrieval_check="draft")
     answer = speculative.stream(request())
     await run(answer)
     gateway = gateways[0]
@@ -100,7 +138,7 @@ async def test_token_mode_output_is_exactly_what_the_target_alone_generates(doub
 
 async def test_token_mode_accepts_a_draft_the_target_agrees_with_in_one_call(double, gateways) -> None:  # type: ignore[no-untyped-def]
     double.models["target"].answer = lambda q: FAQ_TEXT
-    answer = answerer(double, gateways, verify="token").stream(request())
+    answer = answerer(double, gateways, verify="token", retrieval_check="draft").stream(request())
     await run(answer)
     assert answer.final_text == FAQ_TEXT
     assert answer.report.acceptance_rate == 1.0 and answer.report.verify_calls == 1
@@ -108,7 +146,7 @@ async def test_token_mode_accepts_a_draft_the_target_agrees_with_in_one_call(dou
 
 
 async def test_judge_mode_releases_agreed_sentences_then_the_target_writes_the_rest(double, gateways) -> None:  # type: ignore[no-untyped-def]
-    answer = answerer(double, gateways, verify="judge").stream(request())
+    answer = answerer(double, gateways, verify="judge", retrieval_check="draft").stream(request())
     chunks = await run(answer)
     assert answer.final_text == TARGET_ANSWER
     assert chunks[:2] == [
@@ -131,7 +169,7 @@ async def test_drafter_model_drafts_when_no_faq_entry_fits(double, gateways) -> 
 
 async def test_fact_guard_replaces_an_invented_number_with_the_faq_answer(double, gateways) -> None:  # type: ignore[no-untyped-def]
     double.models["target"].answer = lambda q: "Orders paid by 2 p.m. ship the same day. Shipping is ₩2,500."
-    answer = answerer(double, gateways, verify="judge").stream(request())
+    answer = answerer(double, gateways, verify="judge", retrieval_check="draft").stream(request())
     await run(answer)
     assert answer.report.guard is not None and "2500" in answer.report.guard
     assert answer.final_text == FAQ_TEXT
@@ -173,7 +211,11 @@ async def test_the_faq_answerer_interface_returns_the_verified_text(double, gate
         and offline.text.startswith("Orders paid by 2 p.m.")
     )
     verified = await answerer(double, gateways, verify="token").answer(QUESTION, language="en")
-    assert verified is not None and verified.text == TARGET_ANSWER
+    assert verified is not None and verified.text == offline.text, "confirmed, so sent as written"
+    rewritten = await answerer(double, gateways, verify="token", retrieval_check="draft").answer(
+        QUESTION, language="en"
+    )
+    assert rewritten is not None and rewritten.text == TARGET_ANSWER
 
 
 async def test_a_drafter_that_keeps_being_rejected_is_skipped(double, gateways) -> None:  # type: ignore[no-untyped-def]

@@ -44,9 +44,18 @@ class LLMEndpoint(BaseModel):
         return (prompt_tokens * self.price_in + completion_tokens * self.price_out) / 1_000_000
 
 
+RetrievalCheck = Literal["relevance", "draft"]
+
+
 class LLMRoles(BaseModel):
     target: list[LLMEndpoint] = Field(default_factory=list)
     drafter: list[LLMEndpoint] = Field(default_factory=list)
+    retrieval_check: RetrievalCheck = Field(
+        default="relevance",
+        description="relevance: the target only confirms that the shop's FAQ text answers the question, "
+        "and the text is sent as written; draft: the FAQ text is a draft verified like a model's "
+        "(token or judge mode), so the reply is in the target's own words",
+    )
     retries: int = Field(default=3, ge=0, description="attempts per endpoint after the first")
     cooldown_after_failures: int = Field(default=3, gt=0)
     cooldown_seconds: float = Field(default=30.0, ge=0)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
-from services.llm.config import LLMEndpoint
+from services.llm.config import LLMEndpoint, RetrievalCheck
 
 if TYPE_CHECKING:
     from services.llm.local.engine import LocalEngine
@@ -21,6 +21,11 @@ class LocalServer:
     engine: LocalEngine
     server: LocalOpenAIServer
     endpoint: LLMEndpoint
+
+    retrieval_check: ClassVar[RetrievalCheck] = "draft"
+    """The bundled 135M model's YES/NO is noise (measured: YES to "Can I pay with bitcoin?" against
+    a FAQ that lists cards, no YES to the matching returns entry), so unless the shop chose
+    otherwise its replies are its own greedy text, verified token by token."""
 
     @classmethod
     async def start(cls, model: str) -> LocalServer:
