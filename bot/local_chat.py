@@ -23,6 +23,7 @@ from bot.dispatcher import create_bot
 from bot.fake_updates import UpdateFactory
 from bot.recording_session import LOCAL_BOT_TOKEN, RecordingSession
 from db.seed import DEMO_PHONE
+from services.text_html import to_plain
 
 BANNER = (
     "csbot local chat - you are the demo customer (orders 20240115-001234, 20231202-000458, "
@@ -68,7 +69,8 @@ class LocalChat:
             if getattr(method, "chat_id", None) != self._user_id:
                 continue
             prefix = "(edited) " if isinstance(method, EditMessageText) else ""
-            shown.append(prefix + method.text + self._remember_buttons(method.reply_markup))
+            text = to_plain(method.text, method.parse_mode)
+            shown.append(prefix + text + self._remember_buttons(method.reply_markup))
         return shown
 
     def _remember_buttons(self, markup: Any) -> str:

@@ -3,9 +3,10 @@
 Private chats: sendMessageDraft at most about once a second (slower after each
 429), then the final text committed with sendMessage. Groups: sendMessage, then
 throttled editMessageText. Text past 4096 characters is committed in parts cut
-at paragraph or sentence boundaries. Replies are plain text (no parse mode), so
-model output can never become markup. The customer's stop button cancels the
-generation; what was shown is kept.
+at paragraph or sentence boundaries. Text goes out as HTML with everything the
+model or the FAQ wrote escaped, so it can never become markup; should Telegram
+still refuse to parse it, the same text is sent plain. The customer's stop
+button cancels the generation; what was shown is kept.
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 from aiogram import Bot
 from aiogram.exceptions import TelegramBadRequest, TelegramRetryAfter
@@ -23,10 +24,12 @@ from aiogram.types import InlineKeyboardMarkup
 from aiogram.utils.chat_action import ChatActionSender
 
 from services.llm.speculative import VerifiedAnswer
+from services.text_html import HTML, labelled_html
 from services.text_split import TELEGRAM_LIMIT, split_text
 
 logger = logging.getLogger(__name__)
 
+T = TypeVar("T")
 MIN_INTERVAL = 1.0
 MAX_INTERVAL = 8.0
 
@@ -115,15 +118,21 @@ class ReplyStreamer:
             return
         try:
             if self._private:
-                await self._bot.send_message_draft(
-                    chat_id=self._chat_id,
-                    draft_id=self._draft_id,
-                    text=pending,
-                    parse_mode=None,
-                    can_stop=True,
+                await self._with_fallback(
+                    lambda text, mode: self._bot.send_message_draft(
+                        chat_id=self._chat_id,
+                        draft_id=self._draft_id,
+                        text=text,
+                        parse_mode=mode,
+                        can_stop=True,
+                    ),
+                    pending,
                 )
             elif self._group_message_id is None:
-                message = await self._bot.send_message(self._chat_id, pending, parse_mode=None)
+                message = await self._with_fallback(
+                    lambda text, mode: self._bot.send_message(self._chat_id, text, parse_mode=mode),
+                    pending,
+                )
                 self._group_message_id = message.message_id
             else:
                 await self._edit(pending)
@@ -136,15 +145,37 @@ class ReplyStreamer:
                 extra={"retry_after": error.retry_after, "chat_id": self._chat_id},
             )
 
-    async def _edit(self, text: str, reply_markup: InlineKeyboardMarkup | None = None) -> None:
-        assert self._group_message_id is not None
+    async def _with_fallback(
+        self, send: Callable[[str, str | None], Awaitable[T]], text: str, label: str = ""
+    ) -> T:
+        """Send as escaped HTML; if Telegram cannot parse it even so, the same words as plain text."""
         try:
-            await self._bot.edit_message_text(
-                text=text,
-                chat_id=self._chat_id,
-                message_id=self._group_message_id,
-                parse_mode=None,
-                reply_markup=reply_markup,
+            return await send(labelled_html(text, label), HTML)
+        except TelegramBadRequest as error:
+            if "can't parse entities" not in error.message.lower():
+                raise
+            logger.warning(
+                "telegram could not parse a reply's HTML; sent as plain text",
+                extra={"chat_id": self._chat_id, "error": error.message},
+            )
+            return await send(label + text, None)
+
+    async def _edit(
+        self, text: str, reply_markup: InlineKeyboardMarkup | None = None, label: str = ""
+    ) -> None:
+        assert self._group_message_id is not None
+        message_id = self._group_message_id
+        try:
+            await self._with_fallback(
+                lambda body, mode: self._bot.edit_message_text(
+                    text=body,
+                    chat_id=self._chat_id,
+                    message_id=message_id,
+                    parse_mode=mode,
+                    reply_markup=reply_markup,
+                ),
+                text,
+                label,
             )
         except TelegramBadRequest as error:
             if "message is not modified" not in error.message:
@@ -153,21 +184,29 @@ class ReplyStreamer:
     async def _commit(self, final: str, reply_markup: InlineKeyboardMarkup | None, label: str = "") -> None:
         committed = self._shown[: self._committed_upto]
         remaining = (final[len(committed) :] if final.startswith(committed) else final).strip()
-        if label and not committed:
-            remaining = label + remaining
-        parts = [part for part in split_text(remaining) if part.strip()] if remaining else []
+        label = label if label and remaining and not committed else ""
+        parts = [part for part in split_text(label + remaining) if part.strip()] if remaining else []
         for index, part in enumerate(parts):
-            await self._send_final(part, reply_markup if index == len(parts) - 1 else None)
+            first_label = label if index == 0 else ""
+            await self._send_final(
+                part[len(first_label) :], reply_markup if index == len(parts) - 1 else None, first_label
+            )
 
-    async def _send_final(self, text: str, reply_markup: InlineKeyboardMarkup | None) -> None:
+    async def _send_final(
+        self, text: str, reply_markup: InlineKeyboardMarkup | None, label: str = ""
+    ) -> None:
         for attempt in range(3):
             try:
                 if self._group_message_id is not None:
-                    await self._edit(text, reply_markup)
+                    await self._edit(text, reply_markup, label)
                     self._group_message_id = None  # the next part starts a new message
                 else:
-                    await self._bot.send_message(
-                        self._chat_id, text, parse_mode=None, reply_markup=reply_markup
+                    await self._with_fallback(
+                        lambda body, mode: self._bot.send_message(
+                            self._chat_id, body, parse_mode=mode, reply_markup=reply_markup
+                        ),
+                        text,
+                        label,
                     )
                 return
             except TelegramRetryAfter as error:

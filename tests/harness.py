@@ -13,6 +13,7 @@ from bot.config import LOCAL_CHAT_USER_ID
 from bot.dispatcher import create_bot
 from bot.fake_updates import UpdateFactory
 from bot.recording_session import LOCAL_BOT_TOKEN, RecordingSession
+from services.text_html import to_plain
 
 DEMO_USER_ID = LOCAL_CHAT_USER_ID
 """Linked to the demo customer who owns 20240115-001234 and friends."""
@@ -51,7 +52,11 @@ class Harness:
 
 
 def texts_to(calls: list[TelegramMethod[Any]], chat_id: int) -> list[str]:
-    return [call.text for call in calls if isinstance(call, SendMessage) and call.chat_id == chat_id]
+    return [
+        to_plain(call.text, call.parse_mode)
+        for call in calls
+        if isinstance(call, SendMessage) and call.chat_id == chat_id
+    ]
 
 
 def buttons(call: TelegramMethod[Any]) -> list[tuple[str, str]]:

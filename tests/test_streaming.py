@@ -10,8 +10,10 @@ from aiogram.methods import EditMessageText, SendMessage, SendMessageDraft
 
 from bot.dispatcher import create_bot
 from bot.recording_session import LOCAL_BOT_TOKEN, RecordingSession
+from db.models import OutboundMessage
 from handlers.streaming import GenerationRegistry, ReplyStreamer
 from services.llm.speculative import VerifiedAnswer
+from services.text_html import to_plain
 from tests.harness import DEMO_USER_ID, Harness
 
 
@@ -139,3 +141,45 @@ async def test_stop_update_reaches_the_registry_through_the_dispatcher(harness: 
     await harness.app.dispatcher.feed_update(harness.bot, update)
     with pytest.raises(asyncio.CancelledError):
         await waiting
+
+
+async def test_model_text_is_escaped_html_and_the_label_is_set_apart() -> None:
+    session, clock = RecordingSession(), Clock()
+    text = "Use <b>My Page > Orders</b> & pay <script>x</script>."
+    answer = scripted([(0.0, text)], clock)
+    answer.report.mode = "token"  # a model wrote it, so it carries the label
+    await streamer(session, clock).stream(answer, label="[model] ")
+    [draft] = session.sent(SendMessageDraft)
+    [committed] = session.sent(SendMessage)
+    assert draft.parse_mode == committed.parse_mode == "HTML"
+    assert (
+        draft.text == "Use &lt;b&gt;My Page &gt; Orders&lt;/b&gt; &amp; pay &lt;script&gt;x&lt;/script&gt;."
+    )
+    assert committed.text == "<i>[model]</i> " + draft.text
+    assert to_plain(committed.text, committed.parse_mode) == "[model] " + text
+
+
+async def test_a_parse_error_sends_the_same_words_as_plain_text() -> None:
+    session, clock = RecordingSession(), Clock()
+    refused = "Bad Request: can't parse entities: Unsupported start tag at byte offset 4"
+    session.queue_error(SendMessageDraft, error_code=400, description=refused)
+    session.queue_error(SendMessage, error_code=400, description=refused)
+    await streamer(session, clock).stream(scripted([(0.0, "5 < 6 & more.")], clock))
+    drafts, messages = session.sent(SendMessageDraft), session.sent(SendMessage)
+    assert [(d.text, d.parse_mode) for d in drafts] == [
+        ("5 &lt; 6 &amp; more.", "HTML"),
+        ("5 < 6 & more.", None),
+    ]
+    assert [(m.text, m.parse_mode) for m in messages] == [
+        ("5 &lt; 6 &amp; more.", "HTML"),
+        ("5 < 6 & more.", None),
+    ]
+
+
+async def test_the_log_keeps_what_the_customer_read(harness: Harness) -> None:
+    calls = await harness.feed(harness.updates.text(DEMO_USER_ID, "How do I cancel my order?"))
+    [sent] = [c for c in calls if isinstance(c, SendMessage)]
+    assert sent.parse_mode == "HTML" and "My Page &gt; Orders" in sent.text
+    outbound = await harness.rows(OutboundMessage)
+    assert any("My Page > Orders" in row.text for row in outbound)
+    assert not any("&gt;" in row.text for row in outbound)

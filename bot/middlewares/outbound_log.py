@@ -21,11 +21,12 @@ from aiogram.methods import (
 from aiogram.methods.base import TelegramType
 
 from services.conversation_log import SentMessage, current_interaction
+from services.text_html import to_plain
 
 
 def _logged_text(method: TelegramMethod[Any]) -> str | None:
     if isinstance(method, (SendMessage, EditMessageText)):
-        return method.text
+        return to_plain(method.text, method.parse_mode)  # as the customer read it
     if isinstance(method, (ForwardMessage, CopyMessage)):
         return f"[{method.__api_method__} of message {method.message_id} from chat {method.from_chat_id}]"
     return None
