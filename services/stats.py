@@ -35,6 +35,9 @@ class Stats:
     cost_per_answer_usd: float | None = None
     guard_rejections: int = 0
     fallbacks: int = 0
+    faq_text_checked: int = 0
+    """Answers where the target was asked whether the matched FAQ text answers the question."""
+    faq_text_confirmed: int = 0
 
     def as_dict(self) -> dict[str, object]:
         return {**self.__dict__, "since": self.since.isoformat()}
@@ -62,6 +65,11 @@ class Stats:
                 f"First shown text: {_pair(self.answer_ttft_p50_ms, self.answer_ttft_p95_ms)}; "
                 f"full answer: {_pair(self.answer_total_p50_ms, self.answer_total_p95_ms)}\n"
                 f"Fact-guard rejections: {self.guard_rejections}, fallbacks: {self.fallbacks}"
+            )
+        if self.faq_text_checked:
+            text += (
+                f"\nFAQ text confirmed by the target: {self.faq_text_confirmed} of "
+                f"{self.faq_text_checked} checked"
             )
         return text
 
@@ -111,6 +119,8 @@ async def collect_stats(
         answer_total_p95_ms=percentile(totals, 0.95),
         cost_per_answer_usd=sum(r.cost_usd for r in replies) / len(replies) if replies else None,
         guard_rejections=sum(1 for r in replies if r.guard),
+        faq_text_checked=sum(1 for r in replies if r.mode.startswith("relevance")),
+        faq_text_confirmed=sum(1 for r in replies if r.mode == "relevance"),
         fallbacks=sum(1 for r in replies if r.fallback_reason),
         since=since,
         messages=len(rows),

@@ -70,6 +70,7 @@ async def test_stats_show_acceptance_latency_and_cost(llm_harness: Harness) -> N
     [report] = await llm_harness.say(ADMIN_ID, "/stats")
     assert "FAQ answers: 1, draft acceptance" in report and "cost per answer $0.0" in report
     assert "First shown text: p50" in report
+    assert "FAQ text confirmed by the target: 1 of 1 checked" in report
 
 
 async def test_an_invented_number_never_reaches_the_customer(
@@ -80,6 +81,7 @@ async def test_an_invented_number_never_reaches_the_customer(
     assert replies == [FAQ_EN]
     [reply] = await llm_harness.rows(LLMReply)
     assert reply.guard is not None and "2500" in reply.guard
+    assert reply.mode == "relevance>target", "the target did not vouch for the FAQ text, so it wrote"
 
 
 async def test_llm_down_falls_back_to_the_faq_answer(llm_harness: Harness, double: OpenAIDouble) -> None:
