@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import dataclass
 
@@ -23,6 +24,8 @@ from services.llm.speculative import SpeculativeAnswerer
 
 logger = logging.getLogger(__name__)
 
+SHUTDOWN_GRACE_SECONDS = 10.0
+
 
 @dataclass
 class App:
@@ -32,10 +35,16 @@ class App:
     gateway: LLMGateway | None = None
     local_server: LocalServer | None = None
     state_store: StateStore | None = None
+    answerer: SpeculativeAnswerer | None = None
 
     async def close(self) -> None:
         if self.state_store is not None:
             await self.state_store.close()
+        if self.answerer is not None:
+            try:  # notes being written on dropped turns: let them land, but never hang a shutdown
+                await asyncio.wait_for(self.answerer.settled(), SHUTDOWN_GRACE_SECONDS)
+            except TimeoutError:
+                logger.warning("shutting down with notes on earlier turns unwritten")
         if self.gateway is not None:
             await self.gateway.close()
         if self.local_server is not None:
@@ -81,4 +90,4 @@ async def build_app(settings: Settings, *, upgrade: bool = True, seed: bool = Fa
         storage=state_store.storage,
         events_isolation=state_store.isolation,
     )
-    return App(engine, session_factory, dispatcher, gateway, local_server, state_store)
+    return App(engine, session_factory, dispatcher, gateway, local_server, state_store, answerer)

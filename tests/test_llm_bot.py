@@ -46,7 +46,7 @@ async def llm_harness(
 
 @pytest.mark.parametrize(
     ("llm_harness", "mode", "call_kind"),
-    [("relevance", "relevance", "chat"), ("draft", "token", "score")],
+    [("relevance", "relevance", "verdict"), ("draft", "token", "score")],
     indirect=["llm_harness"],
 )
 async def test_faq_answer_is_verified_streamed_and_logged(

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
 
-from bench.openai_double import Fault, OpenAIDouble, ScriptedModel
+from bench.openai_double import Fault, OpenAIDouble, ScriptedModel, render_chat
 from services.faq import FaqAnswer, FaqDocument, FaqLookupAnswerer
 from services.llm.config import LLMEndpoint, LLMRoles, RetrievalCheck
 from services.llm.gateway import CallLedger, LLMGateway
@@ -16,15 +17,14 @@ FAQ_TEXT = (
     "Orders paid by 2 p.m. on a weekday ship the same day and usually arrive the next day. "
     "Orders after 2 p.m. ship the next business day. Shipping is ₩3,000, free over ₩50,000."
 )
+FAQ_CONTEXT = FAQ_TEXT + " Jeju takes 1-2 days more."
 QUESTION = "If I order today, when does it arrive?"
 # The target agrees with the first two sentences, then says something else of its own.
 TARGET_ANSWER = (
     "Orders paid by 2 p.m. on a weekday ship the same day and usually arrive the next day. "
     "Orders after 2 p.m. ship the next business day. Jeju takes 1-2 days more."
 )
-LOOKUP = FaqLookupAnswerer(
-    [FaqDocument("same-day", "en", QUESTION, FAQ_TEXT + " Jeju takes 1-2 days more.", ("shipping",))]
-)
+LOOKUP = FaqLookupAnswerer([FaqDocument("same-day", "en", QUESTION, FAQ_CONTEXT, ("shipping",))])
 
 
 @pytest.fixture
@@ -73,7 +73,7 @@ def answerer(
 
 def request(faq: bool = True) -> AnswerRequest:
     found = FaqAnswer(FAQ_TEXT, "same-day", 1.0) if faq else None
-    return AnswerRequest(QUESTION, "en", found, faq_context=FAQ_TEXT + " Jeju takes 1-2 days more.")
+    return AnswerRequest(QUESTION, "en", found, faq_context=FAQ_CONTEXT)
 
 
 async def run(answer: VerifiedAnswer) -> list[str]:
@@ -98,7 +98,7 @@ async def test_faq_text_that_answers_is_sent_as_written_after_one_short_verdict(
     assert (report.mode, report.drafter, report.verify_calls) == ("relevance", "retrieval", 1)
     assert report.acceptance_rate == 1.0 and not report.generated
     [verdict] = report.ledger.calls
-    assert verdict.kind == "chat" and verdict.completion_tokens == 1
+    assert verdict.kind == "verdict" and verdict.completion_tokens == 1
     [sent] = double.calls("/v1/chat/completions", "target")
     system, user = sent.body["messages"]
     assert QUESTION not in system["content"], "customer text stays in the user turn"
@@ -227,3 +227,81 @@ async def test_a_drafter_that_keeps_being_rejected_is_skipped(double, gateways) 
         drafters.append(answer.report.drafter)
         assert answer.final_text == TARGET_ANSWER
     assert drafters == ["model", "model", "none"], "after two rejected drafts the target writes alone"
+
+
+def long_conversation(pairs: int) -> list[dict[str, str]]:
+    turns = []
+    for n in range(pairs):
+        turns.append(
+            {"role": "user", "content": f"{n}번 질문: 주문 20240115-00{n:04d} 배송은 언제 오나요? " * 4}
+        )
+        turns.append(
+            {"role": "assistant", "content": f"Answer {n}: it ships tomorrow and arrives in two days. " * 4}
+        )
+    return turns
+
+
+async def test_turns_that_do_not_fit_are_summarised_in_the_background_incrementally(double, gateways) -> None:  # type: ignore[no-untyped-def]
+    double.models["drafter"].answer = lambda q: (
+        "Customer asked about several orders." if "MORE OF THE CHAT" in q else "Orders ship the same day."
+    )
+
+    def endpoint(model: str) -> LLMEndpoint:
+        return LLMEndpoint(
+            base_url=double.base_url, model=model, verify="token", context_window=1200, price_in=1
+        )
+
+    gateway = LLMGateway(LLMRoles(target=[endpoint("target")], drafter=[endpoint("drafter")]))
+    gateways.append(gateway)
+    speculative = SpeculativeAnswerer(LOOKUP, gateway)
+
+    def summary_requests() -> list[str]:
+        sent = [c.body["messages"][1]["content"] for c in double.calls("/v1/chat/completions", "drafter")]
+        return [content for content in sent if "MORE OF THE CHAT" in content]
+
+    def answer_prompt() -> list[dict[str, str]]:
+        return [c for c in double.calls("/tokenize") if "messages" in c.body][-1].body["messages"]
+
+    first = speculative.stream(AnswerRequest(QUESTION, "en", None, FAQ_CONTEXT, history=long_conversation(8)))
+    await run(first)
+    assert first.final_text == TARGET_ANSWER and first.report.dropped_turns > 0
+    assert "summarised" not in str(answer_prompt()), "no note yet: the answer did not wait for one"
+    await speculative.settled()
+    [note_request] = summary_requests()
+    assert "EARLIER NOTE:\n(none)" in note_request and "0번 질문" in note_request
+
+    second = speculative.stream(
+        AnswerRequest(QUESTION, "en", None, FAQ_CONTEXT, history=long_conversation(9))
+    )
+    await run(second)
+    assert second.final_text == TARGET_ANSWER
+    messages = answer_prompt()
+    assert messages[0]["role"] == "system" and "summarised" not in messages[0]["content"]
+    assert messages[1]["role"] == "user" and messages[1]["content"].startswith(
+        "[Earlier in this conversation, summarised: Customer asked about several orders.]"
+    )
+    assert len(double.tokenizer.encode(render_chat(messages))) <= 1200 - 400
+    billed = [call for call in second.report.ledger.calls if call.kind == "summary"]
+    assert len(billed) == 1 and billed[0].cost_usd > 0, "the note's cost is billed to the reply using it"
+    await speculative.settled()
+    extension = summary_requests()[-1]
+    assert "EARLIER NOTE:\nCustomer asked about several orders." in extension
+    assert "0번 질문" not in extension, "turns already in the note are not sent again"
+
+
+@pytest.mark.parametrize("verify", ["token", "judge"])
+async def test_a_failing_drafter_drops_the_old_turns_and_the_target_answers(double, gateways, verify) -> None:  # type: ignore[no-untyped-def]
+    """Neither the summary nor the draft can be had; the customer still gets the target's answer."""
+    double.models["drafter"].faults.extend(Fault("500") for _ in range(40))
+
+    def endpoint(model: str) -> LLMEndpoint:
+        return LLMEndpoint(base_url=double.base_url, model=model, verify=verify, context_window=1200)
+
+    gateway = LLMGateway(LLMRoles(target=[endpoint("target")], drafter=[endpoint("drafter")], retries=0))
+    gateways.append(gateway)
+    answer = SpeculativeAnswerer(LOOKUP, gateway).stream(
+        AnswerRequest(QUESTION, "en", None, FAQ_CONTEXT, history=long_conversation(8))
+    )
+    await asyncio.wait_for(run(answer), 30)
+    assert answer.final_text == TARGET_ANSWER and answer.report.dropped_turns > 0
+    assert answer.report.fallback_reason is None

@@ -218,7 +218,10 @@ class LLMGateway:
         max_tokens: int,
         temperature: float = 0.0,
         top_logprobs: int | None = None,
+        kind: str = "chat",
     ) -> ChatResult:
+        """`kind` names the call in the ledger (verdict, summary...), so admins see what it was for."""
+
         async def call(state: _EndpointState, record: CallRecord) -> ChatResult:
             extra: dict[str, Any] = {}
             if top_logprobs:
@@ -239,7 +242,7 @@ class LLMGateway:
                 ]
             return ChatResult(choice.message.content or "", alternatives)
 
-        return await self._call_with_fallback(role, "chat", _estimate(messages) + max_tokens, ledger, call)
+        return await self._call_with_fallback(role, kind, _estimate(messages) + max_tokens, ledger, call)
 
     async def score(
         self, role: str, prompt: Sequence[int], *, ledger: CallLedger, top: int = 5, needed_from: int = 0

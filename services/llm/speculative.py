@@ -23,6 +23,7 @@ the target as if there had been no FAQ entry.
 from __future__ import annotations
 
 import asyncio
+import logging
 import math
 import random
 import re
@@ -35,7 +36,10 @@ from services.llm.acceptance import accept_or_resample, argmax
 from services.llm.config import RetrievalCheck
 from services.llm.fact_guard import FactGuard
 from services.llm.gateway import CONTINUE_INSTRUCTION, CallLedger, LLMGateway, LLMUnavailable, Message
+from services.llm.summaries import SUMMARY_MARK, TurnSummarizer, with_summary
 from services.llm.tokens import ContextOverflow, TokenCounter, encoding, encoding_name_for, trim_to_window
+
+logger = logging.getLogger(__name__)
 
 LANGUAGE_NAMES = {"ko": "Korean", "en": "English"}
 SYSTEM_PROMPT = (
@@ -176,6 +180,11 @@ class SpeculativeAnswerer:
         self._block_tokens = block_tokens
         self._rng = rng or random.Random()
         self._token_mode: bool | None = None
+        self._summarizer = (
+            TurnSummarizer(self._gateway)
+            if self._gateway is not None and self._gateway.has("drafter")
+            else None
+        )
         self._drafter_acceptance = DRAFTER_ACCEPTANCE_START
 
     @property
@@ -247,7 +256,6 @@ class SpeculativeAnswerer:
     ) -> AsyncIterator[str]:
         assert self._gateway is not None
         gateway = self._gateway
-        messages = self._messages(request, report)
         prefix = ""
         if retrieval and self._retrieval_check == "relevance":
             report.drafter = "retrieval"
@@ -257,6 +265,7 @@ class SpeculativeAnswerer:
                     yield sentence
                 return
             prefix, retrieval = "relevance>", None
+        messages = self._prompt(request, report)
         token_mode = await self._supports_token_mode()
         model_drafted = (report.draft_tokens, report.accepted_tokens)
         if retrieval:
@@ -276,8 +285,14 @@ class SpeculativeAnswerer:
             return
         if token_mode:
             report.mode = prefix + "token"
-            text = "".join([piece async for piece in draft])
-            verified = self._verify_tokens(messages, text, report)
+            try:
+                text = "".join([piece async for piece in draft])
+            except LLMUnavailable as error:
+                logger.warning("the drafter failed; the target writes alone: %s", error)
+                text = ""
+            verified = (
+                self._verify_tokens(messages, text, report) if text else self._target_writes(messages, report)
+            )
         else:
             report.mode = prefix + "judge"
             verified = self._verify_blocks(messages, request, draft, report)
@@ -304,7 +319,30 @@ class SpeculativeAnswerer:
         target = self._gateway.primary("target")
         return TokenCounter(encoding(encoding_name_for(target.model, target.tokenizer)))
 
-    def _messages(self, request: AnswerRequest, report: ReplyReport) -> list[Message]:
+    def _prompt(self, request: AnswerRequest, report: ReplyReport) -> list[Message]:
+        """The answer prompt; with a drafter, turns that do not fit come back as its note on them."""
+        messages = self._messages(request, report)
+        if self._summarizer is None or not report.dropped_turns:
+            return messages
+        unreserved = (messages, report.dropped_turns)
+        counter = self._target_counter()
+        reserve = self._summarizer.max_tokens + counter.count(SUMMARY_MARK.format(summary=""))
+        messages = self._messages(request, report, reserve=reserve)
+        dropped = request.history[: report.dropped_turns]
+        note = self._summarizer.note_for(dropped, ledger=report.ledger)
+        self._summarizer.write_later(dropped)
+        if not note:  # no note yet: keep the turns that fit without one
+            messages, report.dropped_turns = unreserved
+            return messages
+        return with_summary(messages, counter.truncate(note, self._summarizer.max_tokens))
+
+    async def settled(self) -> None:
+        """Wait for background work (notes on dropped turns) to finish."""
+        if self._summarizer is not None:
+            await self._summarizer.settled()
+
+    def _messages(self, request: AnswerRequest, report: ReplyReport, *, reserve: int = 0) -> list[Message]:
+        """`reserve`: tokens kept free besides the reply budget (for the summary of dropped turns)."""
         assert self._gateway is not None
         target = self._gateway.primary("target")
         counter = self._target_counter()
@@ -319,7 +357,7 @@ class SpeculativeAnswerer:
             history=request.history,
             question=request.question,
             context_window=target.context_window,
-            reply_budget=self._reply_budget,
+            reply_budget=self._reply_budget + reserve,
         )
         report.dropped_turns = trimmed.dropped_turns
         return trimmed.messages
@@ -414,17 +452,28 @@ class SpeculativeAnswerer:
         counter = self._target_counter()
         queue: asyncio.Queue[tuple[str, asyncio.Task[bool]] | None] = asyncio.Queue()
 
+        draft_failed = False
+
         async def judge_as_drafted() -> None:
+            nonlocal draft_failed
             before, pending = "", ""
-            async for piece in draft:
-                pending += piece
-                *complete, pending = split_sentences(pending) or [""]
-                for block in complete:
-                    await queue.put((block, asyncio.create_task(self._judge(request, before, block, report))))
-                    before += block
-            if pending:
-                await queue.put((pending, asyncio.create_task(self._judge(request, before, pending, report))))
-            await queue.put(None)
+            try:
+                async for piece in draft:
+                    pending += piece
+                    *complete, pending = split_sentences(pending) or [""]
+                    for block in complete:
+                        verdict = asyncio.create_task(self._judge(request, before, block, report))
+                        await queue.put((block, verdict))
+                        before += block
+                if pending:
+                    await queue.put(
+                        (pending, asyncio.create_task(self._judge(request, before, pending, report)))
+                    )
+            except LLMUnavailable as error:
+                draft_failed = True  # what was judged stands; the target writes the rest
+                logger.warning("the drafter failed mid-draft; the target writes the rest: %s", error)
+            finally:
+                queue.put_nowait(None)
 
         producer = asyncio.create_task(judge_as_drafted())
         accepted = ""
@@ -445,7 +494,7 @@ class SpeculativeAnswerer:
                 item = queue.get_nowait()
                 if item is not None:
                     item[1].cancel()
-        if rejected or not accepted:
+        if rejected or draft_failed or not accepted:
             rest = (
                 messages
                 if not accepted
@@ -495,6 +544,7 @@ class SpeculativeAnswerer:
             ledger=report.ledger,
             max_tokens=1,
             top_logprobs=5,
+            kind="verdict",
         )
         report.verify_calls += 1
         if result.top_logprobs:
