@@ -122,7 +122,8 @@ class ReplyReport:
     @property
     def generated(self) -> bool:
         """A model wrote (part of) the text, as opposed to the shop's FAQ text sent as written."""
-        return self.mode not in ("none", "retrieval", "relevance")
+        last_step = self.mode.split("+", 1)[0].rsplit(">", 1)[-1]  # "relevance>token+fallback" -> token
+        return last_step in ("token", "judge", "target")
 
 
 class GuardRejected(Exception):
