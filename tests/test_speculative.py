@@ -229,6 +229,23 @@ async def test_a_drafter_that_keeps_being_rejected_is_skipped(double, gateways) 
     assert drafters == ["model", "model", "none"], "after two rejected drafts the target writes alone"
 
 
+def small_window_gateway(
+    double: OpenAIDouble, made: list[LLMGateway], *, verify: str, retries: int = 3
+) -> LLMGateway:
+    """Target and drafter with a 1,200-token window: a long conversation has to lose turns."""
+
+    def endpoint(model: str) -> LLMEndpoint:
+        return LLMEndpoint(
+            base_url=double.base_url, model=model, verify=verify, context_window=1200, price_in=1
+        )  # type: ignore[arg-type]
+
+    gateway = LLMGateway(
+        LLMRoles(target=[endpoint("target")], drafter=[endpoint("drafter")], retries=retries)
+    )
+    made.append(gateway)
+    return gateway
+
+
 def long_conversation(pairs: int) -> list[dict[str, str]]:
     turns = []
     for n in range(pairs):
@@ -246,14 +263,7 @@ async def test_turns_that_do_not_fit_are_summarised_in_the_background_incrementa
         "Customer asked about several orders." if "MORE OF THE CHAT" in q else "Orders ship the same day."
     )
 
-    def endpoint(model: str) -> LLMEndpoint:
-        return LLMEndpoint(
-            base_url=double.base_url, model=model, verify="token", context_window=1200, price_in=1
-        )
-
-    gateway = LLMGateway(LLMRoles(target=[endpoint("target")], drafter=[endpoint("drafter")]))
-    gateways.append(gateway)
-    speculative = SpeculativeAnswerer(LOOKUP, gateway)
+    speculative = SpeculativeAnswerer(LOOKUP, small_window_gateway(double, gateways, verify="token"))
 
     def summary_requests() -> list[str]:
         sent = [c.body["messages"][1]["content"] for c in double.calls("/v1/chat/completions", "drafter")]
@@ -294,11 +304,7 @@ async def test_a_failing_drafter_drops_the_old_turns_and_the_target_answers(doub
     """Neither the summary nor the draft can be had; the customer still gets the target's answer."""
     double.models["drafter"].faults.extend(Fault("500") for _ in range(40))
 
-    def endpoint(model: str) -> LLMEndpoint:
-        return LLMEndpoint(base_url=double.base_url, model=model, verify=verify, context_window=1200)
-
-    gateway = LLMGateway(LLMRoles(target=[endpoint("target")], drafter=[endpoint("drafter")], retries=0))
-    gateways.append(gateway)
+    gateway = small_window_gateway(double, gateways, verify=verify, retries=0)
     answer = SpeculativeAnswerer(LOOKUP, gateway).stream(
         AnswerRequest(QUESTION, "en", None, FAQ_CONTEXT, history=long_conversation(8))
     )
