@@ -36,7 +36,7 @@ BLOCK_START, BLOCK_END = "<block>", "</block>"
 ANSWER_START, ANSWER_END = "<answer>", "</answer>"
 CONTINUE_MARKER = "Continue it exactly where it stops"
 
-FaultKind = Literal["429", "500", "401", "hang", "cut", "malformed"]
+FaultKind = Literal["400", "429", "500", "401", "hang", "cut", "malformed"]
 
 
 def render_chat(messages: list[dict[str, str]]) -> str:
@@ -48,6 +48,35 @@ def covers(answer: str, reference: str) -> bool:
     """The reference model's relevance rule: at least half of its own sentences are in the answer."""
     sentences = [sentence.strip() for sentence in split_sentences(reference) if sentence.strip()]
     return bool(sentences) and 2 * sum(sentence in answer for sentence in sentences) >= len(sentences)
+
+
+def _refused_by_reasoning_models(body: dict[str, Any]) -> dict[str, str] | None:
+    """The error object OpenAI returns for the first parameter a reasoning model does not take."""
+    if "max_tokens" in body:
+        message = "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead."
+        return {
+            "message": message,
+            "type": "invalid_request_error",
+            "param": "max_tokens",
+            "code": "unsupported_parameter",
+        }
+    if body.get("temperature", 1) != 1:
+        message = f"Unsupported value: 'temperature' does not support {body['temperature']} with this model. Only the default (1) value is supported."
+        return {
+            "message": message,
+            "type": "invalid_request_error",
+            "param": "temperature",
+            "code": "unsupported_value",
+        }
+    if body.get("logprobs"):
+        message = "Unsupported parameter: 'logprobs' is not supported with this model."
+        return {
+            "message": message,
+            "type": "invalid_request_error",
+            "param": "logprobs",
+            "code": "unsupported_parameter",
+        }
+    return None
 
 
 @dataclass
@@ -76,6 +105,9 @@ class ScriptedModel:
     faults: deque[Fault] = field(default_factory=deque)
     overlap_on_continue: int = 0
     """Chars of already-shown text a continuation repeats, as real models do."""
+    reasoning: bool = False
+    """Answer 400 to max_tokens, a temperature other than 1 and logprobs, as OpenAI's reasoning
+    models do (they take max_completion_tokens)."""
 
 
 @dataclass
@@ -188,9 +220,13 @@ class OpenAIDouble:
         if error is not None:
             return error
         assert model is not None
+        if model.reasoning and (refused := _refused_by_reasoning_models(body)):
+            return web.json_response({"error": refused}, status=400)
         messages = body["messages"]
         text, is_judge = self._reply_text(model, messages)
-        tokens = self.tokenizer.encode(text)[: body.get("max_tokens") or None]
+        tokens = self.tokenizer.encode(text)[
+            : body.get("max_tokens") or body.get("max_completion_tokens") or None
+        ]
         prompt_tokens = len(self.tokenizer.encode(render_chat(messages)))
         usage = {
             "prompt_tokens": prompt_tokens,

@@ -195,3 +195,39 @@ async def test_rpm_limit_spaces_requests(double: OpenAIDouble) -> None:
 def test_strip_overlap() -> None:
     assert strip_overlap("the same day and usually", "day and usually arrive") == " arrive"
     assert strip_overlap("abc", "xyz") == "xyz"
+
+
+async def test_a_reasoning_model_s_refusals_are_learned_once_without_retries(double: OpenAIDouble) -> None:
+    """A model the name does not give away (a gateway alias): the first 400s teach the endpoint."""
+    double.models["alias"] = ScriptedModel(lambda q: "YES", reasoning=True)
+    sleep = FakeSleep()
+    llm = gateway(endpoint(double, "alias"), sleep=sleep, retries=0)
+    first, second = CallLedger(), CallLedger()
+    verdict = await llm.chat("target", MESSAGES, ledger=first, max_tokens=1, top_logprobs=5)
+    assert verdict.text == "YES" and verdict.top_logprobs == []
+    sent = [c.body for c in double.calls("/v1/chat/completions", "alias")]
+    assert len(sent) == 4, "max_tokens, temperature and logprobs refused in turn, then answered"
+    assert sent[-1]["max_completion_tokens"] == 1 + 1024 and "temperature" not in sent[-1]
+    assert first.calls[0].error is None and first.calls[0].retries == 0 and sleep.waits == []
+    streamed = "".join([d async for d in llm.stream_chat("target", MESSAGES, ledger=second, max_tokens=50)])
+    assert streamed == "YES"
+    assert len(double.calls("/v1/chat/completions", "alias")) == 5, "learned: no refusal the second time"
+
+
+async def test_reasoning_models_known_by_name_get_their_options_first_time(double: OpenAIDouble) -> None:
+    double.models["gpt-5-mini"] = ScriptedModel(lambda q: ANSWER, reasoning=True)
+    llm = gateway(endpoint(double, "gpt-5-mini", reasoning_effort="low", reasoning_budget=256))
+    result = await llm.chat("target", MESSAGES, ledger=CallLedger(), max_tokens=200, top_logprobs=5)
+    assert result.text == ANSWER
+    [sent] = double.calls("/v1/chat/completions", "gpt-5-mini")
+    assert sent.body["max_completion_tokens"] == 456 and sent.body["reasoning_effort"] == "low"
+    assert not {"max_tokens", "temperature", "logprobs"} & sent.body.keys()
+
+
+async def test_other_bad_requests_are_neither_retried_nor_learned(double: OpenAIDouble) -> None:
+    double.models["primary"].faults.append(Fault("400"))
+    llm = gateway(endpoint(double, "primary"))
+    with pytest.raises(LLMUnavailable):
+        await llm.chat("target", MESSAGES, ledger=CallLedger(), max_tokens=5)
+    assert len(double.calls("/v1/chat/completions")) == 1
+    assert llm._states["target"][0].refused == set()

@@ -311,3 +311,20 @@ async def test_a_failing_drafter_drops_the_old_turns_and_the_target_answers(doub
     await asyncio.wait_for(run(answer), 30)
     assert answer.final_text == TARGET_ANSWER and answer.report.dropped_turns > 0
     assert answer.report.fallback_reason is None
+
+
+async def test_a_reasoning_target_verifies_and_writes_with_its_own_options(double, gateways) -> None:  # type: ignore[no-untyped-def]
+    """gpt-5 and the o-series refuse max_tokens, temperature 0 and logprobs; verdicts come as text."""
+    double.models["gpt-5"] = ScriptedModel(lambda q: TARGET_ANSWER, reasoning=True)
+    target = LLMEndpoint(base_url=double.base_url, model="gpt-5", verify="judge")
+    gateway = LLMGateway(LLMRoles(target=[target], retries=0))
+    gateways.append(gateway)
+    speculative = SpeculativeAnswerer(LOOKUP, gateway)
+    confirmed = speculative.stream(request())
+    await run(confirmed)
+    assert (confirmed.report.mode, confirmed.final_text) == ("relevance", FAQ_TEXT)
+    written = speculative.stream(request(faq=False))
+    await run(written)
+    assert (written.report.mode, written.final_text) == ("target", TARGET_ANSWER)
+    sent = double.calls("/v1/chat/completions", "gpt-5")
+    assert len(sent) == 2 and all("max_completion_tokens" in call.body for call in sent)

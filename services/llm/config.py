@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from pydantic import BaseModel, Field, SecretStr
+
+REASONING_MODEL = re.compile(r"(o\d|gpt-5)(?!\d)", re.IGNORECASE)
+"""OpenAI's reasoning families: o1, o3, o4-mini, gpt-5, gpt-5.1-mini... (not gpt-50, not o10)."""
 
 
 class LLMEndpoint(BaseModel):
@@ -30,6 +34,15 @@ class LLMEndpoint(BaseModel):
         description="token: /v1/completions echo+logprobs (vLLM-style); judge: chat-only APIs",
     )
     tokenizer: str | None = Field(default=None, description="o200k_base or cl100k_base; guessed from model")
+    reasoning: bool | None = Field(
+        default=None,
+        description="a reasoning model (o-series, gpt-5...): max_completion_tokens instead of max_tokens, "
+        "its default temperature, no logprobs; guessed from the model name when unset",
+    )
+    reasoning_effort: str | None = Field(default=None, description="sent to reasoning models, e.g. low")
+    reasoning_budget: int = Field(
+        default=1024, ge=0, description="completion tokens a reasoning model may think in, beyond the reply"
+    )
     partial_prompt_logprobs: bool = Field(
         default=False,
         description="the server accepts `prompt_logprobs_from` (csbot's local server): log-probabilities "
@@ -39,6 +52,12 @@ class LLMEndpoint(BaseModel):
     @property
     def name(self) -> str:
         return f"{self.model}@{self.base_url}"
+
+    @property
+    def is_reasoning(self) -> bool:
+        if self.reasoning is not None:
+            return self.reasoning
+        return bool(REASONING_MODEL.match(self.model.rsplit("/", 1)[-1]))  # "openai/gpt-5" on gateways
 
     def cost(self, prompt_tokens: int, completion_tokens: int) -> float:
         return (prompt_tokens * self.price_in + completion_tokens * self.price_out) / 1_000_000

@@ -42,6 +42,8 @@ CONTINUE_INSTRUCTION = (
 MIN_OVERLAP_CHARS = 6
 OVERLAP_WINDOW_CHARS = 48
 RETRYABLE_STATUS = {408, 409, 429}
+REASONING_REFUSES = frozenset({"max_tokens", "temperature", "logprobs"})
+"""What OpenAI's reasoning models answer 400 to (unsupported parameter or value)."""
 
 
 class LLMUnavailable(RuntimeError):
@@ -157,6 +159,39 @@ class _EndpointState:
         self.rpm = TokenBucket(config.rpm, clock=clock, sleep=sleep) if config.rpm else None
         self.tpm = TokenBucket(config.tpm, clock=clock, sleep=sleep) if config.tpm else None
         self.cooldown = Cooldown(roles.cooldown_after_failures, roles.cooldown_seconds, clock=clock)
+        self.refused: set[str] = set(REASONING_REFUSES) if config.is_reasoning else set()
+        """Request parameters this endpoint refuses: known for reasoning models, else learned."""
+
+    def chat_options(
+        self, *, max_tokens: int, temperature: float, top_logprobs: int | None
+    ) -> dict[str, Any]:
+        """Sampling options in the form this endpoint accepts."""
+        options: dict[str, Any] = {}
+        if "max_tokens" in self.refused:  # the limit covers hidden reasoning too: leave room for it
+            options["max_completion_tokens"] = max_tokens + self.config.reasoning_budget
+        else:
+            options["max_tokens"] = max_tokens
+        if "temperature" not in self.refused:
+            options["temperature"] = temperature
+        if top_logprobs and "logprobs" not in self.refused:
+            options.update(logprobs=True, top_logprobs=top_logprobs)
+        if self.config.reasoning_effort and self.config.is_reasoning:
+            options["reasoning_effort"] = self.config.reasoning_effort
+        return options
+
+    def learn_refusal(self, error: BaseException) -> bool:
+        """True when `error` refused a parameter we can do without, which is then left out."""
+        if not isinstance(error, openai.BadRequestError):
+            return False
+        param = {"top_logprobs": "logprobs"}.get(str(error.param), str(error.param))
+        if param not in REASONING_REFUSES or param in self.refused:
+            return False
+        self.refused.add(param)
+        logger.info(
+            "llm endpoint refuses a parameter; calling again without it",
+            extra={"endpoint": self.config.name, "param": param},
+        )
+        return True
 
     @property
     def client(self) -> openai.AsyncOpenAI:
@@ -223,15 +258,12 @@ class LLMGateway:
         """`kind` names the call in the ledger (verdict, summary...), so admins see what it was for."""
 
         async def call(state: _EndpointState, record: CallRecord) -> ChatResult:
-            extra: dict[str, Any] = {}
-            if top_logprobs:
-                extra = {"logprobs": True, "top_logprobs": top_logprobs}
             response = await state.client.chat.completions.create(
                 model=state.config.model,
                 messages=list(messages),  # type: ignore[arg-type]
-                max_tokens=max_tokens,
-                temperature=temperature,
-                **extra,
+                **state.chat_options(
+                    max_tokens=max_tokens, temperature=temperature, top_logprobs=top_logprobs
+                ),
             )
             _count_usage(record, state.config, response.usage)
             choice = response.choices[0]
@@ -333,8 +365,18 @@ class LLMGateway:
                 record.retries = attempt.retry_state.attempt_number - 1
                 await state.admit(estimated_tokens)
                 async with state.semaphore:
-                    return await call()
+                    return await self._without_refused(state, call)
         raise AssertionError("unreachable: tenacity reraises")
+
+    @staticmethod
+    async def _without_refused(state: _EndpointState, call: Callable[[], Awaitable[T]]) -> T:
+        """Call again at once when the endpoint refused a parameter we can leave out (at most once each)."""
+        while True:
+            try:
+                return await call()
+            except openai.BadRequestError as error:
+                if not state.learn_refusal(error):
+                    raise
 
     def _should_retry(self, state: _EndpointState, error: BaseException) -> bool:
         if isinstance(error, (openai.AuthenticationError, openai.RateLimitError)) and state.rotate_key():
@@ -370,10 +412,9 @@ class LLMGateway:
             return await state.client.chat.completions.create(  # type: ignore[no-any-return]
                 model=state.config.model,
                 messages=request,  # type: ignore[arg-type]
-                max_tokens=max_tokens,
-                temperature=temperature,
                 stream=True,
                 stream_options={"include_usage": True},
+                **state.chat_options(max_tokens=max_tokens, temperature=temperature, top_logprobs=None),
             )
 
         async for delta in self._stream(role, "stream", _estimate(messages) + max_tokens, ledger, open_chat):
