@@ -11,7 +11,13 @@ from bench.openai_double import Fault, OpenAIDouble, ScriptedModel, render_chat
 from services.faq import FaqAnswer, FaqDocument, FaqLookupAnswerer
 from services.llm.config import LLMEndpoint, LLMRoles, RetrievalCheck
 from services.llm.gateway import CallLedger, LLMGateway
-from services.llm.speculative import SYSTEM_PROMPT, AnswerRequest, SpeculativeAnswerer, VerifiedAnswer
+from services.llm.speculative import (
+    DRAFTER_PROBE_EVERY,
+    SYSTEM_PROMPT,
+    AnswerRequest,
+    SpeculativeAnswerer,
+    VerifiedAnswer,
+)
 
 FAQ_TEXT = (
     "Orders paid by 2 p.m. on a weekday ship the same day and usually arrive the next day. "
@@ -227,6 +233,11 @@ async def test_a_drafter_that_keeps_being_rejected_is_skipped(double, gateways) 
         drafters.append(answer.report.drafter)
         assert answer.final_text == TARGET_ANSWER
     assert drafters == ["model", "model", "none"], "after two rejected drafts the target writes alone"
+    for _ in range(DRAFTER_PROBE_EVERY - 1):
+        answer = speculative.stream(request(faq=False))
+        await run(answer)
+        drafters.append(answer.report.drafter)
+    assert drafters[-2:] == ["none", "model"], "one reply in DRAFTER_PROBE_EVERY probes the drafter"
 
 
 def small_window_gateway(

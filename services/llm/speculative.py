@@ -70,6 +70,8 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[^a-z0-9])|(?<=[。！？])\s*|\n+"
 YES_THRESHOLD = 0.5
 DRAFTER_ACCEPTANCE_START = 0.5
 DRAFTER_ACCEPTANCE_FLOOR = 0.3
+DRAFTER_PROBE_EVERY = 10
+"""A skipped drafter still drafts one reply in this many, so it can earn its place back."""
 """Below this recent acceptance the drafter model costs more time than it saves: skip it."""
 DRAFTER_SMOOTHING = 0.3
 
@@ -187,6 +189,7 @@ class SpeculativeAnswerer:
             else None
         )
         self._drafter_acceptance = DRAFTER_ACCEPTANCE_START
+        self._drafter_skipped = 0
 
     @property
     def lookup(self) -> FaqLookupAnswerer:
@@ -272,7 +275,7 @@ class SpeculativeAnswerer:
         if retrieval:
             report.drafter = "retrieval"
             draft: AsyncIterator[str] | None = _iterate(split_sentences(retrieval))
-        elif gateway.has("drafter") and self._drafter_acceptance >= DRAFTER_ACCEPTANCE_FLOOR:
+        elif gateway.has("drafter") and self._drafter_worth_trying():
             report.drafter = "model"
             draft = gateway.stream_chat(
                 "drafter", messages, ledger=report.ledger, max_tokens=self._reply_budget, temperature=0.0
@@ -303,6 +306,16 @@ class SpeculativeAnswerer:
         if report.drafter == "model" and drafted:
             rate = (report.accepted_tokens - model_drafted[1]) / drafted
             self._drafter_acceptance += DRAFTER_SMOOTHING * (rate - self._drafter_acceptance)
+
+    def _drafter_worth_trying(self) -> bool:
+        """Below the acceptance floor the drafter costs more than it saves, but a bad streak passes."""
+        if self._drafter_acceptance >= DRAFTER_ACCEPTANCE_FLOOR:
+            return True
+        self._drafter_skipped += 1
+        if self._drafter_skipped < DRAFTER_PROBE_EVERY:
+            return False
+        self._drafter_skipped = 0
+        return True
 
     def _target_writes(self, messages: list[Message], report: ReplyReport) -> AsyncIterator[str]:
         """The target answering by itself (no draft, or the rest after a rejected block)."""
