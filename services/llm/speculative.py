@@ -70,9 +70,9 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[^a-z0-9])|(?<=[。！？])\s*|\n+"
 YES_THRESHOLD = 0.5
 DRAFTER_ACCEPTANCE_START = 0.5
 DRAFTER_ACCEPTANCE_FLOOR = 0.3
+"""Below this recent acceptance the drafter model costs more time than it saves: skip it."""
 DRAFTER_PROBE_EVERY = 10
 """A skipped drafter still drafts one reply in this many, so it can earn its place back."""
-"""Below this recent acceptance the drafter model costs more time than it saves: skip it."""
 DRAFTER_SMOOTHING = 0.3
 
 
