@@ -344,7 +344,6 @@ class SpeculativeAnswerer:
         messages = self._messages(request, report, reserve=reserve)
         dropped = request.history[: report.dropped_turns]
         note = self._summarizer.note_for(dropped, ledger=report.ledger)
-        self._summarizer.write_later(dropped)
         if not note:  # no note yet: keep the turns that fit without one
             messages, report.dropped_turns = unreserved
             return messages

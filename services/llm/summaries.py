@@ -53,8 +53,13 @@ class TurnSummarizer:
         return self._max_tokens
 
     def note_for(self, dropped: Sequence[Message], *, ledger: CallLedger) -> str:
-        """The note on the longest summarised prefix of `dropped` ('' if none), billed on first use."""
+        """The note on the longest summarised prefix of `dropped` ('' if none), billed on first use;
+        the note on all of `dropped` is started in the background for the next reply."""
         keys = _prefix_keys(dropped)
+        if keys and keys[-1] not in self._notes and keys[-1] not in self._writing:
+            task = asyncio.create_task(self._write(list(dropped), keys))
+            self._writing[keys[-1]] = task
+            task.add_done_callback(lambda _: self._writing.pop(keys[-1], None))
         known = self._known_prefix(keys)
         if not known:
             return ""
@@ -63,15 +68,6 @@ class TurnSummarizer:
         ledger.calls.extend(note.unbilled)
         note.unbilled = []
         return note.text
-
-    def write_later(self, dropped: Sequence[Message]) -> None:
-        """Start writing the note on all of `dropped` in the background, for the next reply."""
-        keys = _prefix_keys(dropped)
-        if not keys or keys[-1] in self._notes or keys[-1] in self._writing:
-            return
-        task = asyncio.create_task(self._write(list(dropped), keys))
-        self._writing[keys[-1]] = task
-        task.add_done_callback(lambda _: self._writing.pop(keys[-1], None))
 
     async def settled(self) -> None:
         """Wait for the notes being written (tests, and a clean shutdown)."""
