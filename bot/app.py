@@ -5,18 +5,22 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
 
-from aiogram import Dispatcher
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.config import Settings
 from bot.dispatcher import create_dispatcher
+from bot.durable_dispatcher import DurableDispatcher
 from bot.fsm_storage import StateStore, open_state_store
 from db import migrate
 from db.engine import check_connection, create_engine, create_session_factory
+from db.journal import Journal
 from db.seed import seed_demo
 from services.answerers import load_answerers
+from services.inbox import Inbox, InboxPolicy
 from services.llm.gateway import LLMGateway
 from services.llm.local.availability import local_generation_available
 from services.llm.local.serving import LocalServer
@@ -31,7 +35,8 @@ SHUTDOWN_GRACE_SECONDS = 10.0
 class App:
     engine: AsyncEngine
     session_factory: async_sessionmaker[AsyncSession]
-    dispatcher: Dispatcher
+    dispatcher: DurableDispatcher
+    inbox: Inbox
     gateway: LLMGateway | None = None
     local_server: LocalServer | None = None
     state_store: StateStore | None = None
@@ -53,7 +58,12 @@ class App:
 
 
 async def build_app(settings: Settings, *, upgrade: bool = True, seed: bool = False) -> App:
-    engine = create_engine(settings.database_url)
+    engine = create_engine(
+        settings.database_url,
+        lock_timeout_ms=settings.db_lock_timeout_ms,
+        statement_timeout_ms=settings.db_statement_timeout_ms,
+        pool_size=settings.db_pool_size,
+    )
     await check_connection(engine)
     if upgrade:
         await migrate.upgrade(engine)
@@ -81,8 +91,19 @@ async def build_app(settings: Settings, *, upgrade: bool = True, seed: bool = Fa
     answerer = SpeculativeAnswerer(
         lookup, gateway, temperature=settings.llm_temperature, retrieval_check=roles.retrieval_check
     )
-    state_store = await open_state_store(settings.redis_url, prefix=settings.redis_prefix)
+    state_store = await open_state_store(
+        settings.redis_url, prefix=settings.redis_prefix, operation_timeout=settings.redis_timeout
+    )
+    inbox = Inbox(
+        session_factory,
+        Journal(Path(settings.journal_path)),
+        InboxPolicy(
+            lease=timedelta(seconds=settings.update_timeout + 30),
+            max_attempts=settings.max_attempts,
+        ),
+    )
     dispatcher = create_dispatcher(
+        inbox=inbox,
         settings=settings,
         session_factory=session_factory,
         classifier=classifier,
@@ -90,4 +111,4 @@ async def build_app(settings: Settings, *, upgrade: bool = True, seed: bool = Fa
         storage=state_store.storage,
         events_isolation=state_store.isolation,
     )
-    return App(engine, session_factory, dispatcher, gateway, local_server, state_store, answerer)
+    return App(engine, session_factory, dispatcher, inbox, gateway, local_server, state_store, answerer)

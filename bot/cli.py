@@ -88,10 +88,9 @@ async def _run_async(args: argparse.Namespace, settings: Settings) -> int:
 
         app = await build_app(settings)
         try:
-            await _poll(app, token)
+            return await _poll(app, token, settings)
         finally:
             await app.close()
-        return 0
     if args.command == "chat":
         from bot.app import build_app
         from bot.local_chat import run_local_chat
@@ -111,18 +110,24 @@ async def _run_async(args: argparse.Namespace, settings: Settings) -> int:
     return await _read_logs(args, settings)
 
 
-async def _poll(app: App, token: str) -> None:
+async def _poll(app: App, token: str, settings: Settings) -> int:
     from bot.dispatcher import create_bot
+    from bot.middlewares.telegram_retry import TelegramRetryMiddleware
+    from bot.polling import PollingConflict, serve_polling
 
-    bot = create_bot(token)
-    dispatcher = app.dispatcher
-    logger.info("polling Telegram", extra={"bot_id": bot.id})
-    await dispatcher.start_polling(
-        bot,
-        allowed_updates=dispatcher.resolve_used_update_types(),
-        handle_as_tasks=True,
-        tasks_concurrency_limit=32,
-    )
+    bot = create_bot(token, retry=TelegramRetryMiddleware(budget=settings.telegram_retry_budget))
+    try:
+        return await serve_polling(
+            app.dispatcher,
+            bot,
+            concurrency=settings.max_concurrent_updates,
+            shutdown_timeout=settings.shutdown_timeout,
+        )
+    except PollingConflict as error:
+        print(f"csbot: {error}", file=sys.stderr)
+        return 2
+    finally:
+        await bot.session.close()
 
 
 async def _db(args: argparse.Namespace, settings: Settings) -> int:

@@ -60,6 +60,27 @@ class Settings(BaseSettings):
     redis_prefix: str = "csbot"
     generated_label: str = Field(default="", description="prefix for answers a model wrote itself")
 
+    # Nothing lost: the durable inbox, timeouts and shutdown.
+    journal_path: str = Field(
+        default="./csbot-journal.jsonl",
+        description="local append-only file where updates wait while the database is down",
+    )
+    shutdown_timeout: float = Field(default=20.0, gt=0, description="seconds to let in-flight updates finish")
+    update_timeout: float = Field(
+        default=60.0, gt=0, description="seconds one update may take before the customer is told to wait"
+    )
+    max_attempts: int = Field(default=5, ge=1, description="tries per update before it is left for an admin")
+    max_concurrent_updates: int = Field(default=16, ge=1, description="updates handled at once per process")
+    db_pool_size: int = Field(default=16, ge=1, description="pooled database connections (PostgreSQL)")
+    db_statement_timeout_ms: int = Field(default=10_000, ge=0, description="PostgreSQL statement_timeout")
+    db_lock_timeout_ms: int = Field(
+        default=5_000, ge=0, description="PostgreSQL lock_timeout and SQLite busy timeout"
+    )
+    redis_timeout: float = Field(default=3.0, gt=0, description="seconds any Redis operation may take")
+    telegram_retry_budget: float = Field(
+        default=30.0, gt=0, description="seconds one Bot API call may spend on retries (429, 5xx, network)"
+    )
+
     @field_validator("admin_ids", mode="before")
     @classmethod
     def _split_ids(cls, value: object) -> object:

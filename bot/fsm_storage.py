@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from aiogram.fsm.storage.base import BaseEventIsolation, BaseStorage
-from aiogram.fsm.storage.memory import MemoryStorage, SimpleEventIsolation
 from aiogram.fsm.storage.redis import DefaultKeyBuilder, RedisEventIsolation, RedisStorage
 
 from bot.config import ConfigError
+from bot.fsm_memory import BoundedEventIsolation, BoundedMemoryStorage
 
 
 class StateStoreUnreachable(ConfigError):
@@ -31,11 +31,19 @@ class StateStore:
         await self.isolation.close()
 
 
-async def open_state_store(redis_url: str | None, *, prefix: str = "csbot") -> StateStore:
+async def open_state_store(
+    redis_url: str | None, *, prefix: str = "csbot", operation_timeout: float = 3.0
+) -> StateStore:
+    """Every Redis operation is bounded by `operation_timeout`: a frozen Redis fails an update fast
+    (the customer is told to wait and the update is handled again), it never hangs it."""
     if redis_url is None:
-        return StateStore(MemoryStorage(), SimpleEventIsolation())
+        return StateStore(BoundedMemoryStorage(), BoundedEventIsolation())
     key_builder = DefaultKeyBuilder(prefix=prefix, with_destiny=True)
-    storage = RedisStorage.from_url(redis_url, key_builder=key_builder)
+    storage = RedisStorage.from_url(
+        redis_url,
+        connection_kwargs={"socket_timeout": operation_timeout, "socket_connect_timeout": operation_timeout},
+        key_builder=key_builder,
+    )
     try:
         await storage.redis.ping()
     except Exception as error:  # redis raises its own connection/timeout/auth errors

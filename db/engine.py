@@ -10,26 +10,54 @@ from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 SQLITE_BUSY_TIMEOUT_MS = 5_000
+CONNECT_TIMEOUT_S = 5.0
 
 
-def create_engine(database_url: str, **kwargs: Any) -> AsyncEngine:
-    """Engine with the per-connection settings each backend needs.
+def create_engine(
+    database_url: str,
+    *,
+    lock_timeout_ms: int = SQLITE_BUSY_TIMEOUT_MS,
+    statement_timeout_ms: int = 10_000,
+    pool_size: int = 16,
+    **kwargs: Any,
+) -> AsyncEngine:
+    """Engine with the per-connection settings each backend needs, and bounded waits.
 
     SQLite gets WAL (readers don't block the writer), a busy timeout (a second
-    writer waits instead of failing) and enforced foreign keys.
+    writer waits that long, then fails: a fault the inbox retries) and enforced
+    foreign keys. PostgreSQL gets statement and lock timeouts on every
+    connection, a connect timeout, and a pool sized to the handler concurrency,
+    so a locked table or a dead server fails an update in seconds instead of
+    blocking every handler behind it.
     """
     if database_url.startswith("sqlite"):
         engine = create_async_engine(database_url, **kwargs)
-        event.listen(engine.sync_engine, "connect", _configure_sqlite)
+        event.listen(
+            engine.sync_engine,
+            "connect",
+            lambda connection, _record: _configure_sqlite(connection, lock_timeout_ms),
+        )
         return engine
-    return create_async_engine(database_url, pool_pre_ping=True, **kwargs)
+    server_settings = {
+        "statement_timeout": str(statement_timeout_ms),
+        "lock_timeout": str(lock_timeout_ms),
+    }
+    return create_async_engine(
+        database_url,
+        pool_pre_ping=True,
+        pool_size=pool_size,
+        max_overflow=max(4, pool_size // 4),
+        pool_timeout=CONNECT_TIMEOUT_S,
+        connect_args={"server_settings": server_settings, "timeout": CONNECT_TIMEOUT_S},
+        **kwargs,
+    )
 
 
-def _configure_sqlite(dbapi_connection: Any, _record: Any) -> None:
+def _configure_sqlite(dbapi_connection: Any, busy_timeout_ms: int) -> None:
     cursor = dbapi_connection.cursor()
     for pragma in (
         "PRAGMA journal_mode=WAL",
-        f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}",
+        f"PRAGMA busy_timeout={busy_timeout_ms}",
         "PRAGMA foreign_keys=ON",
         "PRAGMA synchronous=NORMAL",
     ):

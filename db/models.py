@@ -138,21 +138,46 @@ class FaqEntry(SQLModel, table=True):
     tags: str = Field(default="", description="comma separated: returns, shipping, payment...")
 
 
+class InboundStatus(StrEnum):
+    """Where an update is in its life; admins and the recovery loop read it."""
+
+    RECEIVED = "received"
+    """Stored, not answered yet: being handled (lease in the future) or due for another try."""
+    ANSWERED = "answered"
+    FAILED = "failed"
+    """Handling raised an error that another try would not fix; the customer got the apology."""
+    ABANDONED = "abandoned"
+    """Given up on (too many tries, too old): the reason says why; an admin should look."""
+
+
 class InboundMessage(SQLModel, table=True):
     """Every update the bot received, with what it made of it.
 
-    Written before the handler runs, so a message whose handling fails is
-    still here, with the error.
+    Written before anything that can fail or wait runs (FSM storage, per-chat
+    locks, handlers), with the raw update, so an update that could not be
+    answered yet can be handled again from this row after a fault or a restart.
+    Duplicates are per bot: two bots on one database, or Telegram restarting
+    its ids, never collide.
     """
 
     __tablename__ = "inbound_messages"
+    __table_args__ = (UniqueConstraint("bot_id", "update_id", name="uq_inbound_messages_bot_update"),)
 
     id: int | None = Field(default=None, primary_key=True)
-    update_id: int | None = Field(default=None, unique=True, sa_type=BigInteger)
+    bot_id: int | None = Field(default=None, sa_type=BigInteger)
+    update_id: int | None = Field(default=None, sa_type=BigInteger)
     telegram_user_id: int | None = Field(default=None, index=True, sa_type=BigInteger)
     chat_id: int | None = Field(default=None, sa_type=BigInteger)
     kind: str = "text"
     text: str = Field(default="", sa_type=Text)
+    raw_update: str | None = Field(default=None, sa_type=Text, description="the update as ASCII JSON")
+    status: str = Field(default=InboundStatus.RECEIVED, index=True)
+    status_reason: str | None = Field(default=None, sa_type=Text)
+    attempts: int = 0
+    lease_until: datetime | None = Field(
+        default=None, sa_type=UTCDateTime, description="a handler owns the row until then"
+    )
+    apologized: bool = Field(default=False, description="the customer was told we will answer later")
     intent: str | None = Field(default=None, index=True)
     confidence: float | None = None
     entities: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
@@ -161,6 +186,12 @@ class InboundMessage(SQLModel, table=True):
     latency_ms: float | None = None
     error: str | None = Field(default=None, sa_type=Text)
     created_at: datetime = _created_at()
+
+
+class OutboundStatus(StrEnum):
+    SENT = "sent"
+    FAILED = "failed"
+    """Telegram refused it after every retry; the text is kept so an admin can resend it."""
 
 
 class OutboundMessage(SQLModel, table=True):
@@ -174,6 +205,8 @@ class OutboundMessage(SQLModel, table=True):
     telegram_user_id: int | None = Field(default=None, index=True, sa_type=BigInteger)
     method: str = "sendMessage"
     text: str = Field(default="", sa_type=Text)
+    status: str = Field(default=OutboundStatus.SENT, index=True)
+    error: str | None = Field(default=None, sa_type=Text)
     created_at: datetime = _created_at()
 
 

@@ -24,6 +24,15 @@ async def linked_customer(session: AsyncSession, user: User | None) -> Customer 
     return await customers.by_telegram_user(session, user.id)
 
 
+async def release_connection(session: AsyncSession) -> None:
+    """End the read transaction so its pooled connection is free while a slow step runs.
+
+    A commit (not a close) keeps the session usable: a later query opens a new
+    transaction, and a pending write, should there be one, is not thrown away.
+    """
+    await session.commit()
+
+
 async def say(message: Message, text: str, **kwargs: object) -> None:
     """Answer as plain text: customer-supplied words never become markup."""
     await message.answer(text, parse_mode=None, **kwargs)  # type: ignore[arg-type]

@@ -8,7 +8,7 @@ from aiogram.types import InlineKeyboardMarkup, Message
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.config import Settings
-from handlers.context import linked_customer, say
+from handlers.context import linked_customer, release_connection, say
 from handlers.handoff import start_handoff
 from handlers.keyboards import HandoffOffer, ReturnStep, share_contact_keyboard, single_button
 from handlers.returns import start_return_flow
@@ -61,6 +61,8 @@ def create_router() -> Router:
         )
         interaction.answered(reply)
         if reply.stream is not None:
+            # The facts are read: give the pooled connection back before the model talks.
+            await release_connection(session)
             await _stream_reply(message, bot, reply, language, generations, interaction, settings)
             return
         match reply.follow_up:

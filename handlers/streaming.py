@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from aiogram import Bot
-from aiogram.exceptions import TelegramBadRequest, TelegramRetryAfter
+from aiogram.exceptions import TelegramAPIError, TelegramBadRequest, TelegramRetryAfter
 from aiogram.types import InlineKeyboardMarkup
 from aiogram.utils.chat_action import ChatActionSender
 
@@ -77,6 +77,8 @@ class ReplyStreamer:
         self._committed_upto = 0
         """How much of `_shown` is already in committed messages."""
         self._group_message_id: int | None = None
+        self._previews = True
+        """Off once a preview failed for a reason other than a 429: the final message still goes out."""
         self.stopped = False
 
     async def stream(
@@ -114,7 +116,7 @@ class ReplyStreamer:
             self._committed_upto = self._shown.index(first, self._committed_upto) + len(first)
             pending = self._shown[self._committed_upto :].lstrip()
         now = self._clock()
-        if now < self._next_update or not pending.strip():
+        if not self._previews or now < self._next_update or not pending.strip():
             return
         try:
             if self._private:
@@ -143,6 +145,14 @@ class ReplyStreamer:
             logger.info(
                 "telegram asked to slow down",
                 extra={"retry_after": error.retry_after, "chat_id": self._chat_id},
+            )
+        except TelegramAPIError as error:
+            if not self._private:
+                raise  # in a group the preview message is the answer itself
+            self._previews = False  # a preview is only a preview: the answer still goes out in full
+            logger.warning(
+                "streaming preview failed; the final answer will be sent without it",
+                extra={"chat_id": self._chat_id, "error": f"{type(error).__name__}: {error}"[:200]},
             )
 
     async def _with_fallback(
@@ -195,21 +205,15 @@ class ReplyStreamer:
     async def _send_final(
         self, text: str, reply_markup: InlineKeyboardMarkup | None, label: str = ""
     ) -> None:
-        for attempt in range(3):
-            try:
-                if self._group_message_id is not None:
-                    await self._edit(text, reply_markup, label)
-                    self._group_message_id = None  # the next part starts a new message
-                else:
-                    await self._with_fallback(
-                        lambda body, mode: self._bot.send_message(
-                            self._chat_id, body, parse_mode=mode, reply_markup=reply_markup
-                        ),
-                        text,
-                        label,
-                    )
-                return
-            except TelegramRetryAfter as error:
-                if attempt == 2:
-                    raise
-                await asyncio.sleep(float(error.retry_after))
+        """Retries (429, 5xx) are the bot session's business: one policy for every call."""
+        if self._group_message_id is not None:
+            await self._edit(text, reply_markup, label)
+            self._group_message_id = None  # the next part starts a new message
+            return
+        await self._with_fallback(
+            lambda body, mode: self._bot.send_message(
+                self._chat_id, body, parse_mode=mode, reply_markup=reply_markup
+            ),
+            text,
+            label,
+        )

@@ -1,7 +1,11 @@
 """The record admins read: every inbound message, what the bot made of it, what it sent.
 
-The inbound row is written before any handler runs, in its own session, so a
-failure later in handling can only add the error to it, never lose it.
+The inbound row is stored by the inbox before anything that can fail runs; this
+module fills it in when handling ends: the outcome (answered, failed, or back to
+received for another try), the classification, and every message the bot tried
+to send, with its status. When the database is down at that moment, the same
+record goes to the local journal and is written on replay, so an answer that
+reached the customer is never handled (and sent) a second time.
 """
 
 from __future__ import annotations
@@ -9,13 +13,20 @@ from __future__ import annotations
 import time
 from contextvars import ContextVar
 from dataclasses import asdict, dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import InboundMessage, LLMCall, LLMReply, OutboundMessage
+from db.models import (
+    InboundMessage,
+    InboundStatus,
+    LLMCall,
+    LLMReply,
+    OutboundMessage,
+    OutboundStatus,
+)
+from db.types import utcnow
 from services.classifier import Classification
 from services.llm.speculative import ReplyReport
 from services.replies import Reply
@@ -26,6 +37,10 @@ class SentMessage:
     method: str
     chat_id: int | None
     text: str
+    status: str = OutboundStatus.SENT
+    error: str | None = None
+    retryable: bool = False
+    """The failure was Telegram's (5xx, 429, network): a later try may get through."""
 
 
 @dataclass
@@ -34,6 +49,9 @@ class Interaction:
 
     inbound_id: int
     user_id: int | None
+    chat_id: int | None = None
+    attempt: int = 1
+    apologized: bool = False
     started: float = field(default_factory=time.perf_counter)
     intent: str | None = None
     confidence: float | None = None
@@ -62,69 +80,85 @@ class Interaction:
     def failed(self, error: BaseException) -> None:
         self.error = f"{type(error).__name__}: {error}"[:2000]
 
+    def undelivered(self) -> bool:
+        """Every message meant for the customer failed in a way a later try could fix."""
+        to_customer = [sent for sent in self.sent if sent.chat_id == self.chat_id]
+        return bool(to_customer) and all(
+            sent.status == OutboundStatus.FAILED and sent.retryable for sent in to_customer
+        )
+
+
+@dataclass(frozen=True)
+class Outcome:
+    status: InboundStatus
+    reason: str | None = None
+    retry_at: datetime | None = None
+    """For RECEIVED: when another try may start (None: at once)."""
+
+    @classmethod
+    def retry_in(cls, seconds: float, reason: str) -> Outcome:
+        return cls(InboundStatus.RECEIVED, reason, utcnow() + timedelta(seconds=seconds))
+
+
+ANSWERED = Outcome(InboundStatus.ANSWERED)
+
 
 current_interaction: ContextVar[Interaction | None] = ContextVar("current_interaction", default=None)
 """Lets the outgoing-request hook attach what the bot sends to the update being handled."""
 
 
-class ConversationLog:
-    def __init__(self, session_factory: async_sessionmaker[AsyncSession]) -> None:
-        self._session_factory = session_factory
+def outcome_record(interaction: Interaction, outcome: Outcome) -> dict[str, Any]:
+    """Everything `write_outcome` needs, as JSON-able data (it may go through the journal)."""
+    return {
+        "kind": "outcome",
+        "inbound_id": interaction.inbound_id,
+        "user_id": interaction.user_id,
+        "status": outcome.status.value,
+        "reason": outcome.reason,
+        "retry_at": outcome.retry_at.isoformat() if outcome.retry_at else None,
+        "apologized": interaction.apologized,
+        "intent": interaction.intent,
+        "confidence": interaction.confidence,
+        "entities": interaction.entities,
+        "route": interaction.route,
+        "answer_source": interaction.answer_source,
+        "error": interaction.error,
+        "latency_ms": round((time.perf_counter() - interaction.started) * 1000, 3),
+        "sent": [asdict(sent) for sent in interaction.sent],
+    }
 
-    async def open(
-        self,
-        *,
-        update_id: int | None,
-        user_id: int | None,
-        chat_id: int | None,
-        kind: str,
-        text: str,
-    ) -> Interaction | None:
-        """Store the inbound message; None when this update was already received.
 
-        Telegram re-delivers updates after a timeout or a webhook error; the
-        unique update_id makes the second delivery a no-op instead of a second
-        answer (or a second return request).
-        """
-        row = InboundMessage(
-            update_id=update_id, telegram_user_id=user_id, chat_id=chat_id, kind=kind, text=text
+async def write_outcome(
+    session: AsyncSession, record: dict[str, Any], llm: ReplyReport | None = None
+) -> None:
+    """Fill in the inbound row and add the outbound rows, in the caller's transaction."""
+    row = await session.get(InboundMessage, record["inbound_id"])
+    if row is None:
+        return
+    if row.status != InboundStatus.RECEIVED:
+        return  # already written (a journal replay after a write that did land)
+    row.status = record["status"]
+    row.status_reason = record["reason"]
+    row.lease_until = datetime.fromisoformat(record["retry_at"]) if record["retry_at"] else None
+    row.apologized = row.apologized or record["apologized"]
+    for name in ("intent", "confidence", "entities", "route", "answer_source", "error", "latency_ms"):
+        setattr(row, name, record[name])
+    session.add(row)
+    user_id = record["user_id"]
+    for sent in record["sent"]:
+        session.add(
+            OutboundMessage(
+                inbound_id=row.id,
+                chat_id=sent["chat_id"],
+                telegram_user_id=sent["chat_id"] if sent["chat_id"] == user_id else None,
+                method=sent["method"],
+                text=sent["text"],
+                status=sent["status"],
+                error=sent["error"],
+            )
         )
-        async with self._session_factory() as session:
-            session.add(row)
-            try:
-                await session.commit()
-            except IntegrityError:
-                return None
-        assert row.id is not None
-        return Interaction(inbound_id=row.id, user_id=user_id)
-
-    async def close(self, interaction: Interaction) -> None:
-        latency_ms = (time.perf_counter() - interaction.started) * 1000
-        async with self._session_factory() as session:
-            row = await session.get(InboundMessage, interaction.inbound_id)
-            if row is None:
-                return
-            row.intent = interaction.intent
-            row.confidence = interaction.confidence
-            row.entities = interaction.entities
-            row.route = interaction.route
-            row.answer_source = interaction.answer_source
-            row.error = interaction.error
-            row.latency_ms = round(latency_ms, 3)
-            session.add(row)
-            for sent in interaction.sent:
-                session.add(
-                    OutboundMessage(
-                        inbound_id=interaction.inbound_id,
-                        chat_id=sent.chat_id,
-                        telegram_user_id=sent.chat_id if sent.chat_id == interaction.user_id else None,
-                        method=sent.method,
-                        text=sent.text,
-                    )
-                )
-            if interaction.llm is not None:
-                await _store_llm_report(session, interaction.inbound_id, interaction.llm)
-            await session.commit()
+    if llm is not None and row.id is not None:
+        await _store_llm_report(session, row.id, llm)
 
 
 async def _store_llm_report(session: AsyncSession, inbound_id: int, report: ReplyReport) -> None:

@@ -48,6 +48,12 @@ _TEXTS: dict[str, dict[str, str]] = {
         "en": "Sorry, something went wrong on our side. Your message is saved and our team "
         "will look at it. Please try again in a moment, or type 'talk to a person'.",
     },
+    "received_later": {
+        "ko": "메시지 잘 받았어요. 지금 시스템이 잠시 바빠서 곧 이어서 답변드릴게요. "
+        "다시 보내지 않으셔도 돼요.",
+        "en": "We got your message. Our system is busy for a moment; we'll answer you here "
+        "shortly. There's no need to send it again.",
+    },
     "need_contact": {
         "ko": "주문 정보는 주문하신 분께만 알려 드릴 수 있어요. 아래 '전화번호 공유' 버튼을 "
         "눌러 계정을 확인해 주세요.",

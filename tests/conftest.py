@@ -81,9 +81,10 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path, sqlite_template
 
 
 @pytest.fixture
-def settings(database_url: str) -> Settings:
+def settings(database_url: str, tmp_path: Path) -> Settings:
     return Settings(
         database_url=database_url,
+        journal_path=str(tmp_path / "journal.jsonl"),
         admin_ids=frozenset({ADMIN_ID}),
         support_chat_id=SUPPORT_CHAT_ID,
         _env_file=None,  # type: ignore[call-arg]

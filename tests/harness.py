@@ -12,6 +12,7 @@ from bot.app import App
 from bot.config import LOCAL_CHAT_USER_ID
 from bot.dispatcher import create_bot
 from bot.fake_updates import UpdateFactory
+from bot.middlewares.telegram_retry import TelegramRetryMiddleware
 from bot.recording_session import LOCAL_BOT_TOKEN, RecordingSession
 from services.text_html import to_plain
 
@@ -29,10 +30,17 @@ class Harness:
     def __init__(self, app: App, updates: UpdateFactory | None = None) -> None:
         self.app = app
         self.session = RecordingSession()
-        self.bot = create_bot(LOCAL_BOT_TOKEN, session=self.session)
+        self.waits: list[float] = []
+        """Retry waits the bot's retry policy asked for (recorded, not slept: tests stay fast)."""
+        self.bot = create_bot(
+            LOCAL_BOT_TOKEN, session=self.session, retry=TelegramRetryMiddleware(sleep=self._record_wait)
+        )
         # Pass the old factory after a "restart": Telegram's update ids keep increasing.
         self.updates = updates or UpdateFactory()
         self._seen = 0
+
+    async def _record_wait(self, seconds: float) -> None:
+        self.waits.append(seconds)
 
     async def feed(self, update: Update) -> list[TelegramMethod[Any]]:
         """Dispatch one update; return the API calls it caused."""

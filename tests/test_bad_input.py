@@ -48,16 +48,18 @@ async def test_unknown_order_number(harness: Harness) -> None:
     ]
 
 
-async def test_failed_handling_is_stored_with_the_error_and_answered_politely(harness: Harness) -> None:
-    harness.session.queue_error(SendMessage, error_code=500, description="Internal Server Error")
+async def test_a_refused_reply_is_stored_with_its_text_and_apologised_for(harness: Harness) -> None:
+    """A 4xx other than 429 would fail again: no retry, the reply kept as failed, the apology sent."""
+    harness.session.queue_error(SendMessage, error_code=400, description="Bad Request: something odd")
     replies = await harness.say(DEMO_USER_ID, "SKU-7890 재고 있나요?")
     assert replies[-1] == t("internal_error", "ko")
     [row] = await harness.rows(InboundMessage)
     assert row.text == "SKU-7890 재고 있나요?"
-    assert row.intent == "stock"
-    assert row.error is not None and "TelegramServerError" in row.error
-    [apology] = await harness.rows(OutboundMessage)
-    assert apology.text == t("internal_error", "ko")
+    assert row.intent == "stock" and row.status == "failed"
+    assert row.error is not None and "TelegramBadRequest" in row.error
+    refused, apology = await harness.rows(OutboundMessage)
+    assert refused.status == "failed" and "SKU-7890" in refused.text and "something odd" in (refused.error or "")
+    assert apology.status == "sent" and apology.text == t("internal_error", "ko")
 
 
 async def test_handler_crash_is_stored_and_apologised_for(harness: Harness, monkeypatch) -> None:  # type: ignore[no-untyped-def]

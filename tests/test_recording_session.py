@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from aiogram import Bot
 from aiogram.exceptions import TelegramBadRequest, TelegramRetryAfter
 from aiogram.methods import SendMessage
 
@@ -12,7 +13,7 @@ from bot.recording_session import LOCAL_BOT_TOKEN, RecordingSession
 
 async def test_queued_429_raises_the_real_retry_after() -> None:
     session = RecordingSession()
-    bot = create_bot(LOCAL_BOT_TOKEN, session=session)
+    bot = Bot(LOCAL_BOT_TOKEN, session=session)  # no retry policy: the raw behaviour
     session.queue_error(
         SendMessage, error_code=429, description="Too Many Requests: retry after 17", retry_after=17
     )

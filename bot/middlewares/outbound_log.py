@@ -1,7 +1,10 @@
 """Records what the bot sends, on the way out, into the interaction being handled.
 
 Hooking the Telegram session instead of each handler means no reply can be
-sent without being logged, whichever handler or error path sends it.
+sent without being logged, whichever handler or error path sends it. It sits
+outside the retry middleware, so it sees each message once, with its final
+outcome: a message Telegram refused after every retry is stored with its text
+and the error, for an admin to see and resend.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from typing import Any
 
 from aiogram import Bot
 from aiogram.client.session.middlewares.base import BaseRequestMiddleware, NextRequestMiddlewareType
+from aiogram.exceptions import TelegramAPIError
 from aiogram.methods import (
     CopyMessage,
     EditMessageText,
@@ -20,6 +24,8 @@ from aiogram.methods import (
 )
 from aiogram.methods.base import TelegramType
 
+from bot.faults import is_transient
+from db.models import OutboundStatus
 from services.conversation_log import SentMessage, current_interaction
 from services.text_html import to_plain
 
@@ -39,12 +45,19 @@ class OutboundLogMiddleware(BaseRequestMiddleware):
         bot: Bot,
         method: TelegramMethod[TelegramType],
     ) -> Response[TelegramType]:
-        response = await make_request(bot, method)
         interaction = current_interaction.get()
         text = _logged_text(method)
-        if interaction is not None and text is not None:
-            chat_id = getattr(method, "chat_id", None)
-            interaction.sent.append(
-                SentMessage(method.__api_method__, int(chat_id) if chat_id is not None else None, text)
-            )
+        if interaction is None or text is None:
+            return await make_request(bot, method)
+        chat_id = getattr(method, "chat_id", None)
+        sent = SentMessage(method.__api_method__, int(chat_id) if chat_id is not None else None, text)
+        try:
+            response = await make_request(bot, method)
+        except (TelegramAPIError, TimeoutError, OSError) as error:
+            sent.status = OutboundStatus.FAILED
+            sent.error = f"{type(error).__name__}: {error}"[:1000]
+            sent.retryable = is_transient(error)
+            raise
+        finally:
+            interaction.sent.append(sent)
         return response

@@ -1,0 +1,226 @@
+"""The dispatcher every update enters through: stored first, then handled, never lost.
+
+`feed_update` is the one entry of polling, webhooks, `csbot chat` and the tests,
+and it runs before aiogram's own outer middlewares (FSM storage, per-chat event
+isolation), so an update is in the inbox (or the local journal) before anything
+that can fail or wait touches it. Handling errors end here: a transient fault
+gets "we got your message" and another try later; any other error gets the
+apology and is recorded as failed. In-flight handling is tracked so a shutdown
+can drain it and give back what it had to interrupt.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from aiogram import Bot, Dispatcher
+from aiogram.exceptions import TelegramAPIError
+from aiogram.types import Update
+
+from bot.faults import is_transient
+from db.models import InboundMessage, InboundStatus
+from handlers.context import language_of
+from services.conversation_log import ANSWERED, Interaction, Outcome, current_interaction
+from services.inbox import Arrival, Inbox, Receipt
+from services.text_sanitize import needs_cleaning, storable_tree
+from services.texts import t
+
+logger = logging.getLogger(__name__)
+
+SHUTDOWN_REASON = "interrupted by shutdown: handled again after restart"
+
+
+@dataclass(frozen=True)
+class UpdateSummary:
+    user_id: int | None
+    chat_id: int | None
+    kind: str
+    text: str
+    language: str
+
+
+def summarize(update: Update) -> UpdateSummary:
+    if update.message is not None:
+        message = update.message
+        text = message.text or message.caption or ""
+        language = language_of(message.from_user, text)
+        if message.contact is not None:
+            text = "[contact shared]"  # the phone number is personal data; the link is logged
+        return UpdateSummary(
+            message.from_user.id if message.from_user else None,
+            message.chat.id,
+            message.content_type,
+            text,
+            language,
+        )
+    if update.callback_query is not None:
+        query = update.callback_query
+        chat_id = query.message.chat.id if query.message else None
+        return UpdateSummary(
+            query.from_user.id, chat_id, "callback", query.data or "", language_of(query.from_user)
+        )
+    return UpdateSummary(None, None, update.event_type, "", "en")
+
+
+def storable_update(update: Update, bot: Bot) -> tuple[Update, str]:
+    """The update with every string storable on every database, and its raw JSON (lossless)."""
+    data = update.model_dump(mode="json", exclude_unset=True)
+    raw = json.dumps(data, ensure_ascii=True, separators=(",", ":"))
+    readable = json.dumps(data, ensure_ascii=False)  # JSON escapes NUL as \u0000; surrogates stay
+    if "\\u0000" not in readable and not needs_cleaning(readable):
+        return update, raw
+    return Update.model_validate(storable_tree(data), context={"bot": bot}), raw
+
+
+class Admission(NamedTuple):
+    update: Update
+    summary: UpdateSummary
+    receipt: InboundMessage | Receipt
+    """The stored row (claimed by whoever admitted it), or why there is none."""
+
+
+class DurableDispatcher(Dispatcher):
+    def __init__(self, *, inbox: Inbox, update_timeout: float, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.inbox = inbox
+        self._update_timeout = update_timeout
+        self._in_flight: dict[asyncio.Task[Any], int | None] = {}
+        """Handling tasks, with the inbound row each one holds (None while storing)."""
+
+    async def feed_update(self, bot: Bot, update: Update, **kwargs: Any) -> Any:
+        """Store (unless `admission` says it is stored already), then handle."""
+        task = asyncio.current_task()
+        if task is not None:
+            self._in_flight[task] = None
+        try:
+            admission: Admission = kwargs.pop("admission", None) or await self.admit(bot, update)
+            return await self._handle_admitted(bot, admission, kwargs)
+        finally:
+            if task is not None:
+                self._in_flight.pop(task, None)
+
+    async def admit(self, bot: Bot, update: Update) -> Admission:
+        """Store a new update in the inbox (or the journal); the poller calls this before it
+        confirms the update to Telegram, so a crash right after loses nothing."""
+        update, raw = storable_update(update, bot)
+        summary = summarize(update)
+        receipt = await self.inbox.receive(
+            Arrival(
+                bot.id, update.update_id, summary.user_id, summary.chat_id, summary.kind, summary.text, raw
+            )
+        )
+        return Admission(update, summary, receipt)
+
+    async def handle_stored(self, bot: Bot, row: InboundMessage) -> Any:
+        """Handle an update from its stored row (after a restart, a fault or a journal replay)."""
+        claimed = await self.inbox.claim(row.id) if row.id is not None else None
+        if claimed is None or claimed.raw_update is None:
+            return None  # another process took it, or it was answered meanwhile
+        update = Update.model_validate(json.loads(claimed.raw_update), context={"bot": bot})
+        update, _ = storable_update(update, bot)
+        logger.info(
+            "handling a stored update again",
+            extra={"update_id": update.update_id, "inbound_id": claimed.id, "attempt": claimed.attempts},
+        )
+        return await self.feed_update(bot, update, admission=Admission(update, summarize(update), claimed))
+
+    async def _handle_admitted(self, bot: Bot, admission: Admission, kwargs: dict[str, Any]) -> Any:
+        update, summary, receipt = admission
+        if receipt is Receipt.DUPLICATE:
+            logger.info("duplicate update skipped", extra={"update_id": update.update_id, "bot_id": bot.id})
+            return None
+        if receipt is Receipt.JOURNALED:
+            await self._tell(bot, summary, "received_later")
+            return None
+        assert receipt.id is not None
+        task = asyncio.current_task()
+        if task is not None:
+            self._in_flight[task] = receipt.id
+        interaction = Interaction(
+            inbound_id=receipt.id,
+            user_id=summary.user_id,
+            chat_id=summary.chat_id,
+            attempt=receipt.attempts,
+            apologized=receipt.apologized,
+        )
+        return await self._handle(bot, update, summary, interaction, kwargs)
+
+    async def _handle(
+        self,
+        bot: Bot,
+        update: Update,
+        summary: UpdateSummary,
+        interaction: Interaction,
+        kwargs: dict[str, Any],
+    ) -> Any:
+        token = current_interaction.set(interaction)
+        outcome: Outcome = ANSWERED
+        try:
+            async with asyncio.timeout(self._update_timeout):
+                response = await super().feed_update(bot, update, interaction=interaction, **kwargs)
+            if interaction.undelivered():
+                outcome = self._retry_later(interaction, "telegram refused every reply")
+            return response
+        except asyncio.CancelledError:
+            outcome = Outcome(InboundStatus.RECEIVED, SHUTDOWN_REASON)
+            raise
+        except Exception as error:
+            interaction.failed(error)
+            outcome = await self._after_error(bot, summary, interaction, error)
+            return None
+        finally:
+            current_interaction.reset(token)
+            await self.inbox.close(interaction, outcome, interaction.llm)
+
+    async def _after_error(
+        self, bot: Bot, summary: UpdateSummary, interaction: Interaction, error: Exception
+    ) -> Outcome:
+        extra = {"user_id": summary.user_id, "inbound_id": interaction.inbound_id}
+        if is_transient(error) and interaction.attempt < self.inbox.policy.max_attempts:
+            logger.warning(
+                "update handling hit a transient fault; it will be handled again",
+                extra={**extra, "error": interaction.error, "attempt": interaction.attempt},
+            )
+            if not interaction.apologized:
+                interaction.apologized = await self._tell(bot, summary, "received_later")
+            return self._retry_later(interaction, interaction.error or "transient fault")
+        logger.error("update handling failed", extra=extra, exc_info=error)
+        await self._tell(bot, summary, "internal_error")
+        return Outcome(InboundStatus.FAILED, interaction.error)
+
+    def _retry_later(self, interaction: Interaction, reason: str) -> Outcome:
+        return Outcome.retry_in(min(60.0, 2.0**interaction.attempt), reason)
+
+    async def _tell(self, bot: Bot, summary: UpdateSummary, key: str) -> bool:
+        """Best effort: a message about the bot's own trouble; True when Telegram took it."""
+        if summary.chat_id is None:
+            return False
+        try:
+            await bot.send_message(summary.chat_id, t(key, summary.language))
+        except TelegramAPIError:
+            logger.exception("could not tell the customer", extra={"chat_id": summary.chat_id, "text": key})
+            return False
+        return True
+
+    async def drain(self, *, within: float) -> list[int]:
+        """Let in-flight handling finish within `within` seconds; cancel the rest, return their rows."""
+        started = time.monotonic()
+        pending = set(self._in_flight)
+        if pending:
+            logger.info("draining in-flight updates", extra={"count": len(pending), "timeout_s": within})
+            _, pending = await asyncio.wait(pending, timeout=within)
+        interrupted = [row_id for task, row_id in self._in_flight.items() if task in pending and row_id]
+        for task in pending:
+            task.cancel()
+        if pending:
+            await asyncio.wait(pending, timeout=5)
+            await self.inbox.release(interrupted, reason=SHUTDOWN_REASON)
+        logger.info(
+            "drained", extra={"seconds": round(time.monotonic() - started, 2), "interrupted": interrupted}
+        )
+        return interrupted

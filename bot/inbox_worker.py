@@ -1,0 +1,56 @@
+"""Handles what was stored but never answered: journal replays, restarts, retries after faults.
+
+Runs beside polling (or a webhook server): it first writes the local journal
+into the database when the database answers again, then hands every stored,
+unanswered update nobody holds back to the dispatcher. One chat's updates are
+handled one after another, oldest first, so a recovered conversation reads in
+order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import defaultdict
+
+from aiogram import Bot
+
+from bot.durable_dispatcher import DurableDispatcher
+from bot.stop_signal import sleep_unless_stopped
+from db.models import InboundMessage
+from services.inbox import STORAGE_ERRORS
+
+logger = logging.getLogger(__name__)
+
+
+class InboxWorker:
+    def __init__(self, dispatcher: DurableDispatcher, bot: Bot, *, interval: float = 2.0) -> None:
+        self._dispatcher = dispatcher
+        self._bot = bot
+        self._interval = interval
+
+    async def run_once(self, stop: asyncio.Event | None = None) -> int:
+        """One pass; how many stored updates were handed back. A set `stop` ends it between updates."""
+        inbox = self._dispatcher.inbox
+        if inbox.journal.pending():
+            await inbox.replay_journal()
+        rows = await inbox.due(self._bot.id)
+        by_chat: dict[int | None, list[InboundMessage]] = defaultdict(list)
+        for row in rows:
+            by_chat[row.chat_id].append(row)
+        await asyncio.gather(*(self._handle_in_order(chat_rows, stop) for chat_rows in by_chat.values()))
+        return len(rows)
+
+    async def _handle_in_order(self, rows: list[InboundMessage], stop: asyncio.Event | None) -> None:
+        for row in rows:
+            if stop is not None and stop.is_set():
+                return  # shutting down: the row stays stored for the next start
+            await self._dispatcher.handle_stored(self._bot, row)
+
+    async def run(self, stop: asyncio.Event) -> None:
+        while not stop.is_set():
+            try:
+                await self.run_once(stop)
+            except STORAGE_ERRORS as error:
+                logger.warning("inbox recovery pass failed; retrying", extra={"error": f"{error}"[:300]})
+            await sleep_unless_stopped(self._interval, stop)

@@ -1,0 +1,99 @@
+"""One retry policy for every Bot API call the bot makes.
+
+Telegram answers 429 with `retry_after` (aiogram raises TelegramRetryAfter and
+does not retry by itself) and sometimes 5xx or a dropped connection. Those are
+retried here, for every method and every handler alike: exactly `retry_after`
+on 429, jittered exponential back-off otherwise, within a total time budget so a
+customer's reply never waits longer than that. Any other 4xx is a bad request
+that would fail the same way again: never retried. Streaming previews and
+typing indicators are not retried: a stale preview is worthless, and the
+streamer falls back to the final message on its own.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Awaitable, Callable
+
+from aiogram import Bot
+from aiogram.client.session.middlewares.base import BaseRequestMiddleware, NextRequestMiddlewareType
+from aiogram.exceptions import TelegramNetworkError, TelegramRetryAfter, TelegramServerError
+from aiogram.methods import GetUpdates, Response, SendChatAction, SendMessageDraft, TelegramMethod
+from aiogram.methods.base import TelegramType
+from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, stop_after_attempt
+from tenacity.stop import stop_base
+
+logger = logging.getLogger(__name__)
+
+NOT_RETRIED: tuple[type[TelegramMethod[object]], ...] = (SendMessageDraft, SendChatAction, GetUpdates)
+RETRIED_ERRORS = (TelegramRetryAfter, TelegramServerError, TelegramNetworkError)
+
+
+class _StopWhenBudgetSpent(stop_base):
+    """Stop when the next wait would end past the budget (a 429 asking for longer included)."""
+
+    def __init__(self, budget: float, wait: Callable[[RetryCallState], float]) -> None:
+        self._budget = budget
+        self._wait = wait
+
+    def __call__(self, retry_state: RetryCallState) -> bool:
+        elapsed = retry_state.seconds_since_start or 0.0
+        return elapsed + self._wait(retry_state) > self._budget
+
+
+class TelegramRetryMiddleware(BaseRequestMiddleware):
+    def __init__(
+        self,
+        *,
+        budget: float = 30.0,
+        max_attempts: int = 8,
+        base_delay: float = 0.5,
+        max_delay: float = 8.0,
+        sleep: Callable[[float], Awaitable[None]] | None = None,
+    ) -> None:
+        self._budget = budget
+        self._max_attempts = max_attempts
+        self._base_delay = base_delay
+        self._max_delay = max_delay
+        self._sleep = sleep
+
+    def _wait(self, retry_state: RetryCallState) -> float:
+        error = retry_state.outcome.exception() if retry_state.outcome else None
+        if isinstance(error, TelegramRetryAfter):
+            return float(error.retry_after)
+        backoff = min(self._max_delay, self._base_delay * 2 ** (retry_state.attempt_number - 1))
+        return random.uniform(backoff / 2, backoff)
+
+    async def __call__(
+        self,
+        make_request: NextRequestMiddlewareType[TelegramType],
+        bot: Bot,
+        method: TelegramMethod[TelegramType],
+    ) -> Response[TelegramType]:
+        if isinstance(method, NOT_RETRIED):
+            return await make_request(bot, method)
+        options = {"sleep": self._sleep} if self._sleep is not None else {}
+        retrying = AsyncRetrying(
+            retry=retry_if_exception_type(RETRIED_ERRORS),
+            wait=self._wait,
+            stop=stop_after_attempt(self._max_attempts) | _StopWhenBudgetSpent(self._budget, self._wait),
+            before_sleep=_log_retry,
+            reraise=True,
+            **options,  # type: ignore[arg-type]  # tenacity types sleep loosely
+        )
+        return await retrying(make_request, bot, method)
+
+
+def _log_retry(retry_state: RetryCallState) -> None:
+    method = retry_state.args[1] if len(retry_state.args) > 1 else None
+    error = retry_state.outcome.exception() if retry_state.outcome else None
+    logger.warning(
+        "telegram call failed, retrying",
+        extra={
+            "method": getattr(method, "__api_method__", "?"),
+            "attempt": retry_state.attempt_number,
+            "wait_s": round(retry_state.upcoming_sleep, 2),
+            "error": f"{type(error).__name__}: {error}"[:200],
+        },
+    )

@@ -1,0 +1,188 @@
+"""The durable inbox: every update is stored before it is handled, and nothing stored is forgotten.
+
+`receive` stores an update (or, when the database does not answer, journals it
+to a local file); `due` hands back updates that were stored but never answered
+(a crash, a shutdown past its deadline, a fault worth another try) so they are
+handled again from their raw JSON; `close` records how handling ended, through
+the journal when the database is down at that moment. Claims are leases in the
+database, so several processes on one database never handle one update twice.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from enum import Enum
+from typing import Any
+
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from db.journal import Journal
+from db.models import InboundMessage, InboundStatus
+from db.repositories import inbox as rows
+from db.types import utcnow
+from services.conversation_log import Interaction, Outcome, outcome_record, write_outcome
+from services.llm.speculative import ReplyReport
+from services.text_sanitize import storable
+
+logger = logging.getLogger(__name__)
+
+STORAGE_ERRORS: tuple[type[BaseException], ...] = (SQLAlchemyError, OSError, TimeoutError)
+"""What a database that is down, locked or slow raises through SQLAlchemy and its drivers."""
+
+
+class Receipt(Enum):
+    DUPLICATE = "duplicate"
+    """This bot stored this update id before: Telegram delivered it again."""
+    JOURNALED = "journaled"
+    """The database did not answer: the update is in the local journal, to be handled on replay."""
+
+
+@dataclass(frozen=True)
+class Arrival:
+    """What the inbox keeps of an update; built by the Telegram layer."""
+
+    bot_id: int
+    update_id: int
+    user_id: int | None
+    chat_id: int | None
+    kind: str
+    text: str
+    raw: str
+    """The update as ASCII-escaped JSON: lossless, and storable on every backend."""
+
+    def row(self, *, lease_until: datetime | None, attempts: int) -> InboundMessage:
+        return InboundMessage(
+            bot_id=self.bot_id,
+            update_id=self.update_id,
+            telegram_user_id=self.user_id,
+            chat_id=self.chat_id,
+            kind=self.kind,
+            text=storable(self.text),
+            raw_update=self.raw,
+            status=InboundStatus.RECEIVED,
+            lease_until=lease_until,
+            attempts=attempts,
+        )
+
+
+@dataclass(frozen=True)
+class InboxPolicy:
+    lease: timedelta = timedelta(seconds=90)
+    """Longer than handling may take (the per-update timeout plus a margin)."""
+    max_attempts: int = 5
+    max_age: timedelta = timedelta(hours=24)
+    """Older unanswered updates are abandoned for an admin: an answer a day late helps nobody."""
+
+
+class Inbox:
+    def __init__(
+        self,
+        session_factory: async_sessionmaker[AsyncSession],
+        journal: Journal,
+        policy: InboxPolicy | None = None,
+    ) -> None:
+        self._session_factory = session_factory
+        self.journal = journal
+        self.policy = policy or InboxPolicy()
+
+    async def receive(self, arrival: Arrival) -> InboundMessage | Receipt:
+        """Store a new update, claimed by the caller; journal it when the database is down."""
+        row = arrival.row(lease_until=utcnow() + self.policy.lease, attempts=1)
+        try:
+            async with self._session_factory() as session:
+                stored = await rows.store(session, row)
+        except STORAGE_ERRORS as error:
+            await self.journal.append({"kind": "update", **_arrival_record(arrival)})
+            logger.error(
+                "database unavailable: update journaled, it will be handled when the database answers",
+                extra={"update_id": arrival.update_id, "bot_id": arrival.bot_id, "error": _short(error)},
+            )
+            return Receipt.JOURNALED
+        return stored if stored is not None else Receipt.DUPLICATE
+
+    async def close(self, interaction: Interaction, outcome: Outcome, llm: ReplyReport | None = None) -> None:
+        record = outcome_record(interaction, outcome)
+        try:
+            async with self._session_factory() as session:
+                await write_outcome(session, record, llm)
+                await session.commit()
+        except STORAGE_ERRORS as error:
+            await self.journal.append(record)
+            logger.error(
+                "database unavailable: outcome journaled",
+                extra={"inbound_id": interaction.inbound_id, "error": _short(error)},
+            )
+
+    async def replay_journal(self) -> int:
+        """Write journaled updates and outcomes into the database, in order; how many were replayed."""
+        records, lines = await self.journal.read()
+        if not lines:
+            return 0
+        done = 0
+        try:
+            async with self._session_factory() as session:
+                for record in records:
+                    await self._replay(session, record)
+                    done += 1
+        except STORAGE_ERRORS as error:
+            logger.warning(
+                "journal replay paused: database still unavailable", extra={"error": _short(error)}
+            )
+            return 0
+        await self.journal.discard(lines)
+        logger.info("journal replayed", extra={"records": done})
+        return done
+
+    async def _replay(self, session: AsyncSession, record: dict[str, Any]) -> None:
+        if record.get("kind") == "outcome":
+            await write_outcome(session, record)
+            await session.commit()
+            return
+        arrival = Arrival(**{name: record[name] for name in Arrival.__dataclass_fields__})
+        await rows.store(session, arrival.row(lease_until=None, attempts=0))
+
+    async def due(self, bot_id: int, *, limit: int = 100) -> list[InboundMessage]:
+        """Stored updates nobody is handling; those past the policy's limits are abandoned instead."""
+        now = utcnow()
+        ready = []
+        async with self._session_factory() as session:
+            for row in await rows.due(session, bot_id, now=now, limit=limit):
+                assert row.id is not None
+                reason = self._give_up_reason(row, now)
+                if reason is None:
+                    ready.append(row)
+                    continue
+                await rows.abandon(session, row.id, reason=reason)
+                logger.error(
+                    "update abandoned: an admin should answer it",
+                    extra={"inbound_id": row.id, "update_id": row.update_id, "reason": reason},
+                )
+        return ready
+
+    def _give_up_reason(self, row: InboundMessage, now: datetime) -> str | None:
+        if row.attempts >= self.policy.max_attempts:
+            return f"gave up after {row.attempts} attempts: {row.status_reason or row.error or 'unknown'}"
+        if row.created_at < now - self.policy.max_age:
+            return f"older than {self.policy.max_age}: not answered automatically"
+        return None
+
+    async def claim(self, inbound_id: int) -> InboundMessage | None:
+        now = utcnow()
+        async with self._session_factory() as session:
+            return await rows.claim(session, inbound_id, now=now, until=now + self.policy.lease)
+
+    async def release(self, inbound_ids: list[int], *, reason: str) -> None:
+        async with self._session_factory() as session:
+            await rows.release(session, inbound_ids, reason=reason)
+
+
+def _arrival_record(arrival: Arrival) -> dict[str, Any]:
+    return {name: getattr(arrival, name) for name in Arrival.__dataclass_fields__}
+
+
+def _short(error: BaseException) -> str:
+    return f"{type(error).__name__}: {error}"[:300]
