@@ -92,7 +92,10 @@ async def build_app(settings: Settings, *, upgrade: bool = True, seed: bool = Fa
         lookup, gateway, temperature=settings.llm_temperature, retrieval_check=roles.retrieval_check
     )
     state_store = await open_state_store(
-        settings.redis_url, prefix=settings.redis_prefix, operation_timeout=settings.redis_timeout
+        settings.redis_url,
+        prefix=settings.redis_prefix,
+        operation_timeout=settings.redis_timeout,
+        handling_timeout=settings.update_timeout,
     )
     inbox = Inbox(
         session_factory,

@@ -52,6 +52,11 @@ def _parser() -> argparse.ArgumentParser:
     logs.add_argument("--since", help="ISO date/time (UTC) or a period such as 24h, 7d")
     logs.add_argument("--limit", type=int, default=50)
     logs.add_argument("--json", action="store_true", help="one JSON object per line")
+    logs.add_argument(
+        "--failed",
+        action="store_true",
+        help="only messages that failed, were abandoned, or whose reply Telegram refused",
+    )
 
     stats = commands.add_parser("stats", help="volume, intents, hand-offs, latency, errors")
     stats.add_argument("--period", default="24h", help="e.g. 1h, 24h, 7d (default 24h)")
@@ -174,6 +179,7 @@ async def _read_logs(args: argparse.Namespace, settings: Settings) -> int:
                 since=since,
                 limit=args.limit,
                 exclude_users=settings.admin_ids,
+                failed=args.failed,
             )
             replies = await logs.replies_to(session, [row.id for row in rows if row.id is not None])
     finally:

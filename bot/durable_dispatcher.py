@@ -194,7 +194,7 @@ class DurableDispatcher(Dispatcher):
         return Outcome(InboundStatus.FAILED, interaction.error)
 
     def _retry_later(self, interaction: Interaction, reason: str) -> Outcome:
-        return Outcome.retry_in(min(60.0, 2.0**interaction.attempt), reason)
+        return Outcome.retry_in(self.inbox.policy.retry_delay(interaction.attempt), reason)
 
     async def _tell(self, bot: Bot, summary: UpdateSummary, key: str) -> bool:
         """Best effort: a message about the bot's own trouble; True when Telegram took it."""

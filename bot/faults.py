@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from aiogram.exceptions import TelegramNetworkError, TelegramRetryAfter, TelegramServerError
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import LockError as RedisLockError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
@@ -27,6 +28,7 @@ _TRANSIENT = (
     InterfaceError,
     RedisConnectionError,
     RedisTimeoutError,
+    RedisLockError,
     TelegramNetworkError,
     TelegramServerError,
     TelegramRetryAfter,

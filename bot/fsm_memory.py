@@ -46,7 +46,9 @@ class BoundedMemoryStorage(BaseStorage):
         self._max_entries = max_entries
         self._clock = clock
 
-    def __len__(self) -> int:
+    @property
+    def size(self) -> int:
+        """Records held. (Not __len__: aiogram tests `storage or default`, and an empty store is falsy.)"""
         return len(self._records)
 
     def _get(self, key: StorageKey) -> _Record | None:
@@ -111,7 +113,9 @@ class BoundedEventIsolation(BaseEventIsolation):
     def __init__(self) -> None:
         self._locks: dict[StorageKey, tuple[asyncio.Lock, list[int]]] = {}
 
-    def __len__(self) -> int:
+    @property
+    def size(self) -> int:
+        """Locks held or awaited. (Not __len__: `isolation or Disabled...` would drop an empty one.)"""
         return len(self._locks)
 
     @asynccontextmanager

@@ -32,9 +32,14 @@ class StateStore:
 
 
 async def open_state_store(
-    redis_url: str | None, *, prefix: str = "csbot", operation_timeout: float = 3.0
+    redis_url: str | None,
+    *,
+    prefix: str = "csbot",
+    operation_timeout: float = 3.0,
+    handling_timeout: float = 60.0,
 ) -> StateStore:
-    """Every Redis operation is bounded by `operation_timeout`: a frozen Redis fails an update fast
+    """Every Redis operation is bounded by `operation_timeout`, and waiting for a chat's lock by
+    `handling_timeout`: a frozen Redis fails an update fast
     (the customer is told to wait and the update is handled again), it never hangs it."""
     if redis_url is None:
         return StateStore(BoundedMemoryStorage(), BoundedEventIsolation())
@@ -49,4 +54,9 @@ async def open_state_store(
     except Exception as error:  # redis raises its own connection/timeout/auth errors
         await storage.close()
         raise StateStoreUnreachable(f"CSBOT_REDIS_URL: cannot reach Redis ({error})") from error
-    return StateStore(storage, RedisEventIsolation(storage.redis, key_builder=key_builder))
+    # A chat's lock outlives its holder by a little only: a holder that could not release it
+    # (Redis froze mid-update) blocks that chat until the TTL passes, not for a minute.
+    lock_kwargs = {"timeout": handling_timeout + 5, "blocking_timeout": handling_timeout}
+    return StateStore(
+        storage, RedisEventIsolation(storage.redis, key_builder=key_builder, lock_kwargs=lock_kwargs)
+    )

@@ -8,6 +8,8 @@ recorded, and queued responses, including errors, pass through aiogram's real
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import itertools
 import json
 import time
@@ -22,10 +24,11 @@ from aiogram.methods import (
     EditMessageText,
     ForwardMessage,
     GetMe,
+    GetUpdates,
     TelegramMethod,
 )
 from aiogram.methods.base import TelegramType
-from aiogram.types import Message
+from aiogram.types import Message, Update
 
 LOCAL_BOT_TOKEN = "42:local-recording-session"
 M = TypeVar("M", bound=TelegramMethod[Any])
@@ -44,6 +47,26 @@ class RecordingSession(BaseSession):
         self.requests: list[TelegramMethod[Any]] = []
         self._queued: list[QueuedResponse] = []
         self._message_ids = itertools.count(1000)
+        self._undelivered: list[Update] = []
+        self._incoming = asyncio.Event()
+        self.confirmed_below = 0
+        """Like Telegram: getUpdates with an offset confirms every update below it."""
+
+    def deliver(self, *updates: Update) -> None:
+        """Updates Telegram holds for the bot; returned by getUpdates until an offset confirms them."""
+        self._undelivered.extend(updates)
+        self._incoming.set()
+
+    async def _get_updates(self, method: GetUpdates) -> list[dict[str, Any]]:
+        if method.offset is not None:
+            self.confirmed_below = max(self.confirmed_below, method.offset)
+            self._undelivered = [u for u in self._undelivered if u.update_id >= method.offset]
+        if not self._undelivered:
+            self._incoming.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._incoming.wait(), min(float(method.timeout or 0), 1.0))
+        batch = self._undelivered[: method.limit or 100]
+        return [update.model_dump(mode="json", exclude_unset=True) for update in batch]
 
     def queue_error(
         self,
@@ -69,6 +92,8 @@ class RecordingSession(BaseSession):
         queued = self._take_queued(method)
         if queued is not None:
             status_code, payload = queued.status_code, queued.payload
+        elif isinstance(method, GetUpdates):
+            status_code, payload = 200, {"ok": True, "result": await self._get_updates(method)}
         else:
             status_code, payload = 200, {"ok": True, "result": self._default_result(bot, method)}
         response = self.check_response(bot, method, status_code, json.dumps(payload, default=str))

@@ -192,6 +192,8 @@ class OutboundStatus(StrEnum):
     SENT = "sent"
     FAILED = "failed"
     """Telegram refused it after every retry; the text is kept so an admin can resend it."""
+    RESENT = "resent"
+    """Failed, then sent again by an admin (`/resend`); the new message has a row of its own."""
 
 
 class OutboundMessage(SQLModel, table=True):

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from aiogram import Router
+from aiogram import Bot, Router
+from aiogram.exceptions import TelegramAPIError
 from aiogram.filters import Command, CommandObject, Filter
 from aiogram.types import Message
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.config import Settings
+from db.models import OutboundStatus
 from db.repositories import logs
 from services.admin_views import render_conversation, render_logs
 from services.conversation_log import Interaction
@@ -60,6 +62,9 @@ def create_router() -> Router:
         interaction.routed("admin", "database")
         user_id, count = None, DEFAULT_LOG_COUNT
         args = (command.args or "").split()
+        failed = bool(args) and args[0] == "failed"
+        if failed:
+            args = args[1:]
         try:
             if len(args) >= 2:
                 user_id, count = int(args[0]), int(args[1])
@@ -68,13 +73,14 @@ def create_router() -> Router:
                 # A lone small number is a count; Telegram user ids are far larger.
                 user_id, count = (None, value) if value <= MAX_LOG_COUNT else (value, DEFAULT_LOG_COUNT)
         except ValueError:
-            await message.answer("Usage: /logs [user_id] [n]", parse_mode=None)
+            await message.answer("Usage: /logs [failed] [user_id] [n]", parse_mode=None)
             return
         rows = await logs.inbound(
             session,
             user_id=user_id,
             limit=max(1, min(count, MAX_LOG_COUNT)),
             exclude_users=settings.admin_ids,
+            failed=failed,
         )
         replies = await logs.replies_to(session, [row.id for row in rows if row.id is not None])
         await _send_long(message, render_logs(rows, replies))
@@ -90,5 +96,28 @@ def create_router() -> Router:
             await message.answer("Usage: /conversation <user_id>", parse_mode=None)
             return
         await _send_long(message, render_conversation(await logs.conversation(session, user_id)))
+
+    @router.message(Command("resend"))
+    async def on_resend(
+        message: Message, command: CommandObject, bot: Bot, session: AsyncSession, interaction: Interaction
+    ) -> None:
+        """Send a reply Telegram refused (the number `/logs failed` shows) to its chat again."""
+        interaction.routed("admin", "database")
+        try:
+            outbound_id = int((command.args or "").strip().lstrip("#"))
+        except ValueError:
+            await message.answer("Usage: /resend <number of an undelivered reply, from /logs failed>")
+            return
+        row = await logs.outbound(session, outbound_id)
+        if row is None or row.status != OutboundStatus.FAILED or row.chat_id is None:
+            await message.answer(f"No undelivered reply #{outbound_id}.", parse_mode=None)
+            return
+        try:
+            await bot.send_message(row.chat_id, row.text, parse_mode=None)
+        except TelegramAPIError as error:
+            await message.answer(f"Telegram refused it again: {error}", parse_mode=None)
+            return
+        await logs.mark_resent(session, row)
+        await message.answer(f"Reply #{outbound_id} sent again to chat {row.chat_id}.", parse_mode=None)
 
     return router

@@ -71,7 +71,7 @@ async def recent_turns(session: AsyncSession, user_id: int | None, *, limit: int
     """
     if user_id is None:
         return []
-    rows = await logs.conversation(session, user_id, limit=limit + 1)
+    rows = await logs.conversation(session, user_id, limit=limit + 1, delivered_only=True)
     if rows and isinstance(rows[-1], InboundMessage):
         rows = rows[:-1]
     turns: list[Message] = []

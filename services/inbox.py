@@ -76,6 +76,11 @@ class InboxPolicy:
     max_attempts: int = 5
     max_age: timedelta = timedelta(hours=24)
     """Older unanswered updates are abandoned for an admin: an answer a day late helps nobody."""
+    retry_base: float = 2.0
+    """After a transient fault the next try waits retry_base * 2**(attempt - 1) seconds (at most 60)."""
+
+    def retry_delay(self, attempt: int) -> float:
+        return min(60.0, self.retry_base * 2 ** max(0, attempt - 1))
 
 
 class Inbox:

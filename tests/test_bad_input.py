@@ -58,7 +58,9 @@ async def test_a_refused_reply_is_stored_with_its_text_and_apologised_for(harnes
     assert row.intent == "stock" and row.status == "failed"
     assert row.error is not None and "TelegramBadRequest" in row.error
     refused, apology = await harness.rows(OutboundMessage)
-    assert refused.status == "failed" and "SKU-7890" in refused.text and "something odd" in (refused.error or "")
+    assert (
+        refused.status == "failed" and "SKU-7890" in refused.text and "something odd" in (refused.error or "")
+    )
     assert apology.status == "sent" and apology.text == t("internal_error", "ko")
 
 
