@@ -7,6 +7,7 @@ connections and drop the ones it has, the way a restart or failover looks.
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -29,9 +30,10 @@ async def held_lock(database_url: str, table: str = "inbound_messages") -> Async
     if database_url.startswith("sqlite"):
         path = make_url(database_url).database
         assert path is not None
-        connection = sqlite3.connect(path, isolation_level=None, timeout=30)
+        # In a thread: waiting for the lock must not stop the event loop that would release it.
+        connection = sqlite3.connect(path, isolation_level=None, timeout=30, check_same_thread=False)
         try:
-            connection.execute("BEGIN EXCLUSIVE")
+            await asyncio.to_thread(connection.execute, "BEGIN EXCLUSIVE")
             yield
             connection.execute("ROLLBACK")
         finally:

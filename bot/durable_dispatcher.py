@@ -15,6 +15,7 @@ import asyncio
 import json
 import logging
 import time
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -33,6 +34,9 @@ from services.texts import t
 logger = logging.getLogger(__name__)
 
 SHUTDOWN_REASON = "interrupted by shutdown: handled again after restart"
+
+current_update: ContextVar[tuple[int, int] | None] = ContextVar("current_update", default=None)
+"""(bot id, update id) of the update being handled, for log lines and anything sent meanwhile."""
 
 
 @dataclass(frozen=True)
@@ -97,10 +101,12 @@ class DurableDispatcher(Dispatcher):
         task = asyncio.current_task()
         if task is not None:
             self._in_flight[task] = None
+        token = current_update.set((bot.id, update.update_id))
         try:
             admission: Admission = kwargs.pop("admission", None) or await self.admit(bot, update)
             return await self._handle_admitted(bot, admission, kwargs)
         finally:
+            current_update.reset(token)
             if task is not None:
                 self._in_flight.pop(task, None)
 
@@ -181,6 +187,14 @@ class DurableDispatcher(Dispatcher):
         self, bot: Bot, summary: UpdateSummary, interaction: Interaction, error: Exception
     ) -> Outcome:
         extra = {"user_id": summary.user_id, "inbound_id": interaction.inbound_id}
+        if interaction.delivered() and is_transient(error):
+            # The reply is out: another run would send it twice. Keep the error for the admin.
+            logger.warning(
+                "transient fault after the reply was delivered", extra={**extra, "error": interaction.error}
+            )
+            return Outcome(
+                InboundStatus.ANSWERED, f"fault after the reply was delivered: {interaction.error}"
+            )
         if is_transient(error) and interaction.attempt < self.inbox.policy.max_attempts:
             logger.warning(
                 "update handling hit a transient fault; it will be handled again",

@@ -15,9 +15,10 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 
-_TRANSIENT_SQLSTATE_PREFIXES = ("08", "53", "57", "55P03", "40001", "40P01", "3D000")
+_TRANSIENT_SQLSTATE_PREFIXES = ("08", "53", "57", "55P03", "55000", "40001", "40P01", "3D000")
 """Connection lost, out of resources, canceled (statement_timeout) or shutting down, lock not
-available (lock_timeout), serialization failure, deadlock, database gone."""
+available (lock_timeout), database not accepting connections, serialization failure, deadlock,
+database gone."""
 
 _TRANSIENT = (
     TimeoutError,

@@ -89,7 +89,7 @@ class RecordingSession(BaseSession):
         self, bot: Bot, method: TelegramMethod[TelegramType], timeout: int | None = None
     ) -> TelegramType:
         self.requests.append(method)
-        queued = self._take_queued(method)
+        queued = self.next_fault(method)
         if queued is not None:
             status_code, payload = queued.status_code, queued.payload
         elif isinstance(method, GetUpdates):
@@ -99,7 +99,8 @@ class RecordingSession(BaseSession):
         response = self.check_response(bot, method, status_code, json.dumps(payload, default=str))
         return response.result  # type: ignore[return-value]
 
-    def _take_queued(self, method: TelegramMethod[Any]) -> QueuedResponse | None:
+    def next_fault(self, method: TelegramMethod[Any]) -> QueuedResponse | None:
+        """The queued error for this call, if any; a subclass may add faults of its own."""
         for index, queued in enumerate(self._queued):
             if queued.method_type is None or isinstance(method, queued.method_type):
                 return self._queued.pop(index)

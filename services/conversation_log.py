@@ -80,6 +80,10 @@ class Interaction:
     def failed(self, error: BaseException) -> None:
         self.error = f"{type(error).__name__}: {error}"[:2000]
 
+    def delivered(self) -> bool:
+        """Something reached the customer in this handling run (handling it again would repeat it)."""
+        return any(sent.chat_id == self.chat_id and sent.status == OutboundStatus.SENT for sent in self.sent)
+
     def undelivered(self) -> bool:
         """Every message meant for the customer failed in a way a later try could fix."""
         to_customer = [sent for sent in self.sent if sent.chat_id == self.chat_id]
@@ -110,7 +114,7 @@ current_interaction: ContextVar[Interaction | None] = ContextVar("current_intera
 def outcome_record(interaction: Interaction, outcome: Outcome) -> dict[str, Any]:
     """Everything `write_outcome` needs, as JSON-able data (it may go through the journal)."""
     return {
-        "kind": "outcome",
+        "type": "outcome",
         "inbound_id": interaction.inbound_id,
         "user_id": interaction.user_id,
         "status": outcome.status.value,

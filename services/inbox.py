@@ -101,7 +101,7 @@ class Inbox:
             async with self._session_factory() as session:
                 stored = await rows.store(session, row)
         except STORAGE_ERRORS as error:
-            await self.journal.append({"kind": "update", **_arrival_record(arrival)})
+            await self.journal.append({"type": "update", "arrival": _arrival_record(arrival)})
             logger.error(
                 "database unavailable: update journaled, it will be handled when the database answers",
                 extra={"update_id": arrival.update_id, "bot_id": arrival.bot_id, "error": _short(error)},
@@ -143,11 +143,11 @@ class Inbox:
         return done
 
     async def _replay(self, session: AsyncSession, record: dict[str, Any]) -> None:
-        if record.get("kind") == "outcome":
+        if record.get("type") == "outcome":
             await write_outcome(session, record)
             await session.commit()
             return
-        arrival = Arrival(**{name: record[name] for name in Arrival.__dataclass_fields__})
+        arrival = Arrival(**record["arrival"])
         await rows.store(session, arrival.row(lease_until=None, attempts=0))
 
     async def due(self, bot_id: int, *, limit: int = 100) -> list[InboundMessage]:

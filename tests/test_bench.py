@@ -16,3 +16,16 @@ async def test_draft_verify_bench_prints_its_ratios(capsys: pytest.CaptureFixtur
     assert re.fullmatch(r"latency_ratio=\d+\.\d{3} cost_ratio=\d+\.\d{3}", lines[-1])
     assert any(line.startswith("faq   draft-verify ") for line in lines)
     assert any(line.startswith("[dv faq-as-draft token] latency_ratio=") for line in lines)
+
+
+async def test_fault_bench_loses_nothing_on_each_backend(database_url: str) -> None:
+    """A short run of bench/faults.py (every fault, a real SIGTERM and restart) on SQLite and PostgreSQL."""
+    from argparse import Namespace
+
+    from bench import faults
+
+    url = None if database_url.startswith("sqlite") else database_url
+    report = await faults.run(Namespace(updates=120, users=30, concurrency=20, database_url=url, seed=5))
+    assert (report["lost"], report["unanswered"], report["duplicated"]) == (0, 0, 0)
+    assert report["sends_refused_429"] and report["sends_refused_500"], "the faults did happen"
+    assert report["return_requests"] == 1, "the confirmation was delivered four times, filed once"

@@ -438,3 +438,24 @@ def test_csbot_logs_failed_lists_what_did_not_reach_the_customer(tmp_path: Path)
     [refused] = row["failed_replies"]
     assert STOCK_ANSWER_MARK in refused["text"] and "blocked" in refused["error"]
     assert "raw_update" not in row
+
+
+async def test_a_fault_after_the_reply_went_out_does_not_send_it_twice(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sqlalchemy.exc import OperationalError
+
+    from handlers import inquiries
+
+    answer = inquiries.say
+
+    async def answer_then_lose_the_database(*args, **kwargs):  # type: ignore[no-untyped-def]
+        await answer(*args, **kwargs)
+        raise OperationalError("COMMIT", {}, ConnectionResetError("connection lost"))
+
+    monkeypatch.setattr(inquiries, "say", answer_then_lose_the_database)
+    replies = await harness.say(DEMO_USER_ID, "where is my order?")
+    assert len(replies) == 1 and "20240115-001234" in replies[0], "no apology after a delivered answer"
+    [row] = await harness.rows(InboundMessage)
+    assert row.status == "answered" and "fault after the reply was delivered" in (row.status_reason or "")
+    assert await _worker_pass(harness) == 0
