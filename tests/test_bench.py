@@ -26,6 +26,6 @@ async def test_fault_bench_loses_nothing_on_each_backend(database_url: str) -> N
 
     url = None if database_url.startswith("sqlite") else database_url
     report = await faults.run(Namespace(updates=120, users=30, concurrency=20, database_url=url, seed=5))
-    assert (report["lost"], report["unanswered"], report["duplicated"]) == (0, 0, 0)
+    assert (report["lost"], report["unanswered"], report["duplicated"]) == (0, 0, 0), sorted(report.items())
     assert report["sends_refused_429"] and report["sends_refused_500"], "the faults did happen"
     assert report["return_requests"] == 1, "the confirmation was delivered four times, filed once"

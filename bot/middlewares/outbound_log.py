@@ -9,11 +9,11 @@ and the error, for an admin to see and resend.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from aiogram import Bot
 from aiogram.client.session.middlewares.base import BaseRequestMiddleware, NextRequestMiddlewareType
-from aiogram.exceptions import TelegramAPIError
 from aiogram.methods import (
     CopyMessage,
     EditMessageText,
@@ -53,10 +53,10 @@ class OutboundLogMiddleware(BaseRequestMiddleware):
         sent = SentMessage(method.__api_method__, int(chat_id) if chat_id is not None else None, text)
         try:
             response = await make_request(bot, method)
-        except (TelegramAPIError, TimeoutError, OSError) as error:
+        except BaseException as error:  # a cancelled send (timeout, shutdown) did not arrive either
             sent.status = OutboundStatus.FAILED
             sent.error = f"{type(error).__name__}: {error}"[:1000]
-            sent.retryable = is_transient(error)
+            sent.retryable = is_transient(error) or isinstance(error, asyncio.CancelledError)
             raise
         finally:
             interaction.sent.append(sent)
