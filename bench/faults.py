@@ -43,7 +43,6 @@ from aiogram import Bot
 from aiogram.methods import SendMessage, SendMessageDraft, TelegramMethod
 from aiogram.methods.base import TelegramType
 from aiogram.types import Update
-from sqlalchemy import text
 from sqlmodel import func, select
 
 from bench.db_faults import database_outage, held_lock
@@ -127,10 +126,7 @@ async def _fresh_database(url: str | None, workdir: Path) -> str:
     url = Settings(database_url=url, _env_file=None).database_url  # type: ignore[call-arg]
     engine = create_engine(url)
     try:
-        async with engine.begin() as connection:
-            await connection.execute(text("DROP SCHEMA IF EXISTS public CASCADE"))
-            await connection.execute(text("CREATE SCHEMA public"))
-        await migrate.upgrade(engine)
+        await migrate.recreate(engine)
     finally:
         await engine.dispose()
     return url

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection
+from sqlalchemy import Connection, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
@@ -23,3 +23,11 @@ def alembic_config(connection: Connection | None = None) -> Config:
 async def upgrade(engine: AsyncEngine, revision: str = "head") -> None:
     async with engine.begin() as connection:
         await connection.run_sync(lambda sync: command.upgrade(alembic_config(sync), revision))
+
+
+async def recreate(engine: AsyncEngine) -> None:
+    """An empty PostgreSQL schema at the latest revision: for tests and benches, never a shop."""
+    async with engine.begin() as connection:
+        await connection.execute(text("DROP SCHEMA IF EXISTS public CASCADE"))
+        await connection.execute(text("CREATE SCHEMA public"))
+    await upgrade(engine)

@@ -29,11 +29,7 @@ def _run(coroutine: object) -> None:
 async def _migrate(url: str, *, reset_schema: bool) -> None:
     engine = create_engine(url)
     try:
-        if reset_schema:
-            async with engine.begin() as connection:
-                await connection.execute(text("DROP SCHEMA IF EXISTS public CASCADE"))
-                await connection.execute(text("CREATE SCHEMA public"))
-        await migrate.upgrade(engine)
+        await (migrate.recreate(engine) if reset_schema else migrate.upgrade(engine))
     finally:
         await engine.dispose()
 
