@@ -61,7 +61,7 @@ class DurablePoller:
                     self._bot.get_updates(
                         offset=offset,
                         timeout=POLLING_TIMEOUT_S,
-                        limit=self._capacity - len(self._tasks),
+                        limit=min(100, self._capacity - len(self._tasks)),
                         allowed_updates=self._allowed_updates,
                         request_timeout=POLLING_TIMEOUT_S + 10,
                     ),

@@ -459,3 +459,15 @@ async def test_a_fault_after_the_reply_went_out_does_not_send_it_twice(
     [row] = await harness.rows(InboundMessage)
     assert row.status == "answered" and "fault after the reply was delivered" in (row.status_reason or "")
     assert await _worker_pass(harness) == 0
+
+
+async def test_a_second_poller_on_the_token_stops_this_one_with_one_clear_error(harness: Harness) -> None:
+    from aiogram.methods import GetUpdates
+
+    from bot.polling import PollingConflict
+
+    harness.session.queue_error(
+        GetUpdates, error_code=409, description="Conflict: terminated by other getUpdates request"
+    )
+    with pytest.raises(PollingConflict, match="another process is polling with this bot token"):
+        await serve_polling(harness.app.dispatcher, harness.bot, concurrency=4, shutdown_timeout=1)
