@@ -120,7 +120,11 @@ async def _poll(app: App, token: str, settings: Settings) -> int:
     from bot.middlewares.telegram_retry import TelegramRetryMiddleware
     from bot.polling import PollingConflict, serve_polling
 
-    bot = create_bot(token, retry=TelegramRetryMiddleware(budget=settings.telegram_retry_budget))
+    bot = create_bot(
+        token,
+        retry=TelegramRetryMiddleware(budget=settings.telegram_retry_budget),
+        api_url=settings.telegram_api_url,
+    )
     try:
         return await serve_polling(
             app.dispatcher,

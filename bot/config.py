@@ -34,6 +34,11 @@ class Settings(BaseSettings):
     )
 
     bot_token: SecretStr | None = None
+    telegram_api_url: str | None = Field(
+        default=None,
+        description="Bot API server base URL (a self-hosted telegram-bot-api, a proxy, a test server); "
+        "Telegram's own when unset",
+    )
     database_url: str = Field(
         default=DEFAULT_DATABASE_URL,
         validation_alias=AliasChoices("CSBOT_DATABASE_URL", "DATABASE_URL"),

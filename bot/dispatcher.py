@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from aiogram import Bot
 from aiogram.client.default import DefaultBotProperties
+from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.session.base import BaseSession
+from aiogram.client.telegram import TelegramAPIServer
 from aiogram.fsm.storage.base import BaseEventIsolation, BaseStorage
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -49,9 +51,18 @@ def create_dispatcher(
 
 
 def create_bot(
-    token: str, *, session: BaseSession | None = None, retry: TelegramRetryMiddleware | None = None
+    token: str,
+    *,
+    session: BaseSession | None = None,
+    retry: TelegramRetryMiddleware | None = None,
+    api_url: str | None = None,
 ) -> Bot:
-    """A Bot whose every call is retried by one policy and every message logged with its outcome."""
+    """A Bot whose every call is retried by one policy and every message logged with its outcome.
+
+    `api_url` points every Bot API call (file downloads too) at another Bot API server.
+    """
+    if session is None and api_url is not None:
+        session = AiohttpSession(api=TelegramAPIServer.from_base(api_url))
     bot = Bot(token, session=session, default=DefaultBotProperties(parse_mode=None))
     bot.session.middleware(OutboundLogMiddleware())  # outermost: sees each message once, finally
     bot.session.middleware(retry or TelegramRetryMiddleware())

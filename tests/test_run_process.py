@@ -1,0 +1,82 @@
+"""`csbot run` as a deployment runs it: a real process, real HTTP to a Bot API server, real signals.
+
+The Bot API server is a fake on loopback (bench/fake_bot_api.py) that, like
+Telegram, re-delivers what was not confirmed. A deploy sends SIGTERM while a
+reply is still on its way; the next process answers what the first could not
+finish, once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import pytest
+
+from bench.fake_bot_api import FakeBotAPI
+from bot.fake_updates import UpdateFactory
+
+SLOW_CUSTOMER = 610_000_001
+OTHER_CUSTOMER = 610_000_002
+
+
+@pytest.fixture
+async def telegram() -> AsyncIterator[FakeBotAPI]:
+    api = FakeBotAPI(slow_seconds=30)
+    await api.start()
+    yield api
+    await api.close()
+
+
+async def _start(tmp_path: Path, telegram: FakeBotAPI) -> asyncio.subprocess.Process:
+    environment = {k: v for k, v in os.environ.items() if not k.startswith(("CSBOT_", "DATABASE_URL"))}
+    environment.update(
+        {
+            "CSBOT_BOT_TOKEN": "123456:fake-token-for-loopback",
+            "CSBOT_TELEGRAM_API_URL": telegram.url,
+            "CSBOT_DATABASE_URL": f"sqlite:///{tmp_path / 'shop.db'}",
+            "CSBOT_SHUTDOWN_TIMEOUT": "1",
+        }
+    )
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "run", cwd=tmp_path, env=environment, stderr=asyncio.subprocess.PIPE
+    )
+
+
+async def _until(condition: Callable[[], bool], within: float = 60) -> None:
+    async with asyncio.timeout(within):
+        while not condition():  # noqa: ASYNC110  # another process makes progress: nothing to wait on here
+            await asyncio.sleep(0.05)
+
+
+async def test_sigterm_mid_reply_then_restart_answers_everything_once(
+    tmp_path: Path, telegram: FakeBotAPI
+) -> None:
+    updates = UpdateFactory()
+    slow = updates.text(SLOW_CUSTOMER, "SKU-7890 재고 있나요?")
+    fast = updates.text(OTHER_CUSTOMER, "What payment methods do you accept?")
+    telegram.slow_chats.add(SLOW_CUSTOMER)
+    telegram.deliver(*(u.model_dump(mode="json", exclude_unset=True) for u in (slow, fast)))
+
+    first = await _start(tmp_path, telegram)
+    await _until(lambda: len(telegram.texts_to(OTHER_CUSTOMER)) == 1)
+    await _until(lambda: telegram.confirmed_below > fast.update_id)  # both stored, then confirmed
+    first.send_signal(signal.SIGTERM)
+    _, stderr = await asyncio.wait_for(first.communicate(), 30)
+    assert first.returncode == 1, stderr.decode()[-2000:]
+    assert "interrupted" in stderr.decode()
+    assert telegram.texts_to(SLOW_CUSTOMER) == []
+
+    telegram.slow_chats.clear()  # Telegram is quick again; nothing is delivered anew
+    second = await _start(tmp_path, telegram)
+    await _until(lambda: len(telegram.texts_to(SLOW_CUSTOMER)) == 1)
+    second.send_signal(signal.SIGTERM)
+    _, stderr = await asyncio.wait_for(second.communicate(), 30)
+    assert second.returncode == 0, stderr.decode()[-2000:]
+    [answer] = telegram.texts_to(SLOW_CUSTOMER)
+    assert "SKU-7890" in answer
+    assert len(telegram.texts_to(OTHER_CUSTOMER)) == 1, "the first process's answer is not repeated"
