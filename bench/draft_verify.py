@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from bench.openai_double import OpenAIDouble, Profile, ScriptedModel
 from db.seed import FAQ
 from services.faq import FaqDocument, FaqLookupAnswerer
-from services.llm.config import LLMEndpoint, LLMRoles
+from services.llm.config import LLMEndpoint, LLMRoles, VerifyMode
 from services.llm.gateway import CallLedger, LLMGateway
 from services.llm.speculative import AnswerRequest, ReplyReport, SpeculativeAnswerer, split_sentences
 
@@ -162,7 +162,7 @@ async def main(scale: float) -> None:
     )
     base_url = await double.start()
 
-    def endpoint(model: str, verify: str) -> LLMEndpoint:
+    def endpoint(model: str, verify: VerifyMode) -> LLMEndpoint:
         price_in, price_out = PRICES[model]
         return LLMEndpoint(
             base_url=base_url,
@@ -172,7 +172,7 @@ async def main(scale: float) -> None:
             price_out=price_out,
             timeout=120,
             first_token_timeout=120,
-        )  # type: ignore[arg-type]
+        )
 
     gateways = {
         verify: LLMGateway(
@@ -190,7 +190,7 @@ async def main(scale: float) -> None:
     try:
         for set_name, questions in sets.items():
             for question in questions:
-                runs = {
+                by_mode = {
                     "target-only": await run_direct(
                         gateways["token"], "target", answerers[SHIPPED], question, scale
                     ),
@@ -199,8 +199,8 @@ async def main(scale: float) -> None:
                     ),
                 }
                 for mode, answerer in answerers.items():
-                    runs[mode] = await run_speculative(answerer, question, scale)
-                for mode, run in runs.items():
+                    by_mode[mode] = await run_speculative(answerer, question, scale)
+                for mode, run in by_mode.items():
                     results.setdefault((set_name, mode), []).append(run)
     finally:
         for gateway in gateways.values():

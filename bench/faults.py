@@ -108,9 +108,12 @@ class FakeTelegram(RecordingSession):
         )
 
     async def make_request(
-        self, bot: Bot, method: TelegramMethod[TelegramType], **options: Any
+        self,
+        bot: Bot,
+        method: TelegramMethod[TelegramType],
+        timeout: int | None = None,  # noqa: ASYNC109  # aiogram's signature
     ) -> TelegramType:
-        result = await super().make_request(bot, method, **options)
+        result = await super().make_request(bot, method, timeout)
         if isinstance(method, SendMessage):
             update = current_update.get()
             interaction = current_interaction.get()

@@ -79,9 +79,10 @@ class UpdateFactory:
         )
 
     def photo(self, user_id: int, caption: str | None = None) -> Update:
-        extra = {"caption": caption} if caption else {}
         size = {"file_id": "photo", "file_unique_id": "photo-u", "width": 90, "height": 90}
-        return self.message(user_id, photo=[size], **extra)
+        if caption:
+            return self.message(user_id, photo=[size], caption=caption)
+        return self.message(user_id, photo=[size])
 
     def callback(
         self,

@@ -69,7 +69,7 @@ class LocalChat:
             if getattr(method, "chat_id", None) != self._user_id:
                 continue
             prefix = "(edited) " if isinstance(method, EditMessageText) else ""
-            text = to_plain(method.text, method.parse_mode)
+            text = to_plain(method.text or "", method.parse_mode)
             shown.append(prefix + text + self._remember_buttons(method.reply_markup))
         return shown
 

@@ -77,7 +77,7 @@ async def recent_turns(session: AsyncSession, user_id: int | None, *, limit: int
     turns: list[Message] = []
     for row in rows:
         role = "user" if isinstance(row, InboundMessage) else "assistant"
-        if not row.text.strip() or (role == "user" and row.kind != "text"):
+        if not row.text.strip() or (isinstance(row, InboundMessage) and row.kind != "text"):
             continue
         if turns and turns[-1]["role"] == role:
             turns[-1]["content"] += "\n" + row.text

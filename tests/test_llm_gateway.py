@@ -181,7 +181,8 @@ async def test_score_returns_top_tokens_for_every_position(double: OpenAIDouble)
     prompt = double.tokenizer.encode("hello there")
     result = await gateway(endpoint(double, "primary")).score("target", prompt, ledger=CallLedger())
     assert len(result.top) == len(prompt) and result.top[0] is None
-    assert max(result.top[1], key=result.top[1].__getitem__) == prompt[1]  # type: ignore[arg-type]
+    second = result.top[1]
+    assert second is not None and max(second, key=second.__getitem__) == prompt[1]
 
 
 async def test_rpm_limit_spaces_requests(double: OpenAIDouble) -> None:

@@ -188,7 +188,7 @@ async def test_no_database_connection_is_held_while_an_answer_streams(harness: H
             checked_out.append(pool.checkedout())  # type: ignore[attr-defined]
         return await record(bot, method, **options)
 
-    harness.session.make_request = watching  # type: ignore[method-assign]
+    harness.session.make_request = watching  # type: ignore[method-assign,assignment]
     await harness.say(DEMO_USER_ID, "What payment methods do you accept?")
     assert checked_out and set(checked_out) == {0}
 
@@ -294,7 +294,7 @@ async def test_polling_confirms_an_update_only_after_it_is_stored(harness: Harne
             seen_rows_at_confirmation.append(all(u < method.offset for u in [*stored, 0]) and len(stored))
         return await record(bot, method, **options)
 
-    harness.session.make_request = watching  # type: ignore[method-assign]
+    harness.session.make_request = watching  # type: ignore[method-assign,assignment]
     batch = [harness.updates.text(DEMO_USER_ID + i, f"hello {i}") for i in range(5)]
     harness.session.deliver(*batch)
     serving = asyncio.create_task(

@@ -9,7 +9,7 @@ import pytest
 
 from bench.openai_double import Fault, OpenAIDouble, ScriptedModel, render_chat
 from services.faq import FaqAnswer, FaqDocument, FaqLookupAnswerer
-from services.llm.config import LLMEndpoint, LLMRoles, RetrievalCheck
+from services.llm.config import LLMEndpoint, LLMRoles, RetrievalCheck, VerifyMode
 from services.llm.gateway import CallLedger, LLMGateway
 from services.llm.speculative import (
     DRAFTER_PROBE_EVERY,
@@ -60,14 +60,14 @@ def answerer(
     double: OpenAIDouble,
     made: list[LLMGateway],
     *,
-    verify: str,
+    verify: VerifyMode,
     drafter: bool = False,
     retrieval_check: RetrievalCheck = "relevance",
 ) -> SpeculativeAnswerer:
     def endpoint(model: str, price_in: float, price_out: float) -> LLMEndpoint:
         return LLMEndpoint(
             base_url=double.base_url, model=model, verify=verify, price_in=price_in, price_out=price_out
-        )  # type: ignore[arg-type]
+        )
 
     roles = LLMRoles(
         target=[endpoint("target", 8, 32)], drafter=[endpoint("drafter", 0.15, 0.6)] if drafter else []
@@ -241,14 +241,14 @@ async def test_a_drafter_that_keeps_being_rejected_is_skipped(double, gateways) 
 
 
 def small_window_gateway(
-    double: OpenAIDouble, made: list[LLMGateway], *, verify: str, retries: int = 3
+    double: OpenAIDouble, made: list[LLMGateway], *, verify: VerifyMode, retries: int = 3
 ) -> LLMGateway:
     """Target and drafter with a 1,200-token window: a long conversation has to lose turns."""
 
     def endpoint(model: str) -> LLMEndpoint:
         return LLMEndpoint(
             base_url=double.base_url, model=model, verify=verify, context_window=1200, price_in=1
-        )  # type: ignore[arg-type]
+        )
 
     gateway = LLMGateway(
         LLMRoles(target=[endpoint("target")], drafter=[endpoint("drafter")], retries=retries)

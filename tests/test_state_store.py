@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import socket
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
 
 import pytest
-from aiogram.methods import SendMessage
+from aiogram.methods import SendMessage, TelegramMethod
 
 from bot.app import build_app
 from bot.config import Settings
@@ -43,8 +44,8 @@ async def redis_harness(redis_settings: Settings) -> AsyncIterator[Harness]:
     await app.close()
 
 
-def last_buttons(calls: list[object]) -> list[tuple[str, str]]:
-    return buttons([c for c in calls if isinstance(c, SendMessage)][-1])  # type: ignore[arg-type]
+def last_buttons(calls: Sequence[TelegramMethod[Any]]) -> list[tuple[str, str]]:
+    return buttons([c for c in calls if isinstance(c, SendMessage)][-1])
 
 
 async def test_a_return_form_survives_a_restart(redis_harness: Harness, redis_settings: Settings) -> None:

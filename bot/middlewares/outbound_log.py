@@ -32,7 +32,7 @@ from services.text_html import to_plain
 
 def _logged_text(method: TelegramMethod[Any]) -> str | None:
     if isinstance(method, (SendMessage, EditMessageText)):
-        return to_plain(method.text, method.parse_mode)  # as the customer read it
+        return to_plain(method.text or "", method.parse_mode)  # as the customer read it
     if isinstance(method, (ForwardMessage, CopyMessage)):
         return f"[{method.__api_method__} of message {method.message_id} from chat {method.from_chat_id}]"
     return None

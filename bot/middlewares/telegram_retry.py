@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from aiogram import Bot
 from aiogram.client.session.middlewares.base import BaseRequestMiddleware, NextRequestMiddlewareType
@@ -26,7 +27,7 @@ from tenacity.stop import stop_base
 
 logger = logging.getLogger(__name__)
 
-NOT_RETRIED: tuple[type[TelegramMethod[object]], ...] = (SendMessageDraft, SendChatAction, GetUpdates)
+NOT_RETRIED: tuple[type[TelegramMethod[Any]], ...] = (SendMessageDraft, SendChatAction, GetUpdates)
 RETRIED_ERRORS = (TelegramRetryAfter, TelegramServerError, TelegramNetworkError)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import or_, update
+from sqlalchemy import ColumnElement, or_, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -24,7 +24,7 @@ async def store(session: AsyncSession, row: InboundMessage) -> InboundMessage | 
     return row
 
 
-def _unowned(now: datetime) -> object:
+def _unowned(now: datetime) -> ColumnElement[bool]:
     return or_(col(InboundMessage.lease_until).is_(None), col(InboundMessage.lease_until) < now)
 
 

@@ -70,8 +70,8 @@ async def conversation(
     received = await inbound(session, user_id=user_id, limit=limit)
     statement = select(OutboundMessage).where(
         or_(
-            OutboundMessage.telegram_user_id == user_id,
-            OutboundMessage.chat_id == user_id,
+            col(OutboundMessage.telegram_user_id) == user_id,
+            col(OutboundMessage.chat_id) == user_id,
         )
     )
     if delivered_only:

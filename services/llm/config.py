@@ -11,6 +11,9 @@ REASONING_MODEL = re.compile(r"(o\d|gpt-5)(?!\d)", re.IGNORECASE)
 """OpenAI's reasoning families: o1, o3, o4-mini, gpt-5, gpt-5.1-mini... (not gpt-50, not o10)."""
 
 
+VerifyMode = Literal["auto", "token", "judge"]
+
+
 class LLMEndpoint(BaseModel):
     """One deployment of a model behind an OpenAI-compatible API.
 
@@ -29,7 +32,7 @@ class LLMEndpoint(BaseModel):
     max_concurrency: int = Field(default=4, gt=0)
     timeout: float = Field(default=30.0, gt=0, description="seconds per request")
     first_token_timeout: float = Field(default=15.0, gt=0, description="seconds to the first streamed token")
-    verify: Literal["auto", "token", "judge"] = Field(
+    verify: VerifyMode = Field(
         default="auto",
         description="token: /v1/completions echo+logprobs (vLLM-style); judge: chat-only APIs",
     )

@@ -11,6 +11,7 @@ endpoint, and the overlap is cut so no text is shown twice.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import time
@@ -301,7 +302,7 @@ class LLMGateway:
             logprobs = response.choices[0].logprobs
             if logprobs is None or logprobs.top_logprobs is None:
                 raise LLMUnavailable(f"{state.config.name} returned no prompt log-probabilities")
-            positions = [
+            positions: list[dict[int, float] | None] = [
                 None if alternatives is None else {_token_id(t): lp for t, lp in alternatives.items()}
                 for alternatives in logprobs.top_logprobs
             ]
@@ -331,7 +332,7 @@ class LLMGateway:
             started = time.perf_counter()
             try:
                 result = await self._attempts(
-                    state, record, estimated_tokens, lambda state=state, record=record: call(state, record)
+                    state, record, estimated_tokens, functools.partial(call, state, record)
                 )
             except Exception as error:  # one endpoint's failure must not end the chain
                 record.total_ms = (time.perf_counter() - started) * 1000
@@ -409,7 +410,8 @@ class LLMGateway:
                     {"role": "assistant", "content": shown},
                     {"role": "user", "content": CONTINUE_INSTRUCTION},
                 ]
-            return await state.client.chat.completions.create(  # type: ignore[no-any-return]
+            # The SDK's overloads want its own TypedDicts; ours are plain dicts of the same shape.
+            return await state.client.chat.completions.create(  # type: ignore[no-any-return,call-overload]
                 model=state.config.model,
                 messages=request,  # type: ignore[arg-type]
                 stream=True,
