@@ -471,3 +471,31 @@ async def test_a_second_poller_on_the_token_stops_this_one_with_one_clear_error(
     )
     with pytest.raises(PollingConflict, match="another process is polling with this bot token"):
         await serve_polling(harness.app.dispatcher, harness.bot, concurrency=4, shutdown_timeout=1)
+
+
+async def test_postgresql_down_at_arrival_then_back(fast: Harness, database_url: str) -> None:
+    """The server refuses connections and drops the pooled ones; the update waits in the journal."""
+    if not database_url.startswith("postgresql"):
+        pytest.skip("an embedded SQLite file cannot go down; the held-lock test covers it")
+    from bench.db_faults import postgres_outage
+
+    update = fast.updates.text(DEMO_USER_ID, STOCK_QUESTION)
+    async with postgres_outage(database_url):
+        replies = texts_to(await fast.feed(update), DEMO_USER_ID)
+        assert replies == [t("received_later", "ko")]
+        assert await _worker_pass_tolerating_outage(fast) == 0
+    assert await _worker_pass(fast) == 1
+    [row] = await fast.rows(InboundMessage)
+    assert row.status == "answered" and not fast.app.inbox.journal.pending()
+    answers = texts_to(fast.session.requests, DEMO_USER_ID)
+    assert len(answers) == 2 and STOCK_ANSWER_MARK in answers[-1]
+
+
+async def _worker_pass_tolerating_outage(harness: Harness) -> int:
+    """While the database is still down a pass replays nothing and hands nothing back."""
+    from services.inbox import STORAGE_ERRORS
+
+    try:
+        return await _worker_pass(harness)
+    except STORAGE_ERRORS:
+        return 0
