@@ -26,7 +26,12 @@ logger = logging.getLogger("csbot")
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="csbot", description="Customer-service chatbot for online shops.")
     commands = parser.add_subparsers(dest="command", required=True)
-    commands.add_parser("run", help="serve Telegram by long polling (needs CSBOT_BOT_TOKEN)")
+    run = commands.add_parser("run", help="serve Telegram by long polling (needs CSBOT_BOT_TOKEN)")
+    run.add_argument(
+        "--no-migrate",
+        action="store_true",
+        help="do not apply migrations at start (deployments that run `csbot db upgrade` as a step)",
+    )
     chat = commands.add_parser("chat", help="talk to the bot in the terminal on the embedded defaults")
     chat.add_argument(
         "--generate",
@@ -91,7 +96,7 @@ async def _run_async(args: argparse.Namespace, settings: Settings) -> int:
         token = settings.require_bot_token()
         from bot.app import build_app  # aiogram takes seconds to import: only when serving
 
-        app = await build_app(settings)
+        app = await build_app(settings, upgrade=not args.no_migrate)
         try:
             return await _poll(app, token, settings)
         finally:

@@ -20,8 +20,15 @@ def alembic_config(connection: Connection | None = None) -> Config:
     return config
 
 
+MIGRATION_LOCK_KEY = 0x637362_6F74  # "csbot": one advisory lock id for every csbot on the server
+
+
 async def upgrade(engine: AsyncEngine, revision: str = "head") -> None:
+    """Migrate; on PostgreSQL under an advisory lock, so instances starting together take turns
+    (the later ones find nothing to do) instead of racing on the same CREATE TABLE."""
     async with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            await connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK_KEY})
         await connection.run_sync(lambda sync: command.upgrade(alembic_config(sync), revision))
 
 
