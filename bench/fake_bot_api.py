@@ -32,7 +32,8 @@ class FakeBotAPI:
     slow_chats: set[int] = field(default_factory=set)
     slow_seconds: float = 30.0
     delivered: list[Sent] = field(default_factory=list)
-    calls: list[str] = field(default_factory=list)
+    calls: list[tuple[str, dict[str, str]]] = field(default_factory=list)
+    """Every call: the method (lower case) and its parameters as sent."""
     confirmed_below: int = 0
     _pending: list[dict[str, Any]] = field(default_factory=list)
     _arrived: asyncio.Event = field(default_factory=asyncio.Event)
@@ -67,8 +68,8 @@ class FakeBotAPI:
 
     async def _handle(self, request: web.Request) -> web.StreamResponse:
         method = request.match_info["method"].lower()
-        self.calls.append(method)
         params = {key: str(value) for key, value in (await request.post()).items()}
+        self.calls.append((method, params))
         if method == "getme":
             token_id = int(request.match_info["token"].split(":", 1)[0])
             return _ok({"id": token_id, "is_bot": True, "first_name": "csbot", "username": "csbot_fake"})

@@ -53,8 +53,8 @@ from bot.durable_dispatcher import current_update
 from bot.fake_updates import UpdateFactory
 from bot.inbox_worker import InboxWorker
 from bot.middlewares.telegram_retry import TelegramRetryMiddleware
-from bot.polling import serve_polling
 from bot.recording_session import LOCAL_BOT_TOKEN, QueuedResponse, RecordingSession
+from bot.serving import serve_polling
 from db import migrate
 from db.engine import create_engine
 from db.models import InboundMessage, ReturnRequest

@@ -23,10 +23,25 @@ if TYPE_CHECKING:
 logger = logging.getLogger("csbot")
 
 
+DEFAULT_HTTP_PORT = 8080
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="csbot", description="Customer-service chatbot for online shops.")
     commands = parser.add_subparsers(dest="command", required=True)
-    run = commands.add_parser("run", help="serve Telegram by long polling (needs CSBOT_BOT_TOKEN)")
+    run = commands.add_parser(
+        "run", help="serve Telegram: long polling, or a webhook with --webhook (needs CSBOT_BOT_TOKEN)"
+    )
+    run.add_argument(
+        "--webhook",
+        action="store_true",
+        help="receive updates at CSBOT_WEBHOOK_URL's path (also implied by CSBOT_WEBHOOK_URL)",
+    )
+    run.add_argument(
+        "--set-webhook",
+        action="store_true",
+        help="call setWebhook (URL, secret, allowed updates, max connections) at start: from one instance",
+    )
     run.add_argument(
         "--no-migrate",
         action="store_true",
@@ -94,11 +109,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 async def _run_async(args: argparse.Namespace, settings: Settings) -> int:
     if args.command == "run":
         token = settings.require_bot_token()
+        if _wants_webhook(args, settings):
+            settings.require_webhook()  # a missing URL or secret stops here, before any database work
         from bot.app import build_app  # aiogram takes seconds to import: only when serving
 
         app = await build_app(settings, upgrade=not args.no_migrate)
         try:
-            return await _poll(app, token, settings)
+            return await _serve(app, token, settings, args)
         finally:
             await app.close()
     if args.command == "chat":
@@ -120,22 +137,58 @@ async def _run_async(args: argparse.Namespace, settings: Settings) -> int:
     return await _read_logs(args, settings)
 
 
-async def _poll(app: App, token: str, settings: Settings) -> int:
-    from bot.dispatcher import create_bot
-    from bot.middlewares.telegram_retry import TelegramRetryMiddleware
-    from bot.polling import PollingConflict, serve_polling
+def _wants_webhook(args: argparse.Namespace, settings: Settings) -> bool:
+    return bool(args.webhook or args.set_webhook or settings.webhook_url)
 
+
+async def _serve(app: App, token: str, settings: Settings, args: argparse.Namespace) -> int:
+    """Long polling, or the webhook when asked; health checks on CSBOT_HTTP_PORT either way."""
+    from urllib.parse import urlsplit
+
+    from bot.dispatcher import create_bot
+    from bot.http_server import HttpFront
+    from bot.middlewares.telegram_retry import TelegramRetryMiddleware
+    from bot.polling import PollingConflict
+    from bot.serving import serve
+
+    webhook = _wants_webhook(args, settings)
+    url, secret = settings.require_webhook() if webhook else (None, None)
+    port = settings.http_port or (DEFAULT_HTTP_PORT if webhook else None)
     bot = create_bot(
         token,
         retry=TelegramRetryMiddleware(budget=settings.telegram_retry_budget),
         api_url=settings.telegram_api_url,
     )
+    front = (
+        HttpFront(
+            app.dispatcher,
+            bot,
+            engine=app.engine,
+            state_store=app.state_store,
+            concurrency=settings.max_concurrent_updates,
+            webhook_path=urlsplit(url).path or "/" if url else None,
+            webhook_secret=secret,
+        )
+        if port is not None
+        else None
+    )
     try:
-        return await serve_polling(
+        if url is not None and args.set_webhook:
+            await bot.set_webhook(
+                url,
+                secret_token=secret,
+                allowed_updates=app.dispatcher.resolve_used_update_types(),
+                max_connections=settings.webhook_max_connections,
+            )
+            logger.info("webhook set", extra={"url": url})
+        return await serve(
             app.dispatcher,
             bot,
             concurrency=settings.max_concurrent_updates,
             shutdown_timeout=settings.shutdown_timeout,
+            poll=not webhook,
+            front=front,
+            listen=(settings.http_host, port) if port is not None else None,
         )
     except PollingConflict as error:
         print(f"csbot: {error}", file=sys.stderr)

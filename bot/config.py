@@ -7,6 +7,7 @@ variable, instead of surfacing at the first customer message.
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Literal
 
 from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
@@ -65,6 +66,19 @@ class Settings(BaseSettings):
     redis_prefix: str = "csbot"
     generated_label: str = Field(default="", description="prefix for answers a model wrote itself")
 
+    # Serving: long polling by default; a webhook when CSBOT_WEBHOOK_URL is set.
+    webhook_url: str | None = Field(
+        default=None, description="public HTTPS URL Telegram posts updates to; its path is served"
+    )
+    webhook_secret: SecretStr | None = Field(
+        default=None, description="X-Telegram-Bot-Api-Secret-Token; required with a webhook"
+    )
+    webhook_max_connections: int = Field(default=40, ge=1, le=100)
+    http_host: str = "0.0.0.0"  # a server behind a proxy or in a container listens on all
+    http_port: int | None = Field(
+        default=None, ge=1, le=65535, description="webhook, /healthz and /readyz; 8080 with a webhook"
+    )
+
     # Nothing lost: the durable inbox, timeouts and shutdown.
     journal_path: str = Field(
         default="./csbot-journal.jsonl",
@@ -110,6 +124,26 @@ class Settings(BaseSettings):
         if not value.startswith(("postgresql+asyncpg://", "sqlite+aiosqlite://")):
             raise ValueError("expected a sqlite:// or postgresql:// URL")
         return value
+
+    @field_validator("webhook_secret")
+    @classmethod
+    def _telegram_secret(cls, value: SecretStr | None) -> SecretStr | None:
+        """Telegram accepts 1-256 characters of A-Z a-z 0-9 _ - (and rejects setWebhook otherwise)."""
+        if value is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", value.get_secret_value()):
+            raise ValueError("1-256 characters of A-Z, a-z, 0-9, _ and -")
+        return value
+
+    def require_webhook(self) -> tuple[str, str]:
+        """The webhook URL and secret, or a clear stop naming what is missing."""
+        if not self.webhook_url:
+            raise ConfigError(
+                f"{ENV_PREFIX}WEBHOOK_URL is not set: `csbot run --webhook` needs the public URL"
+            )
+        if self.webhook_secret is None:
+            raise ConfigError(
+                f"{ENV_PREFIX}WEBHOOK_SECRET is not set: without it anyone could post updates to the webhook"
+            )
+        return self.webhook_url, self.webhook_secret.get_secret_value()
 
     def require_bot_token(self) -> str:
         if self.bot_token is None or not self.bot_token.get_secret_value().strip():

@@ -110,17 +110,24 @@ class DurableDispatcher(Dispatcher):
             if task is not None:
                 self._in_flight.pop(task, None)
 
-    async def admit(self, bot: Bot, update: Update) -> Admission:
-        """Store a new update in the inbox (or the journal); the poller calls this before it
-        confirms the update to Telegram, so a crash right after loses nothing."""
+    async def admit(self, bot: Bot, update: Update, *, claim: bool = True) -> Admission:
+        """Store a new update in the inbox (or the journal). The poller calls this before it
+        confirms the update to Telegram, the webhook before it answers 200, so a crash right
+        after loses nothing. Unclaimed (`claim=False`) it waits for the inbox worker."""
         update, raw = storable_update(update, bot)
         summary = summarize(update)
         receipt = await self.inbox.receive(
             Arrival(
                 bot.id, update.update_id, summary.user_id, summary.chat_id, summary.kind, summary.text, raw
-            )
+            ),
+            claim=claim,
         )
         return Admission(update, summary, receipt)
+
+    @property
+    def busy(self) -> int:
+        """Updates being stored or handled by this process right now."""
+        return len(self._in_flight)
 
     async def handle_stored(self, bot: Bot, row: InboundMessage) -> Any:
         """Handle an update from its stored row (after a restart, a fault or a journal replay)."""
@@ -173,7 +180,13 @@ class DurableDispatcher(Dispatcher):
                 outcome = self._retry_later(interaction, "telegram refused every reply")
             return response
         except asyncio.CancelledError:
-            outcome = Outcome(InboundStatus.RECEIVED, SHUTDOWN_REASON)
+            # Interrupted (a shutdown past its deadline): handled again after the restart, unless
+            # the reply is already out, which another run would repeat.
+            outcome = (
+                Outcome(InboundStatus.ANSWERED, "interrupted by shutdown after the reply was delivered")
+                if interaction.delivered()
+                else Outcome(InboundStatus.RECEIVED, SHUTDOWN_REASON)
+            )
             raise
         except Exception as error:
             interaction.failed(error)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import signal
 from typing import Any
 
 from aiogram import Bot
@@ -24,7 +23,6 @@ from aiogram.exceptions import (
 )
 
 from bot.durable_dispatcher import DurableDispatcher
-from bot.inbox_worker import InboxWorker
 from bot.stop_signal import sleep_unless_stopped, unless_stopped
 
 logger = logging.getLogger(__name__)
@@ -106,46 +104,3 @@ class DurablePoller:
         while len(self._tasks) >= self._capacity and not stop.is_set():
             self._slot_free.clear()
             await unless_stopped(self._slot_free.wait(), stop)
-
-
-async def serve_polling(
-    dispatcher: DurableDispatcher, bot: Bot, *, concurrency: int, shutdown_timeout: float
-) -> int:
-    """Poll until SIGTERM/SIGINT, then drain.
-
-    The exit code is 1 when updates had to be interrupted: they stay stored and
-    are handled after the restart.
-    """
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, _request_stop, stop, signum)
-    me = await bot.get_me()
-    logger.info("polling Telegram", extra={"bot_id": bot.id, "username": me.username})
-    worker = InboxWorker(dispatcher, bot)
-    worker_task = asyncio.create_task(worker.run(stop))  # its first pass picks up what a restart left
-    poller = DurablePoller(
-        dispatcher, bot, concurrency=concurrency, allowed_updates=dispatcher.resolve_used_update_types()
-    )
-    try:
-        await poller.run(stop)
-    finally:
-        stop.set()
-        for signum in (signal.SIGTERM, signal.SIGINT):
-            loop.remove_signal_handler(signum)
-        interrupted = await dispatcher.drain(within=shutdown_timeout)  # the worker's handling included
-        await asyncio.wait({worker_task}, timeout=5)
-        worker_task.cancel()
-    if interrupted:
-        logger.error(
-            "shutdown deadline passed: updates interrupted; stored, they are handled after restart",
-            extra={"inbound_ids": interrupted},
-        )
-        return 1
-    logger.info("stopped cleanly: every update in flight was handled")
-    return 0
-
-
-def _request_stop(stop: asyncio.Event, signum: int) -> None:
-    logger.info("stop requested; no new updates taken", extra={"signal": signal.Signals(signum).name})
-    stop.set()

@@ -94,9 +94,17 @@ class Inbox:
         self.journal = journal
         self.policy = policy or InboxPolicy()
 
-    async def receive(self, arrival: Arrival) -> InboundMessage | Receipt:
-        """Store a new update, claimed by the caller; journal it when the database is down."""
-        row = arrival.row(lease_until=utcnow() + self.policy.lease, attempts=1)
+    async def receive(self, arrival: Arrival, *, claim: bool = True) -> InboundMessage | Receipt:
+        """Store a new update; journal it when the database is down.
+
+        `claim`: the caller handles it now (the row is leased to it). Unclaimed, it waits in
+        the inbox for whichever process's worker is free first.
+        """
+        row = (
+            arrival.row(lease_until=utcnow() + self.policy.lease, attempts=1)
+            if claim
+            else arrival.row(lease_until=None, attempts=0)
+        )
         try:
             async with self._session_factory() as session:
                 stored = await rows.store(session, row)

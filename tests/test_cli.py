@@ -101,3 +101,22 @@ def test_the_quick_start_needs_no_local_extra(tmp_path: Path) -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, check=False
     )
     assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize(
+    ("env", "named"),
+    [
+        ({}, "CSBOT_WEBHOOK_URL"),
+        ({"CSBOT_WEBHOOK_URL": "https://bot.example/hook"}, "CSBOT_WEBHOOK_SECRET"),
+        (
+            {"CSBOT_WEBHOOK_URL": "https://bot.example/hook", "CSBOT_WEBHOOK_SECRET": "no spaces!"},
+            "CSBOT_WEBHOOK_SECRET",
+        ),
+    ],
+)
+def test_webhook_settings_fail_fast_in_one_line(tmp_path: Path, env: dict[str, str], named: str) -> None:
+    result = csbot(tmp_path, "run", "--webhook", CSBOT_BOT_TOKEN="1:x", **env)
+    assert result.returncode == 2
+    [line] = result.stderr.strip().splitlines()
+    assert named in line
+    assert not (tmp_path / "shop.db").exists(), "nothing was created before the settings were checked"

@@ -26,8 +26,8 @@ from bot.config import Settings
 from bot.dispatcher import create_bot
 from bot.fsm_memory import BoundedEventIsolation, BoundedMemoryStorage
 from bot.inbox_worker import InboxWorker
-from bot.polling import serve_polling
 from bot.recording_session import RecordingSession
+from bot.serving import serve_polling
 from db.models import InboundMessage, OutboundMessage
 from services.texts import t
 from tests.harness import ADMIN_ID, DEMO_USER_ID, OTHER_USER_ID, Harness, texts_to

@@ -9,12 +9,15 @@ finish, once.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
+import socket
 import sys
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
+import aiohttp
 import pytest
 
 from bench.fake_bot_api import FakeBotAPI
@@ -32,7 +35,7 @@ async def telegram() -> AsyncIterator[FakeBotAPI]:
     await api.close()
 
 
-async def _start(tmp_path: Path, telegram: FakeBotAPI) -> asyncio.subprocess.Process:
+async def _start(tmp_path: Path, telegram: FakeBotAPI, *args: str, **env: str) -> asyncio.subprocess.Process:
     environment = {k: v for k, v in os.environ.items() if not k.startswith(("CSBOT_", "DATABASE_URL"))}
     environment.update(
         {
@@ -40,10 +43,18 @@ async def _start(tmp_path: Path, telegram: FakeBotAPI) -> asyncio.subprocess.Pro
             "CSBOT_TELEGRAM_API_URL": telegram.url,
             "CSBOT_DATABASE_URL": f"sqlite:///{tmp_path / 'shop.db'}",
             "CSBOT_SHUTDOWN_TIMEOUT": "1",
+            **env,
         }
     )
     return await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", "run", cwd=tmp_path, env=environment, stderr=asyncio.subprocess.PIPE
+        sys.executable,
+        "-m",
+        "bot",
+        "run",
+        *args,
+        cwd=tmp_path,
+        env=environment,
+        stderr=asyncio.subprocess.PIPE,
     )
 
 
@@ -80,3 +91,61 @@ async def test_sigterm_mid_reply_then_restart_answers_everything_once(
     [answer] = telegram.texts_to(SLOW_CUSTOMER)
     assert "SKU-7890" in answer
     assert len(telegram.texts_to(OTHER_CUSTOMER)) == 1, "the first process's answer is not repeated"
+
+
+async def test_webhook_mode_end_to_end(tmp_path: Path, telegram: FakeBotAPI) -> None:
+    """`csbot run --webhook --set-webhook`: the webhook is registered with its secret, a posted update
+    is answered through the Bot API server, readiness is reported, SIGTERM stops it cleanly."""
+    port = _free_port()
+    secret = "hook_secret-123"
+    process = await _start(
+        tmp_path,
+        telegram,
+        "--webhook",
+        "--set-webhook",
+        CSBOT_WEBHOOK_URL="https://bot.example/tg/hook",
+        CSBOT_WEBHOOK_SECRET=secret,
+        CSBOT_HTTP_HOST="127.0.0.1",
+        CSBOT_HTTP_PORT=str(port),
+    )
+    base = f"http://127.0.0.1:{port}"
+    async with aiohttp.ClientSession() as http:
+        await _until_ready(http, base)
+        [(_, registered)] = [call for call in telegram.calls if call[0] == "setwebhook"]
+        assert registered["url"] == "https://bot.example/tg/hook" and registered["secret_token"] == secret
+        assert "message" in json.loads(registered["allowed_updates"])
+        update = (
+            UpdateFactory()
+            .text(OTHER_CUSTOMER, "SKU-7890 재고 있나요?")
+            .model_dump(mode="json", exclude_unset=True)
+        )
+        async with http.post(f"{base}/tg/hook", json=update) as refused:
+            assert refused.status == 401
+        async with http.post(
+            f"{base}/tg/hook", json=update, headers={"X-Telegram-Bot-Api-Secret-Token": secret}
+        ) as ok:
+            assert ok.status == 200
+        await _until(lambda: len(telegram.texts_to(OTHER_CUSTOMER)) == 1)
+    process.send_signal(signal.SIGTERM)
+    _, stderr = await asyncio.wait_for(process.communicate(), 30)
+    assert process.returncode == 0, stderr.decode()[-2000:]
+    assert "SKU-7890" in telegram.texts_to(OTHER_CUSTOMER)[0]
+    assert not any(method == "getupdates" for method, _ in telegram.calls), "a webhook process does not poll"
+
+
+async def _until_ready(http: aiohttp.ClientSession, base: str) -> None:
+    async with asyncio.timeout(60):
+        while True:
+            try:
+                async with http.get(f"{base}/readyz") as response:
+                    if response.status == 200:
+                        return
+            except aiohttp.ClientConnectionError:
+                pass
+            await asyncio.sleep(0.1)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])

@@ -1,0 +1,112 @@
+"""The HTTP side of a csbot process: Telegram's webhook, and health checks for the orchestrator.
+
+The webhook answers 200 only once the update is stored (in the inbox, or in the
+local journal when the database is down): Telegram repeats an update until it
+gets a 2xx, so nothing that got a 200 can be lost, and nothing without one was
+ours yet. A request without the secret header gets 401 and touches nothing.
+Handling happens after the 200; when this process is already handling its share,
+the update is stored unclaimed and the inbox worker of whichever instance is free
+takes it. While draining for a shutdown the webhook answers 503, so Telegram
+sends the update again (to another instance behind the balancer).
+
+`/healthz`: the process is alive. `/readyz`: the database (and Redis, when used)
+answer and the process is not draining; 503 with the reason otherwise.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import logging
+from typing import Any
+
+from aiogram import Bot
+from aiogram.types import Update
+from aiohttp import web
+from pydantic import ValidationError
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from bot.durable_dispatcher import DurableDispatcher
+from bot.fsm_storage import StateStore
+from services.inbox import Receipt
+
+logger = logging.getLogger(__name__)
+
+SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+READINESS_TIMEOUT_S = 2.0
+
+
+class HttpFront:
+    def __init__(
+        self,
+        dispatcher: DurableDispatcher,
+        bot: Bot,
+        *,
+        engine: AsyncEngine,
+        state_store: StateStore | None,
+        concurrency: int,
+        webhook_path: str | None = None,
+        webhook_secret: str | None = None,
+    ) -> None:
+        self._dispatcher = dispatcher
+        self._bot = bot
+        self._engine = engine
+        self._state_store = state_store
+        self._concurrency = concurrency
+        self._webhook_path = webhook_path
+        self._secret = webhook_secret
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self.draining = False
+
+    def application(self) -> web.Application:
+        app = web.Application()
+        app.router.add_get("/healthz", self._healthz)
+        app.router.add_get("/readyz", self._readyz)
+        if self._webhook_path is not None:
+            app.router.add_post(self._webhook_path, self._webhook)
+        return app
+
+    async def _healthz(self, _request: web.Request) -> web.Response:
+        return web.json_response({"status": "alive"})
+
+    async def _readyz(self, _request: web.Request) -> web.Response:
+        problems = []
+        if self.draining:
+            problems.append("draining for shutdown")
+        try:
+            async with asyncio.timeout(READINESS_TIMEOUT_S), self._engine.connect() as connection:
+                await connection.execute(text("SELECT 1"))
+        except Exception as error:  # whatever the driver raises, the answer is "not ready"
+            problems.append(f"database: {type(error).__name__}")
+        redis = getattr(self._state_store.storage, "redis", None) if self._state_store else None
+        if redis is not None:
+            try:
+                async with asyncio.timeout(READINESS_TIMEOUT_S):
+                    await redis.ping()
+            except Exception as error:  # redis raises its own connection and timeout errors
+                problems.append(f"redis: {type(error).__name__}")
+        if problems:
+            return web.json_response({"status": "not ready", "problems": problems}, status=503)
+        return web.json_response({"status": "ready"})
+
+    async def _webhook(self, request: web.Request) -> web.Response:
+        given = request.headers.get(SECRET_HEADER, "")
+        if self._secret is None or not hmac.compare_digest(given.encode(), self._secret.encode()):
+            logger.warning("webhook request without the right secret refused", extra={"peer": request.remote})
+            return web.json_response({"ok": False, "error": "unauthorized"}, status=401)
+        if self.draining:
+            return web.json_response({"ok": False, "error": "shutting down"}, status=503)
+        try:
+            update = Update.model_validate(await request.json(), context={"bot": self._bot})
+        except (ValueError, ValidationError):
+            return web.json_response({"ok": False, "error": "not a Telegram update"}, status=400)
+        handle_now = self._dispatcher.busy < self._concurrency
+        admission = await self._dispatcher.admit(self._bot, update, claim=handle_now)
+        # A stored row nobody claimed waits for the inbox worker; anything else (claimed, journaled,
+        # a repeat) is dealt with here, after the 200.
+        if handle_now or isinstance(admission.receipt, Receipt):
+            task = asyncio.create_task(self._dispatcher.feed_update(self._bot, update, admission=admission))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        return web.json_response({"ok": True})

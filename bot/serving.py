@@ -1,0 +1,98 @@
+"""Running a csbot process until it is told to stop, then stopping without losing anything.
+
+Polling or a webhook takes updates in; an inbox worker handles what was stored
+and not answered; an optional HTTP server answers the webhook and health checks.
+SIGTERM/SIGINT: stop taking updates (the webhook answers 503, polling stops
+asking), let in-flight handling finish within the shutdown timeout, give back
+what had to be interrupted. The exit code says which it was.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+
+from aiogram import Bot
+from aiohttp import web
+
+from bot.durable_dispatcher import DurableDispatcher
+from bot.http_server import HttpFront
+from bot.inbox_worker import InboxWorker
+from bot.polling import DurablePoller
+
+logger = logging.getLogger(__name__)
+
+
+async def serve(
+    dispatcher: DurableDispatcher,
+    bot: Bot,
+    *,
+    concurrency: int,
+    shutdown_timeout: float,
+    poll: bool = True,
+    front: HttpFront | None = None,
+    listen: tuple[str, int] | None = None,
+) -> int:
+    """Serve until SIGTERM/SIGINT; 0 when every update in flight finished, 1 when some were
+    interrupted (they stay stored and are handled after the restart)."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, _request_stop, stop, signum)
+    runner: web.AppRunner | None = None
+    worker_task: asyncio.Task[None] | None = None
+    try:
+        me = await bot.get_me()
+        if front is not None and listen is not None:
+            runner = web.AppRunner(front.application(), access_log=None)
+            await runner.setup()
+            await web.TCPSite(runner, *listen).start()
+            logger.info("listening", extra={"host": listen[0], "port": listen[1]})
+        worker_task = asyncio.create_task(
+            InboxWorker(dispatcher, bot).run(stop)
+        )  # first: what a restart left
+        if poll:
+            logger.info("polling Telegram", extra={"bot_id": bot.id, "username": me.username})
+            await bot.delete_webhook()  # switching back from a webhook: polling is refused while one is set
+            poller = DurablePoller(
+                dispatcher,
+                bot,
+                concurrency=concurrency,
+                allowed_updates=dispatcher.resolve_used_update_types(),
+            )
+            await poller.run(stop)
+        else:
+            logger.info("serving the webhook", extra={"bot_id": bot.id, "username": me.username})
+            await stop.wait()
+    finally:
+        stop.set()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(signum)
+        if front is not None:
+            front.draining = True  # the webhook now answers 503: Telegram sends those again
+        interrupted = await dispatcher.drain(within=shutdown_timeout)  # the worker's handling included
+        if worker_task is not None:
+            await asyncio.wait({worker_task}, timeout=5)
+            worker_task.cancel()
+        if runner is not None:
+            await runner.cleanup()
+    if interrupted:
+        logger.error(
+            "shutdown deadline passed: updates interrupted; stored, they are handled after restart",
+            extra={"inbound_ids": interrupted},
+        )
+        return 1
+    logger.info("stopped cleanly: every update in flight was handled")
+    return 0
+
+
+async def serve_polling(
+    dispatcher: DurableDispatcher, bot: Bot, *, concurrency: int, shutdown_timeout: float
+) -> int:
+    return await serve(dispatcher, bot, concurrency=concurrency, shutdown_timeout=shutdown_timeout)
+
+
+def _request_stop(stop: asyncio.Event, signum: int) -> None:
+    logger.info("stop requested; no new updates taken", extra={"signal": signal.Signals(signum).name})
+    stop.set()

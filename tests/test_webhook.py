@@ -1,0 +1,116 @@
+"""The webhook and health checks over real HTTP on loopback, with the real dispatcher and database."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import aiohttp
+import pytest
+from aiohttp import web
+
+from bench.db_faults import held_lock
+from bot.app import build_app
+from bot.config import Settings
+from bot.http_server import SECRET_HEADER, HttpFront
+from db.models import InboundMessage
+from services.texts import t
+from tests.harness import DEMO_USER_ID, Harness, texts_to
+from tests.test_nothing_lost import eventually
+
+SECRET = "s3cret_for-tests"
+PATH = "/telegram/hook"
+
+
+@asynccontextmanager
+async def webhook_server(harness: Harness) -> AsyncIterator[tuple[HttpFront, str]]:
+    front = HttpFront(
+        harness.app.dispatcher,
+        harness.bot,
+        engine=harness.app.engine,
+        state_store=harness.app.state_store,
+        concurrency=8,
+        webhook_path=PATH,
+        webhook_secret=SECRET,
+    )
+    runner = web.AppRunner(front.application())
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    try:
+        yield front, f"http://127.0.0.1:{port}"
+    finally:
+        await runner.cleanup()
+
+
+@pytest.fixture
+async def front(harness: Harness) -> AsyncIterator[tuple[HttpFront, str]]:
+    async with webhook_server(harness) as served:
+        yield served
+
+
+async def _post(base: str, update: dict[str, object], secret: str | None = SECRET) -> int:
+    headers = {SECRET_HEADER: secret} if secret is not None else {}
+    async with (
+        aiohttp.ClientSession() as http,
+        http.post(base + PATH, json=update, headers=headers) as response,
+    ):
+        return response.status
+
+
+def _json(harness: Harness, text: str) -> dict[str, object]:
+    return json.loads(harness.updates.text(DEMO_USER_ID, text).model_dump_json(exclude_unset=True))
+
+
+async def test_an_update_without_the_secret_is_refused_and_not_stored(
+    harness: Harness, front: tuple[HttpFront, str]
+) -> None:
+    _, base = front
+    assert await _post(base, _json(harness, "SKU-7890 재고 있나요?"), secret=None) == 401
+    assert await _post(base, _json(harness, "SKU-7890 재고 있나요?"), secret="wrong") == 401
+    assert await harness.rows(InboundMessage) == []
+
+
+async def test_200_means_stored_then_answered_once(harness: Harness, front: tuple[HttpFront, str]) -> None:
+    _, base = front
+    update = _json(harness, "SKU-7890 재고 있나요?")
+    assert await _post(base, update) == 200
+    assert len(await harness.rows(InboundMessage)) == 1, "stored before the 200"
+    await eventually(lambda: bool(texts_to(harness.session.requests, DEMO_USER_ID)))
+    assert await _post(base, update) == 200  # Telegram repeats it: acknowledged, not answered again
+    await asyncio.sleep(0.2)
+    [answer] = texts_to(harness.session.requests, DEMO_USER_ID)
+    assert "SKU-7890" in answer
+
+
+async def test_database_down_still_gets_a_200_from_the_journal(settings: Settings, database_url: str) -> None:
+    quick = settings.model_copy(update={"db_lock_timeout_ms": 100})  # the held lock fails the insert fast
+    harness = Harness(await build_app(quick, upgrade=False, seed=True))
+    try:
+        async with webhook_server(harness) as (_, base), held_lock(database_url):
+            assert await _post(base, _json(harness, "SKU-7890 재고 있나요?")) == 200
+            assert harness.app.inbox.journal.pending(), "kept in the journal, so the 200 was honest"
+            await eventually(lambda: bool(texts_to(harness.session.requests, DEMO_USER_ID)))
+            assert texts_to(harness.session.requests, DEMO_USER_ID) == [t("received_later", "ko")]
+    finally:
+        await harness.app.close()
+
+
+async def test_health_and_readiness(harness: Harness, front: tuple[HttpFront, str]) -> None:
+    http_front, base = front
+    async with aiohttp.ClientSession() as http:
+        async with http.get(base + "/healthz") as response:
+            assert response.status == 200
+        async with http.get(base + "/readyz") as response:
+            assert response.status == 200 and (await response.json())["status"] == "ready"
+        http_front.draining = True
+        async with http.get(base + "/readyz") as response:
+            assert response.status == 503 and "draining for shutdown" in (await response.json())["problems"]
+        async with http.post(
+            base + PATH, json=_json(harness, "hi"), headers={SECRET_HEADER: SECRET}
+        ) as response:
+            assert response.status == 503, "Telegram will send it again, to an instance that is not stopping"
+    assert await harness.rows(InboundMessage) == []
