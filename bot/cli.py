@@ -12,6 +12,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bot.cli_shop_files import add_parsers as add_shop_file_parsers
+from bot.cli_shop_files import run_export, run_import
 from bot.config import ConfigError, Settings, load_settings
 from bot.logging_setup import configure_logging
 from db.engine import DatabaseUnreachable
@@ -50,6 +52,8 @@ def _parser() -> argparse.ArgumentParser:
     db_commands = database.add_subparsers(dest="db_command", required=True)
     db_commands.add_parser("upgrade", help="apply migrations")
     db_commands.add_parser("seed-demo", help="create the demo shop (once)")
+
+    add_shop_file_parsers(commands)
 
     logs = commands.add_parser("logs", help="conversation logs, oldest first")
     logs.add_argument("--user", type=int, help="Telegram user id")
@@ -117,6 +121,10 @@ async def _run_async(args: argparse.Namespace, settings: Settings) -> int:
         return 0
     if args.command == "db":
         return await _db(args, settings)
+    if args.command == "import":
+        return await run_import(args, settings)
+    if args.command == "export":
+        return await run_export(args, settings)
     return await _read_logs(args, settings)
 
 

@@ -9,6 +9,7 @@ from db.repositories import catalogue, faq
 from services.classifier import IntentClassifier
 from services.entities import CatalogueName
 from services.faq import FaqDocument, FaqLookupAnswerer
+from services.stock import product_names
 
 
 async def load_answerers(
@@ -19,7 +20,7 @@ async def load_answerers(
         products = await catalogue.all_products(session)
         entries = await faq.all_entries(session)
     classifier = IntentClassifier(
-        CatalogueName(p.sku, tuple(name for name in (p.name, p.name_ko) if name)) for p in products
+        CatalogueName(p.sku, product_names(p)) for p in products
     )
     answerer = FaqLookupAnswerer(
         FaqDocument(e.slug, e.language, e.question, e.answer, tuple(filter(None, e.tags.split(","))))

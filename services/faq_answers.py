@@ -8,8 +8,8 @@ from db.models import Customer, InboundMessage
 from db.repositories import logs, orders
 from services.llm.gateway import Message
 from services.llm.speculative import AnswerRequest, SpeculativeAnswerer
+from services.money import money
 from services.replies import AnswerSource, FollowUp, Reply
-from services.texts import money
 
 
 async def faq_reply(

@@ -10,18 +10,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Customer
 from db.repositories import customers
-
-DEFAULT_COUNTRY_CODE = "82"
-
-
-def normalize_phone(raw: str, default_country_code: str = DEFAULT_COUNTRY_CODE) -> str:
-    """Digits with the country code: `+82 10-1234-5678` and `010-1234-5678` are one number."""
-    digits = "".join(ch for ch in raw if ch.isdigit())
-    if raw.strip().startswith("00"):
-        digits = digits[2:]
-    elif digits.startswith("0") and not raw.strip().startswith("+"):
-        digits = default_country_code + digits[1:]
-    return digits
+from services.phone import normalize_phone
 
 
 class LinkOutcome(StrEnum):

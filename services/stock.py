@@ -7,12 +7,26 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from db.models import Product
 from db.repositories import catalogue
 from services.entities import Entities
+from services.money import money
 from services.replies import AnswerSource, Reply
-from services.texts import money, t
+from services.shop_files.products import split_options
+from services.texts import t
+
+
+def product_names(product: Product) -> tuple[str, ...]:
+    """Every name a customer may use for the product, in any language the shop gave."""
+    return tuple(
+        dict.fromkeys(n for n in (product.name, product.name_ko, product.name_en, product.name_ja) if n)
+    )
+
+
+def display_name(product: Product, language: str) -> str:
+    localized = {"ko": product.name_ko, "en": product.name_en, "ja": product.name_ja}.get(language, "")
+    return localized or product.name
 
 
 def describe_stock(product: Product, language: str, low_threshold: int) -> str:
-    name = product.name_ko if language == "ko" and product.name_ko else product.name
+    name = display_name(product, language)
     values = {"name": name, "sku": product.sku, "stock": product.stock}
     if product.stock <= 0:
         if product.restock_date is not None:
@@ -23,7 +37,7 @@ def describe_stock(product: Product, language: str, low_threshold: int) -> str:
         key = "stock_low" if product.stock <= low_threshold else "stock_in"
         line = t(key, language, price=money(product.price, product.currency), **values)
     if product.options:
-        line += " " + t("stock_options", language, options=product.options)
+        line += " " + t("stock_options", language, options=", ".join(split_options(product.options)))
     return line
 
 

@@ -254,7 +254,3 @@ def t(key: str, language: str, **values: Any) -> str:
     variants = _TEXTS[key]
     template = variants.get(language) or variants["en"]
     return template.format(**values) if values else template
-
-
-def money(amount: int, currency: str) -> str:
-    return f"₩{amount:,}" if currency == "KRW" else f"{amount / 100:,.2f} {currency}"

@@ -1,0 +1,92 @@
+"""Products keyed by SKU (case-insensitive: `sku-7890` is `SKU-7890`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import bindparam, insert, select, update
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from db.models import Product
+from services.shop_files.products import ProductRecord, join_options, split_options
+from services.shop_sync.report import ImportReport
+
+TABLE = Product.__table__  # type: ignore[attr-defined]
+FIELDS = (
+    "sku",
+    "name",
+    "name_ko",
+    "name_en",
+    "name_ja",
+    "price",
+    "currency",
+    "stock",
+    "options",
+    "restock_date",
+)
+
+
+def _values(record: ProductRecord) -> dict[str, Any]:
+    return {
+        "sku": record.sku,
+        "name": record.name,
+        "name_ko": record.name_ko,
+        "name_en": record.name_en,
+        "name_ja": record.name_ja,
+        "price": record.price,
+        "currency": record.currency,
+        "stock": record.stock,
+        "options": join_options(record.options),
+        "restock_date": record.restock_date,
+    }
+
+
+async def import_products(session: AsyncSession, records: list[ProductRecord]) -> ImportReport:
+    connection = await session.connection()
+    existing = {row.sku.upper(): row for row in (await connection.execute(select(TABLE))).all()}
+    report = ImportReport("products")
+    inserts: list[dict[str, Any]] = []
+    updates: list[dict[str, Any]] = []
+    for record in records:
+        values = _values(record)
+        row = existing.get(record.sku.upper())
+        if row is None:
+            inserts.append(values)
+            report.add_new(record.sku)
+            continue
+        changed = [name for name in FIELDS if getattr(row, name) != values[name]]
+        if changed:
+            updates.append({"row_id": row.id, **{f"new_{k}": v for k, v in values.items()}})
+            report.add_changed(record.sku, changed)
+        else:
+            report.unchanged += 1
+    if inserts:
+        await connection.execute(insert(TABLE), inserts)
+    if updates:
+        statement = (
+            update(TABLE)
+            .where(TABLE.c.id == bindparam("row_id"))
+            .values({name: bindparam(f"new_{name}") for name in FIELDS})
+        )
+        await connection.execute(statement, updates)
+    return report
+
+
+async def export_products(session: AsyncSession) -> list[ProductRecord]:
+    connection = await session.connection()
+    rows = (await connection.execute(select(TABLE).order_by(TABLE.c.sku))).all()
+    return [
+        ProductRecord(
+            sku=row.sku,
+            name=row.name,
+            price=row.price,
+            stock=row.stock,
+            currency=row.currency,
+            options=split_options(row.options),
+            restock_date=row.restock_date,
+            name_ko=row.name_ko,
+            name_en=row.name_en,
+            name_ja=row.name_ja,
+        )
+        for row in rows
+    ]
