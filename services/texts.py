@@ -204,6 +204,26 @@ _TEXTS: dict[str, dict[str, str]] = {
         "ko": "반품·교환 신청을 취소했어요.",
         "en": "Return request cancelled; nothing was filed.",
     },
+    "return_window_closed": {
+        "ko": "죄송해요, 주문 {number}은(는) {delivered}에 배송 완료되어 반품·교환 기간(배송 완료 후 "
+        "{days}일, {last_day}까지)이 지났어요. 그래서 여기서는 신청을 접수할 수 없어요. 특별한 사정이 "
+        "있으시면 상담원이 직접 확인해 드릴게요.",
+        "en": "I'm sorry: order {number} was delivered on {delivered}, and returns and exchanges are "
+        "accepted within {days} days of delivery (until {last_day}), so I can't file one for it here. "
+        "If there's a special circumstance, a person from our team can look at it with you.",
+    },
+    "return_cancel_instead": {
+        "ko": "주문 {number}은(는) 아직 출고 전({status})이라 반품 대신 주문 취소가 가능해요. 취소는 "
+        "마이페이지 > 주문 내역에서 하시거나, 상담원에게 요청해 주세요.",
+        "en": "Order {number} hasn't shipped yet ({status}), so it can be cancelled rather than "
+        "returned: under My Page > Orders, or ask a person from our team.",
+    },
+    "return_status_refused": {
+        "ko": "주문 {number}은(는) 현재 상태({status})에서는 반품·교환을 신청할 수 없어요. 상담원이 "
+        "도와드릴 수 있어요.",
+        "en": "Order {number} can't be returned in its current state ({status}). A person from our "
+        "team can help.",
+    },
     "return_expired": {
         "ko": "이 신청 화면은 만료되었어요. /return 으로 다시 시작해 주세요.",
         "en": "This form has expired. Send /return to start again.",
