@@ -14,16 +14,21 @@ from pathlib import Path
 
 from bot.config import Settings
 
-KINDS = ("products", "customers", "orders")
-FORMATS = {"products": "CSV", "customers": "CSV", "orders": "JSON lines"}
+KINDS = ("products", "customers", "orders", "faq")
 
 
 def add_parsers(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    importing = commands.add_parser("import", help="upsert products, customers or orders from a file")
+    importing = commands.add_parser(
+        "import", help="upsert products, customers, orders or FAQ entries from a file"
+    )
     importing.add_argument("kind", choices=KINDS)
-    importing.add_argument("file", help="products.csv, customers.csv or orders.jsonl (formats: README)")
+    importing.add_argument(
+        "file", help="products.csv, customers.csv, orders.jsonl or faq.csv (formats: README)"
+    )
     importing.add_argument("--dry-run", action="store_true", help="report what would change; write nothing")
-    exporting = commands.add_parser("export", help="write products, customers or orders in the import format")
+    exporting = commands.add_parser(
+        "export", help="write products, customers, orders or FAQ in the import format"
+    )
     exporting.add_argument("kind", choices=KINDS)
     exporting.add_argument("file", nargs="?", default="-", help="output file (default: standard output)")
 
@@ -32,10 +37,12 @@ async def run_import(args: argparse.Namespace, settings: Settings) -> int:
     from db import migrate
     from db.engine import check_connection, create_engine, create_session_factory
     from services.shop_files.customers import read_customers
+    from services.shop_files.faq import read_faq
     from services.shop_files.orders import read_orders
     from services.shop_files.problems import FileProblems
     from services.shop_files.products import read_products
     from services.shop_sync.customers import import_customers
+    from services.shop_sync.faq import import_faq
     from services.shop_sync.orders import import_orders
     from services.shop_sync.products import import_products
 
@@ -50,6 +57,8 @@ async def run_import(args: argparse.Namespace, settings: Settings) -> int:
             products, ignored = read_products(path)
         elif args.kind == "customers":
             customers, ignored = read_customers(path)
+        elif args.kind == "faq":
+            entries, ignored = read_faq(path)
         else:
             orders = read_orders(path, policy.timezone)
     except FileProblems as problems:
@@ -68,6 +77,8 @@ async def run_import(args: argparse.Namespace, settings: Settings) -> int:
                     report = await import_products(session, products)
                 elif args.kind == "customers":
                     report = await import_customers(session, customers, path)
+                elif args.kind == "faq":
+                    report = await import_faq(session, entries)
                 else:
                     report = await import_orders(session, orders, path)
             except FileProblems as problems:
@@ -88,9 +99,11 @@ async def run_import(args: argparse.Namespace, settings: Settings) -> int:
 async def run_export(args: argparse.Namespace, settings: Settings) -> int:
     from db.engine import check_connection, create_engine, create_session_factory
     from services.shop_files.customers import write_customers
+    from services.shop_files.faq import write_faq
     from services.shop_files.orders import write_orders
     from services.shop_files.products import write_products
     from services.shop_sync.customers import export_customers
+    from services.shop_sync.faq import export_faq
     from services.shop_sync.orders import export_orders
     from services.shop_sync.products import export_products
 
@@ -104,6 +117,8 @@ async def run_export(args: argparse.Namespace, settings: Settings) -> int:
                 write_products(await export_products(session), out)
             elif args.kind == "customers":
                 write_customers(await export_customers(session), out)
+            elif args.kind == "faq":
+                write_faq(await export_faq(session), out)
             else:
                 write_orders(await export_orders(session), out, policy.timezone)
     finally:

@@ -292,3 +292,17 @@ def test_chat_answers_stock_from_an_imported_catalogue_in_korean_and_english(tmp
     assert "MUG-TI-450" in replies[3]
     assert "2027-02-15" in replies[4]
     assert "SKU-7890" in replies[5] and "Linen" not in replies[5] and "린넨" not in replies[5]
+
+
+def test_faq_file_imports_once_and_exports_the_same(
+    shop: Path, database_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(capsys, "import", "faq", "faq.csv")
+    assert code == 0 and out.startswith("faq: imported 4 new, 0 changed, 0 unchanged")
+    _, exported, _ = run(capsys, "export", "faq")
+    (shop / "again.csv").write_text(exported, encoding="utf-8")
+    code, out, _ = run(capsys, "import", "faq", "again.csv")
+    assert out.startswith("faq: imported 0 new, 0 changed, 4 unchanged")
+    (shop / "bad.csv").write_text("question,answer,language\nHi?,Hello,ko\nWhy?,,en\n", encoding="utf-8")
+    code, _, err = run(capsys, "import", "faq", "bad.csv")
+    assert code == 2 and err.splitlines()[0] == "bad.csv:3: answer: empty"
