@@ -232,7 +232,7 @@ async def _shop_classifier(settings: Settings) -> IntentClassifier:
 
     engine = create_engine(settings.database_url)
     try:
-        classifier, _ = await load_answerers(create_session_factory(engine))
+        classifier, _ = await load_answerers(create_session_factory(engine), settings)
         return classifier
     except (SQLAlchemyError, OSError):
         return IntentClassifier()

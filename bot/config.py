@@ -81,7 +81,11 @@ class Settings(BaseSettings):
         default=None, description="read customers, orders and products live from the shop's REST API"
     )
     shop_api_token: SecretStr | None = None
-    shop_api_timeout: float = Field(default=3.0, gt=0, le=60)
+    shop_api_timeout: float = Field(default=3.0, gt=0, le=60, description="seconds per attempt")
+    shop_api_cache_seconds: float = Field(default=15.0, ge=0, le=3600)
+    shop_api_breaker_seconds: float = Field(
+        default=30.0, ge=0, le=3600, description="how long to stop calling a shop API that keeps failing"
+    )
 
     # Nothing lost: the durable inbox, timeouts and shutdown.
     journal_path: str = Field(

@@ -18,6 +18,7 @@ from services.conversation_log import Interaction
 from services.inquiry import answer_inquiry
 from services.llm.speculative import SpeculativeAnswerer
 from services.replies import AnswerSource, FollowUp, Reply
+from services.shopdata.factory import shop_data
 from services.text_normalize import detect_language
 from services.text_split import TELEGRAM_LIMIT
 from services.texts import t
@@ -51,6 +52,7 @@ def create_router() -> Router:
         customer = await linked_customer(session, message.from_user)
         reply = await answer_inquiry(
             session,
+            shop=shop_data(session, settings),
             customer=customer,
             text=text,
             classification=classification,

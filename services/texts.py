@@ -204,6 +204,12 @@ _TEXTS: dict[str, dict[str, str]] = {
         "ko": "반품·교환 신청을 취소했어요.",
         "en": "Return request cancelled; nothing was filed.",
     },
+    "shop_unavailable": {
+        "ko": "죄송해요, 지금은 쇼핑몰 시스템에 연결되지 않아 그 정보를 확인할 수 없어요. 잠시 후 다시 "
+        "물어봐 주시거나, 상담원에게 연결해 드릴게요.",
+        "en": "Sorry, I can't look that up right now: the shop's system isn't answering. Please ask "
+        "again in a few minutes, or I can put you through to a person.",
+    },
     "return_window_closed": {
         "ko": "죄송해요, 주문 {number}은(는) {delivered}에 배송 완료되어 반품·교환 기간(배송 완료 후 "
         "{days}일, {last_day}까지)이 지났어요. 그래서 여기서는 신청을 접수할 수 없어요. 특별한 사정이 "

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from sqlalchemy import func
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -12,9 +13,9 @@ async def by_skus(session: AsyncSession, skus: Sequence[str]) -> list[Product]:
     if not skus:
         return []
     upper = [sku.upper() for sku in skus]
-    result = await session.exec(select(Product).where(col(Product.sku).in_(upper)))
-    found = {product.sku: product for product in result}
-    return [found[sku] for sku in upper if sku in found]
+    result = await session.exec(select(Product).where(func.upper(col(Product.sku)).in_(upper)))
+    found = {product.sku.upper(): product for product in result}
+    return [found[sku] for sku in dict.fromkeys(upper) if sku in found]
 
 
 async def all_products(session: AsyncSession) -> Sequence[Product]:

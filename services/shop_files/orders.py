@@ -187,6 +187,14 @@ def _order(data: Any, line: int, tz: tzinfo) -> OrderRecord:
     )
 
 
+def parse_order(data: Any, tz: tzinfo) -> OrderRecord:
+    """One order object, as in a line of orders.jsonl (and the shop API); ValueError names the field."""
+    try:
+        return _order(data, 0, tz)
+    except _Bad as bad:
+        raise ValueError(f"{bad.field}: {bad.message}" if bad.field else bad.message) from None
+
+
 def read_orders(path: str | Path, tz: tzinfo) -> list[OrderRecord]:
     problems = ProblemCollector(path)
     records: list[OrderRecord] = []

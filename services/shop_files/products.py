@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 from services.money import format_price, parse_price, valid_currency
 from services.shop_files.problems import ProblemCollector, read_text
@@ -82,6 +83,22 @@ def read_products(path: str | Path) -> tuple[list[ProductRecord], list[str]]:
         records.append(record)
     problems.raise_if_any()
     return records, ignored
+
+
+def parse_product(data: dict[str, Any]) -> ProductRecord:
+    """A product object from the shop API (the fields of a products.csv row); ValueError names the field."""
+    row: dict[str, str | None] = {}
+    for name in REQUIRED + OPTIONAL:
+        value = data.get(name)
+        if isinstance(value, list):
+            value = "|".join(str(part) for part in value)
+        row[name] = None if value is None else str(value)
+    problems = ProblemCollector("shop API")
+    record = _product(row, 0, problems)
+    if record is None:
+        problem = problems.problems[0]
+        raise ValueError(f"{problem.field}: {problem.message}")
+    return record
 
 
 def _product(row: dict[str, str | None], line: int, problems: ProblemCollector) -> ProductRecord | None:
