@@ -10,7 +10,7 @@ from services.text_normalize import normalize
 
 # Digits may touch Hangul or kana ("20240115-001234배송"), where \b does not
 # hold, so boundaries are "no digit on either side".
-_DATED_ORDER = re.compile(r"(?<!\d)(\d{8}-\d{4,6})(?!\d)")
+_DATED_ORDER = re.compile(r"(?<!\d)(\d{8}-\d{4,7})(?!\d)")
 _HASH_ORDER = re.compile(r"#\s?(\d{3,12})(?!\d)")
 _PLAIN_ID = re.compile(r"(?<![\d-])(\d{8,12})(?![\d-])")
 _SKU = re.compile(r"(?<![a-z0-9])sku[\s_-]?(\d{2,8})(?!\d)", re.IGNORECASE)
@@ -147,3 +147,18 @@ def _mentions(text: str, word: str) -> bool:
     if not word.isascii():
         return word in text
     return re.search(rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9])", text) is not None
+
+
+_SKU_LIKE = re.compile(r"(?<![a-z0-9])([a-z0-9]+(?:[-_./][a-z0-9]+)*)(?![a-z0-9])")
+
+
+def sku_like_tokens(text: str, limit: int = 5) -> tuple[str, ...]:
+    """Words that could be a SKU csbot has not indexed (a catalogue read live, or imported
+    after start): letters and digits mixed, or joined by dashes; `BAG-30L`, `A1001`."""
+    found = []
+    for token in _SKU_LIKE.findall(normalize(text)):
+        has_digit = any(ch.isdigit() for ch in token)
+        has_letter = any(ch.isalpha() for ch in token)
+        if len(token) >= 3 and has_digit and (has_letter or "-" in token):
+            found.append(token.upper())
+    return _unique(found)[:limit]

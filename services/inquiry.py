@@ -46,7 +46,9 @@ async def answer_inquiry(
     try:
         match classification.intent:
             case Intent.STOCK:
-                return await answer_stock(shop, entities, language, low_threshold=low_stock_threshold)
+                return await answer_stock(
+                    shop, entities, language, low_threshold=low_stock_threshold, text=text
+                )
             case Intent.SHIPPING:
                 return await _answer_shipping(
                     session, shop, customer, text, classification, language, faq, user_id

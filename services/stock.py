@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from services.entities import Entities
+from services.entities import Entities, sku_like_tokens
 from services.money import money
 from services.replies import AnswerSource, Reply
 from services.shopdata.base import ShopData, ShopProduct
@@ -24,10 +24,17 @@ def describe_stock(product: ShopProduct, language: str, low_threshold: int) -> s
     return line
 
 
-async def answer_stock(shop: ShopData, entities: Entities, language: str, *, low_threshold: int) -> Reply:
+async def answer_stock(
+    shop: ShopData, entities: Entities, language: str, *, low_threshold: int, text: str = ""
+) -> Reply:
     requested = list(entities.skus) + [s for s in entities.products if s not in entities.skus]
     if not requested:
-        return Reply(t("which_product", language), AnswerSource.TEMPLATE, route="stock")
+        # Not in the name index built at start: ask the shop about SKU-looking words.
+        guessed = await shop.products_by_sku(sku_like_tokens(text)) if sku_like_tokens(text) else []
+        if not guessed:
+            return Reply(t("which_product", language), AnswerSource.TEMPLATE, route="stock")
+        lines = [describe_stock(p, language, low_threshold) for p in guessed]
+        return Reply("\n".join(lines), AnswerSource.DATABASE, route="stock")
     products = await shop.products_by_sku(requested)
     found = {p.sku.upper() for p in products}
     lines = [describe_stock(p, language, low_threshold) for p in products]

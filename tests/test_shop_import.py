@@ -223,7 +223,7 @@ def test_changed_order_keeps_item_rows_that_returns_point_at(
     shop: Path, database_url: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     import_all(capsys, shop)
-    [order] = [o for o in rows(database_url, Order) if o.number == "HB-2026-0001"]  # type: ignore[attr-defined]
+    [order] = [o for o in rows(database_url, Order) if o.number == "20261120-0000101"]  # type: ignore[attr-defined]
     items = sorted((i for i in rows(database_url, OrderItem) if i.order_id == order.id), key=lambda i: i.id)  # type: ignore[attr-defined]
 
     async def file_return() -> None:
@@ -254,7 +254,7 @@ def test_changed_order_keeps_item_rows_that_returns_point_at(
     )
     (shop / "orders.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     code, out, _ = run(capsys, "import", "orders", "orders.jsonl")
-    assert code == 0 and "changed HB-2026-0001: total, items" in out
+    assert code == 0 and "changed 20261120-0000101: total, items" in out
     after = sorted((i for i in rows(database_url, OrderItem) if i.order_id == order.id), key=lambda i: i.id)  # type: ignore[attr-defined]
     assert [i.id for i in after] == [i.id for i in items] and after[1].quantity == 3  # type: ignore[attr-defined]
 
