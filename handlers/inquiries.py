@@ -74,7 +74,7 @@ def create_router() -> Router:
                 assert message.from_user is not None
                 reference = next(iter(classification.entities.order_numbers), None)
                 await start_return_flow(
-                    message, message.from_user, session, state, language, settings.shop_policy(), reference
+                    message, message.from_user, session, state, language, settings, reference
                 )
             case FollowUp.SHARE_CONTACT:
                 await say(message, reply.text, reply_markup=share_contact_keyboard(language))

@@ -20,8 +20,10 @@ from handlers.context import language_of, linked_customer, say
 from handlers.keyboards import HandoffOffer, ReturnStep, choices, share_contact_keyboard, single_button
 from services import returns
 from services.conversation_log import Interaction
-from services.policy import ShopPolicy
 from services.replies import AnswerSource
+from services.shopdata.base import ShopDataUnavailable
+from services.shopdata.factory import shop_data
+from services.shopdata.mirror import mirror_returnable_orders
 from services.texts import t
 
 
@@ -51,7 +53,7 @@ async def start_return_flow(
     session: AsyncSession,
     state: FSMContext,
     language: str,
-    policy: ShopPolicy,
+    settings: Settings,
     order_reference: str | None = None,
 ) -> None:
     """Open a fresh form; each form gets its own id so stale or repeated taps are recognised."""
@@ -60,6 +62,13 @@ async def start_return_flow(
         await say(message, t("need_contact", language), reply_markup=share_contact_keyboard(language))
         return
     assert customer.id is not None
+    policy = settings.shop_policy()
+    if settings.shop_api_url is not None:
+        try:
+            await mirror_returnable_orders(session, shop_data(session, settings), customer, policy)
+        except ShopDataUnavailable:
+            await say(message, t("shop_unavailable", language), reply_markup=_offer_person(language))
+            return
     flow = secrets.token_hex(4)
     await state.set_state(ReturnFlow.choosing_order)
     await state.set_data({"flow": flow, "customer_id": customer.id, "language": language})
@@ -154,7 +163,7 @@ def create_router() -> Router:
         interaction.routed("returns", AnswerSource.TEMPLATE)
         assert message.from_user is not None
         await start_return_flow(
-            message, message.from_user, session, state, language_of(message.from_user), settings.shop_policy()
+            message, message.from_user, session, state, language_of(message.from_user), settings
         )
 
     @router.message(ReturnFlow.choosing_reason, F.text)
@@ -184,7 +193,7 @@ def create_router() -> Router:
                 session,
                 state,
                 language_of(query.from_user),
-                settings.shop_policy(),
+                settings,
             )
 
     @router.callback_query(ReturnStep.filter())

@@ -18,6 +18,7 @@ from services.llm.speculative import SpeculativeAnswerer
 from services.policy import ShopPolicy
 from services.replies import AnswerSource, FollowUp, Reply
 from services.shipping import needs_contact
+from services.shopdata.base import says_delivered
 from services.text_normalize import normalize
 from services.texts import t
 
@@ -150,7 +151,8 @@ async def return_refusal(
         cancellable = order.status in policy.cancellable_statuses
         key = "return_cancel_instead" if cancellable else "return_status_refused"
         return Refusal(key, order.number, order.status)
-    delivered_at = await orders.delivered_at(session, order.id)
+    _, events = await orders.shipment_with_events(session, order.id)
+    delivered_at = max((e.at for e in events if says_delivered(e.status)), default=None)
     if policy.within_return_window(delivered_at, now):
         return None
     assert delivered_at is not None

@@ -20,6 +20,7 @@ from pydantic import SecretStr
 from bot.app import App, build_app
 from bot.config import Settings
 from db.engine import create_engine, create_session_factory
+from db.models import Order, ReturnRequest
 from handlers.keyboards import HandoffOffer
 from services.shop_files.customers import read_customers
 from services.shop_files.orders import read_orders
@@ -127,6 +128,28 @@ async def test_someone_elses_order_reads_exactly_like_a_missing_one(shop: Shop) 
     assert "4100-9988-7766" not in foreign
     [reply] = await h.say(STRANGER, f"where is order {CLARK_ORDER}?", language_code="en")
     assert reply == t("need_contact", "en")
+
+
+async def test_a_return_is_filed_once_against_the_customers_own_order(shop: Shop) -> None:
+    """Live orders are mirrored into csbot's tables first: a return request points at rows."""
+    h = shop.harness
+    await link(h, CLARK, "+82 10 8765 4321")
+    calls = await h.feed(h.updates.text(CLARK, "반품하고 싶어요"))
+    orders = buttons([c for c in calls if isinstance(c, SendMessage)][-1])
+    assert [label.split()[0] for label, _ in orders[:-1]] == [CLARK_ORDER]
+    calls = await h.feed(h.updates.callback(CLARK, orders[0][1]))
+    items = buttons([c for c in calls if isinstance(c, SendMessage)][-1])
+    assert items[0][0] == "Trail Daypack 30L olive"
+    calls = await h.feed(h.updates.callback(CLARK, items[0][1]))
+    reasons = buttons([c for c in calls if isinstance(c, SendMessage)][-1])
+    calls = await h.feed(h.updates.callback(CLARK, reasons[0][1]))
+    kinds = buttons([c for c in calls if isinstance(c, SendMessage)][-1])
+    calls = await h.feed(h.updates.callback(CLARK, kinds[0][1]))
+    confirm = buttons([c for c in calls if isinstance(c, SendMessage)][-1])[0][1]
+    await h.feed(h.updates.callback(CLARK, confirm))
+    [request] = await h.rows(ReturnRequest)
+    [order] = [o for o in await h.rows(Order) if o.id == request.order_id]
+    assert order.number == CLARK_ORDER
 
 
 async def test_a_number_nobody_has_links_nothing(shop: Shop) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
 
 from sqlalchemy import func, or_
 from sqlmodel import col, select
@@ -65,25 +64,3 @@ async def shipment_with_events(
         select(ShipmentEvent).where(ShipmentEvent.shipment_id == shipment.id).order_by(col(ShipmentEvent.at))
     )
     return shipment, events.all()
-
-
-DELIVERED_WORDS = ("delivered", "배송완료", "배송 완료", "배달완료", "配達完了", "お届け済み")
-
-
-async def delivered_at(session: AsyncSession, order_id: int) -> datetime | None:
-    """When the carrier last reported the parcel delivered; None if it never did.
-
-    The carriers' own event wording varies, so any event whose status says delivered counts.
-    """
-    shipment, events = await shipment_with_events(session, order_id)
-    if shipment is None:
-        return None
-    times = [e.at for e in events if _says_delivered(e.status)]
-    return max(times) if times else None
-
-
-def _says_delivered(status: str) -> bool:
-    text = status.lower()
-    if "undeliver" in text or "not deliver" in text or "미배송" in text:
-        return False
-    return any(word in text for word in DELIVERED_WORDS)

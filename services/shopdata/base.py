@@ -68,6 +68,8 @@ class ShopOrderLine:
     name: str
     quantity: int
     option: str = ""
+    unit_price: int | None = None
+    """minor units; None when the source did not say"""
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,27 @@ class ShopOrder:
     placed_at: datetime
     items: tuple[ShopOrderLine, ...] = ()
     shipment: ShopShipment | None = None
+    currency: str = "KRW"
+    total: int | None = None
+
+    @property
+    def delivered_at(self) -> datetime | None:
+        """When the carrier last reported it delivered (the start of the return window)."""
+        if self.shipment is None:
+            return None
+        times = [e.at for e in self.shipment.events if says_delivered(e.status)]
+        return max(times) if times else None
+
+
+DELIVERED_WORDS = ("delivered", "배송완료", "배송 완료", "배달완료", "配達完了", "お届け済み")
+
+
+def says_delivered(status: str) -> bool:
+    """Carriers word it their own way; "undelivered" and "not delivered" are not deliveries."""
+    text = status.lower()
+    if "undeliver" in text or "not deliver" in text or "미배송" in text:
+        return False
+    return any(word in text for word in DELIVERED_WORDS)
 
 
 def same_order(number: str, reference: str) -> bool:

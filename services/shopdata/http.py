@@ -253,7 +253,9 @@ def _shop_order(record: OrderRecord) -> ShopOrder:
         customer_id=record.customer_id,
         status=record.status,
         placed_at=record.placed_at,
-        items=tuple(ShopOrderLine(i.sku, i.sku, i.quantity, i.option) for i in record.items),
+        items=tuple(ShopOrderLine(i.sku, i.sku, i.quantity, i.option, i.unit_price) for i in record.items),
+        currency=record.currency,
+        total=record.total,
         shipment=None
         if shipment is None
         else ShopShipment(

@@ -80,9 +80,17 @@ class LocalShopData:
             number=order.number,
             customer_id=customer_id,
             status=str(order.status),
+            currency=order.currency,
+            total=order.total,
             placed_at=order.placed_at,
             items=tuple(
-                ShopOrderLine(line.product.sku, line.product.name, line.item.quantity, line.item.option)
+                ShopOrderLine(
+                    line.product.sku,
+                    line.product.name,
+                    line.item.quantity,
+                    line.item.option,
+                    line.item.unit_price,
+                )
                 for line in lines
             ),
             shipment=None
