@@ -119,13 +119,15 @@ _TEXTS: dict[str, dict[str, str]] = {
         "en": "It hasn't shipped yet; you'll get a tracking number once it does.",
     },
     "sku_unknown": {
-        "ko": "상품 코드 {skus}을(를) 찾지 못했어요. 코드를 확인해 주세요 (예: SKU-7890).",
-        "en": "I couldn't find product code {skus}. Please check the code (it looks like SKU-7890).",
+        "ko": "상품 코드 {skus}을(를) 찾지 못했어요. 상품 페이지에 있는 코드를 확인하시거나 상품명으로 "
+        "물어봐 주세요.",
+        "en": "I couldn't find product code {skus}. Please check the code on the product page, or ask "
+        "by the product's name.",
     },
     "which_product": {
-        "ko": "어떤 상품인지 알려 주세요. 상품 코드(예: SKU-7890)나 상품명을 보내 주시면 재고를 "
+        "ko": "어떤 상품인지 알려 주세요. 상품 페이지의 상품 코드나 상품명을 보내 주시면 재고를 "
         "확인해 드릴게요.",
-        "en": "Which product do you mean? Send the product code (like SKU-7890) or its name "
+        "en": "Which product do you mean? Send the product code from the product page, or its name, "
         "and I'll check the stock.",
     },
     "stock_in": {
