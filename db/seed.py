@@ -191,10 +191,10 @@ FAQ: list[tuple[str, str, str, str, str]] = [
 async def seed_demo(session: AsyncSession, *, demo_telegram_user_id: int) -> bool:
     """Create the demo shop once; returns False when data is already there.
 
-    Any product, customer or order means a real shop (imported, or created by hand) or
-    the demo already lives here: the demo never mixes into, or overwrites, a shop's data.
+    Any product, customer, order or FAQ entry means a real shop (imported, or created by
+    hand) or the demo already lives here: the demo never mixes into a shop's data.
     """
-    for table in (Product, Customer, Order):
+    for table in (Product, Customer, Order, FaqEntry):
         if (await session.exec(select(table).limit(1))).first() is not None:
             return False
 

@@ -53,6 +53,9 @@ def _name_words(name: str) -> list[str]:
 
 
 def _long_enough(word: str) -> bool:
+    """Short Latin words ("the", "set") and bare numbers ("2024") name no product."""
+    if word.isdigit():
+        return False
     return len(word) >= (4 if word.isascii() else 2)
 
 
@@ -124,7 +127,7 @@ class EntityExtractor:
                 (name, sku)
                 for word in candidates
                 for name, sku in self._names_by_first_word.get(word, ())
-                if name in spaced
+                if _contains_name(spaced, name)
             ),
             key=lambda pair: -len(pair[0]),
         )
@@ -140,6 +143,23 @@ class EntityExtractor:
         best = max(hits.values())
         chosen = sorted(sku for sku, count in hits.items() if count == best)
         return tuple(chosen) if len(chosen) <= MAX_PRODUCTS_PER_MESSAGE else ()
+
+
+def _contains_name(text: str, name: str) -> bool:
+    """The whole name, not the start of a longer one: "상품 452" is not in "상품 4521"."""
+    start = text.find(name)
+    while start != -1:
+        before = text[start - 1] if start else " "
+        end = start + len(name)
+        after = text[end] if end < len(text) else " "
+        latin_start = name[0].isascii() and name[0].isalnum()
+        latin_end = name[-1].isascii() and name[-1].isalnum()
+        if not (latin_start and before.isascii() and before.isalnum()) and not (
+            latin_end and after.isascii() and after.isalnum()
+        ):
+            return True
+        start = text.find(name, start + 1)
+    return False
 
 
 def _mentions(text: str, word: str) -> bool:

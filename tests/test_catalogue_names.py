@@ -1,0 +1,49 @@
+"""Finding a shop's products in customer text: any SKU, any localized name, any part of one."""
+
+from __future__ import annotations
+
+from services.entities import CatalogueName, EntityExtractor, sku_like_tokens
+
+SHOP = EntityExtractor(
+    [
+        CatalogueName("TNT-2P-GRN", ("Ridge 2-Person Tent", "릿지 2인용 텐트", "リッジ 2人用テント")),
+        CatalogueName("MUG-TI-450", ("Titanium Mug 450ml", "티타늄 머그 450ml", "チタンマグ 450ml")),
+        CatalogueName("a1001", ("Merino Crew Sweater", "메리노 크루 스웨터")),
+        CatalogueName("a1002", ("Merino Wool Socks", "메리노 울 양말")),
+        CatalogueName("P-452", ("Item 452",)),
+        CatalogueName("P-4521", ("Item 4521",)),
+    ]
+)
+
+
+def products(text: str) -> list[str]:
+    return list(SHOP.extract(text).products)
+
+
+def test_the_shops_own_skus_in_any_case() -> None:
+    assert SHOP.extract("tnt-2p-grn 재고?").skus == ("TNT-2P-GRN",)
+    assert SHOP.extract("A1001 in stock?").skus == ("a1001",)
+
+
+def test_every_localized_name_and_its_parts() -> None:
+    assert products("リッジ 2人用テントの在庫は？") == ["TNT-2P-GRN"]
+    assert products("チタンマグありますか") == ["MUG-TI-450"]
+    assert products("텐트는 재고 있어요?") == ["TNT-2P-GRN"]
+    assert products("do you have the titanium mug?") == ["MUG-TI-450"]
+
+
+def test_a_shared_word_names_each_product_and_more_words_pick_one() -> None:
+    assert products("merino 재고 있나요?") == ["a1001", "a1002"]
+    assert products("merino socks in stock?") == ["a1002"]
+    assert products("메리노 스웨터 있어요?") == ["a1001"]
+
+
+def test_a_name_is_not_the_start_of_a_longer_one() -> None:
+    assert products("item 4521 in stock?") == ["P-4521"]
+    assert products("item 452 in stock?") == ["P-452"]
+
+
+def test_sku_looking_words_for_a_catalogue_not_indexed() -> None:
+    assert sku_like_tokens("BAG-30L 재고 있어요? and x9") == ("BAG-30L",)
+    assert sku_like_tokens("order 20240115-001234") == ("20240115-001234",)
+    assert sku_like_tokens("is it in stock?") == ()
