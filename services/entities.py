@@ -59,6 +59,17 @@ def _long_enough(word: str) -> bool:
     return len(word) >= (4 if word.isascii() else 2)
 
 
+_KANA_OR_KANJI = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+
+
+def _compound_parts(word: str) -> list[str]:
+    """Japanese writes compounds without spaces ("ガスストーブ"): its leading and trailing
+    parts of 3 or more characters ("ストーブ") name the product too."""
+    if len(word) < 5 or not _KANA_OR_KANJI.search(word):
+        return []
+    return [word[:end] for end in range(3, len(word))] + [word[start:] for start in range(1, len(word) - 2)]
+
+
 def _candidates(clean: str) -> set[str]:
     """Every key a catalogue index could hold that this text may mention.
 
@@ -91,6 +102,8 @@ class EntityExtractor:
         self._skus = {normalize(item.sku): item.sku for item in items}
         self._names_by_first_word: dict[str, list[tuple[str, str]]] = {}
         owners: dict[str, set[str]] = {}
+        self._stems: dict[str, str] = {}
+        """a part of a Japanese compound counts as the word it is part of"""
         for item in items:
             for name in dict.fromkeys(n for n in item.names if n):
                 words = _name_words(name)
@@ -100,9 +113,10 @@ class EntityExtractor:
                 for word in words:
                     if _long_enough(word):
                         owners.setdefault(word, set()).add(item.sku)
-        self._words = {
-            word: skus for word, skus in owners.items() if len(skus) <= MAX_PRODUCTS_PER_MESSAGE
-        }
+                    for part in _compound_parts(word):
+                        owners.setdefault(part, set()).add(item.sku)
+                        self._stems.setdefault(part, word)
+        self._words = {word: skus for word, skus in owners.items() if len(skus) <= MAX_PRODUCTS_PER_MESSAGE}
 
     def extract(self, text: str) -> Entities:
         clean = normalize(text)
@@ -133,15 +147,16 @@ class EntityExtractor:
         )
         if whole:
             return _unique(sku for _, sku in whole)[:MAX_PRODUCTS_PER_MESSAGE]
-        hits: dict[str, int] = {}
+        hits: dict[str, set[str]] = {}
         for word in candidates:
             if word in self._words and _mentions(clean, word):
                 for sku in self._words[word]:
-                    hits[sku] = hits.get(sku, 0) + 1
-        if not hits:
-            return ()
-        best = max(hits.values())
-        chosen = sorted(sku for sku, count in hits.items() if count == best)
+                    hits.setdefault(sku, set()).add(self._stems.get(word, word))
+        # "merino socks": the sweater matched only "merino", which the socks matched too,
+        # so the socks are meant; "tent and titanium mug": neither covers the other, both are.
+        chosen = sorted(
+            sku for sku, words in hits.items() if not any(words < other for other in hits.values())
+        )
         return tuple(chosen) if len(chosen) <= MAX_PRODUCTS_PER_MESSAGE else ()
 
 

@@ -47,3 +47,22 @@ def test_sku_looking_words_for_a_catalogue_not_indexed() -> None:
     assert sku_like_tokens("BAG-30L 재고 있어요? and x9") == ("BAG-30L",)
     assert sku_like_tokens("order 20240115-001234") == ("20240115-001234",)
     assert sku_like_tokens("is it in stock?") == ()
+
+
+def test_two_products_named_by_their_own_words_are_both_found() -> None:
+    assert products("텐트랑 티타늄 머그 재고 있나요?") == ["MUG-TI-450", "TNT-2P-GRN"]
+
+
+def test_a_part_of_a_japanese_compound_names_the_product() -> None:
+    shop = EntityExtractor([CatalogueName("STV", ("Pocket Gas Stove", "ポケット ガスストーブ"))])
+    assert shop.extract("ストーブは入荷しますか").products == ("STV",)
+
+
+def test_the_stock_lookup_evaluation_runs_on_both_sets(capsys: object) -> None:
+    import re
+
+    from bench import stock_lookup
+
+    stock_lookup.main()
+    last = capsys.readouterr().out.strip().splitlines()[-1]  # type: ignore[attr-defined]
+    assert re.fullmatch(r"tuning_products=\d\.\d{3} heldout_products=\d\.\d{3}", last)

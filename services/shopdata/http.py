@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import re
 from collections.abc import Sequence
 from datetime import tzinfo
 from typing import Any
@@ -37,6 +38,7 @@ from services.shopdata.resilience import CircuitBreaker, TTLCache
 
 logger = logging.getLogger(__name__)
 
+_REFERENCE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 RETRY_STATUSES = frozenset({408, 425, 429, 500, 502, 503, 504})
 MAX_RETRY_AFTER = 5.0
 CATALOGUE_PAGES = 1000
@@ -97,7 +99,10 @@ class HttpShopData:
         for order in await self.orders_of(customer_id, limit=RECENT_ORDERS):
             if same_order(order.number, reference):
                 return order
-        path = f"/customers/{quote(customer_id, safe='')}/orders/{quote(reference.strip(), safe='')}"
+        reference = reference.strip().lstrip("#").strip()
+        if not _REFERENCE.match(reference):  # customer text never shapes a path ("..", "/")
+            return None
+        path = f"/customers/{quote(customer_id, safe='')}/orders/{quote(reference, safe='')}"
         try:
             order = self._order(await self._get(path, ()))
         except _NotFound:
