@@ -1,7 +1,7 @@
 """shop import: customers' own ids and e-mail, product names in English and Japanese
 
 Revision ID: 0005_shop_import
-Revises: 0002
+Revises: 0003
 Create Date: 2026-11-30
 """
 
@@ -12,7 +12,7 @@ import sqlmodel
 from alembic import op
 
 revision: str = "0005_shop_import"
-down_revision: str | None = "0002"
+down_revision: str | None = "0003"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
