@@ -77,6 +77,9 @@ class Settings(BaseSettings):
     return_window_days: int = Field(default=DEFAULT_RETURN_WINDOW_DAYS, ge=0, le=3650)
     returnable_statuses: Annotated[tuple[OrderStatus, ...], NoDecode] = DEFAULT_RETURNABLE
     cancellable_statuses: Annotated[tuple[OrderStatus, ...], NoDecode] = DEFAULT_CANCELLABLE
+    catalogue_refresh_seconds: float = Field(
+        default=60.0, ge=0, description="how often to look for a changed catalogue to re-index"
+    )
     shop_api_url: str | None = Field(
         default=None, description="read customers, orders and products live from the shop's REST API"
     )

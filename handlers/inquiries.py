@@ -13,6 +13,7 @@ from handlers.handoff import start_handoff
 from handlers.keyboards import HandoffOffer, ReturnStep, share_contact_keyboard, single_button
 from handlers.returns import start_return_flow
 from handlers.streaming import GenerationRegistry, ReplyStreamer
+from services.answerers import refresh_catalogue
 from services.classifier import IntentClassifier
 from services.conversation_log import Interaction
 from services.inquiry import answer_inquiry
@@ -47,6 +48,8 @@ def create_router() -> Router:
             return
         if len(text) > TELEGRAM_LIMIT:
             await say(message, t("too_long", language, limit=TELEGRAM_LIMIT))
+        if settings.shop_api_url is None:
+            await refresh_catalogue(session, classifier, settings.catalogue_refresh_seconds)
         classification = classifier.classify(text)
         interaction.classified(classification)
         customer = await linked_customer(session, message.from_user)

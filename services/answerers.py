@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import time
 from typing import TYPE_CHECKING
 
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.repositories import faq
+from db.repositories import catalogue, faq
 from services.classifier import IntentClassifier
-from services.entities import CatalogueName
+from services.entities import CatalogueName, EntityExtractor
 from services.faq import FaqDocument, FaqLookupAnswerer
 from services.shopdata.base import ShopDataUnavailable
 from services.shopdata.factory import shop_data
@@ -41,9 +43,32 @@ async def load_answerers(
             )
             products = []
         entries = await faq.all_entries(session)
+        version = await catalogue.fingerprint(session)
     classifier = IntentClassifier(CatalogueName(p.sku, p.names) for p in products)
+    classifier.catalogue_version, classifier.catalogue_checked_at = version, time.monotonic()
     answerer = FaqLookupAnswerer(
         FaqDocument(e.slug, e.language, e.question, e.answer, tuple(filter(None, e.tags.split(","))))
         for e in entries
     )
     return classifier, answerer
+
+
+async def refresh_catalogue(session: AsyncSession, classifier: IntentClassifier, interval: float) -> bool:
+    """Rebuild the name index when csbot's catalogue changed since it was built.
+
+    A shop imports tonight's catalogue while the bot runs; its new products must be
+    found by name without a restart. At most one cheap check per `interval` seconds; the
+    rebuild runs in a thread so messages keep flowing meanwhile.
+    """
+    now = time.monotonic()
+    if classifier.catalogue_version is None or now - classifier.catalogue_checked_at < interval:
+        return False
+    classifier.catalogue_checked_at = now
+    version = await catalogue.fingerprint(session)
+    if version == classifier.catalogue_version:
+        return False
+    classifier.catalogue_version = version  # one rebuild, however many messages arrive meanwhile
+    names = [CatalogueName(p.sku, p.names) for p in await LocalShopData(session).catalogue()]
+    classifier.use_catalogue(await asyncio.to_thread(EntityExtractor, names), version)
+    logger.info("catalogue changed: product name index rebuilt", extra={"products": len(names)})
+    return True

@@ -11,10 +11,12 @@ import pytest
 from sqlmodel import SQLModel, select
 
 from bot.cli import main
+from bot.config import Settings
 from db.engine import create_engine, create_session_factory
 from db.models import Customer, Order, OrderItem, Product, ReturnKind, ReturnRequest, Shipment, ShipmentEvent
 from services.identity import LinkOutcome, link_contact
 from services.phone import normalize_phone
+from services.texts import t
 
 EXAMPLES = Path(__file__).parent.parent / "examples" / "shop"
 
@@ -306,3 +308,30 @@ def test_faq_file_imports_once_and_exports_the_same(
     (shop / "bad.csv").write_text("question,answer,language\nHi?,Hello,ko\nWhy?,,en\n", encoding="utf-8")
     code, _, err = run(capsys, "import", "faq", "bad.csv")
     assert code == 2 and err.splitlines()[0] == "bad.csv:3: answer: empty"
+
+
+async def test_products_imported_while_the_bot_runs_are_found_by_name(
+    settings: Settings, tmp_path: Path
+) -> None:
+    from bot.app import build_app
+    from services.shop_files.products import read_products
+    from services.shop_sync.products import import_products
+    from tests.harness import Harness
+
+    app = await build_app(
+        settings.model_copy(update={"catalogue_refresh_seconds": 0}), upgrade=False, seed=False
+    )
+    try:
+        harness = Harness(app)
+        [before] = await harness.say(700_100_001, "캠핑 의자 재고 있나요?")
+        assert before == t("which_product", "ko")
+        (tmp_path / "more.csv").write_text(
+            "sku,name,price,stock,name_ko\nCH-1,Camp Chair,39000,8,캠핑 의자\n", encoding="utf-8"
+        )
+        async with app.session_factory() as session:
+            await import_products(session, read_products(tmp_path / "more.csv")[0])
+            await session.commit()
+        [after] = await harness.say(700_100_001, "캠핑 의자 재고 있나요?")
+        assert after.startswith("캠핑 의자 (CH-1): 재고 있어요 (8개)")
+    finally:
+        await app.close()
