@@ -13,6 +13,8 @@ ZERO_DECIMAL_CURRENCIES = frozenset({"KRW", "JPY", "VND", "CLP", "ISK", "PYG", "
 _SYMBOLS = {"KRW": "₩", "JPY": "¥"}
 _THOUSANDS = re.compile(r"^\d{1,3}(,\d{3})+(\.\d+)?$")
 _CURRENCY = re.compile(r"^[A-Z]{3}$")
+_SYMBOLS_AROUND = "₩$¥€£원円"
+"""Spreadsheets exported for people: `₩59,000`, `59,000원`, `$24.90` are read as the number."""
 
 
 def decimals(currency: str) -> int:
@@ -25,7 +27,7 @@ def valid_currency(code: str) -> bool:
 
 def parse_price(text: str, currency: str) -> int:
     """Major units to minor units; raises ValueError with a sentence a shop owner understands."""
-    raw = text.strip().replace(" ", "")
+    raw = text.strip().replace(" ", "").strip(_SYMBOLS_AROUND)
     if _THOUSANDS.match(raw):
         raw = raw.replace(",", "")
     try:
