@@ -62,11 +62,13 @@ async def answer_inquiry(
         return Reply(t("shop_unavailable", language), AnswerSource.TEMPLATE, FollowUp.OFFER_HAND_OFF, route)
     match classification.intent:
         case Intent.RETURNS:
-            return await answer_returns(session, customer, text, entities, language, faq, user_id)
+            return await answer_returns(session, customer, text, entities, language, faq, user_id, shop=shop)
         case Intent.HUMAN:
             return Reply("", AnswerSource.HANDOFF, FollowUp.HAND_OFF, "human")
         case _:
-            reply = await faq_reply(session, text, language, faq, customer=customer, user_id=user_id)
+            reply = await faq_reply(
+                session, text, language, faq, customer=customer, user_id=user_id, shop=shop
+            )
             return reply or Reply(
                 t("faq_no_match", language), AnswerSource.TEMPLATE, FollowUp.OFFER_HAND_OFF, "faq"
             )
@@ -92,6 +94,7 @@ async def _answer_shipping(
         faq,
         customer=customer,
         user_id=user_id,
+        shop=shop,
         tags=("shipping",),
         route="shipping",
         require_entry=True,

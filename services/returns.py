@@ -18,7 +18,7 @@ from services.llm.speculative import SpeculativeAnswerer
 from services.policy import ShopPolicy
 from services.replies import AnswerSource, FollowUp, Reply
 from services.shipping import needs_contact
-from services.shopdata.base import says_delivered
+from services.shopdata.base import ShopData, says_delivered
 from services.text_normalize import normalize
 from services.texts import t
 
@@ -59,6 +59,8 @@ async def answer_returns(
     language: str,
     faq: SpeculativeAnswerer,
     user_id: int | None = None,
+    *,
+    shop: ShopData | None = None,
 ) -> Reply:
     clean = normalize(text)
     if entities.rma_numbers or (_ASKS_STATUS.search(clean) and customer is not None):
@@ -78,6 +80,7 @@ async def answer_returns(
         user_id=user_id,
         tags=("returns",),
         route="returns",
+        shop=shop,
         follow_up=FollowUp.OFFER_RETURN,
     )
     return policy or Reply(
