@@ -113,7 +113,8 @@ async def _run_async(args: argparse.Namespace, settings: Settings) -> int:
             settings = settings.model_copy(
                 update={"local_model": settings.local_model or "bundled", "generated_label": "[local model] "}
             )
-        app = await build_app(settings, seed=True)
+        # The demo shop only where the shop's data lives in csbot's own tables.
+        app = await build_app(settings, seed=settings.shop_api_url is None)
         try:
             await run_local_chat(app, user_id=settings.local_chat_user_id)
         finally:
