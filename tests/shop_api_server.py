@@ -33,6 +33,8 @@ class ShopApiDouble:
     delay: float = 0.0
     fail_next: int = 0
     page_size: int = 2
+    list_cap: int = 50
+    """Newest orders a list answer holds at most (a shop whose list endpoint pages early)."""
     requests: list[str] = field(default_factory=list)
     url: str = ""
     _runner: web.AppRunner | None = None
@@ -97,7 +99,8 @@ class ShopApiDouble:
         statuses = request.query.getall("status", [])
         if statuses:
             orders = [o for o in orders if o["status"] in statuses]
-        return web.json_response({"orders": orders[: int(request.query.get("limit", "5"))]})
+        limit = min(int(request.query.get("limit", "5")), self.list_cap)
+        return web.json_response({"orders": orders[:limit]})
 
     async def _order(self, request: web.Request) -> web.Response:
         number = request.match_info["number"].replace("-", "")

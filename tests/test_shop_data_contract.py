@@ -254,6 +254,23 @@ async def test_a_wrong_token_is_unavailable_not_empty(api: tuple[ShopApiDouble, 
         await h.app.close()
 
 
+async def test_an_order_beyond_the_listed_ones_is_read_by_number_and_still_owned(
+    api: tuple[ShopApiDouble, Settings],
+) -> None:
+    double, settings = api
+    double.list_cap = 1  # lists hold only the newest order: PARK's 0101 is not in them
+    h = await api_harness(settings)
+    try:
+        await link(h, PARK, "010-2345-6789")
+        [reply] = await h.say(PARK, f"주문번호 {PARK_ORDER} 배송 조회")
+        assert "6001-2233-4455" in reply
+        assert any(r.startswith(f"/customers/C-1001/orders/{PARK_ORDER}") for r in double.requests)
+        [foreign] = await h.say(PARK, f"주문번호 {CLARK_ORDER} 배송 조회")
+        assert foreign == t("order_not_found", "ko", reference=CLARK_ORDER)
+    finally:
+        await h.app.close()
+
+
 def test_the_contract_server_serves_every_path_of_the_openapi_file() -> None:
     spec = yaml.safe_load(
         (Path(__file__).parent.parent / "docs" / "shop-api.yaml").read_text(encoding="utf-8")
