@@ -16,6 +16,10 @@ _PLAIN_ID = re.compile(r"(?<![\d-])(\d{8,12})(?![\d-])")
 _SKU = re.compile(r"(?<![a-z0-9])sku[\s_-]?(\d{2,8})(?!\d)", re.IGNORECASE)
 _RMA = re.compile(r"(?<![a-z0-9])rma[\s_-]?(\d{4,16})(?!\d)", re.IGNORECASE)
 _MOBILE_PHONE = re.compile(r"^01[016789]\d{7,8}$")
+# A shop's own coded numbers: `HB-2026-0001`, `ORD20260001`, `A-100234`: a short letter
+# prefix and at least six digits. Asking about one that is not the customer's costs nothing
+# (it reads as "not found"), so a generous pattern is safe; known SKUs are left out.
+_CODED_ORDER = re.compile(r"(?<![a-z0-9-])([a-z]{1,5}-?\d[\d-]*\d)(?![a-z0-9-])")
 
 
 @dataclass(frozen=True)
@@ -126,8 +130,17 @@ class EntityExtractor:
         plain = [d for d in _PLAIN_ID.findall(without_ids) if not _MOBILE_PHONE.match(d)]
         candidates = _candidates(clean)
         known_skus = [self._skus[token] for token in _ASCII_TOKEN.findall(clean) if token in self._skus]
+        coded = [
+            token.upper()
+            for token in _CODED_ORDER.findall(clean)
+            if sum(ch.isdigit() for ch in token) >= 6
+            and token not in self._skus
+            and not _SKU.fullmatch(token)
+            and not _RMA.fullmatch(token)
+        ]
+        plain = [d for d in plain if not any(d in token for token in coded)]
         return Entities(
-            order_numbers=_unique([*dated, *hashed, *plain]),
+            order_numbers=_unique([*dated, *hashed, *plain, *coded]),
             skus=_unique([*known_skus, *(f"SKU-{digits}" for digits in _SKU.findall(clean))]),
             rma_numbers=_unique(f"RMA-{digits}" for digits in _RMA.findall(clean)),
             products=self._products(clean, candidates),

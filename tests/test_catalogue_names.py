@@ -66,3 +66,19 @@ def test_the_stock_lookup_evaluation_runs_on_both_sets(capsys: object) -> None:
     stock_lookup.main()
     last = capsys.readouterr().out.strip().splitlines()[-1]  # type: ignore[attr-defined]
     assert re.fullmatch(r"tuning_products=\d\.\d{3} heldout_products=\d\.\d{3}", last)
+
+
+def test_a_shops_own_coded_order_numbers_are_recognised() -> None:
+    assert SHOP.extract("주문 HB-2026-0001 어디쯤 왔어요?").order_numbers == ("HB-2026-0001",)
+    assert SHOP.extract("where is ord20260001?").order_numbers == ("ORD20260001",)
+    # Not order numbers: SKUs, RMA numbers, phone numbers, size ranges.
+    for text in ("P-4521 재고", "TNT-2P-GRN", "RMA-20261130123456 상태", "010-1234-5678", "270-280 있나요"):
+        assert SHOP.extract(text).order_numbers == (), text
+
+
+def test_order_references_match_with_or_without_dashes_and_in_any_case() -> None:
+    from services.shopdata.base import same_order
+
+    assert same_order("HB-2026-0001", "hb-2026-0001")
+    assert same_order("20240115-001234", "202401150012 34")
+    assert not same_order("20240115-001234", "20240115-001235")

@@ -106,7 +106,7 @@ def says_delivered(status: str) -> bool:
 def same_order(number: str, reference: str) -> bool:
     """`20240115-001234`, `#202401150012 34` and `202401150012-34` all name one order."""
     digits = "".join(ch for ch in reference if ch.isdigit())
-    return number == reference or (bool(digits) and number.replace("-", "") == digits)
+    return number.upper() == reference.strip().upper() or (bool(digits) and number.replace("-", "") == digits)
 
 
 class ShopData(Protocol):
