@@ -76,7 +76,10 @@ class HttpShopData:
     # --- the interface -------------------------------------------------------------
 
     async def customer_by_phone(self, phone: str) -> ShopCustomer | None:
-        data = await self._get("/customers", {"phone": "+" + phone}, cache=False)
+        try:
+            data = await self._get("/customers", {"phone": "+" + phone}, cache=False)
+        except _NotFound:  # the contract says 200 with an empty list; a 404 means the same
+            return None
         for raw in _list(data, "customers"):
             customer = _customer(raw)
             if customer is not None and customer.phone == phone:
@@ -88,7 +91,10 @@ class HttpShopData:
     ) -> list[ShopOrder]:
         params: list[tuple[str, str]] = [("limit", str(limit))]
         params += [("status", status) for status in statuses or ()]
-        data = await self._get(f"/customers/{quote(customer_id, safe='')}/orders", params)
+        try:
+            data = await self._get(f"/customers/{quote(customer_id, safe='')}/orders", params)
+        except _NotFound:
+            return []
         found = [self._order(raw) for raw in _list(data, "orders")]
         # The contract says "this customer's orders"; we check it rather than trust it.
         mine = [o for o in found if o is not None and o.customer_id == customer_id]
@@ -114,7 +120,10 @@ class HttpShopData:
     async def products_by_sku(self, skus: Sequence[str]) -> list[ShopProduct]:
         if not skus:
             return []
-        data = await self._get("/products", [("sku", sku) for sku in skus])
+        try:
+            data = await self._get("/products", [("sku", sku) for sku in skus])
+        except _NotFound:
+            return []
         found = {
             p.sku.upper(): p for p in (_product(raw) for raw in _list(data, "products")) if p is not None
         }
@@ -124,7 +133,10 @@ class HttpShopData:
         products: list[ShopProduct] = []
         cursor: str | None = None
         for _ in range(CATALOGUE_PAGES):
-            data = await self._get("/products", [("cursor", cursor)] if cursor else (), cache=False)
+            try:
+                data = await self._get("/products", [("cursor", cursor)] if cursor else (), cache=False)
+            except _NotFound:
+                break
             products += [p for p in (_product(raw) for raw in _list(data, "products")) if p is not None]
             cursor = data.get("next_cursor") if isinstance(data, dict) else None
             if not cursor:
