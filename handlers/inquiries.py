@@ -63,6 +63,7 @@ def create_router() -> Router:
             faq=faq,
             low_stock_threshold=settings.low_stock_threshold,
             user_id=message.from_user.id if message.from_user else None,
+            policy=settings.shop_policy(),
         )
         interaction.answered(reply)
         if reply.stream is not None:

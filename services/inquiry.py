@@ -8,9 +8,11 @@ import re
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Customer
+from services.cancellation import answer_cancellation, asks_to_cancel
 from services.classifier import Classification, Intent
 from services.faq_answers import faq_reply
 from services.llm.speculative import SpeculativeAnswerer
+from services.policy import ShopPolicy
 from services.replies import AnswerSource, FollowUp, Reply
 from services.returns import answer_returns
 from services.shipping import answer_orders
@@ -41,9 +43,14 @@ async def answer_inquiry(
     faq: SpeculativeAnswerer,
     low_stock_threshold: int,
     user_id: int | None = None,
+    policy: ShopPolicy | None = None,
 ) -> Reply:
     entities = classification.entities
     try:
+        if asks_to_cancel(text, entities):
+            return await answer_cancellation(
+                shop, _customer_id(customer), entities, language, policy or ShopPolicy()
+            )
         match classification.intent:
             case Intent.STOCK:
                 return await answer_stock(

@@ -212,6 +212,22 @@ _TEXTS: dict[str, dict[str, str]] = {
         "en": "Sorry, I can't look that up right now: the shop's system isn't answering. Please ask "
         "again in a few minutes, or I can put you through to a person.",
     },
+    "cancel_possible": {
+        "ko": "주문 {number}은(는) 아직 출고 전({status})이라 취소할 수 있어요. 마이페이지 > 주문 내역에서 "
+        "직접 취소하시거나, 상담원에게 요청해 주세요.",
+        "en": "Order {number} hasn't shipped yet ({status}), so it can still be cancelled: under My Page > "
+        "Orders, or a person from our team can do it for you.",
+    },
+    "cancel_not_possible": {
+        "ko": "주문 {number}은(는) 이미 {status} 상태라 취소할 수 없어요. 받으신 뒤 반품·교환을 신청해 "
+        "주세요.",
+        "en": "Order {number} is already {status}, so it can't be cancelled any more. Once it's with you, "
+        "you can ask for a return or exchange instead.",
+    },
+    "cancel_already": {
+        "ko": "주문 {number}은(는) 이미 취소되었어요.",
+        "en": "Order {number} has already been cancelled.",
+    },
     "return_window_closed": {
         "ko": "죄송해요, 주문 {number}은(는) {delivered}에 배송 완료되어 반품·교환 기간(배송 완료 후 "
         "{days}일, {last_day}까지)이 지났어요. 그래서 여기서는 신청을 접수할 수 없어요. 특별한 사정이 "

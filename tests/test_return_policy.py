@@ -99,3 +99,41 @@ def test_the_demo_faq_says_what_the_default_policy_enforces() -> None:
     assert {OrderStatus.PAID, OrderStatus.PREPARING} <= set(policy.cancellable_statuses)
     assert OrderStatus.SHIPPED not in policy.cancellable_statuses
     assert "can't be cancelled" in answers["order-change-cancel", "en"]
+
+
+PAID, SHIPPED, FOREIGN = "20240120-000871", "20240115-001234", "20240116-009999"
+
+
+async def test_a_paid_order_can_be_cancelled_a_shipped_one_is_returned_instead(harness: Harness) -> None:
+    calls = await harness.feed(harness.updates.text(DEMO_USER_ID, f"주문 {PAID} 취소하고 싶어요"))
+    [reply] = [c for c in calls if isinstance(c, SendMessage)]
+    assert reply.text == t("cancel_possible", "ko", number=PAID, status=t("status_paid", "ko"))
+    assert buttons(reply) == [("🙋 " + t("human_button", "ko"), HandoffOffer().pack())]
+    calls = await harness.feed(harness.updates.text(DEMO_USER_ID, f"can I cancel order {SHIPPED}?"))
+    [reply] = [c for c in calls if isinstance(c, SendMessage)]
+    assert reply.text == t("cancel_not_possible", "en", number=SHIPPED, status=t("status_shipped", "en"))
+    assert [label for label, _ in buttons(reply)] == [t("return_start_button", "en")]
+
+
+async def test_cancelling_someone_elses_order_reads_like_a_missing_one(harness: Harness) -> None:
+    [foreign] = await harness.say(DEMO_USER_ID, f"주문 {FOREIGN} 취소해 주세요")
+    [missing] = await harness.say(DEMO_USER_ID, "주문 20240116-000000 취소해 주세요")
+    assert (
+        foreign
+        == missing.replace("20240116-000000", FOREIGN)
+        == t("order_not_found", "ko", reference=FOREIGN)
+    )
+
+
+@pytest.fixture
+async def strict_harness(settings: Settings) -> AsyncIterator[Harness]:
+    """A shop that lets only unpaid orders be cancelled."""
+    strict = settings.model_copy(update={"cancellable_statuses": (OrderStatus.PENDING,)})
+    app = await build_app(strict, upgrade=False, seed=True)
+    yield Harness(app)
+    await app.close()
+
+
+async def test_cancellable_statuses_come_from_configuration(strict_harness: Harness) -> None:
+    [reply] = await strict_harness.say(DEMO_USER_ID, f"cancel order {PAID}", language_code="en")
+    assert reply == t("cancel_not_possible", "en", number=PAID, status=t("status_paid", "en"))
