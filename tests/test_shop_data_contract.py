@@ -152,6 +152,17 @@ async def test_a_return_is_filed_once_against_the_customers_own_order(shop: Shop
     assert order.number == CLARK_ORDER
 
 
+async def test_cancellation_follows_the_orders_live_status(shop: Shop) -> None:
+    h = shop.harness
+    await link(h, PARK, "010-2345-6789")
+    [paid] = await h.say(PARK, "주문 20261129-0000103 취소하고 싶어요")
+    assert paid == t("cancel_possible", "ko", number="20261129-0000103", status=t("status_paid", "ko"))
+    [delivered] = await h.say(PARK, f"주문 {PARK_ORDER} 취소할 수 있어요?")
+    assert delivered == t("cancel_not_possible", "ko", number=PARK_ORDER, status=t("status_delivered", "ko"))
+    [foreign] = await h.say(PARK, f"주문 {CLARK_ORDER} 취소해 주세요")
+    assert foreign == t("order_not_found", "ko", reference=CLARK_ORDER)
+
+
 async def test_a_number_nobody_has_links_nothing(shop: Shop) -> None:
     assert await link(shop.harness, STRANGER, "+82 10 0000 1111") == [t("contact_not_found", "ko")]
 
