@@ -65,7 +65,40 @@ def evaluate(catalogue: Path, questions: Path) -> tuple[int, int, int, list[str]
     return len(cases), right_intent, right_products, misses, per_message
 
 
+def scale(products: int = 100_000) -> tuple[float, float, float]:
+    """Index build time and time per question, on the example shop and on a synthetic catalogue."""
+    import random
+
+    rng = random.Random(3)
+    words = ["linen", "merino", "canvas", "denim", "trail", "ridge", "pocket", "alpine", "coast", "harbor"]
+    kinds = ["shirt", "sweater", "tote", "pants", "tent", "stove", "mug", "lamp", "pack", "jacket"]
+    big = [
+        CatalogueName(f"P-{i:06d}", (f"{rng.choice(words)} {rng.choice(kinds)} {i}", f"상품 {i}", f"商品{i}"))
+        for i in range(products)
+    ]
+    started = time.perf_counter()
+    classifier = IntentClassifier(big)
+    build = time.perf_counter() - started
+    questions = [q for _, q in load_set(SETS[0][2])]
+    small = IntentClassifier(
+        CatalogueName(p.sku, (p.name, p.name_ko, p.name_en, p.name_ja)) for p in read_products(SETS[0][1])[0]
+    )
+    timings = []
+    for index in (small, classifier):
+        started = time.perf_counter()
+        for _ in range(20):
+            for question in questions:
+                index.classify(question)
+        timings.append((time.perf_counter() - started) / (20 * len(questions)) * 1000)
+    return build, timings[0], timings[1]
+
+
 def main() -> None:
+    build, small_ms, big_ms = scale()
+    print(
+        f"index of 100,000 products built in {build:.2f} s; per question {small_ms:.3f} ms with 5 products, "
+        f"{big_ms:.3f} ms with 100,000 (ratio {big_ms / small_ms:.1f})"
+    )
     summary = []
     for name, catalogue, questions in SETS:
         total, intent, products, misses, ms = evaluate(catalogue, questions)

@@ -178,8 +178,10 @@ _TEXTS: dict[str, dict[str, str]] = {
         "en": "Which order is it about?",
     },
     "return_no_eligible": {
-        "ko": "반품·교환 가능한 주문이 없어요 (배송 중이거나 배송 완료된 주문만 가능해요).",
-        "en": "None of your orders can be returned right now (only shipped or delivered orders can).",
+        "ko": "지금 반품·교환을 신청할 수 있는 주문이 없어요. 도움이 필요하시면 '상담원 연결'이라고 "
+        "보내 주세요.",
+        "en": "None of your orders can be returned right now. If you need help, type 'talk to a "
+        "person'.",
     },
     "return_choose_item": {
         "ko": "주문 {number}에서 어떤 상품인가요?",
