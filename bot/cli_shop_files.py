@@ -56,7 +56,7 @@ async def run_import(args: argparse.Namespace, settings: Settings) -> int:
         if args.kind == "products":
             products, ignored = read_products(path)
         elif args.kind == "customers":
-            customers, ignored = read_customers(path)
+            customers, ignored = read_customers(path, settings.phone_country_code)
         elif args.kind == "faq":
             entries, ignored = read_faq(path)
         else:

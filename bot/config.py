@@ -77,6 +77,9 @@ class Settings(BaseSettings):
     return_window_days: int = Field(default=DEFAULT_RETURN_WINDOW_DAYS, ge=0, le=3650)
     returnable_statuses: Annotated[tuple[OrderStatus, ...], NoDecode] = DEFAULT_RETURNABLE
     cancellable_statuses: Annotated[tuple[OrderStatus, ...], NoDecode] = DEFAULT_CANCELLABLE
+    phone_country_code: str = Field(
+        default="82", pattern=r"^[1-9]\d{0,2}$", description="completes phones written domestically (010-...)"
+    )
     catalogue_refresh_seconds: float = Field(
         default=60.0, ge=0, description="how often to look for a changed catalogue to re-index"
     )

@@ -18,8 +18,9 @@ def normalize_phone(raw: str, default_country_code: str = DEFAULT_COUNTRY_CODE) 
         digits = digits[2:]
     elif digits.startswith("0") and not text.startswith("+"):
         digits = default_country_code + digits[1:]
-    if digits.startswith("820"):  # `+82 010-...`: the domestic 0 kept after the country code
-        digits = "82" + digits[3:]
+    trunk = default_country_code + "0"
+    if digits.startswith(trunk) and len(digits) > len(trunk) + 7:  # `+82 010-...`: the domestic 0 kept
+        digits = default_country_code + digits[len(trunk) :]
     return digits
 
 

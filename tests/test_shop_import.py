@@ -191,6 +191,18 @@ def test_phone_formats_are_one_number(raw: str) -> None:
     assert normalize_phone(raw) == "821012345678"
 
 
+def test_a_shop_elsewhere_sets_its_country_code(
+    shop: Path, database_url: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CSBOT_PHONE_COUNTRY_CODE", "81")
+    (shop / "jp.csv").write_text(
+        "customer_id,name,phone\nJ1,Sato,090-1234-5678\nJ2,Ito,+81 80 1111 2222\n", encoding="utf-8"
+    )
+    code, _, err = run(capsys, "import", "customers", "jp.csv")
+    assert code == 0, err
+    assert sorted(c.phone for c in rows(database_url, Customer)) == ["818011112222", "819012345678"]  # type: ignore[attr-defined]
+
+
 def test_imported_customer_links_through_their_own_contact_only(
     shop: Path, database_url: str, capsys: pytest.CaptureFixture[str]
 ) -> None:

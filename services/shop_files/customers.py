@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from services.phone import normalize_phone, plausible_phone
+from services.phone import DEFAULT_COUNTRY_CODE, normalize_phone, plausible_phone
 from services.shop_files.problems import ProblemCollector, read_text
 
 REQUIRED = ("customer_id", "name", "phone")
@@ -28,7 +28,10 @@ class CustomerRecord:
     line: int = field(default=0, compare=False)
 
 
-def read_customers(path: str | Path) -> tuple[list[CustomerRecord], list[str]]:
+def read_customers(
+    path: str | Path, country_code: str = DEFAULT_COUNTRY_CODE
+) -> tuple[list[CustomerRecord], list[str]]:
+    """`country_code` completes numbers written the domestic way (`010-...`)."""
     problems = ProblemCollector(path)
     reader = csv.DictReader(io.StringIO(read_text(path), newline=""))
     header = [name.strip().lower() for name in reader.fieldnames or []]
@@ -63,7 +66,7 @@ def read_customers(path: str | Path) -> tuple[list[CustomerRecord], list[str]]:
             problems.add(line, "customer_id", f"{customer_id!r} already on line {ids[customer_id]}")
         if not name:
             problems.add(line, "name", "empty")
-        phone = normalize_phone(raw_phone)
+        phone = normalize_phone(raw_phone, country_code)
         if not raw_phone:
             problems.add(line, "phone", "empty (the phone is how a customer is recognised on Telegram)")
         elif not plausible_phone(phone):

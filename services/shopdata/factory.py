@@ -28,6 +28,7 @@ def http_connector(settings: Settings) -> HttpShopData:
         settings.shop_api_cache_seconds,
         settings.shop_api_breaker_seconds,
         settings.shop_timezone,
+        settings.phone_country_code,
     )
     connector = _connectors.get(key)
     if connector is None:
@@ -38,6 +39,7 @@ def http_connector(settings: Settings) -> HttpShopData:
             timeout=settings.shop_api_timeout,
             cache_seconds=settings.shop_api_cache_seconds,
             breaker_seconds=settings.shop_api_breaker_seconds,
+            country_code=settings.phone_country_code,
         )
         _connectors[key] = connector
     return connector

@@ -20,7 +20,7 @@ from urllib.parse import quote, urlencode
 
 import aiohttp
 
-from services.phone import normalize_phone
+from services.phone import DEFAULT_COUNTRY_CODE, normalize_phone
 from services.shop_files.orders import OrderRecord, parse_order
 from services.shop_files.products import parse_product
 from services.shopdata.base import (
@@ -61,12 +61,14 @@ class HttpShopData:
         cache_seconds: float = 15.0,
         breaker_threshold: int = 5,
         breaker_seconds: float = 30.0,
+        country_code: str = DEFAULT_COUNTRY_CODE,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self._headers = {"Accept": "application/json"}
         if token:
             self._headers["Authorization"] = f"Bearer {token}"
         self._tz = timezone
+        self._country_code = country_code
         self._timeout = aiohttp.ClientTimeout(total=timeout)
         self._retries = retries
         self._backoff = backoff
@@ -81,7 +83,7 @@ class HttpShopData:
         except _NotFound:  # the contract says 200 with an empty list; a 404 means the same
             return None
         for raw in _list(data, "customers"):
-            customer = _customer(raw)
+            customer = _customer(raw, self._country_code)
             if customer is not None and customer.phone == phone:
                 return customer
         return None
@@ -230,13 +232,13 @@ def _list(data: Any, key: str) -> list[Any]:
     return data[key]
 
 
-def _customer(raw: Any) -> ShopCustomer | None:
+def _customer(raw: Any, country_code: str) -> ShopCustomer | None:
     if not isinstance(raw, dict) or not raw.get("customer_id") or not raw.get("phone"):
         return None
     return ShopCustomer(
         str(raw["customer_id"]),
         str(raw.get("name") or ""),
-        normalize_phone(str(raw["phone"])),
+        normalize_phone(str(raw["phone"]), country_code),
         str(raw.get("email") or ""),
     )
 
