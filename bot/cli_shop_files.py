@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import os
 import sys
 from pathlib import Path
 
@@ -92,7 +93,7 @@ async def run_import(args: argparse.Namespace, settings: Settings) -> int:
                 await session.commit()
     finally:
         await engine.dispose()
-    print(report.render(dry_run=args.dry_run))
+    _emit(report.render(dry_run=args.dry_run) + "\n")
     return 0
 
 
@@ -124,8 +125,18 @@ async def run_export(args: argparse.Namespace, settings: Settings) -> int:
     finally:
         await engine.dispose()
     if args.file == "-":
-        sys.stdout.write(out.getvalue())
+        _emit(out.getvalue())
     else:
         Path(args.file).write_text(out.getvalue(), encoding="utf-8")
         print(f"{args.kind}: wrote {args.file}", file=sys.stderr)
     return 0
+
+
+def _emit(text: str) -> None:
+    """Standard output, piped into `head` as often as not: a closed pipe is no error."""
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Python's own advice: point stdout at devnull so the interpreter's final flush is quiet.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
