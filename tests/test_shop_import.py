@@ -97,6 +97,40 @@ def test_import_is_idempotent_and_dry_run_writes_nothing(
     stock = {p.sku: p.stock for p in rows(database_url, Product)}  # type: ignore[attr-defined]
     assert stock["BAG-30L"] == 0 and stock["NEW-1"] == 8
 
+    # A file with one product updates that one and deletes nothing.
+    (shop / "one.csv").write_text(
+        "sku,name,price,stock\nMUG-TI-450,Titanium Mug 450ml,32000,39\n", encoding="utf-8"
+    )
+    code, out, _ = run(capsys, "import", "products", "one.csv")
+    assert out.splitlines()[-1] == "  5 products not in this file are left as they are"
+    assert len(rows(database_url, Product)) == 6
+    [mug] = [p for p in rows(database_url, Product) if p.sku == "MUG-TI-450"]  # type: ignore[attr-defined]
+    assert mug.stock == 39 and mug.name_ko == "티타늄 머그 450ml"  # type: ignore[attr-defined]
+
+
+def test_columns_and_keys_a_file_leaves_out_are_left_as_they_are(
+    shop: Path, database_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import_all(capsys, shop)
+    (shop / "names.csv").write_text("customer_id,name,phone\nC-1001,박서준,010-2345-6789\n", encoding="utf-8")
+    code, out, _ = run(capsys, "import", "customers", "names.csv")
+    assert code == 0 and out.startswith("customers: imported 0 new, 0 changed, 1 unchanged")
+    [park] = [c for c in rows(database_url, Customer) if c.external_id == "C-1001"]  # type: ignore[attr-defined]
+    assert park.email == "seojun.park@example.com"  # type: ignore[attr-defined]
+
+    # An order line without a "shipment" key keeps its shipment; "shipment": null removes it.
+    line = '{"order_number": "20261120-0000101", "customer_id": "C-1001", "status": "delivered", '
+    line += '"placed_at": "2026-11-20T10:15:00+09:00", "items": [{"sku": "TNT-2P-GRN", "quantity": 1, '
+    line += '"option": "green"}, {"sku": "MUG-TI-450", "quantity": 2}]'
+    (shop / "status.jsonl").write_text(line + "}\n", encoding="utf-8")
+    code, out, _ = run(capsys, "import", "orders", "status.jsonl")
+    assert code == 0 and out.startswith("orders: imported 0 new, 0 changed, 1 unchanged")
+    assert len(rows(database_url, Shipment)) == 2
+    (shop / "status.jsonl").write_text(line + ', "shipment": null}\n', encoding="utf-8")
+    code, out, _ = run(capsys, "import", "orders", "status.jsonl")
+    assert code == 0 and "changed 20261120-0000101: shipment" in out
+    assert len(rows(database_url, Shipment)) == 1
+
 
 def test_export_then_import_is_lossless(
     shop: Path, database_url: str, capsys: pytest.CaptureFixture[str]

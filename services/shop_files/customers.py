@@ -26,6 +26,8 @@ class CustomerRecord:
     """digits with the country code, as `services.phone.normalize_phone` gives"""
     email: str = ""
     line: int = field(default=0, compare=False)
+    given: frozenset[str] = field(default=frozenset(OPTIONAL), compare=False)
+    """Optional columns the file has; a file without `email` leaves e-mails as they are."""
 
 
 def read_customers(
@@ -41,6 +43,7 @@ def read_customers(
         problems.add(1, "", f"missing column{'s' if len(missing) > 1 else ''}: {', '.join(missing)}")
         problems.raise_if_any()
     ignored = [name for name in header if name and name not in REQUIRED + OPTIONAL]
+    given = frozenset(name for name in OPTIONAL if name in header)
     records: list[CustomerRecord] = []
     ids: dict[str, int] = {}
     phones: dict[str, int] = {}
@@ -79,7 +82,7 @@ def read_customers(
             continue
         ids[customer_id] = line
         phones[phone] = line
-        records.append(CustomerRecord(customer_id, name, phone, email, line))
+        records.append(CustomerRecord(customer_id, name, phone, email, line, given))
     problems.raise_if_any()
     return records, ignored
 

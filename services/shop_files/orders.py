@@ -68,6 +68,8 @@ class OrderRecord:
     """minor units; None means the sum of the items"""
     shipment: ShipmentRecord | None = None
     line: int = field(default=0, compare=False)
+    shipment_given: bool = field(default=True, compare=False)
+    """False when the line has no `shipment` key: the stored shipment stays (null removes it)."""
 
 
 class _Bad(Exception):
@@ -184,6 +186,7 @@ def _order(data: Any, line: int, tz: tzinfo) -> OrderRecord:
         total=_price(data.get("total"), "total", currency),
         shipment=shipment,
         line=line,
+        shipment_given="shipment" in data,
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -44,6 +44,9 @@ class ProductRecord:
     name_en: str = ""
     name_ja: str = ""
     line: int = field(default=0, compare=False)
+    given: frozenset[str] = field(default=frozenset(OPTIONAL), compare=False)
+    """The optional columns the file has: the others are left as they are on existing products,
+    so a stock-only file (`sku,name,price,stock`) keeps the localized names."""
 
 
 def split_options(text: str) -> tuple[str, ...]:
@@ -65,6 +68,7 @@ def read_products(path: str | Path) -> tuple[list[ProductRecord], list[str]]:
         problems.add(1, "", f"missing column{'s' if len(missing) > 1 else ''}: {', '.join(missing)}")
         problems.raise_if_any()
     ignored = [name for name in header if name and name not in REQUIRED + OPTIONAL]
+    given = frozenset(name for name in OPTIONAL if name in header)
     records: list[ProductRecord] = []
     seen: dict[str, int] = {}
     for row in reader:
@@ -75,6 +79,7 @@ def read_products(path: str | Path) -> tuple[list[ProductRecord], list[str]]:
         record = _product(row, line, problems)
         if record is None:
             continue
+        record = replace(record, given=given)
         key = record.sku.upper()
         if key in seen:
             problems.add(line, "sku", f"{record.sku!r} already on line {seen[key]}")

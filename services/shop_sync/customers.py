@@ -55,7 +55,7 @@ async def import_customers(session: AsyncSession, records: list[CustomerRecord],
             "external_id": record.customer_id,
             "name": record.name,
             "phone": record.phone,
-            "email": record.email,
+            "email": record.email if "email" in record.given or row is None else row.email,
         }
         if row is None:
             inserts.append(values)
@@ -77,6 +77,7 @@ async def import_customers(session: AsyncSession, records: list[CustomerRecord],
             changed.append("Telegram link removed")
         report.add_changed(record.customer_id, changed)
     problems.raise_if_any()
+    report.untouched = len(rows) - report.changed - report.unchanged
     if updates:
         # Park the numbers first, so customers who swap numbers never hold the same one at once.
         await connection.execute(

@@ -35,6 +35,7 @@ async def import_faq(session: AsyncSession, records: list[FaqRecord]) -> ImportR
             report.add_changed(key, changed)
         else:
             report.unchanged += 1
+    report.untouched = len(existing) - report.changed - report.unchanged
     if inserts:
         await connection.execute(insert(TABLE), inserts)
     if updates:

@@ -146,12 +146,15 @@ async def import_orders(session: AsyncSession, records: list[OrderRecord], path:
             new.append(record)
             report.add_new(record.order_number)
             continue
+        if not record.shipment_given:
+            record = replace(record, shipment=stored[order_id].shipment)
         differences = _differences(stored[order_id], record)
         if differences:
             changed.append((order_id, stored[order_id], record))
             report.add_changed(record.order_number, differences)
         else:
             report.unchanged += 1
+    report.untouched = len(existing) - report.changed - report.unchanged
     await _check_item_removals(connection, changed, problems)
     problems.raise_if_any()
     await _insert_new(connection, shop, new)

@@ -26,6 +26,14 @@ FIELDS = (
 )
 
 
+REQUIRED_FIELDS = ("sku", "name", "price", "stock")
+
+
+def _fields(record: ProductRecord) -> tuple[str, ...]:
+    """The required columns and the optional ones the file has (column names are field names)."""
+    return REQUIRED_FIELDS + tuple(name for name in FIELDS if name in record.given)
+
+
 def _values(record: ProductRecord) -> dict[str, Any]:
     return {
         "sku": record.sku,
@@ -54,19 +62,22 @@ async def import_products(session: AsyncSession, records: list[ProductRecord]) -
             inserts.append(values)
             report.add_new(record.sku)
             continue
-        changed = [name for name in FIELDS if getattr(row, name) != values[name]]
+        fields = _fields(record)
+        changed = [name for name in fields if getattr(row, name) != values[name]]
         if changed:
-            updates.append({"row_id": row.id, **{f"new_{k}": v for k, v in values.items()}})
+            updates.append({"row_id": row.id, **{f"new_{k}": values[k] for k in fields}})
             report.add_changed(record.sku, changed)
         else:
             report.unchanged += 1
+    report.untouched = len(existing) - report.changed - report.unchanged
     if inserts:
         await connection.execute(insert(TABLE), inserts)
     if updates:
+        fields = _fields(records[0])  # one file, one header
         statement = (
             update(TABLE)
             .where(TABLE.c.id == bindparam("row_id"))
-            .values({name: bindparam(f"new_{name}") for name in FIELDS})
+            .values({name: bindparam(f"new_{name}") for name in fields})
         )
         await connection.execute(statement, updates)
     return report

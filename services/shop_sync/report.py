@@ -15,6 +15,8 @@ class ImportReport:
     unchanged: int = 0
     details: list[str] = field(default_factory=list)
     hidden: int = 0
+    untouched: int = 0
+    """rows csbot has that the file does not mention: an import never deletes"""
 
     def add_new(self, key: str) -> None:
         self.new += 1
@@ -39,4 +41,6 @@ class ImportReport:
         lines += [f"  {line}" for line in self.details]
         if self.hidden:
             lines.append(f"  ... and {self.hidden} more")
+        if self.untouched:
+            lines.append(f"  {self.untouched} {self.kind} not in this file are left as they are")
         return "\n".join(lines)
