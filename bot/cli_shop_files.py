@@ -75,7 +75,7 @@ async def run_import(args: argparse.Namespace, settings: Settings) -> int:
         async with create_session_factory(engine)() as session:
             try:
                 if args.kind == "products":
-                    report = await import_products(session, products)
+                    report = await import_products(session, products, path)
                 elif args.kind == "customers":
                     report = await import_customers(session, customers, path)
                 elif args.kind == "faq":

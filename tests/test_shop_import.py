@@ -118,6 +118,22 @@ def test_columns_and_keys_a_file_leaves_out_are_left_as_they_are(
     [park] = [c for c in rows(database_url, Customer) if c.external_id == "C-1001"]  # type: ignore[attr-defined]
     assert park.email == "seojun.park@example.com"  # type: ignore[attr-defined]
 
+    # Without a currency column, a price is read in the product's own currency.
+    (shop / "usd.csv").write_text(
+        'sku,name,price,stock\nLMP-HEAD,"Headlamp 400, rechargeable",19.90,25\n', encoding="utf-8"
+    )
+    code, out, _ = run(capsys, "import", "products", "usd.csv")
+    assert code == 0 and "changed LMP-HEAD: price" in out
+    [lamp] = [p for p in rows(database_url, Product) if p.sku == "LMP-HEAD"]  # type: ignore[attr-defined]
+    assert (lamp.price, lamp.currency) == (1990, "USD")  # type: ignore[attr-defined]
+    (shop / "new.csv").write_text("sku,name,price,stock\nNEW-9,New Thing,19.90,1\n", encoding="utf-8")
+    code, _, err = run(capsys, "import", "products", "new.csv")
+    assert code == 2
+    assert (
+        err.splitlines()[0]
+        == "new.csv:2: price: '19.90': KRW has no decimal places (the product is priced in KRW)"
+    )
+
     # An order line without a "shipment" key keeps its shipment; "shipment": null removes it.
     line = '{"order_number": "20261120-0000101", "customer_id": "C-1001", "status": "delivered", '
     line += '"placed_at": "2026-11-20T10:15:00+09:00", "items": [{"sku": "TNT-2P-GRN", "quantity": 1, '

@@ -44,6 +44,8 @@ class ProductRecord:
     name_en: str = ""
     name_ja: str = ""
     line: int = field(default=0, compare=False)
+    price_text: str = field(default="", compare=False)
+    """As written, to be read again in a stored product's currency when the file has none."""
     given: frozenset[str] = field(default=frozenset(OPTIONAL), compare=False)
     """The optional columns the file has: the others are left as they are on existing products,
     so a stock-only file (`sku,name,price,stock`) keeps the localized names."""
@@ -76,7 +78,7 @@ def read_products(path: str | Path) -> tuple[list[ProductRecord], list[str]]:
         if None in row:
             problems.add(line, "", f"{len(header) + len(row[None])} values for {len(header)} columns")  # type: ignore[index]
             continue
-        record = _product(row, line, problems)
+        record = _product(row, line, problems, "currency" in given)
         if record is None:
             continue
         record = replace(record, given=given)
@@ -106,7 +108,17 @@ def parse_product(data: dict[str, Any]) -> ProductRecord:
     return record
 
 
-def _product(row: dict[str, str | None], line: int, problems: ProblemCollector) -> ProductRecord | None:
+def _a_price_in_some_currency(text: str) -> bool:
+    try:
+        parse_price(text, "USD")
+    except ValueError:
+        return False
+    return True
+
+
+def _product(
+    row: dict[str, str | None], line: int, problems: ProblemCollector, currency_given: bool = True
+) -> ProductRecord | None:
     def value(name: str) -> str:
         return (row.get(name) or "").strip()
 
@@ -128,7 +140,10 @@ def _product(row: dict[str, str | None], line: int, problems: ProblemCollector) 
         try:
             price = parse_price(value("price"), currency)
         except ValueError as error:
-            problems.add(line, "price", str(error))
+            # Without a currency column the product's stored currency decides (at import):
+            # `19.90` may be a dollar product's price. Only what is no price at all fails here.
+            if currency_given or not _a_price_in_some_currency(value("price")):
+                problems.add(line, "price", str(error))
     stock = 0
     try:
         stock = int(value("stock"))
@@ -158,6 +173,7 @@ def _product(row: dict[str, str | None], line: int, problems: ProblemCollector) 
         name_en=value("name_en"),
         name_ja=value("name_ja"),
         line=line,
+        price_text=value("price"),
     )
 
 

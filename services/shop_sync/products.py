@@ -8,6 +8,8 @@ from sqlalchemy import bindparam, insert, select, update
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Product
+from services.money import parse_price
+from services.shop_files.problems import ProblemCollector
 from services.shop_files.products import ProductRecord, join_options, split_options
 from services.shop_sync.report import ImportReport
 
@@ -49,8 +51,11 @@ def _values(record: ProductRecord) -> dict[str, Any]:
     }
 
 
-async def import_products(session: AsyncSession, records: list[ProductRecord]) -> ImportReport:
+async def import_products(
+    session: AsyncSession, records: list[ProductRecord], path: str = "products"
+) -> ImportReport:
     connection = await session.connection()
+    problems = ProblemCollector(path)
     existing = {row.sku.upper(): row for row in (await connection.execute(select(TABLE))).all()}
     report = ImportReport("products")
     inserts: list[dict[str, Any]] = []
@@ -58,6 +63,14 @@ async def import_products(session: AsyncSession, records: list[ProductRecord]) -
     for record in records:
         values = _values(record)
         row = existing.get(record.sku.upper())
+        if "currency" not in record.given and record.price_text:
+            # No currency column: the price is in the product's own currency (KRW when new).
+            currency = record.currency if row is None else row.currency
+            try:
+                values["price"] = parse_price(record.price_text, currency)
+            except ValueError as error:
+                problems.add(record.line, "price", f"{error} (the product is priced in {currency})")
+                continue
         if row is None:
             inserts.append(values)
             report.add_new(record.sku)
@@ -69,6 +82,7 @@ async def import_products(session: AsyncSession, records: list[ProductRecord]) -
             report.add_changed(record.sku, changed)
         else:
             report.unchanged += 1
+    problems.raise_if_any()
     report.untouched = len(existing) - report.changed - report.unchanged
     if inserts:
         await connection.execute(insert(TABLE), inserts)
