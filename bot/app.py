@@ -71,7 +71,7 @@ async def build_app(settings: Settings, *, upgrade: bool = True, seed: bool = Fa
     if seed:
         async with session_factory() as session:
             await seed_demo(session, demo_telegram_user_id=settings.local_chat_user_id)
-    classifier, lookup = await load_answerers(session_factory)
+    classifier, lookup = await load_answerers(session_factory, settings)
     roles, local_server = settings.llm, None
     if not roles.target and settings.local_model:
         local_server = await LocalServer.start(settings.local_model)

@@ -12,6 +12,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bot.cli_shop_files import add_parsers as add_shop_file_parsers
+from bot.cli_shop_files import run_export, run_import
 from bot.config import ConfigError, Settings, load_settings
 from bot.logging_setup import configure_logging
 from db.engine import DatabaseUnreachable
@@ -65,6 +67,8 @@ def _parser() -> argparse.ArgumentParser:
     db_commands = database.add_subparsers(dest="db_command", required=True)
     db_commands.add_parser("upgrade", help="apply migrations")
     db_commands.add_parser("seed-demo", help="create the demo shop (once)")
+
+    add_shop_file_parsers(commands)
 
     logs = commands.add_parser("logs", help="conversation logs, oldest first")
     logs.add_argument("--user", type=int, help="Telegram user id")
@@ -126,7 +130,8 @@ async def _run_async(args: argparse.Namespace, settings: Settings) -> int:
             settings = settings.model_copy(
                 update={"local_model": settings.local_model or "bundled", "generated_label": "[local model] "}
             )
-        app = await build_app(settings, seed=True)
+        # The demo shop only where the shop's data lives in csbot's own tables.
+        app = await build_app(settings, seed=settings.shop_api_url is None)
         try:
             await run_local_chat(app, user_id=settings.local_chat_user_id)
         finally:
@@ -134,6 +139,10 @@ async def _run_async(args: argparse.Namespace, settings: Settings) -> int:
         return 0
     if args.command == "db":
         return await _db(args, settings)
+    if args.command == "import":
+        return await run_import(args, settings)
+    if args.command == "export":
+        return await run_export(args, settings)
     return await _read_logs(args, settings)
 
 
@@ -277,7 +286,7 @@ async def _shop_classifier(settings: Settings) -> IntentClassifier:
 
     engine = create_engine(settings.database_url)
     try:
-        classifier, _ = await load_answerers(create_session_factory(engine))
+        classifier, _ = await load_answerers(create_session_factory(engine), settings)
         return classifier
     except (SQLAlchemyError, OSError):
         return IntentClassifier()

@@ -9,11 +9,20 @@ from __future__ import annotations
 
 import re
 from typing import Annotated, Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from db.models import OrderStatus
 from services.llm.config import LLMRoles
+from services.policy import (
+    DEFAULT_CANCELLABLE,
+    DEFAULT_RETURN_WINDOW_DAYS,
+    DEFAULT_RETURNABLE,
+    DEFAULT_TIMEZONE,
+    ShopPolicy,
+)
 
 ENV_PREFIX = "CSBOT_"
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./csbot.db"
@@ -65,6 +74,25 @@ class Settings(BaseSettings):
     )
     redis_prefix: str = "csbot"
     generated_label: str = Field(default="", description="prefix for answers a model wrote itself")
+    shop_timezone: str = DEFAULT_TIMEZONE
+    return_window_days: int = Field(default=DEFAULT_RETURN_WINDOW_DAYS, ge=0, le=3650)
+    returnable_statuses: Annotated[tuple[OrderStatus, ...], NoDecode] = DEFAULT_RETURNABLE
+    cancellable_statuses: Annotated[tuple[OrderStatus, ...], NoDecode] = DEFAULT_CANCELLABLE
+    phone_country_code: str = Field(
+        default="82", pattern=r"^[1-9]\d{0,2}$", description="completes phones written domestically (010-...)"
+    )
+    catalogue_refresh_seconds: float = Field(
+        default=60.0, ge=0, description="how often to look for a changed catalogue to re-index"
+    )
+    shop_api_url: str | None = Field(
+        default=None, description="read customers, orders and products live from the shop's REST API"
+    )
+    shop_api_token: SecretStr | None = None
+    shop_api_timeout: float = Field(default=3.0, gt=0, le=60, description="seconds per attempt")
+    shop_api_cache_seconds: float = Field(default=15.0, ge=0, le=3600)
+    shop_api_breaker_seconds: float = Field(
+        default=30.0, ge=0, le=3600, description="how long to stop calling a shop API that keeps failing"
+    )
 
     # Serving: long polling by default; a webhook when CSBOT_WEBHOOK_URL is set.
     webhook_url: str | None = Field(
@@ -109,6 +137,37 @@ class Settings(BaseSettings):
         if isinstance(value, int):
             return frozenset({value})
         return value
+
+    @field_validator("returnable_statuses", "cancellable_statuses", mode="before")
+    @classmethod
+    def _split_statuses(cls, value: object) -> object:
+        if isinstance(value, str):
+            return tuple(part.strip().lower() for part in value.split(",") if part.strip())
+        return value
+
+    @field_validator("shop_timezone")
+    @classmethod
+    def _known_zone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(f"{value!r} is not an IANA time zone such as Asia/Seoul") from None
+        return value
+
+    @field_validator("shop_api_url")
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("http://", "https://")):
+            raise ValueError("expected an http:// or https:// URL")
+        return value.rstrip("/") if value else value
+
+    def shop_policy(self) -> ShopPolicy:
+        return ShopPolicy(
+            return_window_days=self.return_window_days,
+            returnable_statuses=self.returnable_statuses,
+            cancellable_statuses=self.cancellable_statuses,
+            timezone=ZoneInfo(self.shop_timezone),
+        )
 
     @field_validator("database_url")
     @classmethod

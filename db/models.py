@@ -43,7 +43,11 @@ class Customer(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     name: str
+    external_id: str | None = Field(
+        default=None, unique=True, description="the shop's own customer id: the import's natural key"
+    )
     phone: str = Field(unique=True, description="digits only, country code included")
+    email: str = ""
     telegram_user_id: int | None = Field(default=None, unique=True, sa_type=BigInteger)
     language: str = "ko"
     created_at: datetime = _created_at()
@@ -56,11 +60,13 @@ class Product(SQLModel, table=True):
     sku: str = Field(unique=True, index=True)
     name: str
     name_ko: str = ""
+    name_en: str = ""
+    name_ja: str = ""
     price: int = Field(description="in the currency's minor unit (won have none)")
     currency: str = "KRW"
     stock: int = 0
     restock_date: date | None = None
-    options: str = Field(default="", description="sizes/colours, comma separated")
+    options: str = Field(default="", description="sizes/colours, `|` separated as in the import file")
 
 
 class Order(SQLModel, table=True):

@@ -189,13 +189,20 @@ FAQ: list[tuple[str, str, str, str, str]] = [
 
 
 async def seed_demo(session: AsyncSession, *, demo_telegram_user_id: int) -> bool:
-    """Create the demo shop once; returns False when data is already there."""
-    if (await session.exec(select(Product).limit(1))).first() is not None:
-        return False
+    """Create the demo shop once; returns False when data is already there.
+
+    Any product, customer, order or FAQ entry means a real shop (imported, or created by
+    hand) or the demo already lives here: the demo never mixes into a shop's data.
+    """
+    for table in (Product, Customer, Order, FaqEntry):
+        if (await session.exec(select(table).limit(1))).first() is not None:
+            return False
 
     products = {spec["sku"]: Product(**spec) for spec in DEMO_PRODUCTS}
-    demo = Customer(name="김민지", phone=DEMO_PHONE, telegram_user_id=demo_telegram_user_id)
-    other = Customer(name="Lee Jun", phone=OTHER_CUSTOMER_PHONE, language="en")
+    demo = Customer(
+        external_id="DEMO-1", name="김민지", phone=DEMO_PHONE, telegram_user_id=demo_telegram_user_id
+    )
+    other = Customer(external_id="DEMO-2", name="Lee Jun", phone=OTHER_CUSTOMER_PHONE, language="en")
     session.add_all([*products.values(), demo, other])
     await session.flush()
 

@@ -13,11 +13,13 @@ from handlers.handoff import start_handoff
 from handlers.keyboards import HandoffOffer, ReturnStep, share_contact_keyboard, single_button
 from handlers.returns import start_return_flow
 from handlers.streaming import GenerationRegistry, ReplyStreamer
+from services.answerers import refresh_catalogue
 from services.classifier import IntentClassifier
 from services.conversation_log import Interaction
 from services.inquiry import answer_inquiry
 from services.llm.speculative import SpeculativeAnswerer
 from services.replies import AnswerSource, FollowUp, Reply
+from services.shopdata.factory import shop_data
 from services.text_normalize import detect_language
 from services.text_split import TELEGRAM_LIMIT
 from services.texts import t
@@ -46,11 +48,14 @@ def create_router() -> Router:
             return
         if len(text) > TELEGRAM_LIMIT:
             await say(message, t("too_long", language, limit=TELEGRAM_LIMIT))
+        if settings.shop_api_url is None:
+            await refresh_catalogue(session, classifier, settings.catalogue_refresh_seconds)
         classification = classifier.classify(text)
         interaction.classified(classification)
         customer = await linked_customer(session, message.from_user)
         reply = await answer_inquiry(
             session,
+            shop=shop_data(session, settings),
             customer=customer,
             text=text,
             classification=classification,
@@ -58,6 +63,7 @@ def create_router() -> Router:
             faq=faq,
             low_stock_threshold=settings.low_stock_threshold,
             user_id=message.from_user.id if message.from_user else None,
+            policy=settings.shop_policy(),
         )
         interaction.answered(reply)
         if reply.stream is not None:
@@ -71,7 +77,9 @@ def create_router() -> Router:
             case FollowUp.START_RETURN:
                 assert message.from_user is not None
                 reference = next(iter(classification.entities.order_numbers), None)
-                await start_return_flow(message, message.from_user, session, state, language, reference)
+                await start_return_flow(
+                    message, message.from_user, session, state, language, settings, reference
+                )
             case FollowUp.SHARE_CONTACT:
                 await say(message, reply.text, reply_markup=share_contact_keyboard(language))
             case _:

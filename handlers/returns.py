@@ -12,13 +12,18 @@ from aiogram.fsm.state import State, StatesGroup
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message, User
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.config import Settings
 from db.models import ReturnKind
 from db.repositories import orders
+from db.types import utcnow
 from handlers.context import language_of, linked_customer, say
-from handlers.keyboards import ReturnStep, choices, share_contact_keyboard
+from handlers.keyboards import HandoffOffer, ReturnStep, choices, share_contact_keyboard, single_button
 from services import returns
 from services.conversation_log import Interaction
 from services.replies import AnswerSource
+from services.shopdata.base import ShopDataUnavailable
+from services.shopdata.factory import shop_data
+from services.shopdata.mirror import mirror_returnable_orders
 from services.texts import t
 
 
@@ -38,12 +43,17 @@ def _cancel_row(flow: str, language: str) -> tuple[str, str]:
     return (t("button_cancel", language), ReturnStep(action="cancel", flow=flow).pack())
 
 
+def _offer_person(language: str) -> InlineKeyboardMarkup:
+    return single_button("🙋 " + t("human_button", language), HandoffOffer().pack())
+
+
 async def start_return_flow(
     message: Message,
     user: User,
     session: AsyncSession,
     state: FSMContext,
     language: str,
+    settings: Settings,
     order_reference: str | None = None,
 ) -> None:
     """Open a fresh form; each form gets its own id so stale or repeated taps are recognised."""
@@ -52,17 +62,27 @@ async def start_return_flow(
         await say(message, t("need_contact", language), reply_markup=share_contact_keyboard(language))
         return
     assert customer.id is not None
+    policy = settings.shop_policy()
+    if settings.shop_api_url is not None:
+        try:
+            await mirror_returnable_orders(session, shop_data(session, settings), customer, policy)
+        except ShopDataUnavailable:
+            await say(message, t("shop_unavailable", language), reply_markup=_offer_person(language))
+            return
     flow = secrets.token_hex(4)
     await state.set_state(ReturnFlow.choosing_order)
     await state.set_data({"flow": flow, "customer_id": customer.id, "language": language})
     if order_reference is not None:
         named = await orders.owned_order(session, customer.id, order_reference)
         if named is not None and named.id is not None:
-            chosen = await returns.returnable_order(session, customer.id, named.id)
-            if chosen is not None:
-                await _ask_item(message, state, session, chosen.id, chosen.number)  # type: ignore[arg-type]
+            refusal = await returns.return_refusal(session, named, policy, utcnow())
+            if refusal is not None:
+                await state.clear()
+                await say(message, refusal.text(language), reply_markup=_offer_person(language))
                 return
-    eligible = await returns.returnable_orders(session, customer.id)
+            await _ask_item(message, state, session, named.id, named.number)
+            return
+    eligible = await returns.returnable_orders(session, customer.id, policy)
     if not eligible:
         await state.clear()
         await say(message, t("return_no_eligible", language))
@@ -134,11 +154,17 @@ def create_router() -> Router:
 
     @router.message(Command("return"))
     async def on_command(
-        message: Message, session: AsyncSession, state: FSMContext, interaction: Interaction
+        message: Message,
+        session: AsyncSession,
+        state: FSMContext,
+        settings: Settings,
+        interaction: Interaction,
     ) -> None:
         interaction.routed("returns", AnswerSource.TEMPLATE)
         assert message.from_user is not None
-        await start_return_flow(message, message.from_user, session, state, language_of(message.from_user))
+        await start_return_flow(
+            message, message.from_user, session, state, language_of(message.from_user), settings
+        )
 
     @router.message(ReturnFlow.choosing_reason, F.text)
     async def on_typed_reason(message: Message, state: FSMContext, interaction: Interaction) -> None:
@@ -152,13 +178,22 @@ def create_router() -> Router:
 
     @router.callback_query(ReturnStep.filter(F.action == "start"))
     async def on_start_button(
-        query: CallbackQuery, session: AsyncSession, state: FSMContext, interaction: Interaction
+        query: CallbackQuery,
+        session: AsyncSession,
+        state: FSMContext,
+        settings: Settings,
+        interaction: Interaction,
     ) -> None:
         interaction.routed("returns", AnswerSource.TEMPLATE)
         await query.answer()
         if isinstance(query.message, Message):
             await start_return_flow(
-                query.message, query.from_user, session, state, language_of(query.from_user)
+                query.message,
+                query.from_user,
+                session,
+                state,
+                language_of(query.from_user),
+                settings,
             )
 
     @router.callback_query(ReturnStep.filter())
@@ -167,6 +202,7 @@ def create_router() -> Router:
         callback_data: ReturnStep,
         session: AsyncSession,
         state: FSMContext,
+        settings: Settings,
         interaction: Interaction,
     ) -> None:
         interaction.routed("returns", AnswerSource.TEMPLATE)
@@ -185,10 +221,20 @@ def create_router() -> Router:
                 await state.clear()
                 await message.edit_text(t("return_cancelled", language), parse_mode=None)
             case "order":
-                order = await returns.returnable_order(session, data["customer_id"], int(callback_data.value))
+                policy = settings.shop_policy()
+                order = await returns.returnable_order(
+                    session, data["customer_id"], int(callback_data.value), policy
+                )
                 if order is None or order.id is None:
                     await state.clear()
                     await message.edit_text(t("return_expired", language), parse_mode=None)
+                    return
+                refusal = await returns.return_refusal(session, order, policy, utcnow())
+                if refusal is not None:
+                    await state.clear()
+                    await message.edit_text(
+                        refusal.text(language), parse_mode=None, reply_markup=_offer_person(language)
+                    )
                     return
                 await _ask_item(message, state, session, order.id, order.number)
             case "item":

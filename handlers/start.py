@@ -9,11 +9,13 @@ from aiogram.filters import Command, CommandStart
 from aiogram.types import Message
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.config import Settings
 from handlers.context import REMOVE_KEYBOARD, language_of, say
 from handlers.keyboards import share_contact_keyboard
 from services.conversation_log import Interaction
 from services.identity import LinkOutcome, link_contact
 from services.replies import AnswerSource
+from services.shopdata.factory import shop_data
 from services.texts import t
 
 logger = logging.getLogger(__name__)
@@ -33,7 +35,9 @@ def create_router() -> Router:
         await say(message, t("help", language_of(message.from_user)))
 
     @router.message(F.contact)
-    async def on_contact(message: Message, session: AsyncSession, interaction: Interaction) -> None:
+    async def on_contact(
+        message: Message, session: AsyncSession, settings: Settings, interaction: Interaction
+    ) -> None:
         assert message.from_user is not None and message.contact is not None
         language = language_of(message.from_user)
         interaction.routed("link-account", AnswerSource.TEMPLATE)
@@ -42,6 +46,7 @@ def create_router() -> Router:
             sender_user_id=message.from_user.id,
             contact_user_id=message.contact.user_id,
             phone_number=message.contact.phone_number,
+            shop=shop_data(session, settings),
         )
         logger.info(
             "contact link attempt", extra={"user_id": message.from_user.id, "outcome": result.outcome.value}
@@ -60,6 +65,10 @@ def create_router() -> Router:
                 )
             case LinkOutcome.NO_CUSTOMER:
                 await say(message, t("contact_not_found", language), reply_markup=REMOVE_KEYBOARD)
+            case LinkOutcome.UNAVAILABLE:
+                await say(
+                    message, t("shop_unavailable", language), reply_markup=share_contact_keyboard(language)
+                )
             case LinkOutcome.TAKEN:
                 await say(message, t("contact_taken", language), reply_markup=REMOVE_KEYBOARD)
 

@@ -2,27 +2,73 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import time
+from typing import TYPE_CHECKING
+
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.repositories import catalogue, faq
 from services.classifier import IntentClassifier
-from services.entities import CatalogueName
+from services.entities import CatalogueName, EntityExtractor
 from services.faq import FaqDocument, FaqLookupAnswerer
+from services.shopdata.base import ShopDataUnavailable
+from services.shopdata.factory import shop_data
+from services.shopdata.local import LocalShopData
+
+if TYPE_CHECKING:
+    from bot.config import Settings
+
+logger = logging.getLogger(__name__)
 
 
 async def load_answerers(
     session_factory: async_sessionmaker[AsyncSession],
+    settings: Settings | None = None,
 ) -> tuple[IntentClassifier, FaqLookupAnswerer]:
-    """Catalogue names for entity extraction and the FAQ index, read once at start."""
+    """Catalogue names for entity extraction and the FAQ index, read once at start.
+
+    The names come from wherever the shop's data lives (its API when configured); if
+    that is down at start, csbot starts anyway and finds products by SKU only.
+    """
     async with session_factory() as session:
-        products = await catalogue.all_products(session)
+        source = shop_data(session, settings) if settings is not None else LocalShopData(session)
+        try:
+            products = await source.catalogue()
+        except ShopDataUnavailable as error:
+            logger.warning(
+                "catalogue not loaded: product names will not be recognised", extra={"error": str(error)}
+            )
+            products = []
         entries = await faq.all_entries(session)
-    classifier = IntentClassifier(
-        CatalogueName(p.sku, tuple(name for name in (p.name, p.name_ko) if name)) for p in products
-    )
+        version = await catalogue.fingerprint(session)
+    classifier = IntentClassifier(CatalogueName(p.sku, p.names) for p in products)
+    classifier.catalogue_version, classifier.catalogue_checked_at = version, time.monotonic()
     answerer = FaqLookupAnswerer(
         FaqDocument(e.slug, e.language, e.question, e.answer, tuple(filter(None, e.tags.split(","))))
         for e in entries
     )
     return classifier, answerer
+
+
+async def refresh_catalogue(session: AsyncSession, classifier: IntentClassifier, interval: float) -> bool:
+    """Rebuild the name index when csbot's catalogue changed since it was built.
+
+    A shop imports tonight's catalogue while the bot runs; its new products must be
+    found by name without a restart. At most one cheap check per `interval` seconds; the
+    rebuild runs in a thread so messages keep flowing meanwhile.
+    """
+    now = time.monotonic()
+    if classifier.catalogue_version is None or now - classifier.catalogue_checked_at < interval:
+        return False
+    classifier.catalogue_checked_at = now
+    version = await catalogue.fingerprint(session)
+    if version == classifier.catalogue_version:
+        return False
+    classifier.catalogue_version = version  # one rebuild, however many messages arrive meanwhile
+    names = [CatalogueName(p.sku, p.names) for p in await LocalShopData(session).catalogue()]
+    classifier.use_catalogue(await asyncio.to_thread(EntityExtractor, names), version)
+    logger.info("catalogue changed: product name index rebuilt", extra={"products": len(names)})
+    return True

@@ -361,6 +361,15 @@ class IntentClassifier:
         ]
         self._lexicon = _TypoTolerantLexicon(_WORDS)
 
+    catalogue_version: object = None
+    """What the catalogue looked like when its index was built (services.answerers sets it)."""
+    catalogue_checked_at: float = 0.0
+
+    def use_catalogue(self, extractor: EntityExtractor, version: object) -> None:
+        """Swap in an index of a changed catalogue (built elsewhere: it takes seconds at 100k)."""
+        self._extractor = extractor
+        self.catalogue_version = version
+
     def classify(self, text: str) -> Classification:
         clean = normalize(text)[:MAX_CLASSIFIED_CHARS]
         entities = self._extractor.extract(text)

@@ -10,12 +10,16 @@ from services.text_normalize import normalize
 
 # Digits may touch Hangul or kana ("20240115-001234배송"), where \b does not
 # hold, so boundaries are "no digit on either side".
-_DATED_ORDER = re.compile(r"(?<!\d)(\d{8}-\d{4,6})(?!\d)")
+_DATED_ORDER = re.compile(r"(?<!\d)(\d{8}-\d{4,7})(?!\d)")
 _HASH_ORDER = re.compile(r"#\s?(\d{3,12})(?!\d)")
 _PLAIN_ID = re.compile(r"(?<![\d-])(\d{8,12})(?![\d-])")
 _SKU = re.compile(r"(?<![a-z0-9])sku[\s_-]?(\d{2,8})(?!\d)", re.IGNORECASE)
 _RMA = re.compile(r"(?<![a-z0-9])rma[\s_-]?(\d{4,16})(?!\d)", re.IGNORECASE)
 _MOBILE_PHONE = re.compile(r"^01[016789]\d{7,8}$")
+# A shop's own coded numbers: `HB-2026-0001`, `ORD20260001`, `A-100234`: a short letter
+# prefix and at least six digits. Asking about one that is not the customer's costs nothing
+# (it reads as "not found"), so a generous pattern is safe; known SKUs are left out.
+_CODED_ORDER = re.compile(r"(?<![a-z0-9-])([a-z]{1,5}-?\d[\d-]*\d)(?![a-z0-9-])")
 
 
 @dataclass(frozen=True)
@@ -40,20 +44,83 @@ def _unique(values: Iterable[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(values))
 
 
-class EntityExtractor:
-    """Regexes for ids plus a name index of the catalogue.
+MAX_PRODUCTS_PER_MESSAGE = 5
+"""A word shared by more products than this ("shirt") names none of them."""
+_ASCII_TOKEN = re.compile(r"[a-z0-9](?:[a-z0-9._/-]*[a-z0-9])?")
+_EDGE_PUNCTUATION = "()[]{}.,!?;:'\"「」『』、。・~"
+_MAX_STEM = 24
 
-    The catalogue is passed in (not read here) so extraction stays a pure,
-    microsecond-scale function that tests and the CLI can run without a database.
+
+def _name_words(name: str) -> list[str]:
+    words = (word.strip(_EDGE_PUNCTUATION) for word in normalize(name).split())
+    return [word for word in words if word]
+
+
+def _long_enough(word: str) -> bool:
+    """Short Latin words ("the", "set") and bare numbers ("2024") name no product."""
+    if word.isdigit():
+        return False
+    return len(word) >= (4 if word.isascii() else 2)
+
+
+_KANA_OR_KANJI = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+
+
+def _compound_parts(word: str) -> list[str]:
+    """Japanese writes compounds without spaces ("ガスストーブ"): its leading and trailing
+    parts of 3 or more characters ("ストーブ") name the product too."""
+    if len(word) < 5 or not _KANA_OR_KANJI.search(word):
+        return []
+    return [word[:end] for end in range(3, len(word))] + [word[start:] for start in range(1, len(word) - 2)]
+
+
+def _candidates(clean: str) -> set[str]:
+    """Every key a catalogue index could hold that this text may mention.
+
+    Latin words must stand alone ("tent" is not in "content"); Hangul and kana carry
+    particles and have no spaces in Japanese ("텐트는", "チタンマグの"), so every
+    substring of a non-Latin run is a candidate: a few hundred dictionary look-ups,
+    whatever the size of the catalogue.
+    """
+    found = set(_ASCII_TOKEN.findall(clean))
+    for word in clean.split():
+        word = word.strip(_EDGE_PUNCTUATION)
+        found.add(word)
+        if not word.isascii():
+            for start in range(len(word)):
+                for end in range(start + 2, min(len(word), start + _MAX_STEM) + 1):
+                    found.add(word[start:end])
+    return found
+
+
+class EntityExtractor:
+    """Regexes for ids plus indexes of the catalogue's SKUs, names and name words.
+
+    The catalogue is passed in (not read here) so extraction stays a pure function that
+    tests and the CLI can run without a database. Look-ups go from the text's words to
+    the catalogue, never over the whole catalogue, so 100,000 products cost what 5 do.
     """
 
     def __init__(self, catalogue: Iterable[CatalogueName] = ()) -> None:
         items = list(catalogue)
-        self._names: list[tuple[str, str]] = sorted(
-            ((normalize(name), item.sku) for item in items for name in item.names if name),
-            key=lambda pair: -len(pair[0]),
-        )
-        self._words = _distinctive_words(items)
+        self._skus = {normalize(item.sku): item.sku for item in items}
+        self._names_by_first_word: dict[str, list[tuple[str, str]]] = {}
+        owners: dict[str, set[str]] = {}
+        self._stems: dict[str, str] = {}
+        """a part of a Japanese compound counts as the word it is part of"""
+        for item in items:
+            for name in dict.fromkeys(n for n in item.names if n):
+                words = _name_words(name)
+                if not words:
+                    continue
+                self._names_by_first_word.setdefault(words[0], []).append((" ".join(words), item.sku))
+                for word in words:
+                    if _long_enough(word):
+                        owners.setdefault(word, set()).add(item.sku)
+                    for part in _compound_parts(word):
+                        owners.setdefault(part, set()).add(item.sku)
+                        self._stems.setdefault(part, word)
+        self._words = {word: skus for word, skus in owners.items() if len(skus) <= MAX_PRODUCTS_PER_MESSAGE}
 
     def extract(self, text: str) -> Entities:
         clean = normalize(text)
@@ -61,30 +128,85 @@ class EntityExtractor:
         hashed = _HASH_ORDER.findall(clean)
         without_ids = _RMA.sub(" ", _SKU.sub(" ", _DATED_ORDER.sub(" ", clean)))
         plain = [d for d in _PLAIN_ID.findall(without_ids) if not _MOBILE_PHONE.match(d)]
+        candidates = _candidates(clean)
+        known_skus = [self._skus[token] for token in _ASCII_TOKEN.findall(clean) if token in self._skus]
+        coded = [
+            token.upper()
+            for token in _CODED_ORDER.findall(clean)
+            if sum(ch.isdigit() for ch in token) >= 6
+            and token not in self._skus
+            and not _SKU.fullmatch(token)
+            and not _RMA.fullmatch(token)
+        ]
+        plain = [d for d in plain if not any(d in token for token in coded)]
         return Entities(
-            order_numbers=_unique([*dated, *hashed, *plain]),
-            skus=_unique(f"SKU-{digits}" for digits in _SKU.findall(clean)),
+            order_numbers=_unique([*dated, *hashed, *plain, *coded]),
+            skus=_unique([*known_skus, *(f"SKU-{digits}" for digits in _SKU.findall(clean))]),
             rma_numbers=_unique(f"RMA-{digits}" for digits in _RMA.findall(clean)),
-            products=_unique(
-                [sku for name, sku in self._names if name in clean]
-                + [sku for word, sku in self._words if _mentions(clean, word)]
-            ),
+            products=self._products(clean, candidates),
         )
 
+    def _products(self, clean: str, candidates: set[str]) -> tuple[str, ...]:
+        """Whole names first; else the products most of whose named words the text has."""
+        spaced = " ".join(word.strip(_EDGE_PUNCTUATION) for word in clean.split())
+        whole = sorted(
+            (
+                (name, sku)
+                for word in candidates
+                for name, sku in self._names_by_first_word.get(word, ())
+                if _contains_name(spaced, name)
+            ),
+            key=lambda pair: -len(pair[0]),
+        )
+        if whole:
+            return _unique(sku for _, sku in whole)[:MAX_PRODUCTS_PER_MESSAGE]
+        hits: dict[str, set[str]] = {}
+        for word in candidates:
+            if word in self._words and _mentions(clean, word):
+                for sku in self._words[word]:
+                    hits.setdefault(sku, set()).add(self._stems.get(word, word))
+        # "merino socks": the sweater matched only "merino", which the socks matched too,
+        # so the socks are meant; "tent and titanium mug": neither covers the other, both are.
+        chosen = sorted(
+            sku for sku, words in hits.items() if not any(words < other for other in hits.values())
+        )
+        return tuple(chosen) if len(chosen) <= MAX_PRODUCTS_PER_MESSAGE else ()
 
-def _distinctive_words(items: list[CatalogueName]) -> list[tuple[str, str]]:
-    """Name words that point at exactly one product ("merino", "비니"), so a partial name finds it."""
-    owners: dict[str, set[str]] = {}
-    for item in items:
-        for name in item.names:
-            for word in normalize(name).split():
-                if len(word) >= (2 if not word.isascii() else 4):
-                    owners.setdefault(word, set()).add(item.sku)
-    return sorted((word, next(iter(skus))) for word, skus in owners.items() if len(skus) == 1)
+
+def _contains_name(text: str, name: str) -> bool:
+    """The whole name, not the start of a longer one: "상품 452" is not in "상품 4521"."""
+    start = text.find(name)
+    while start != -1:
+        before = text[start - 1] if start else " "
+        end = start + len(name)
+        after = text[end] if end < len(text) else " "
+        latin_start = name[0].isascii() and name[0].isalnum()
+        latin_end = name[-1].isascii() and name[-1].isalnum()
+        if not (latin_start and before.isascii() and before.isalnum()) and not (
+            latin_end and after.isascii() and after.isalnum()
+        ):
+            return True
+        start = text.find(name, start + 1)
+    return False
 
 
 def _mentions(text: str, word: str) -> bool:
     """Latin words need word boundaries; Hangul stems may carry particles ("비니는")."""
     if not word.isascii():
         return word in text
-    return re.search(rf"(?<![a-z]){re.escape(word)}(?![a-z])", text) is not None
+    return re.search(rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9])", text) is not None
+
+
+_SKU_LIKE = re.compile(r"(?<![a-z0-9])([a-z0-9]+(?:[-_./][a-z0-9]+)*)(?![a-z0-9])")
+
+
+def sku_like_tokens(text: str, limit: int = 5) -> tuple[str, ...]:
+    """Words that could be a SKU csbot has not indexed (a catalogue read live, or imported
+    after start): letters and digits mixed, or joined by dashes; `BAG-30L`, `A1001`."""
+    found = []
+    for token in _SKU_LIKE.findall(normalize(text)):
+        has_digit = any(ch.isdigit() for ch in token)
+        has_letter = any(ch.isalpha() for ch in token)
+        if len(token) >= 3 and has_digit and (has_letter or "-" in token):
+            found.append(token.upper())
+    return _unique(found)[:limit]

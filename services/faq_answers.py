@@ -5,11 +5,13 @@ from __future__ import annotations
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Customer, InboundMessage
-from db.repositories import logs, orders
+from db.repositories import logs
 from services.llm.gateway import Message
 from services.llm.speculative import AnswerRequest, SpeculativeAnswerer
+from services.money import money
 from services.replies import AnswerSource, FollowUp, Reply
-from services.texts import money
+from services.shopdata.base import ShopData, ShopDataUnavailable
+from services.shopdata.local import LocalShopData, customer_id_of
 
 
 async def faq_reply(
@@ -24,6 +26,7 @@ async def faq_reply(
     route: str = "faq",
     follow_up: FollowUp = FollowUp.NONE,
     require_entry: bool = False,
+    shop: ShopData | None = None,
 ) -> Reply | None:
     """A streaming reply, or None when nothing can answer (no FAQ entry and no model).
 
@@ -35,7 +38,7 @@ async def faq_reply(
         return None
     facts, history = "", []
     if answerer.generates:  # the FAQ text alone needs neither
-        facts = await customer_facts(session, customer)
+        facts = await customer_facts(session, customer, shop)
         history = await recent_turns(session, user_id)
     request = AnswerRequest(
         question=question,
@@ -50,16 +53,24 @@ async def faq_reply(
     return Reply("", source, follow_up, route, stream=answerer.stream(request))
 
 
-async def customer_facts(session: AsyncSession, customer: Customer | None) -> str:
-    """This customer's own orders, for the model; nobody else's data ever reaches a prompt."""
+async def customer_facts(
+    session: AsyncSession, customer: Customer | None, shop: ShopData | None = None
+) -> str:
+    """This customer's own orders, for the model; nobody else's data ever reaches a prompt.
+
+    Read from wherever the shop's data lives; if that is down, the model gets the name only
+    (and the fact guard keeps it from inventing order details).
+    """
     if customer is None or customer.id is None:
         return ""
     lines = [f"Customer: {customer.name}"]
-    for order in await orders.recent_orders(session, customer.id):
-        lines.append(
-            f"Order {order.number}: {order.status}, placed {order.placed_at:%Y-%m-%d}, "
-            f"total {money(order.total, order.currency)}"
-        )
+    try:
+        recent = await (shop or LocalShopData(session)).orders_of(customer_id_of(customer))
+    except ShopDataUnavailable:
+        return lines[0]
+    for order in recent:
+        total = "" if order.total is None else f", total {money(order.total, order.currency)}"
+        lines.append(f"Order {order.number}: {order.status}, placed {order.placed_at:%Y-%m-%d}{total}")
     return "\n".join(lines)
 
 

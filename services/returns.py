@@ -4,22 +4,24 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import Customer, Order, OrderStatus, ReturnKind, ReturnRequest
+from db.models import Customer, Order, ReturnKind, ReturnRequest
 from db.repositories import orders
 from db.repositories import returns as return_requests
 from services.entities import Entities
 from services.faq_answers import faq_reply
 from services.llm.speculative import SpeculativeAnswerer
+from services.policy import ShopPolicy
 from services.replies import AnswerSource, FollowUp, Reply
 from services.shipping import needs_contact
+from services.shopdata.base import ShopData, says_delivered
 from services.text_normalize import normalize
 from services.texts import t
 
-RETURNABLE_STATUSES = (OrderStatus.SHIPPED, OrderStatus.DELIVERED)
 REASON_KEYS = ("damaged", "wrong_item", "size", "changed_mind")
 MAX_REASON_CHARS = 500
 
@@ -57,6 +59,8 @@ async def answer_returns(
     language: str,
     faq: SpeculativeAnswerer,
     user_id: int | None = None,
+    *,
+    shop: ShopData | None = None,
 ) -> Reply:
     clean = normalize(text)
     if entities.rma_numbers or (_ASKS_STATUS.search(clean) and customer is not None):
@@ -76,6 +80,7 @@ async def answer_returns(
         user_id=user_id,
         tags=("returns",),
         route="returns",
+        shop=shop,
         follow_up=FollowUp.OFFER_RETURN,
     )
     return policy or Reply(
@@ -110,16 +115,61 @@ async def _status(
     return Reply(t("return_status", language, lines=lines), AnswerSource.DATABASE, route="returns")
 
 
-async def returnable_orders(session: AsyncSession, customer_id: int) -> Sequence[Order]:
-    return await orders.recent_orders(session, customer_id, limit=8, statuses=RETURNABLE_STATUSES)
+async def returnable_orders(session: AsyncSession, customer_id: int, policy: ShopPolicy) -> Sequence[Order]:
+    """Orders in a returnable status, including ones past the window: the customer picks
+    the order they mean and hears why it can't be returned, instead of not finding it."""
+    return await orders.recent_orders(session, customer_id, limit=8, statuses=policy.returnable_statuses)
 
 
-async def returnable_order(session: AsyncSession, customer_id: int, order_id: int) -> Order | None:
-    """The order only if this customer owns it and it can be returned (callback data is untrusted)."""
+async def returnable_order(
+    session: AsyncSession, customer_id: int, order_id: int, policy: ShopPolicy
+) -> Order | None:
+    """The order only if this customer owns it and its status can be returned (callback data is untrusted)."""
     order = await session.get(Order, order_id)
-    if order is None or order.customer_id != customer_id or order.status not in RETURNABLE_STATUSES:
+    if order is None or order.customer_id != customer_id or order.status not in policy.returnable_statuses:
         return None
     return order
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why this order cannot be returned, in words for the customer (who is offered a person)."""
+
+    key: str
+    number: str
+    status: str
+    values: dict[str, object] = field(default_factory=dict)
+
+    def text(self, language: str) -> str:
+        status = t(f"status_{self.status}", language)
+        return t(self.key, language, number=self.number, status=status, **self.values)
+
+
+async def return_refusal(
+    session: AsyncSession, order: Order, policy: ShopPolicy, now: datetime
+) -> Refusal | None:
+    """None when the shop's policy lets this order be returned now."""
+    assert order.id is not None
+    if order.status not in policy.returnable_statuses:
+        cancellable = order.status in policy.cancellable_statuses
+        key = "return_cancel_instead" if cancellable else "return_status_refused"
+        return Refusal(key, order.number, order.status)
+    _, events = await orders.shipment_with_events(session, order.id)
+    delivered_at = max((e.at for e in events if says_delivered(e.status)), default=None)
+    if policy.within_return_window(delivered_at, now):
+        return None
+    assert delivered_at is not None
+    last_day = policy.return_deadline(delivered_at) - timedelta(days=1)
+    return Refusal(
+        "return_window_closed",
+        order.number,
+        order.status,
+        {
+            "delivered": f"{delivered_at.astimezone(policy.timezone):%Y-%m-%d}",
+            "days": policy.return_window_days,
+            "last_day": f"{last_day:%Y-%m-%d}",
+        },
+    )
 
 
 async def file_return(session: AsyncSession, draft: ReturnDraft) -> tuple[ReturnRequest, bool]:

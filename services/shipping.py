@@ -2,23 +2,19 @@
 
 from __future__ import annotations
 
-from sqlmodel.ext.asyncio.session import AsyncSession
-
-from db.models import Customer, Order
-from db.repositories import orders
 from services.entities import Entities
 from services.replies import AnswerSource, FollowUp, Reply
+from services.shopdata.base import ShopData, ShopOrder
 from services.texts import t
 
 
-def order_status_label(order: Order, language: str) -> str:
+def order_status_label(order: ShopOrder, language: str) -> str:
     return t(f"status_{order.status}", language)
 
 
-async def describe_order(session: AsyncSession, order: Order, language: str) -> str:
-    assert order.id is not None
+def describe_order(order: ShopOrder, language: str) -> str:
     lines = [t("order_status", language, number=order.number, status=order_status_label(order, language))]
-    shipment, events = await orders.shipment_with_events(session, order.id)
+    shipment = order.shipment
     if shipment is None:
         if order.status not in ("delivered", "cancelled"):
             lines.append(t("not_shipped_yet", language))
@@ -34,8 +30,8 @@ async def describe_order(session: AsyncSession, order: Order, language: str) -> 
     )
     if shipment.eta is not None and order.status != "delivered":
         lines.append(t("shipment_eta", language, eta=shipment.eta.isoformat()))
-    if events:
-        last = events[-1]
+    if shipment.events:
+        last = max(shipment.events, key=lambda event: event.at)
         lines.append(
             t(
                 "shipment_last_event",
@@ -53,8 +49,8 @@ def needs_contact(language: str, route: str) -> Reply:
 
 
 async def answer_orders(
-    session: AsyncSession,
-    customer: Customer | None,
+    shop: ShopData,
+    customer_id: str | None,
     entities: Entities,
     language: str,
 ) -> Reply:
@@ -63,28 +59,25 @@ async def answer_orders(
     An unknown number and someone else's number get the same reply, so the
     answer never reveals that an order exists.
     """
-    if customer is None:
+    if customer_id is None:
         return needs_contact(language, "shipping")
-    assert customer.id is not None
     if entities.order_numbers:
         parts = []
         found_any = False
         for reference in entities.order_numbers:
-            order = await orders.owned_order(session, customer.id, reference)
+            order = await shop.order_of(customer_id, reference)
             if order is None:
                 parts.append(t("order_not_found", language, reference=reference))
             else:
                 found_any = True
-                parts.append(await describe_order(session, order, language))
+                parts.append(describe_order(order, language))
         source = AnswerSource.DATABASE if found_any else AnswerSource.TEMPLATE
         return Reply("\n\n".join(parts), source, route="shipping")
-    recent = await orders.recent_orders(session, customer.id)
+    recent = await shop.orders_of(customer_id)
     if not recent:
         return Reply(t("no_orders", language), AnswerSource.DATABASE, route="shipping")
     if len(recent) == 1:
-        return Reply(
-            await describe_order(session, recent[0], language), AnswerSource.DATABASE, route="shipping"
-        )
+        return Reply(describe_order(recent[0], language), AnswerSource.DATABASE, route="shipping")
     lines = "\n".join(
         t("order_line", language, number=o.number, status=order_status_label(o, language)) for o in recent
     )

@@ -1,19 +1,16 @@
-"""Stock answers, worded only from product rows."""
+"""Stock answers, worded only from the shop's product records."""
 
 from __future__ import annotations
 
-from sqlmodel.ext.asyncio.session import AsyncSession
-
-from db.models import Product
-from db.repositories import catalogue
-from services.entities import Entities
+from services.entities import Entities, sku_like_tokens
+from services.money import money
 from services.replies import AnswerSource, Reply
-from services.texts import money, t
+from services.shopdata.base import ShopData, ShopProduct
+from services.texts import t
 
 
-def describe_stock(product: Product, language: str, low_threshold: int) -> str:
-    name = product.name_ko if language == "ko" and product.name_ko else product.name
-    values = {"name": name, "sku": product.sku, "stock": product.stock}
+def describe_stock(product: ShopProduct, language: str, low_threshold: int) -> str:
+    values = {"name": product.display_name(language), "sku": product.sku, "stock": product.stock}
     if product.stock <= 0:
         if product.restock_date is not None:
             line = t("stock_out_restock", language, restock=product.restock_date.isoformat(), **values)
@@ -23,18 +20,23 @@ def describe_stock(product: Product, language: str, low_threshold: int) -> str:
         key = "stock_low" if product.stock <= low_threshold else "stock_in"
         line = t(key, language, price=money(product.price, product.currency), **values)
     if product.options:
-        line += " " + t("stock_options", language, options=product.options)
+        line += " " + t("stock_options", language, options=", ".join(product.options))
     return line
 
 
 async def answer_stock(
-    session: AsyncSession, entities: Entities, language: str, *, low_threshold: int
+    shop: ShopData, entities: Entities, language: str, *, low_threshold: int, text: str = ""
 ) -> Reply:
     requested = list(entities.skus) + [s for s in entities.products if s not in entities.skus]
     if not requested:
-        return Reply(t("which_product", language), AnswerSource.TEMPLATE, route="stock")
-    products = await catalogue.by_skus(session, requested)
-    found = {p.sku for p in products}
+        # Not in the name index built at start: ask the shop about SKU-looking words.
+        guessed = await shop.products_by_sku(sku_like_tokens(text)) if sku_like_tokens(text) else []
+        if not guessed:
+            return Reply(t("which_product", language), AnswerSource.TEMPLATE, route="stock")
+        lines = [describe_stock(p, language, low_threshold) for p in guessed]
+        return Reply("\n".join(lines), AnswerSource.DATABASE, route="stock")
+    products = await shop.products_by_sku(requested)
+    found = {p.sku.upper() for p in products}
     lines = [describe_stock(p, language, low_threshold) for p in products]
     missing = [sku for sku in requested if sku.upper() not in found]
     if missing:

@@ -119,13 +119,15 @@ _TEXTS: dict[str, dict[str, str]] = {
         "en": "It hasn't shipped yet; you'll get a tracking number once it does.",
     },
     "sku_unknown": {
-        "ko": "상품 코드 {skus}을(를) 찾지 못했어요. 코드를 확인해 주세요 (예: SKU-7890).",
-        "en": "I couldn't find product code {skus}. Please check the code (it looks like SKU-7890).",
+        "ko": "상품 코드 {skus}을(를) 찾지 못했어요. 상품 페이지에 있는 코드를 확인하시거나 상품명으로 "
+        "물어봐 주세요.",
+        "en": "I couldn't find product code {skus}. Please check the code on the product page, or ask "
+        "by the product's name.",
     },
     "which_product": {
-        "ko": "어떤 상품인지 알려 주세요. 상품 코드(예: SKU-7890)나 상품명을 보내 주시면 재고를 "
+        "ko": "어떤 상품인지 알려 주세요. 상품 페이지의 상품 코드나 상품명을 보내 주시면 재고를 "
         "확인해 드릴게요.",
-        "en": "Which product do you mean? Send the product code (like SKU-7890) or its name "
+        "en": "Which product do you mean? Send the product code from the product page, or its name, "
         "and I'll check the stock.",
     },
     "stock_in": {
@@ -176,8 +178,10 @@ _TEXTS: dict[str, dict[str, str]] = {
         "en": "Which order is it about?",
     },
     "return_no_eligible": {
-        "ko": "반품·교환 가능한 주문이 없어요 (배송 중이거나 배송 완료된 주문만 가능해요).",
-        "en": "None of your orders can be returned right now (only shipped or delivered orders can).",
+        "ko": "지금 반품·교환을 신청할 수 있는 주문이 없어요. 도움이 필요하시면 '상담원 연결'이라고 "
+        "보내 주세요.",
+        "en": "None of your orders can be returned right now. If you need help, type 'talk to a "
+        "person'.",
     },
     "return_choose_item": {
         "ko": "주문 {number}에서 어떤 상품인가요?",
@@ -203,6 +207,48 @@ _TEXTS: dict[str, dict[str, str]] = {
     "return_cancelled": {
         "ko": "반품·교환 신청을 취소했어요.",
         "en": "Return request cancelled; nothing was filed.",
+    },
+    "shop_unavailable": {
+        "ko": "죄송해요, 지금은 쇼핑몰 시스템에 연결되지 않아 그 정보를 확인할 수 없어요. 잠시 후 다시 "
+        "물어봐 주시거나, 상담원에게 연결해 드릴게요.",
+        "en": "Sorry, I can't look that up right now: the shop's system isn't answering. Please ask "
+        "again in a few minutes, or I can put you through to a person.",
+    },
+    "cancel_possible": {
+        "ko": "주문 {number}은(는) 아직 출고 전({status})이라 취소할 수 있어요. 마이페이지 > 주문 내역에서 "
+        "직접 취소하시거나, 상담원에게 요청해 주세요.",
+        "en": "Order {number} hasn't shipped yet ({status}), so it can still be cancelled: under My Page > "
+        "Orders, or a person from our team can do it for you.",
+    },
+    "cancel_not_possible": {
+        "ko": "주문 {number}은(는) 이미 {status} 상태라 취소할 수 없어요. 받으신 뒤 반품·교환을 신청해 "
+        "주세요.",
+        "en": "Order {number} is already {status}, so it can't be cancelled any more. Once it's with you, "
+        "you can ask for a return or exchange instead.",
+    },
+    "cancel_already": {
+        "ko": "주문 {number}은(는) 이미 취소되었어요.",
+        "en": "Order {number} has already been cancelled.",
+    },
+    "return_window_closed": {
+        "ko": "죄송해요, 주문 {number}은(는) {delivered}에 배송 완료되어 반품·교환 기간(배송 완료 후 "
+        "{days}일, {last_day}까지)이 지났어요. 그래서 여기서는 신청을 접수할 수 없어요. 특별한 사정이 "
+        "있으시면 상담원이 직접 확인해 드릴게요.",
+        "en": "I'm sorry: order {number} was delivered on {delivered}, and returns and exchanges are "
+        "accepted within {days} days of delivery (until {last_day}), so I can't file one for it here. "
+        "If there's a special circumstance, a person from our team can look at it with you.",
+    },
+    "return_cancel_instead": {
+        "ko": "주문 {number}은(는) 아직 출고 전({status})이라 반품 대신 주문 취소가 가능해요. 취소는 "
+        "마이페이지 > 주문 내역에서 하시거나, 상담원에게 요청해 주세요.",
+        "en": "Order {number} hasn't shipped yet ({status}), so it can be cancelled rather than "
+        "returned: under My Page > Orders, or ask a person from our team.",
+    },
+    "return_status_refused": {
+        "ko": "주문 {number}은(는) 현재 상태({status})에서는 반품·교환을 신청할 수 없어요. 상담원이 "
+        "도와드릴 수 있어요.",
+        "en": "Order {number} can't be returned in its current state ({status}). A person from our "
+        "team can help.",
     },
     "return_expired": {
         "ko": "이 신청 화면은 만료되었어요. /return 으로 다시 시작해 주세요.",
@@ -254,7 +300,3 @@ def t(key: str, language: str, **values: Any) -> str:
     variants = _TEXTS[key]
     template = variants.get(language) or variants["en"]
     return template.format(**values) if values else template
-
-
-def money(amount: int, currency: str) -> str:
-    return f"₩{amount:,}" if currency == "KRW" else f"{amount / 100:,.2f} {currency}"

@@ -7,7 +7,7 @@ from aiogram.types import ReplyKeyboardMarkup
 
 from db.models import Customer
 from db.seed import OTHER_CUSTOMER_PHONE
-from services.identity import normalize_phone
+from services.phone import normalize_phone
 from services.texts import t
 from tests.harness import DEMO_USER_ID, OTHER_USER_ID, Harness
 

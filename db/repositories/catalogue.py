@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from sqlalchemy import func
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -12,11 +13,31 @@ async def by_skus(session: AsyncSession, skus: Sequence[str]) -> list[Product]:
     if not skus:
         return []
     upper = [sku.upper() for sku in skus]
-    result = await session.exec(select(Product).where(col(Product.sku).in_(upper)))
-    found = {product.sku: product for product in result}
-    return [found[sku] for sku in upper if sku in found]
+    result = await session.exec(select(Product).where(func.upper(col(Product.sku)).in_(upper)))
+    found = {product.sku.upper(): product for product in result}
+    return [found[sku] for sku in dict.fromkeys(upper) if sku in found]
 
 
 async def all_products(session: AsyncSession) -> Sequence[Product]:
     result = await session.exec(select(Product).order_by(col(Product.sku)))
     return result.all()
+
+
+async def fingerprint(session: AsyncSession) -> tuple[int, int, int]:
+    """Changes whenever a product is added, removed or renamed (stock changes do not matter
+    to the name index): row count, highest id and the total length of every name."""
+    names = (
+        func.length(col(Product.sku))
+        + func.length(col(Product.name))
+        + func.length(col(Product.name_ko))
+        + func.length(col(Product.name_en))
+        + func.length(col(Product.name_ja))
+    )
+    row = (
+        await session.exec(
+            select(
+                func.count(), func.coalesce(func.max(col(Product.id)), 0), func.coalesce(func.sum(names), 0)
+            )
+        )
+    ).one()
+    return int(row[0]), int(row[1]), int(row[2])

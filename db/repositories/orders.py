@@ -25,7 +25,10 @@ async def owned_order(session: AsyncSession, customer_id: int, reference: str) -
         return None
     statement = select(Order).where(
         Order.customer_id == customer_id,
-        or_(Order.number == reference, func.replace(Order.number, "-", "") == digits),
+        or_(
+            func.upper(Order.number) == reference.strip().upper(),
+            func.replace(Order.number, "-", "") == digits,
+        ),
     )
     return (await session.exec(statement)).first()
 

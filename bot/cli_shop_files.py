@@ -1,0 +1,142 @@
+"""`csbot import` and `csbot export`: the shop's products, customers and orders as files.
+
+Each file is read and checked whole before anything is written, then applied in one
+transaction: a file with one bad row changes nothing, and `--dry-run` runs the same
+comparison and rolls it back.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import sys
+from pathlib import Path
+
+from bot.config import Settings
+
+KINDS = ("products", "customers", "orders", "faq")
+
+
+def add_parsers(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    importing = commands.add_parser(
+        "import", help="upsert products, customers, orders or FAQ entries from a file"
+    )
+    importing.add_argument("kind", choices=KINDS)
+    importing.add_argument(
+        "file", help="products.csv, customers.csv, orders.jsonl or faq.csv (formats: README)"
+    )
+    importing.add_argument("--dry-run", action="store_true", help="report what would change; write nothing")
+    exporting = commands.add_parser(
+        "export", help="write products, customers, orders or FAQ in the import format"
+    )
+    exporting.add_argument("kind", choices=KINDS)
+    exporting.add_argument("file", nargs="?", default="-", help="output file (default: standard output)")
+
+
+async def run_import(args: argparse.Namespace, settings: Settings) -> int:
+    from db import migrate
+    from db.engine import check_connection, create_engine, create_session_factory
+    from services.shop_files.customers import read_customers
+    from services.shop_files.faq import read_faq
+    from services.shop_files.orders import read_orders
+    from services.shop_files.problems import FileProblems
+    from services.shop_files.products import read_products
+    from services.shop_sync.customers import import_customers
+    from services.shop_sync.faq import import_faq
+    from services.shop_sync.orders import import_orders
+    from services.shop_sync.products import import_products
+
+    path = args.file
+    if not Path(path).is_file():
+        print(f"csbot: {path}: no such file", file=sys.stderr)
+        return 2
+    policy = settings.shop_policy()
+    try:
+        ignored: list[str] = []
+        if args.kind == "products":
+            products, ignored = read_products(path)
+        elif args.kind == "customers":
+            customers, ignored = read_customers(path, settings.phone_country_code)
+        elif args.kind == "faq":
+            entries, ignored = read_faq(path)
+        else:
+            orders = read_orders(path, policy.timezone)
+    except FileProblems as problems:
+        print(problems.render(), file=sys.stderr)
+        print(f"csbot: {path}: nothing imported", file=sys.stderr)
+        return 2
+    if ignored:
+        print(f"{path}: ignoring column(s) csbot does not use: {', '.join(ignored)}", file=sys.stderr)
+    engine = create_engine(settings.database_url)
+    try:
+        await check_connection(engine)
+        await migrate.upgrade(engine)
+        async with create_session_factory(engine)() as session:
+            try:
+                if args.kind == "products":
+                    report = await import_products(session, products, path)
+                elif args.kind == "customers":
+                    report = await import_customers(session, customers, path)
+                elif args.kind == "faq":
+                    report = await import_faq(session, entries)
+                else:
+                    report = await import_orders(session, orders, path)
+            except FileProblems as problems:
+                await session.rollback()
+                print(problems.render(), file=sys.stderr)
+                print(f"csbot: {path}: nothing imported", file=sys.stderr)
+                return 2
+            if args.dry_run:
+                await session.rollback()
+            else:
+                await session.commit()
+    finally:
+        await engine.dispose()
+    _emit(report.render(dry_run=args.dry_run) + "\n")
+    return 0
+
+
+async def run_export(args: argparse.Namespace, settings: Settings) -> int:
+    from db.engine import check_connection, create_engine, create_session_factory
+    from services.shop_files.customers import write_customers
+    from services.shop_files.faq import write_faq
+    from services.shop_files.orders import write_orders
+    from services.shop_files.products import write_products
+    from services.shop_sync.customers import export_customers
+    from services.shop_sync.faq import export_faq
+    from services.shop_sync.orders import export_orders
+    from services.shop_sync.products import export_products
+
+    policy = settings.shop_policy()
+    engine = create_engine(settings.database_url)
+    out = io.StringIO()
+    try:
+        await check_connection(engine)
+        async with create_session_factory(engine)() as session:
+            if args.kind == "products":
+                write_products(await export_products(session), out)
+            elif args.kind == "customers":
+                write_customers(await export_customers(session), out)
+            elif args.kind == "faq":
+                write_faq(await export_faq(session), out)
+            else:
+                write_orders(await export_orders(session), out, policy.timezone)
+    finally:
+        await engine.dispose()
+    if args.file == "-":
+        _emit(out.getvalue())
+    else:
+        Path(args.file).write_text(out.getvalue(), encoding="utf-8")
+        print(f"{args.kind}: wrote {args.file}", file=sys.stderr)
+    return 0
+
+
+def _emit(text: str) -> None:
+    """Standard output, piped into `head` as often as not: a closed pipe is no error."""
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Python's own advice: point stdout at devnull so the interpreter's final flush is quiet.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -1,0 +1,64 @@
+"""A malformed file is reported by line and field, and nothing of it is imported."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+MAX_REPORTED = 20
+"""A file broken on every line says so in 20 lines, not 100,000."""
+
+
+@dataclass(frozen=True)
+class RowProblem:
+    line: int
+    field: str
+    message: str
+
+    def render(self, path: str | Path) -> str:
+        where = f"{path}:{self.line}" if self.line else str(path)
+        return f"{where}: {self.field}: {self.message}" if self.field else f"{where}: {self.message}"
+
+
+class FileProblems(Exception):
+    """Every problem found in one file (up to MAX_REPORTED), in line order."""
+
+    def __init__(self, path: str | Path, problems: list[RowProblem], more: int = 0) -> None:
+        self.path = path
+        self.problems = problems
+        self.more = more
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        lines = [problem.render(self.path) for problem in self.problems]
+        if self.more:
+            lines.append(f"{self.path}: ... and {self.more} more problems")
+        return "\n".join(lines)
+
+
+class ProblemCollector:
+    """Collects problems while a whole file is read, so the owner fixes them in one go."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = path
+        self.problems: list[RowProblem] = []
+        self.count = 0
+
+    def add(self, line: int, field: str, message: str) -> None:
+        self.count += 1
+        if len(self.problems) < MAX_REPORTED:
+            self.problems.append(RowProblem(line, field, message))
+
+    def raise_if_any(self) -> None:
+        if self.count:
+            raise FileProblems(self.path, self.problems, self.count - len(self.problems))
+
+
+def read_text(path: str | Path) -> str:
+    """UTF-8 (a BOM from Excel is fine); anything else is named with the line it breaks on."""
+    data = Path(path).read_bytes()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise FileProblems(path, [RowProblem(line, "", "not UTF-8 text (save the file as UTF-8)")]) from None

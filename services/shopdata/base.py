@@ -1,0 +1,137 @@
+"""The shop-data interface and the records it returns, whichever source answers."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Protocol
+
+RECENT_ORDERS = 50
+"""How many of a customer's newest orders an order reference is matched against."""
+
+
+class ShopDataUnavailable(Exception):
+    """The shop's system did not answer (down, slow, refusing us): we know nothing, not "not found"."""
+
+
+@dataclass(frozen=True)
+class ShopCustomer:
+    customer_id: str
+    name: str
+    phone: str
+    email: str = ""
+
+
+@dataclass(frozen=True)
+class ShopProduct:
+    sku: str
+    name: str
+    price: int
+    stock: int
+    currency: str = "KRW"
+    options: tuple[str, ...] = ()
+    restock_date: date | None = None
+    name_ko: str = ""
+    name_en: str = ""
+    name_ja: str = ""
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every name a customer may use for the product, in any language the shop gave."""
+        return tuple(dict.fromkeys(n for n in (self.name, self.name_ko, self.name_en, self.name_ja) if n))
+
+    def display_name(self, language: str) -> str:
+        localized = {"ko": self.name_ko, "en": self.name_en, "ja": self.name_ja}.get(language, "")
+        return localized or self.name
+
+
+@dataclass(frozen=True)
+class ShopEvent:
+    at: datetime
+    status: str
+    location: str = ""
+
+
+@dataclass(frozen=True)
+class ShopShipment:
+    carrier: str
+    tracking_number: str
+    status: str
+    eta: date | None = None
+    events: tuple[ShopEvent, ...] = ()
+
+
+@dataclass(frozen=True)
+class ShopOrderLine:
+    sku: str
+    name: str
+    quantity: int
+    option: str = ""
+    unit_price: int | None = None
+    """minor units; None when the source did not say"""
+
+
+@dataclass(frozen=True)
+class ShopOrder:
+    number: str
+    customer_id: str
+    status: str
+    placed_at: datetime
+    items: tuple[ShopOrderLine, ...] = ()
+    shipment: ShopShipment | None = None
+    currency: str = "KRW"
+    total: int | None = None
+
+    @property
+    def delivered_at(self) -> datetime | None:
+        """When the carrier last reported it delivered (the start of the return window)."""
+        if self.shipment is None:
+            return None
+        times = [e.at for e in self.shipment.events if says_delivered(e.status)]
+        return max(times) if times else None
+
+
+DELIVERED_WORDS = ("delivered", "배송완료", "배송 완료", "배달완료", "配達完了", "お届け済み")
+
+
+def says_delivered(status: str) -> bool:
+    """Carriers word it their own way; "undelivered" and "not delivered" are not deliveries."""
+    text = status.lower()
+    if "undeliver" in text or "not deliver" in text or "미배송" in text:
+        return False
+    return any(word in text for word in DELIVERED_WORDS)
+
+
+def same_order(number: str, reference: str) -> bool:
+    """`20240115-001234`, `#202401150012 34` and `202401150012-34` all name one order."""
+    digits = "".join(ch for ch in reference if ch.isdigit())
+    return number.upper() == reference.strip().upper() or (bool(digits) and number.replace("-", "") == digits)
+
+
+class ShopData(Protocol):
+    """Reads only: csbot never writes to the shop's system.
+
+    Every method may raise ShopDataUnavailable; none answers "nothing" when it does not know.
+    Orders are always read through their customer, so ownership is part of every call.
+    """
+
+    async def customer_by_phone(self, phone: str) -> ShopCustomer | None: ...
+
+    async def orders_of(
+        self, customer_id: str, *, limit: int = 5, statuses: Sequence[str] | None = None
+    ) -> list[ShopOrder]:
+        """Newest first."""
+        ...
+
+    async def order_of(self, customer_id: str, reference: str) -> ShopOrder | None:
+        """The customer's own order by number as the customer wrote it; None for anyone else's."""
+        ...
+
+    async def products_by_sku(self, skus: Sequence[str]) -> list[ShopProduct]:
+        """In the order asked, case-insensitive; unknown SKUs are left out."""
+        ...
+
+    async def catalogue(self) -> list[ShopProduct]:
+        """The whole catalogue, for the name index built at start."""
+        ...

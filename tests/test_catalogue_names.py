@@ -1,0 +1,84 @@
+"""Finding a shop's products in customer text: any SKU, any localized name, any part of one."""
+
+from __future__ import annotations
+
+from services.entities import CatalogueName, EntityExtractor, sku_like_tokens
+
+SHOP = EntityExtractor(
+    [
+        CatalogueName("TNT-2P-GRN", ("Ridge 2-Person Tent", "릿지 2인용 텐트", "リッジ 2人用テント")),
+        CatalogueName("MUG-TI-450", ("Titanium Mug 450ml", "티타늄 머그 450ml", "チタンマグ 450ml")),
+        CatalogueName("a1001", ("Merino Crew Sweater", "메리노 크루 스웨터")),
+        CatalogueName("a1002", ("Merino Wool Socks", "메리노 울 양말")),
+        CatalogueName("P-452", ("Item 452",)),
+        CatalogueName("P-4521", ("Item 4521",)),
+    ]
+)
+
+
+def products(text: str) -> list[str]:
+    return list(SHOP.extract(text).products)
+
+
+def test_the_shops_own_skus_in_any_case() -> None:
+    assert SHOP.extract("tnt-2p-grn 재고?").skus == ("TNT-2P-GRN",)
+    assert SHOP.extract("A1001 in stock?").skus == ("a1001",)
+
+
+def test_every_localized_name_and_its_parts() -> None:
+    assert products("リッジ 2人用テントの在庫は？") == ["TNT-2P-GRN"]
+    assert products("チタンマグありますか") == ["MUG-TI-450"]
+    assert products("텐트는 재고 있어요?") == ["TNT-2P-GRN"]
+    assert products("do you have the titanium mug?") == ["MUG-TI-450"]
+
+
+def test_a_shared_word_names_each_product_and_more_words_pick_one() -> None:
+    assert products("merino 재고 있나요?") == ["a1001", "a1002"]
+    assert products("merino socks in stock?") == ["a1002"]
+    assert products("메리노 스웨터 있어요?") == ["a1001"]
+
+
+def test_a_name_is_not_the_start_of_a_longer_one() -> None:
+    assert products("item 4521 in stock?") == ["P-4521"]
+    assert products("item 452 in stock?") == ["P-452"]
+
+
+def test_sku_looking_words_for_a_catalogue_not_indexed() -> None:
+    assert sku_like_tokens("BAG-30L 재고 있어요? and x9") == ("BAG-30L",)
+    assert sku_like_tokens("order 20240115-001234") == ("20240115-001234",)
+    assert sku_like_tokens("is it in stock?") == ()
+
+
+def test_two_products_named_by_their_own_words_are_both_found() -> None:
+    assert products("텐트랑 티타늄 머그 재고 있나요?") == ["MUG-TI-450", "TNT-2P-GRN"]
+
+
+def test_a_part_of_a_japanese_compound_names_the_product() -> None:
+    shop = EntityExtractor([CatalogueName("STV", ("Pocket Gas Stove", "ポケット ガスストーブ"))])
+    assert shop.extract("ストーブは入荷しますか").products == ("STV",)
+
+
+def test_the_stock_lookup_evaluation_runs_on_both_sets(capsys: object) -> None:
+    import re
+
+    from bench import stock_lookup
+
+    stock_lookup.main()
+    last = capsys.readouterr().out.strip().splitlines()[-1]  # type: ignore[attr-defined]
+    assert re.fullmatch(r"tuning_products=\d\.\d{3} heldout_products=\d\.\d{3}", last)
+
+
+def test_a_shops_own_coded_order_numbers_are_recognised() -> None:
+    assert SHOP.extract("주문 HB-2026-0001 어디쯤 왔어요?").order_numbers == ("HB-2026-0001",)
+    assert SHOP.extract("where is ord20260001?").order_numbers == ("ORD20260001",)
+    # Not order numbers: SKUs, RMA numbers, phone numbers, size ranges.
+    for text in ("P-4521 재고", "TNT-2P-GRN", "RMA-20261130123456 상태", "010-1234-5678", "270-280 있나요"):
+        assert SHOP.extract(text).order_numbers == (), text
+
+
+def test_order_references_match_with_or_without_dashes_and_in_any_case() -> None:
+    from services.shopdata.base import same_order
+
+    assert same_order("HB-2026-0001", "hb-2026-0001")
+    assert same_order("20240115-001234", "202401150012 34")
+    assert not same_order("20240115-001234", "20240115-001235")
