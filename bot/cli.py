@@ -19,6 +19,7 @@ from db.engine import DatabaseUnreachable
 if TYPE_CHECKING:
     from bot.app import App
     from services.classifier import IntentClassifier
+    from services.faq import FaqLookupAnswerer
 
 logger = logging.getLogger("csbot")
 
@@ -34,6 +35,17 @@ def _parser() -> argparse.ArgumentParser:
     )
     chat = commands.add_parser("chat", help="talk to the bot in the terminal on the embedded defaults")
     chat.add_argument(
+        "--json",
+        action="store_true",
+        help="one JSON object per bot reply: text, intent, confidence, route, source, faq, turn",
+    )
+    chat.add_argument(
+        "--user",
+        type=int,
+        metavar="ID",
+        help="talk as this Telegram user id (linked to no customer unless they share a contact)",
+    )
+    chat.add_argument(
         "--generate",
         action="store_true",
         help="answer FAQ questions with the local model's own speculative-decoded text, labelled "
@@ -45,6 +57,35 @@ def _parser() -> argparse.ArgumentParser:
     classify.add_argument(
         "--evaluate", metavar="TSV", help="labelled set (intent<TAB>text): print precision/recall"
     )
+    classify.add_argument(
+        "--cues",
+        action="store_true",
+        help="also add the old hand-written cue tables' scores (to measure what they add)",
+    )
+
+    evaluate = commands.add_parser(
+        "eval", help="route labelled questions like the bot does: per-class precision/recall, FAQ coverage"
+    )
+    evaluate.add_argument("file", metavar="FILE.tsv", help="expected<TAB>language<TAB>question per line")
+    evaluate.add_argument(
+        "--faq",
+        metavar="CSV",
+        help="evaluate against this FAQ file (import format) or `demo`; default: the database's FAQ",
+    )
+
+    faq_import = commands.add_parser("import", help="import shop data")
+    import_commands = faq_import.add_subparsers(dest="import_command", required=True)
+    import_faq = import_commands.add_parser(
+        "faq", help="upsert FAQ entries from a UTF-8 CSV: slug,language,question,answer,tags,examples"
+    )
+    import_faq.add_argument("file", metavar="FILE.csv")
+    import_faq.add_argument(
+        "--replace", action="store_true", help="also delete entries that are not in the file"
+    )
+    faq_export = commands.add_parser("export", help="export shop data")
+    export_commands = faq_export.add_subparsers(dest="export_command", required=True)
+    export_faq = export_commands.add_parser("faq", help="write the FAQ in the import format")
+    export_faq.add_argument("file", metavar="FILE.csv", nargs="?", help="default: standard output")
 
     database = commands.add_parser("db", help="database maintenance")
     db_commands = database.add_subparsers(dest="db_command", required=True)
@@ -79,6 +120,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     configure_logging(settings.log_level, settings.log_format)
     if args.command == "classify":
         return _classify(args, settings)
+    if args.command == "eval":
+        return _evaluate(args, settings)
     try:
         return asyncio.run(_run_async(args, settings))
     except ConfigError as error:
@@ -111,12 +154,18 @@ async def _run_async(args: argparse.Namespace, settings: Settings) -> int:
             )
         app = await build_app(settings, seed=True)
         try:
-            await run_local_chat(app, user_id=settings.local_chat_user_id)
+            await run_local_chat(
+                app,
+                user_id=args.user if args.user is not None else settings.local_chat_user_id,
+                as_json=args.json,
+            )
         finally:
             await app.close()
         return 0
     if args.command == "db":
         return await _db(args, settings)
+    if args.command in ("import", "export"):
+        return await _faq_file(args, settings)
     return await _read_logs(args, settings)
 
 
@@ -201,6 +250,106 @@ async def _read_logs(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+async def _faq_file(args: argparse.Namespace, settings: Settings) -> int:
+    from db import migrate
+    from db.engine import check_connection, create_engine, create_session_factory
+    from services.faq_io import FaqFileError
+    from services.faq_store import export_faq, import_faq
+
+    if args.command == "import":
+        path = Path(args.file)
+        try:
+            data = await asyncio.to_thread(path.read_bytes)
+        except OSError as error:
+            print(f"csbot: {path}: cannot read the file ({error.strerror})", file=sys.stderr)
+            return 2
+    engine = create_engine(settings.database_url)
+    try:
+        await check_connection(engine)
+        await migrate.upgrade(engine)
+        async with create_session_factory(engine)() as session:
+            if args.command == "export":
+                text = await export_faq(session)
+                if args.file:
+                    await asyncio.to_thread(Path(args.file).write_text, text, encoding="utf-8")
+                else:
+                    sys.stdout.write(text)
+                return 0
+            try:
+                counts = await import_faq(session, data, source=str(path), replace=args.replace)
+            except FaqFileError as error:
+                print(f"csbot: {error}; nothing was imported", file=sys.stderr)
+                return 2
+    finally:
+        await engine.dispose()
+    print(
+        f"FAQ imported from {path}: {counts.created} added, {counts.updated} updated, "
+        f"{counts.unchanged} unchanged, {counts.removed} removed"
+    )
+    return 0
+
+
+def _evaluate(args: argparse.Namespace, settings: Settings) -> int:
+    from services.faq_eval import EvalFileError, evaluate, load_questions, render
+
+    try:
+        questions = load_questions(args.file)
+    except OSError as error:
+        print(f"csbot: {args.file}: cannot read the file ({error.strerror})", file=sys.stderr)
+        return 2
+    except (EvalFileError, UnicodeDecodeError) as error:
+        print(f"csbot: {error}", file=sys.stderr)
+        return 2
+    try:
+        classifier, lookup = _eval_answerers(args.faq, settings)
+    except ValueError as error:  # FaqFileError included
+        print(f"csbot: {error}", file=sys.stderr)
+        return 2
+    print(render(evaluate(questions, classifier, lookup)))
+    return 0
+
+
+def _eval_answerers(faq: str | None, settings: Settings) -> tuple[IntentClassifier, FaqLookupAnswerer]:
+    """The FAQ named on the command line, else the shop's database (its catalogue names too)."""
+    from db.seed import DEMO_PRODUCTS
+    from services.classifier import IntentClassifier
+    from services.entities import CatalogueName
+    from services.faq import FaqLookupAnswerer
+
+    demo_catalogue = [CatalogueName(p["sku"], (p["name"], p["name_ko"])) for p in DEMO_PRODUCTS]
+    if faq == "demo":
+        from services.faq_store import demo_documents
+
+        return IntentClassifier(demo_catalogue), FaqLookupAnswerer(demo_documents())
+    if faq is not None:
+        from services.faq_io import parse_faq_csv
+        from services.faq_matcher import FaqDocument
+
+        path = Path(faq)
+        try:
+            data = path.read_bytes()
+        except OSError as error:
+            raise ValueError(f"{path}: cannot read the file ({error.strerror})") from error
+        documents = [
+            FaqDocument(r.slug, r.language, r.question, r.answer, r.tags, r.examples)
+            for r in parse_faq_csv(data, source=str(path))
+        ]
+        return IntentClassifier(demo_catalogue), FaqLookupAnswerer(documents)
+    return asyncio.run(_shop_answerers(settings))
+
+
+async def _shop_answerers(settings: Settings) -> tuple[IntentClassifier, FaqLookupAnswerer]:
+    from db.engine import check_connection, create_engine, create_session_factory
+    from services.answerers import load_answerers
+
+    engine = create_engine(settings.database_url)
+    try:
+        await check_connection(engine)
+        return await load_answerers(create_session_factory(engine))
+    finally:
+        await engine.dispose()
+
+
 def _parse_since(value: str) -> datetime:
     from datetime import UTC
 
@@ -232,6 +381,10 @@ async def _shop_classifier(settings: Settings) -> IntentClassifier:
         await engine.dispose()
 
 
+CUE_WEIGHT = 0.3
+"""Log-odds per cue-table point in `classify --cues` (the best weight in cross-validation)."""
+
+
 def _classify(args: argparse.Namespace, settings: Settings) -> int:
     from services.classifier import IntentClassifier
 
@@ -242,7 +395,8 @@ def _classify(args: argparse.Namespace, settings: Settings) -> int:
 
         # The demo catalogue's names, so the report is the same on every machine.
         classifier = IntentClassifier(
-            CatalogueName(p["sku"], (p["name"], p["name_ko"])) for p in DEMO_PRODUCTS
+            (CatalogueName(p["sku"], (p["name"], p["name_ko"])) for p in DEMO_PRODUCTS),
+            cue_weight=CUE_WEIGHT if args.cues else 0.0,
         )
         print(render_report(evaluate(classifier, load_labelled(args.evaluate))))
         return 0

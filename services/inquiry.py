@@ -1,28 +1,19 @@
-"""Routing a classified customer message to the service that answers it."""
+"""Routing an understood customer message to the service that answers it."""
 
 from __future__ import annotations
-
-import re
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Customer
-from services.classifier import Classification, Intent
+from services.classifier import Intent
 from services.faq_answers import faq_reply
 from services.llm.speculative import SpeculativeAnswerer
 from services.replies import AnswerSource, FollowUp, Reply
 from services.returns import answer_returns
 from services.shipping import answer_orders
 from services.stock import answer_stock
-from services.text_normalize import normalize
 from services.texts import t
-
-_ABOUT_OWN_ORDER = re.compile(
-    r"\bmy (order|package|parcel|delivery|stuff|shipment)\b|\bwhere('s| is)\b|\btrack"
-    r"|\b(hasn't|has not|haven't|not) (arrived|come|received)"
-    r"|(내|제|저의)\s?(주문|택배|물건|상품)|주문한|주문했|시킨|언제\s?(와|오)|어디|안\s?(왔|와)"
-    r"|송장|운송장|조회|私の注文|注文した|届いて"
-)
+from services.understanding import ABOUT_OWN_ORDER, Route, Understanding
 
 
 async def answer_inquiry(
@@ -30,54 +21,39 @@ async def answer_inquiry(
     *,
     customer: Customer | None,
     text: str,
-    classification: Classification,
+    understanding: Understanding,
     language: str,
     faq: SpeculativeAnswerer,
     low_stock_threshold: int,
     user_id: int | None = None,
 ) -> Reply:
-    entities = classification.entities
-    match classification.intent:
-        case Intent.STOCK:
+    entities = understanding.classification.entities
+    match understanding.route:
+        case Route.STOCK:
             return await answer_stock(session, entities, language, low_threshold=low_stock_threshold)
-        case Intent.SHIPPING:
-            return await _answer_shipping(session, customer, text, classification, language, faq, user_id)
-        case Intent.RETURNS:
+        case Route.ORDERS:
+            if entities.order_numbers or ABOUT_OWN_ORDER.search(text.lower()) or customer is not None:
+                return await answer_orders(session, customer, entities, language)
+            return Reply(t("ask_order_number", language), AnswerSource.TEMPLATE, route="shipping")
+        case Route.RETURNS:
             return await answer_returns(session, customer, text, entities, language, faq, user_id)
-        case Intent.HUMAN:
+        case Route.HANDOFF:
             return Reply("", AnswerSource.HANDOFF, FollowUp.HAND_OFF, "human")
-        case _:
-            reply = await faq_reply(session, text, language, faq, customer=customer, user_id=user_id)
-            return reply or Reply(
-                t("faq_no_match", language), AnswerSource.TEMPLATE, FollowUp.OFFER_HAND_OFF, "faq"
+        case Route.CLARIFY:
+            return Reply(t("clarify", language), AnswerSource.TEMPLATE, FollowUp.CLARIFY, "clarify")
+        case Route.FAQ_ENTRY:
+            returns = understanding.intent is Intent.RETURNS
+            reply = await faq_reply(
+                session,
+                text,
+                language,
+                faq,
+                customer=customer,
+                user_id=user_id,
+                route=understanding.intent.value,
+                follow_up=FollowUp.OFFER_RETURN if returns else FollowUp.NONE,
             )
-
-
-async def _answer_shipping(
-    session: AsyncSession,
-    customer: Customer | None,
-    text: str,
-    classification: Classification,
-    language: str,
-    faq: SpeculativeAnswerer,
-    user_id: int | None,
-) -> Reply:
-    """Tracking when the customer speaks of their order; delivery policy otherwise."""
-    if classification.entities.order_numbers or _ABOUT_OWN_ORDER.search(normalize(text)):
-        return await answer_orders(session, customer, classification.entities, language)
-    policy = await faq_reply(
-        session,
-        text,
-        language,
-        faq,
-        customer=customer,
-        user_id=user_id,
-        tags=("shipping",),
-        route="shipping",
-        require_entry=True,
-    )
-    if policy is not None:
-        return policy
-    if customer is None:
-        return Reply(t("ask_order_number", language), AnswerSource.TEMPLATE, route="shipping")
-    return await answer_orders(session, customer, classification.entities, language)
+            if reply is not None:
+                return reply
+    reply = await faq_reply(session, text, language, faq, customer=customer, user_id=user_id)
+    return reply or Reply(t("faq_no_match", language), AnswerSource.TEMPLATE, FollowUp.OFFER_HAND_OFF, "faq")
