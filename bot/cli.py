@@ -135,6 +135,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 async def _run_async(args: argparse.Namespace, settings: Settings) -> int:
+    if args.command in ("run", "chat"):
+        from services.classifier import warm_up
+
+        warm_up()
     if args.command == "run":
         token = settings.require_bot_token()
         from bot.app import build_app  # aiogram takes seconds to import: only when serving

@@ -231,3 +231,16 @@ def _default_examples() -> list[Example]:
         if _default is None:
             _default = load_examples()
         return _default
+
+
+def warm_up() -> threading.Thread:
+    """Load the encoder and learn the default examples in the background while the rest starts.
+
+    `csbot run/chat` call this before importing aiogram (seconds of its own), so
+    start-up costs about the longer of the two, not their sum.
+    """
+    thread = threading.Thread(
+        target=lambda: _model_for(_default_examples(), shared_encoder()), name="warm-up", daemon=True
+    )
+    thread.start()
+    return thread

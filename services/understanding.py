@@ -107,7 +107,7 @@ def decide(classification: Classification, faq: FaqMatch | None, text: str) -> U
     if intent is Intent.RETURNS and (entities.rma_numbers or WANTS_TO_FILE_RETURN.search(clean)):
         return made(Route.RETURNS)
     if answered:  # "when do refunds arrive?" is answered by the policy entry when there is one
-        policy = intent in (Intent.SHIPPING, Intent.RETURNS)
+        policy = intent in (Intent.SHIPPING, Intent.RETURNS) and confident
         return made(Route.FAQ_ENTRY, intent if policy else Intent.FAQ)
     has_entities = bool(entities.skus or entities.products or entities.order_numbers or entities.rma_numbers)
     if not confident and not has_entities and intent is not Intent.FAQ:
