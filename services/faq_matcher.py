@@ -141,6 +141,7 @@ class FaqMatcher:
         if not self.documents:
             return
         slot = {slug: n for n, slug in enumerate(self.slugs)}
+        self.documents.sort(key=lambda d: slot[d.slug])  # grouped by entry: per-entry maxima by reduceat
         phrasings = [(d.slug, text) for d in self.documents for text in (d.question, *d.examples) if text]
         self._phrase_groups = np.array([slot[slug] for slug, _ in phrasings])
         self._phrase_vectors = self._encoder.encode([text for _, text in phrasings])
@@ -169,10 +170,11 @@ class FaqMatcher:
         self._frequency, self._corpus_size = frequency, background.size + len(self.documents)
         self._words_lock = threading.Lock()
 
-    def _best(self, scores: np.ndarray, groups: np.ndarray) -> np.ndarray:
-        best = np.full(len(self.slugs), -1.0, dtype=np.float32)
-        np.maximum.at(best, groups, scores)
-        return best
+    @staticmethod
+    def _best(scores: np.ndarray, groups: np.ndarray) -> np.ndarray:
+        """Per-entry maximum; `groups` is sorted and every entry has at least one row."""
+        starts = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
+        return np.maximum.reduceat(scores, starts)
 
     def scores(self, question: str) -> tuple[np.ndarray, dict[str, np.ndarray]]:
         """Combined ranking score per slug, and its parts."""
@@ -197,8 +199,15 @@ class FaqMatcher:
         parts = {"semantic": semantic, "answer": answer, "lexical": lexical_question + lexical_document}
         return combined, parts | {"vector": vector}
 
-    def evidence(self, question: str) -> tuple[int, int | None, dict[str, float]] | None:
-        """The best slug's index, the runner-up's, and the features the calibration reads."""
+    def evidence(
+        self, question: str, *, words_if: float | None = None
+    ) -> tuple[int, int | None, dict[str, float]] | None:
+        """The best slug's index, the runner-up's, and the features the calibration reads.
+
+        With `words_if`, the word-level feature (the costly one: it may embed new
+        words) is computed only when the entry would otherwise reach that
+        probability: it can only lower the confidence.
+        """
         if not self.documents or not question.strip():
             return None
         combined, parts = self.scores(question)
@@ -212,21 +221,21 @@ class FaqMatcher:
             if len(self._uncovered_background)
             else -1.0
         )
-        return (
-            best,
-            second,
-            {
-                "similarity": similarity,
-                "margin": float(combined[best]) - runner,
-                "background_gap": gap,
-                "uncovered_word": self._uncovered_word(question, best),
-                "answer_similarity": float(parts["answer"][best]),
-                "lexical": float(parts["lexical"][best]),
-            },
-        )
+        evidence = {
+            "similarity": similarity,
+            "margin": float(combined[best]) - runner,
+            "background_gap": gap,
+            "uncovered_word": 0.0,
+            "answer_similarity": float(parts["answer"][best]),
+            "lexical": float(parts["lexical"][best]),
+        }
+        lowers_only = self._calibration.weights[FEATURES.index("uncovered_word")] <= 0
+        if words_if is None or not lowers_only or self._calibration.probability(evidence) >= words_if:
+            evidence["uncovered_word"] = self._uncovered_word(question, best)
+        return best, second, evidence
 
     def match(self, question: str, *, language: str) -> FaqMatch | None:
-        found = self.evidence(question)
+        found = self.evidence(question, words_if=self._calibration.threshold)
         if found is None:
             return None
         best, second, evidence = found
