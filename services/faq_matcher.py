@@ -47,8 +47,8 @@ BACKGROUND_PATH = DATA / "shop_questions.txt"
 ANSWER_WEIGHT = 0.3
 LEXICAL_QUESTION_WEIGHT = 0.2
 LEXICAL_DOCUMENT_WEIGHT = 0.2
-BACKGROUND_COVERED = 0.7
-"""A background question this close to an entry's phrasing is one the FAQ covers."""
+BACKGROUND_NEUTRAL = 0.0
+"""The gap used while judging the background itself, and when every background question is covered."""
 RECENT_WORDS = 20_000
 """Customer words outside the FAQ whose embeddings are kept (512 floats each: ~40 MB at most)."""
 FEATURES = ("similarity", "margin", "background_gap", "uncovered_word", "answer_similarity", "lexical")
@@ -154,8 +154,8 @@ class FaqMatcher:
         self._document_groups = [slot[d.slug] for d in self.documents]
 
         background = _background(self._encoder)
-        covered = (background.embeddings @ self._phrase_vectors.T).max(axis=1) >= BACKGROUND_COVERED
-        self._uncovered_background = background.embeddings[~covered]
+        self._uncovered_background = background.embeddings[:0]
+        self._background_known = False
         self._vocabulary: list[set[str]] = [set() for _ in self.slugs]
         for d in self.documents:
             for text in (d.question, d.answer, *d.examples, *d.tags):
@@ -169,6 +169,22 @@ class FaqMatcher:
             frequency.update(set(content_words(" ".join((d.question, d.answer, *d.examples)))))
         self._frequency, self._corpus_size = frequency, background.size + len(self.documents)
         self._words_lock = threading.Lock()
+        self._uncovered_background = background.embeddings[~self._covers(background)]
+        self._background_known = True
+
+    def _covers(self, background: _Background) -> np.ndarray:
+        """Which common shop questions this FAQ answers, by the matcher's own judgement.
+
+        Judged on every feature but the background gap itself: "What is your return
+        policy?" is covered by a return-method entry worded otherwise, while "Do you
+        ship internationally?" is not covered by a same-day-dispatch entry.
+        """
+        covered = np.zeros(len(background.questions), dtype=bool)
+        for n, question in enumerate(background.questions):
+            found = self.evidence(question)
+            if found is not None:
+                covered[n] = self._calibration.probability(found[2]) >= self._calibration.threshold
+        return covered
 
     @staticmethod
     def _best(scores: np.ndarray, groups: np.ndarray) -> np.ndarray:
@@ -218,8 +234,8 @@ class FaqMatcher:
         runner = float(combined[second]) if second is not None else 0.0
         gap = (
             float((self._uncovered_background @ parts["vector"]).max()) - similarity
-            if len(self._uncovered_background)
-            else -1.0
+            if self._background_known and len(self._uncovered_background)
+            else BACKGROUND_NEUTRAL
         )
         evidence = {
             "similarity": similarity,

@@ -98,10 +98,11 @@ def decide(classification: Classification, faq: FaqMatch | None, text: str) -> U
     def made(route: Route, as_intent: Intent = intent) -> Understanding:
         return Understanding(classification, faq, route, as_intent)
 
-    if intent is Intent.HUMAN and confident:
-        return made(Route.HANDOFF)
-    if intent is Intent.STOCK and (entities.skus or entities.products):
-        return made(Route.STOCK)
+    faq_surer = answered and faq is not None and faq.confidence > classification.confidence
+    if intent is Intent.HUMAN and confident and not faq_surer:
+        return made(Route.HANDOFF)  # "when can I talk to support?" is the opening-hours entry's
+    if intent is Intent.STOCK and (entities.skus or (entities.products and not answered)):
+        return made(Route.STOCK)  # a SKU is precise; a product name may be in a care question
     if intent is Intent.SHIPPING and (entities.order_numbers or ABOUT_OWN_ORDER.search(clean)):
         return made(Route.ORDERS)
     if intent is Intent.RETURNS and (entities.rma_numbers or WANTS_TO_FILE_RETURN.search(clean)):
