@@ -47,11 +47,23 @@ BACKGROUND_PATH = DATA / "shop_questions.txt"
 ANSWER_WEIGHT = 0.3
 LEXICAL_QUESTION_WEIGHT = 0.2
 LEXICAL_DOCUMENT_WEIGHT = 0.2
+BACKGROUND_COVERED = 0.9
+"""Probability at which a common shop question counts as covered by an entry (and becomes one of
+its phrasings): stricter than answering a customer, and independent of the answering threshold so
+that fitting the threshold does not move the features it is fitted on."""
 BACKGROUND_NEUTRAL = 0.0
 """The gap used while judging the background itself, and when every background question is covered."""
 RECENT_WORDS = 20_000
 """Customer words outside the FAQ whose embeddings are kept (512 floats each: ~40 MB at most)."""
-FEATURES = ("similarity", "margin", "background_gap", "uncovered_word", "answer_similarity", "lexical")
+FEATURES = (
+    "similarity",
+    "margin",
+    "background_gap",
+    "uncovered_word",
+    "answer_similarity",
+    "lexical",
+    "semantic_margin",
+)
 
 
 @dataclass(frozen=True)
@@ -169,10 +181,16 @@ class FaqMatcher:
             frequency.update(set(content_words(" ".join((d.question, d.answer, *d.examples)))))
         self._frequency, self._corpus_size = frequency, background.size + len(self.documents)
         self._words_lock = threading.Lock()
-        self._uncovered_background = background.embeddings[~self._covers(background)]
+        covered, entries = self._covers(background)
+        self._uncovered_background = background.embeddings[~covered]
         self._background_known = True
+        if covered.any():  # a common question this FAQ answers is one more phrasing of its entry
+            groups = np.concatenate([self._phrase_groups, entries[covered]])
+            vectors = np.vstack([self._phrase_vectors, background.embeddings[covered]])
+            order = np.argsort(groups, kind="stable")
+            self._phrase_groups, self._phrase_vectors = groups[order], vectors[order]
 
-    def _covers(self, background: _Background) -> np.ndarray:
+    def _covers(self, background: _Background) -> tuple[np.ndarray, np.ndarray]:
         """Which common shop questions this FAQ answers, by the matcher's own judgement.
 
         Judged on every feature but the background gap itself: "What is your return
@@ -180,11 +198,13 @@ class FaqMatcher:
         ship internationally?" is not covered by a same-day-dispatch entry.
         """
         covered = np.zeros(len(background.questions), dtype=bool)
+        entries = np.zeros(len(background.questions), dtype=int)
         for n, question in enumerate(background.questions):
             found = self.evidence(question)
             if found is not None:
-                covered[n] = self._calibration.probability(found[2]) >= self._calibration.threshold
-        return covered
+                covered[n] = self._calibration.probability(found[2]) >= BACKGROUND_COVERED
+                entries[n] = found[0]
+        return covered, entries
 
     @staticmethod
     def _best(scores: np.ndarray, groups: np.ndarray) -> np.ndarray:
@@ -244,6 +264,7 @@ class FaqMatcher:
             "uncovered_word": 0.0,
             "answer_similarity": float(parts["answer"][best]),
             "lexical": float(parts["lexical"][best]),
+            "semantic_margin": similarity - float(np.delete(parts["semantic"], best).max(initial=-1.0)),
         }
         lowers_only = self._calibration.weights[FEATURES.index("uncovered_word")] <= 0
         if words_if is None or not lowers_only or self._calibration.probability(evidence) >= words_if:
