@@ -1,7 +1,7 @@
 """faq examples: other phrasings of each FAQ question, which the matcher learns from
 
 Revision ID: 0004_faq_examples
-Revises: 0002
+Revises: 0003
 Create Date: 2026-11-30
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0004_faq_examples"
-down_revision: str | None = "0002"
+down_revision: str | None = "0003"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
