@@ -7,7 +7,9 @@ each once, through the same `understand` the bot runs: the encoder embeds the
 message once (shared by classifier and matcher), unknown words are embedded once.
 Printed side by side in one run: the full decision, the classifier alone, the FAQ
 matcher alone (on an already-embedded message), and the old hand-written cue
-tables for reference. Last line: p99_ms=... goal_ratio=... (p99 / the 5 ms goal).
+tables for reference. Wall time includes waiting for a core on a shared machine;
+the thread's CPU time is what the work itself costs. Last line: p99_ms=...
+goal_ratio=... (p99 / the 5 ms goal), and the same for CPU time.
 """
 
 from __future__ import annotations
@@ -54,11 +56,12 @@ def main() -> None:
     for text in texts[:20]:  # first calls allocate; not what a running bot pays
         understand(text + " warm", "en", classifier, lookup)
 
-    full, classify, match, rules = [], [], [], []
+    full, full_cpu, classify, match, rules = [], [], [], [], []
     for text in texts:
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.thread_time()
         understand(text, "en", classifier, lookup)
         full.append((time.perf_counter() - started) * 1000)
+        full_cpu.append((time.thread_time() - started_cpu) * 1000)
     lookup = FaqLookupAnswerer(demo_documents())  # a fresh word cache for the split measurement
     for text in texts:
         variant = text + " ?"
@@ -77,14 +80,16 @@ def main() -> None:
     print(f"{'':34}{'p50 ms':>8}{'p99 ms':>8}{'max ms':>8}")
     for name, values in (
         ("classify + FAQ match (the bot)", full),
+        ("  the same, CPU time of the thread", full_cpu),
         ("classifier alone (embeds)", classify),
         ("FAQ matcher alone (embedded)", match),
         ("old cue tables (reference)", rules),
     ):
         print(f"{name:34}{percentile(values, 0.5):>8.2f}{percentile(values, 0.99):>8.2f}{max(values):>8.2f}")
-    p99 = percentile(full, 0.99)
+    p99, p99_cpu = percentile(full, 0.99), percentile(full_cpu, 0.99)
     print(
-        f"p99_ms={p99:.2f} goal_ratio={p99 / GOAL_MS:.2f} "
+        f"p99_ms={p99:.2f} goal_ratio={p99 / GOAL_MS:.2f} cpu_p99_ms={p99_cpu:.2f} "
+        f"cpu_goal_ratio={p99_cpu / GOAL_MS:.2f} "
         f"vs_cue_tables={percentile(full, 0.5) / max(1e-6, percentile(rules, 0.5)):.0f}x"
     )
 

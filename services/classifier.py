@@ -239,8 +239,12 @@ def warm_up() -> threading.Thread:
     `csbot run/chat` call this before importing aiogram (seconds of its own), so
     start-up costs about the longer of the two, not their sum.
     """
-    thread = threading.Thread(
-        target=lambda: _model_for(_default_examples(), shared_encoder()), name="warm-up", daemon=True
-    )
+    def warm() -> None:
+        from services.faq_matcher import warm_up_background
+
+        _model_for(_default_examples(), shared_encoder())
+        warm_up_background(shared_encoder())
+
+    thread = threading.Thread(target=warm, name="warm-up", daemon=True)
     thread.start()
     return thread

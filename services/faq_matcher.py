@@ -53,6 +53,8 @@ its phrasings): stricter than answering a customer, and independent of the answe
 that fitting the threshold does not move the features it is fitted on."""
 BACKGROUND_NEUTRAL = 0.0
 """The gap used while judging the background itself, and when every background question is covered."""
+MOST_SPECIFIC_WORDS = 4
+"""Words of a question weighed against an entry: a long message costs no more than this."""
 RECENT_WORDS = 20_000
 """Customer words outside the FAQ whose embeddings are kept (512 floats each: ~40 MB at most)."""
 FEATURES = (
@@ -120,6 +122,9 @@ class _Background:
         corpus = self.questions + [example.text for example in load_examples()]
         self.frequency = Counter(word for text in corpus for word in set(content_words(text)))
         self.size = len(corpus)
+        vocabulary = sorted(self.frequency)
+        self.word_vectors = dict(zip(vocabulary, encoder.encode(vocabulary), strict=True))
+        """Customers' everyday words, embedded once per process rather than per message."""
 
 
 _backgrounds: dict[int, _Background] = {}
@@ -131,6 +136,11 @@ def _background(encoder: SentenceEncoder) -> _Background:
         if id(encoder) not in _backgrounds:
             _backgrounds[id(encoder)] = _Background(encoder)
         return _backgrounds[id(encoder)]
+
+
+def warm_up_background(encoder: SentenceEncoder) -> None:
+    """Embed the common questions and words now (called from the start-up warm-up thread)."""
+    _background(encoder)
 
 
 class FaqMatcher:
@@ -166,6 +176,7 @@ class FaqMatcher:
         self._document_groups = [slot[d.slug] for d in self.documents]
 
         background = _background(self._encoder)
+        self._background_words = background.word_vectors
         self._uncovered_background = background.embeddings[:0]
         self._background_known = False
         self._vocabulary: list[set[str]] = [set() for _ in self.slugs]
@@ -309,18 +320,20 @@ class FaqMatcher:
         words = [w for w in dict.fromkeys(content_words(question)) if w not in vocabulary]
         if not words or not len(self._entry_words[slot]):
             return 0.0
-        vectors = self._word_embeddings(words)
-        closeness = (vectors @ self._entry_words[slot].T).max(axis=1)
-        worst = 0.0
-        for word, close in zip(words, closeness, strict=True):
-            specificity = min(1.0, math.log(1 + self._corpus_size / (self._frequency.get(word, 0) + 1)) / 4)
-            worst = max(worst, (1 - float(close)) * specificity)
-        return worst
+        specificity = {
+            w: min(1.0, math.log(1 + self._corpus_size / (self._frequency.get(w, 0) + 1)) / 4) for w in words
+        }
+        words = sorted(words, key=lambda w: -specificity[w])[:MOST_SPECIFIC_WORDS]
+        closeness = (self._word_embeddings(words) @ self._entry_words[slot].T).max(axis=1)
+        return max((1 - float(close)) * specificity[w] for w, close in zip(words, closeness, strict=True))
 
     def _word_embeddings(self, words: Sequence[str]) -> np.ndarray:
         """Words of the FAQ are encoded at load; customers' other words once, then remembered."""
+        common = self._background_words
         with self._words_lock:
-            found = {w: self._word_vectors.get(w, self._recent_words.get(w)) for w in words}
+            found = {
+                w: self._word_vectors.get(w, common.get(w, self._recent_words.get(w))) for w in words
+            }
         missing = [w for w, vector in found.items() if vector is None]
         if missing:
             fresh = dict(zip(missing, self._encoder.encode(missing), strict=True))
