@@ -148,3 +148,33 @@ class TestCommandLine:
         assert "couldn't find product code" in replies[1]["text"]
         assert replies[2]["faq"] is None and replies[2]["route"] == "shipping"
         assert set(replies[0]) >= {"text", "intent", "confidence", "route", "source", "faq", "turn"}
+
+
+class TestEvalCommand:
+    def test_prints_coverage_false_answers_and_misses(self, tmp_path: Path) -> None:
+        (tmp_path / "faq.csv").write_text(FIRST, encoding="utf-8")
+        (tmp_path / "questions.tsv").write_text(
+            "expected\tlanguage\tquestion\n"
+            "gift-cards\ten\tcan I buy a gift card?\n"
+            "warranty\ten\thow long is the warranty?\n"
+            "none\ten\tdo you sell bicycles?\n"
+            "human\ten\tlet me talk to a real person\n",
+            encoding="utf-8",
+        )
+        result = csbot(tmp_path, "eval", "questions.tsv", "--faq", "faq.csv")
+        assert result.returncode == 0, result.stderr
+        assert (
+            "FAQ coverage 1.000 (2 questions an entry answers); false-answer rate 0.000 (of 4 questions)"
+            in (result.stdout)
+        )
+        assert "human" in result.stdout and "macro-F1" in result.stdout
+
+    def test_a_bad_line_is_one_message_with_its_number(self, tmp_path: Path) -> None:
+        (tmp_path / "questions.tsv").write_text(
+            "expected\tlanguage\tquestion\nnone only two\n", encoding="utf-8"
+        )
+        result = csbot(tmp_path, "eval", "questions.tsv", "--faq", "demo")
+        assert result.returncode == 2
+        assert result.stderr.strip() == (
+            "csbot: questions.tsv: line 2: expected three tab-separated fields: expected, language, question"
+        )
