@@ -21,9 +21,8 @@ import numpy as np
 from services.classifier import INTENTS, IntentClassifier, load_examples
 from services.encoder import shared_encoder
 from services.faq_eval import load_questions
-from services.faq_io import parse_faq_csv
 from services.faq_matcher import CALIBRATION_PATH, FEATURES, Calibration, FaqDocument, FaqMatcher
-from services.faq_store import demo_documents
+from services.faq_store import demo_documents, file_documents
 from services.understanding import INTENT_CALIBRATION_PATH
 
 DATA = Path("tests/data")
@@ -36,10 +35,7 @@ TUNING = (
 
 
 def csv_documents(path: Path) -> list[FaqDocument]:
-    return [
-        FaqDocument(r.slug, r.language, r.question, r.answer, r.tags, r.examples)
-        for r in parse_faq_csv(path.read_bytes(), source=str(path))
-    ]
+    return file_documents(path.read_bytes(), source=str(path))
 
 
 def faq_rows(calibration: Calibration) -> list[tuple[str, np.ndarray, np.ndarray]]:

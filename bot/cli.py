@@ -326,18 +326,14 @@ def _eval_answerers(faq: str | None, settings: Settings) -> tuple[IntentClassifi
 
         return IntentClassifier(demo_catalogue), FaqLookupAnswerer(demo_documents())
     if faq is not None:
-        from services.faq_io import parse_faq_csv
-        from services.faq_matcher import FaqDocument
+        from services.faq_store import file_documents
 
         path = Path(faq)
         try:
             data = path.read_bytes()
         except OSError as error:
             raise ValueError(f"{path}: cannot read the file ({error.strerror})") from error
-        documents = [
-            FaqDocument(r.slug, r.language, r.question, r.answer, r.tags, r.examples)
-            for r in parse_faq_csv(data, source=str(path))
-        ]
+        documents = file_documents(data, source=str(path))
         return IntentClassifier(demo_catalogue), FaqLookupAnswerer(documents)
     return asyncio.run(_shop_answerers(settings))
 

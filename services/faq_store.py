@@ -99,3 +99,11 @@ def demo_documents() -> list[FaqDocument]:
         FaqDocument(slug, language, question, answer, tuple(tags.split(",")), tuple(examples.split("\n")))
         for slug, language, question, answer, tags, examples in FAQ
     ]
+
+
+def file_documents(data: bytes, *, source: str) -> list[FaqDocument]:
+    """A FAQ file (the import format) as the matcher's documents, without a database."""
+    return [
+        FaqDocument(r.slug, r.language, r.question, r.answer, r.tags, r.examples)
+        for r in parse_faq_csv(data, source=source)
+    ]

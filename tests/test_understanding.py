@@ -17,9 +17,8 @@ from services.classifier_eval import load_labelled
 from services.entities import CatalogueName
 from services.faq import FaqLookupAnswerer
 from services.faq_eval import evaluate, load_questions
-from services.faq_io import parse_faq_csv
 from services.faq_matcher import FaqDocument
-from services.faq_store import demo_documents
+from services.faq_store import demo_documents, file_documents
 from services.understanding import Route, understand
 
 DATA = Path(__file__).parent / "data"
@@ -36,10 +35,7 @@ def demo_faq() -> FaqLookupAnswerer:
 
 
 def faq_file(name: str) -> FaqLookupAnswerer:
-    rows = parse_faq_csv((DATA / name).read_bytes())
-    return FaqLookupAnswerer(
-        FaqDocument(r.slug, r.language, r.question, r.answer, r.tags, r.examples) for r in rows
-    )
+    return FaqLookupAnswerer(file_documents((DATA / name).read_bytes(), source=name))
 
 
 @pytest.mark.parametrize(
