@@ -37,7 +37,7 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def main() -> None:
+def main(limit: int | None = None) -> None:
     texts = [
         item.text
         for name in ("intents.tsv", "intents_holdout.tsv", "intents_holdout2.tsv")
@@ -48,7 +48,7 @@ def main() -> None:
         for name in ("faq_demo.tsv", "faq_demo_holdout.tsv", "unseen_faq_questions.tsv")
         for q in load_questions(DATA / name)
     ]
-    texts = list(dict.fromkeys(texts))
+    texts = list(dict.fromkeys(texts))[:limit]
     encoder = shared_encoder()
     classifier = IntentClassifier(CatalogueName(p["sku"], (p["name"], p["name_ko"])) for p in DEMO_PRODUCTS)
     lookup = FaqLookupAnswerer(demo_documents())
