@@ -63,7 +63,7 @@ OPEN_QUESTIONS = {
 
 
 def faq_answers() -> dict[str, str]:
-    return {slug: answer for slug, language, _, answer, _ in FAQ if language == "en"}
+    return {slug: answer for slug, language, _, answer, _, _ in FAQ if language == "en"}
 
 
 def target_answer(question: str) -> str:
@@ -99,7 +99,7 @@ class Run:
 def lookup() -> FaqLookupAnswerer:
     return FaqLookupAnswerer(
         FaqDocument(slug, language, question, answer, tuple(tags.split(",")))
-        for slug, language, question, answer, tags in FAQ
+        for slug, language, question, answer, tags, _ in FAQ
     )
 
 

@@ -43,7 +43,7 @@ OPEN = [
 
 
 def faq_text(slug: str, language: str) -> str:
-    return next(answer for s, lang, _, answer, _ in FAQ if s == slug and lang == language)
+    return next(answer for s, lang, _, answer, _, _ in FAQ if s == slug and lang == language)
 
 
 def grounded_prompt(engine: LocalEngine, slug: str, language: str, question: str) -> list[int]:

@@ -21,6 +21,7 @@ from db.engine import DatabaseUnreachable
 if TYPE_CHECKING:
     from bot.app import App
     from services.classifier import IntentClassifier
+    from services.faq import FaqLookupAnswerer
 
 logger = logging.getLogger("csbot")
 
@@ -51,6 +52,17 @@ def _parser() -> argparse.ArgumentParser:
     )
     chat = commands.add_parser("chat", help="talk to the bot in the terminal on the embedded defaults")
     chat.add_argument(
+        "--json",
+        action="store_true",
+        help="one JSON object per bot reply: text, intent, confidence, route, source, faq, turn",
+    )
+    chat.add_argument(
+        "--user",
+        type=int,
+        metavar="ID",
+        help="talk as this Telegram user id (linked to no customer unless they share a contact)",
+    )
+    chat.add_argument(
         "--generate",
         action="store_true",
         help="answer FAQ questions with the local model's own speculative-decoded text, labelled "
@@ -61,6 +73,21 @@ def _parser() -> argparse.ArgumentParser:
     classify.add_argument("text", nargs="?", help="one utterance; without it, one per stdin line")
     classify.add_argument(
         "--evaluate", metavar="TSV", help="labelled set (intent<TAB>text): print precision/recall"
+    )
+    classify.add_argument(
+        "--cues",
+        action="store_true",
+        help="also add the old hand-written cue tables' scores (to measure what they add)",
+    )
+
+    evaluate = commands.add_parser(
+        "eval", help="route labelled questions like the bot does: per-class precision/recall, FAQ coverage"
+    )
+    evaluate.add_argument("file", metavar="FILE.tsv", help="expected<TAB>language<TAB>question per line")
+    evaluate.add_argument(
+        "--faq",
+        metavar="CSV",
+        help="evaluate against this FAQ file (import format) or `demo`; default: the database's FAQ",
     )
 
     database = commands.add_parser("db", help="database maintenance")
@@ -98,6 +125,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     configure_logging(settings.log_level, settings.log_format)
     if args.command == "classify":
         return _classify(args, settings)
+    if args.command == "eval":
+        return _evaluate(args, settings)
     try:
         return asyncio.run(_run_async(args, settings))
     except ConfigError as error:
@@ -111,6 +140,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 async def _run_async(args: argparse.Namespace, settings: Settings) -> int:
+    if args.command in ("run", "chat"):
+        from services.classifier import warm_up
+
+        warm_up()
     if args.command == "run":
         token = settings.require_bot_token()
         if _wants_webhook(args, settings):
@@ -133,7 +166,11 @@ async def _run_async(args: argparse.Namespace, settings: Settings) -> int:
         # The demo shop only where the shop's data lives in csbot's own tables.
         app = await build_app(settings, seed=settings.shop_api_url is None)
         try:
-            await run_local_chat(app, user_id=settings.local_chat_user_id)
+            await run_local_chat(
+                app,
+                user_id=args.user if args.user is not None else settings.local_chat_user_id,
+                as_json=args.json,
+            )
         finally:
             await app.close()
         return 0
@@ -263,6 +300,63 @@ async def _read_logs(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def _evaluate(args: argparse.Namespace, settings: Settings) -> int:
+    from services.faq_eval import EvalFileError, evaluate, load_questions, render
+
+    try:
+        questions = load_questions(args.file)
+    except OSError as error:
+        print(f"csbot: {args.file}: cannot read the file ({error.strerror})", file=sys.stderr)
+        return 2
+    except (EvalFileError, UnicodeDecodeError) as error:
+        print(f"csbot: {error}", file=sys.stderr)
+        return 2
+    try:
+        classifier, lookup = _eval_answerers(args.faq, settings)
+    except ValueError as error:  # FaqFileError included
+        print(f"csbot: {error}", file=sys.stderr)
+        return 2
+    print(render(evaluate(questions, classifier, lookup)))
+    return 0
+
+
+def _eval_answerers(faq: str | None, settings: Settings) -> tuple[IntentClassifier, FaqLookupAnswerer]:
+    """The FAQ named on the command line, else the shop's database (its catalogue names too)."""
+    from db.seed import DEMO_PRODUCTS
+    from services.classifier import IntentClassifier
+    from services.entities import CatalogueName
+    from services.faq import FaqLookupAnswerer
+
+    demo_catalogue = [CatalogueName(p["sku"], (p["name"], p["name_ko"])) for p in DEMO_PRODUCTS]
+    if faq == "demo":
+        from services.faq_store import demo_documents
+
+        return IntentClassifier(demo_catalogue), FaqLookupAnswerer(demo_documents())
+    if faq is not None:
+        from services.faq_store import file_documents
+
+        path = Path(faq)
+        try:
+            data = path.read_bytes()
+        except OSError as error:
+            raise ValueError(f"{path}: cannot read the file ({error.strerror})") from error
+        documents = file_documents(data, source=str(path))
+        return IntentClassifier(demo_catalogue), FaqLookupAnswerer(documents)
+    return asyncio.run(_shop_answerers(settings))
+
+
+async def _shop_answerers(settings: Settings) -> tuple[IntentClassifier, FaqLookupAnswerer]:
+    from db.engine import check_connection, create_engine, create_session_factory
+    from services.answerers import load_answerers
+
+    engine = create_engine(settings.database_url)
+    try:
+        await check_connection(engine)
+        return await load_answerers(create_session_factory(engine))
+    finally:
+        await engine.dispose()
+
+
 def _parse_since(value: str) -> datetime:
     from datetime import UTC
 
@@ -294,6 +388,10 @@ async def _shop_classifier(settings: Settings) -> IntentClassifier:
         await engine.dispose()
 
 
+CUE_WEIGHT = 0.3
+"""Log-odds per cue-table point in `classify --cues` (the best weight in cross-validation)."""
+
+
 def _classify(args: argparse.Namespace, settings: Settings) -> int:
     from services.classifier import IntentClassifier
 
@@ -304,7 +402,8 @@ def _classify(args: argparse.Namespace, settings: Settings) -> int:
 
         # The demo catalogue's names, so the report is the same on every machine.
         classifier = IntentClassifier(
-            CatalogueName(p["sku"], (p["name"], p["name_ko"])) for p in DEMO_PRODUCTS
+            (CatalogueName(p["sku"], (p["name"], p["name_ko"])) for p in DEMO_PRODUCTS),
+            cue_weight=CUE_WEIGHT if args.cues else 0.0,
         )
         print(render_report(evaluate(classifier, load_labelled(args.evaluate))))
         return 0

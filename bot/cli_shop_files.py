@@ -27,6 +27,9 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:  # type: ignore[t
         "file", help="products.csv, customers.csv, orders.jsonl or faq.csv (formats: README)"
     )
     importing.add_argument("--dry-run", action="store_true", help="report what would change; write nothing")
+    importing.add_argument(
+        "--replace", action="store_true", help="faq only: also delete entries that are not in the file"
+    )
     exporting = commands.add_parser(
         "export", help="write products, customers, orders or FAQ in the import format"
     )
@@ -38,18 +41,21 @@ async def run_import(args: argparse.Namespace, settings: Settings) -> int:
     from db import migrate
     from db.engine import check_connection, create_engine, create_session_factory
     from services.shop_files.customers import read_customers
-    from services.shop_files.faq import read_faq
     from services.shop_files.orders import read_orders
     from services.shop_files.problems import FileProblems
     from services.shop_files.products import read_products
     from services.shop_sync.customers import import_customers
-    from services.shop_sync.faq import import_faq
     from services.shop_sync.orders import import_orders
     from services.shop_sync.products import import_products
 
     path = args.file
     if not Path(path).is_file():
-        print(f"csbot: {path}: no such file", file=sys.stderr)
+        print(f"csbot: {path}: cannot read the file (no such file)", file=sys.stderr)
+        return 2
+    if args.kind == "faq":
+        return await _import_faq(args, settings)
+    if args.replace:
+        print("csbot: --replace: only for `csbot import faq`", file=sys.stderr)
         return 2
     policy = settings.shop_policy()
     try:
@@ -58,8 +64,6 @@ async def run_import(args: argparse.Namespace, settings: Settings) -> int:
             products, ignored = read_products(path)
         elif args.kind == "customers":
             customers, ignored = read_customers(path, settings.phone_country_code)
-        elif args.kind == "faq":
-            entries, ignored = read_faq(path)
         else:
             orders = read_orders(path, policy.timezone)
     except FileProblems as problems:
@@ -78,8 +82,6 @@ async def run_import(args: argparse.Namespace, settings: Settings) -> int:
                     report = await import_products(session, products, path)
                 elif args.kind == "customers":
                     report = await import_customers(session, customers, path)
-                elif args.kind == "faq":
-                    report = await import_faq(session, entries)
                 else:
                     report = await import_orders(session, orders, path)
             except FileProblems as problems:
@@ -99,12 +101,11 @@ async def run_import(args: argparse.Namespace, settings: Settings) -> int:
 
 async def run_export(args: argparse.Namespace, settings: Settings) -> int:
     from db.engine import check_connection, create_engine, create_session_factory
+    from services.faq_store import export_faq
     from services.shop_files.customers import write_customers
-    from services.shop_files.faq import write_faq
     from services.shop_files.orders import write_orders
     from services.shop_files.products import write_products
     from services.shop_sync.customers import export_customers
-    from services.shop_sync.faq import export_faq
     from services.shop_sync.orders import export_orders
     from services.shop_sync.products import export_products
 
@@ -119,7 +120,7 @@ async def run_export(args: argparse.Namespace, settings: Settings) -> int:
             elif args.kind == "customers":
                 write_customers(await export_customers(session), out)
             elif args.kind == "faq":
-                write_faq(await export_faq(session), out)
+                out.write(await export_faq(session))
             else:
                 write_orders(await export_orders(session), out, policy.timezone)
     finally:
@@ -129,6 +130,38 @@ async def run_export(args: argparse.Namespace, settings: Settings) -> int:
     else:
         Path(args.file).write_text(out.getvalue(), encoding="utf-8")
         print(f"{args.kind}: wrote {args.file}", file=sys.stderr)
+    return 0
+
+
+async def _import_faq(args: argparse.Namespace, settings: Settings) -> int:
+    """The FAQ file (services/faq_io.py: examples, tags, --replace), with the same one-transaction
+    and dry-run rules as every other import."""
+    from db import migrate
+    from db.engine import check_connection, create_engine, create_session_factory
+    from db.repositories.faq import upsert_entries
+    from services.faq_io import FaqFileError, parse_faq_csv
+    from services.faq_store import entry_values
+
+    path = Path(args.file)
+    try:
+        rows = parse_faq_csv(path.read_bytes(), source=str(args.file))
+    except FaqFileError as error:
+        print(f"csbot: {error}; nothing was imported", file=sys.stderr)
+        return 2
+    engine = create_engine(settings.database_url)
+    try:
+        await check_connection(engine)
+        await migrate.upgrade(engine)
+        async with create_session_factory(engine)() as session:
+            counts = await upsert_entries(session, [entry_values(row) for row in rows], replace=args.replace)
+            await (session.rollback() if args.dry_run else session.commit())
+    finally:
+        await engine.dispose()
+    verb = "would import" if args.dry_run else "imported"
+    _emit(
+        f"faq: {verb} {counts.created} new, {counts.updated} changed, {counts.unchanged} unchanged, "
+        f"{counts.removed} removed\n"
+    )
     return 0
 
 

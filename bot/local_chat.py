@@ -8,6 +8,7 @@ here is exactly what a customer would get.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import sys
 import time
@@ -22,6 +23,7 @@ from bot.app import App
 from bot.dispatcher import create_bot
 from bot.fake_updates import UpdateFactory
 from bot.recording_session import LOCAL_BOT_TOKEN, RecordingSession
+from db.models import InboundMessage
 from db.seed import DEMO_PHONE
 from services.text_html import to_plain
 
@@ -48,21 +50,58 @@ class LocalChat:
         self._updates = UpdateFactory(first_update_id=now_ms, first_message_id=now_ms % 1_000_000_000)
         self._buttons: list[Button] = []
         self._seen = 0
+        self.turn = 0
+        """The number of customer messages sent so far (a button press is one too)."""
 
     async def send(self, line: str) -> list[str]:
         """Feed one line as the customer and return what the bot answered."""
+        return [
+            text + "".join(f"\n  [{n}] {label}" for n, label in enumerate(labels, 1))
+            for text, labels, _ in await self._feed(line)
+        ]
+
+    async def send_json(self, line: str) -> list[dict[str, Any]]:
+        """Feed one line; one record per bot reply with what the bot made of the message (the log row)."""
+        replies = await self._feed(line)
+        row = await self._logged(replies[0][2]) if replies else None
+        entities = (row.entities if row else None) or {}
+        faq = entities.get("faq") if isinstance(entities.get("faq"), dict) else None
+        return [
+            {
+                "turn": self.turn,
+                "text": text,
+                "intent": row.intent if row else None,
+                "confidence": row.confidence if row else None,
+                "route": row.route if row else None,
+                "source": row.answer_source if row else None,
+                "faq": faq["slug"] if faq and faq.get("answered") else None,
+                "buttons": labels,
+            }
+            for text, labels, _ in replies
+        ]
+
+    async def _feed(self, line: str) -> list[tuple[str, list[str], int]]:
+        """The bot's replies (text, button labels) and the id of the update that caused them."""
         choice = line.strip()
         if choice.isdigit() and 1 <= int(choice) <= len(self._buttons):
             update = self._buttons[int(choice) - 1].press()
         else:
             update = self._updates.text(self._user_id, line)
+        self.turn += 1
         await self._app.dispatcher.feed_update(self.bot, update)
-        return self._render_new()
+        return [(text, labels, update.update_id) for text, labels in self._render_new()]
 
-    def _render_new(self) -> list[str]:
+    async def _logged(self, update_id: int) -> InboundMessage | None:
+        from sqlmodel import select
+
+        async with self._app.session_factory() as session:
+            result = await session.exec(select(InboundMessage).where(InboundMessage.update_id == update_id))
+            return result.first()
+
+    def _render_new(self) -> list[tuple[str, list[str]]]:
         new: list[TelegramMethod[Any]] = self.session.requests[self._seen :]
         self._seen = len(self.session.requests)
-        shown: list[str] = []
+        shown: list[tuple[str, list[str]]] = []
         for method in new:
             if not isinstance(method, (SendMessage, EditMessageText)):
                 continue
@@ -70,10 +109,11 @@ class LocalChat:
                 continue
             prefix = "(edited) " if isinstance(method, EditMessageText) else ""
             text = to_plain(method.text or "", method.parse_mode)
-            shown.append(prefix + text + self._remember_buttons(method.reply_markup))
+            shown.append((prefix + text, self._remember_buttons(method.reply_markup)))
         return shown
 
-    def _remember_buttons(self, markup: Any) -> str:
+    def _remember_buttons(self, markup: Any) -> list[str]:
+        """Buttons a number can press from now on; their labels."""
         if isinstance(markup, InlineKeyboardMarkup):
             self._buttons = [
                 Button(button.text, self._callback_press(button.callback_data or ""))
@@ -90,8 +130,8 @@ class LocalChat:
                 for button in row
             ]
         else:
-            return ""
-        return "".join(f"\n  [{n}] {button.label}" for n, button in enumerate(self._buttons, 1))
+            return []
+        return [button.label for button in self._buttons]
 
     def _callback_press(self, data: str) -> Callable[[], Update]:
         return lambda: self._updates.callback(self._user_id, data)
@@ -103,11 +143,12 @@ class LocalChat:
         return self._updates.contact(self._user_id, "+" + DEMO_PHONE, contact_user_id=self._user_id)
 
 
-async def run_local_chat(app: App, *, user_id: int) -> None:
+async def run_local_chat(app: App, *, user_id: int, as_json: bool = False) -> None:
+    """Stdin to the bot, replies to stdout; with `as_json` one JSON object per reply, nothing else."""
     # One "update handled" line per message would drown the conversation.
     logging.getLogger("aiogram.event").setLevel(logging.WARNING)
     chat = LocalChat(app, user_id=user_id)
-    interactive = sys.stdin.isatty()
+    interactive = sys.stdin.isatty() and not as_json
     if interactive:
         print(BANNER)
     while True:
@@ -123,6 +164,10 @@ async def run_local_chat(app: App, *, user_id: int) -> None:
             line = line.rstrip("\n")
         if line.strip() in {"/quit", "/exit"}:
             break
+        if as_json:
+            for record in await chat.send_json(line):
+                print(json.dumps(record, ensure_ascii=False), flush=True)
+            continue
         for reply in await chat.send(line):
             print(f"bot> {reply}" if interactive else reply)
         if not interactive:

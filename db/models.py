@@ -142,6 +142,9 @@ class FaqEntry(SQLModel, table=True):
     question: str
     answer: str = Field(sa_type=Text)
     tags: str = Field(default="", description="comma separated: returns, shipping, payment...")
+    examples: str = Field(
+        default="", sa_type=Text, description="other phrasings of the question, one per line"
+    )
 
 
 class InboundStatus(StrEnum):

@@ -13,6 +13,7 @@ from db.models import OutboundStatus
 from db.repositories import logs
 from services.admin_views import render_conversation, render_logs
 from services.conversation_log import Interaction
+from services.llm.speculative import SpeculativeAnswerer
 from services.stats import collect_stats, parse_period
 from services.text_split import split_text
 
@@ -119,5 +120,21 @@ def create_router() -> Router:
             return
         await logs.mark_resent(session, row)
         await message.answer(f"Reply #{outbound_id} sent again to chat {row.chat_id}.", parse_mode=None)
+
+    @router.message(Command("reload"))
+    async def on_reload(
+        message: Message, session: AsyncSession, faq: SpeculativeAnswerer, interaction: Interaction
+    ) -> None:
+        """Rebuild the FAQ index from the database now (it also reloads by itself when the table changes)."""
+        interaction.routed("admin", "database")
+        refresher = faq.lookup.refresher
+        if refresher is None:
+            await message.answer("This bot's FAQ does not come from the database.", parse_mode=None)
+            return
+        await refresher.refresh(session, force=True)
+        matcher = faq.lookup.matcher
+        await message.answer(
+            f"FAQ reloaded: {len(matcher.slugs)} entries, {len(matcher.documents)} rows.", parse_mode=None
+        )
 
     return router

@@ -15,7 +15,7 @@ def language_of(user: User | None, text: str = "") -> str:
     if text.strip():
         return detect_language(text)
     code = (user.language_code if user else None) or ""
-    return "ko" if code.startswith("ko") else "en"
+    return "ko" if code.startswith("ko") else "ja" if code.startswith("ja") else "en"
 
 
 async def linked_customer(session: AsyncSession, user: User | None) -> Customer | None:

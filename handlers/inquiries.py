@@ -4,25 +4,38 @@ from __future__ import annotations
 
 from aiogram import Bot, F, Router
 from aiogram.fsm.context import FSMContext
-from aiogram.types import InlineKeyboardMarkup, Message
+from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.config import Settings
 from handlers.context import linked_customer, release_connection, say
 from handlers.handoff import start_handoff
-from handlers.keyboards import HandoffOffer, ReturnStep, share_contact_keyboard, single_button
+from handlers.keyboards import (
+    Clarification,
+    HandoffOffer,
+    ReturnStep,
+    choices,
+    share_contact_keyboard,
+    single_button,
+)
 from handlers.returns import start_return_flow
 from handlers.streaming import GenerationRegistry, ReplyStreamer
 from services.answerers import refresh_catalogue
 from services.classifier import IntentClassifier
 from services.conversation_log import Interaction
+from services.entities import Entities
 from services.inquiry import answer_inquiry
 from services.llm.speculative import SpeculativeAnswerer
 from services.replies import AnswerSource, FollowUp, Reply
+from services.shipping import answer_orders
 from services.shopdata.factory import shop_data
+from services.shopdata.local import customer_id_of
 from services.text_normalize import detect_language
 from services.text_split import TELEGRAM_LIMIT
 from services.texts import t
+from services.understanding import Understanding, understand
+
+CLARIFY_CHOICES = ("order", "stock", "return", "other")
 
 
 def create_router() -> Router:
@@ -50,15 +63,19 @@ def create_router() -> Router:
             await say(message, t("too_long", language, limit=TELEGRAM_LIMIT))
         if settings.shop_api_url is None:
             await refresh_catalogue(session, classifier, settings.catalogue_refresh_seconds)
-        classification = classifier.classify(text)
-        interaction.classified(classification)
+        lookup = faq.lookup
+        if lookup.refresher is not None:
+            await lookup.refresher.refresh(session)
+        understanding = understand(text, language, classifier, lookup)
+        _log_understanding(interaction, understanding)
+        classification = understanding.classification
         customer = await linked_customer(session, message.from_user)
         reply = await answer_inquiry(
             session,
             shop=shop_data(session, settings),
             customer=customer,
             text=text,
-            classification=classification,
+            understanding=understanding,
             language=language,
             faq=faq,
             low_stock_threshold=settings.low_stock_threshold,
@@ -85,7 +102,61 @@ def create_router() -> Router:
             case _:
                 await say(message, reply.text, reply_markup=_offer(reply.follow_up, language))
 
+    @router.callback_query(Clarification.filter())
+    async def on_clarified(
+        query: CallbackQuery,
+        callback_data: Clarification,
+        bot: Bot,
+        session: AsyncSession,
+        state: FSMContext,
+        settings: Settings,
+        interaction: Interaction,
+    ) -> None:
+        """The customer told us what their unclear message was about."""
+        await query.answer()
+        message = query.message
+        if not isinstance(message, Message) or query.from_user is None:
+            return
+        language = callback_data.language if callback_data.language in ("ko", "en", "ja") else "en"
+        interaction.routed(f"clarify:{callback_data.choice}", AnswerSource.TEMPLATE)
+        match callback_data.choice:
+            case "order":
+                customer = await linked_customer(session, query.from_user)
+                customer_id = customer_id_of(customer) if customer is not None else None
+                reply = await answer_orders(shop_data(session, settings), customer_id, Entities(), language)
+                interaction.answered(reply)
+                markup = (
+                    share_contact_keyboard(language) if reply.follow_up == FollowUp.SHARE_CONTACT else None
+                )
+                await say(message, reply.text, reply_markup=markup)
+            case "stock":
+                await say(message, t("which_product", language))
+            case "return":
+                await start_return_flow(message, query.from_user, session, state, language)
+            case _:
+                await say(
+                    message,
+                    t("clarify_other", language),
+                    reply_markup=_offer(FollowUp.OFFER_HAND_OFF, language),
+                )
+
     return router
+
+
+def _log_understanding(interaction: Interaction, understanding: Understanding) -> None:
+    """Intent, confidence and the FAQ evidence go to the admin log (and `csbot chat --json`)."""
+    interaction.classified(understanding.classification)
+    interaction.intent = understanding.intent.value
+    match = understanding.faq
+    interaction.entities["route"] = understanding.route.value
+    if match is not None:
+        interaction.entities["faq"] = {
+            "slug": match.slug,
+            "answered": understanding.entry is not None,
+            "confidence": match.confidence,
+            "runner_up": match.runner_up,
+            **match.evidence,
+        }
 
 
 def _offer(follow_up: FollowUp, language: str) -> InlineKeyboardMarkup | None:
@@ -94,6 +165,16 @@ def _offer(follow_up: FollowUp, language: str) -> InlineKeyboardMarkup | None:
         return single_button(t("return_start_button", language), ReturnStep(action="start", flow="-").pack())
     if follow_up == FollowUp.OFFER_HAND_OFF:
         return single_button("🙋 " + t("human_button", language), HandoffOffer().pack())
+    if follow_up == FollowUp.CLARIFY:
+        return choices(
+            [
+                (
+                    t(f"clarify_button_{choice}", language),
+                    Clarification(choice=choice, language=language).pack(),
+                )
+                for choice in CLARIFY_CHOICES
+            ]
+        )
     return None
 
 

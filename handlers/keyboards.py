@@ -25,6 +25,13 @@ class HandoffOffer(CallbackData, prefix="ho"):
     pass
 
 
+class Clarification(CallbackData, prefix="cl"):
+    """The customer's answer to "what is this about?" after a message the bot could not place."""
+
+    choice: str
+    language: str = "en"
+
+
 def share_contact_keyboard(language: str) -> ReplyKeyboardMarkup:
     return ReplyKeyboardMarkup(
         keyboard=[[KeyboardButton(text=t("share_contact_button", language), request_contact=True)]],

@@ -13,7 +13,8 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from db.repositories import catalogue, faq
 from services.classifier import IntentClassifier
 from services.entities import CatalogueName, EntityExtractor
-from services.faq import FaqDocument, FaqLookupAnswerer
+from services.faq import FaqLookupAnswerer
+from services.faq_store import FaqRefresher, documents
 from services.shopdata.base import ShopDataUnavailable
 from services.shopdata.factory import shop_data
 from services.shopdata.local import LocalShopData
@@ -28,10 +29,12 @@ async def load_answerers(
     session_factory: async_sessionmaker[AsyncSession],
     settings: Settings | None = None,
 ) -> tuple[IntentClassifier, FaqLookupAnswerer]:
-    """Catalogue names for entity extraction and the FAQ index, read once at start.
+    """Catalogue names for entity extraction and the FAQ index, read at start.
 
     The names come from wherever the shop's data lives (its API when configured); if
-    that is down at start, csbot starts anyway and finds products by SKU only.
+    that is down at start, csbot starts anyway and finds products by SKU only. The
+    encoder and both indexes take a few seconds of CPU: built in a worker thread so
+    the event loop (and a health check) stays responsive.
     """
     async with session_factory() as session:
         source = shop_data(session, settings) if settings is not None else LocalShopData(session)
@@ -42,14 +45,14 @@ async def load_answerers(
                 "catalogue not loaded: product names will not be recognised", extra={"error": str(error)}
             )
             products = []
-        entries = await faq.all_entries(session)
+        entries = documents(await faq.all_entries(session))
+        fingerprint = await faq.fingerprint(session)
         version = await catalogue.fingerprint(session)
-    classifier = IntentClassifier(CatalogueName(p.sku, p.names) for p in products)
+    names = [CatalogueName(p.sku, p.names) for p in products]
+    classifier = await asyncio.to_thread(IntentClassifier, names)
     classifier.catalogue_version, classifier.catalogue_checked_at = version, time.monotonic()
-    answerer = FaqLookupAnswerer(
-        FaqDocument(e.slug, e.language, e.question, e.answer, tuple(filter(None, e.tags.split(","))))
-        for e in entries
-    )
+    answerer = await asyncio.to_thread(FaqLookupAnswerer, entries)
+    answerer.refresher = FaqRefresher(answerer, fingerprint)
     return classifier, answerer
 
 

@@ -30,6 +30,8 @@ class FollowUp(StrEnum):
     START_RETURN = "start_return"
     HAND_OFF = "hand_off"
     OFFER_HAND_OFF = "offer_hand_off"
+    CLARIFY = "clarify"
+    """Buttons: order status / stock / return / something else."""
 
 
 @dataclass(frozen=True)

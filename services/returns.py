@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -21,22 +20,10 @@ from services.shipping import needs_contact
 from services.shopdata.base import ShopData, says_delivered
 from services.text_normalize import normalize
 from services.texts import t
+from services.understanding import ASKS_RETURN_STATUS, WANTS_TO_FILE_RETURN
 
 REASON_KEYS = ("damaged", "wrong_item", "size", "changed_mind")
 MAX_REASON_CHARS = 500
-
-_WANTS_TO_FILE = re.compile(
-    r"\b(i('d| would)? (want|like|need) to|can i|could i|please|let me|how can i start)\b.*"
-    r"\b(return|exchange|refund|send (it|this) back)"
-    r"|\b(start|file|open|make) an? (return|exchange|refund)"
-    r"|(반품|교환|환불)\s?(하고\s?싶|할래|해\s?주|신청|요청|원해|받고\s?싶|하려고|할게)"
-    r"|(返品|交換|返金)(したい|をお願い|希望)"
-)
-_ASKS_STATUS = re.compile(
-    r"\b(status|where is my (refund|return|exchange)|progress|processed)\b"
-    r"|(환불|반품|교환)\s?(언제|진행|처리|상태|어떻게\s?됐)"
-    r"|(返金|返品)(はいつ|状況)"
-)
 
 
 @dataclass(frozen=True)
@@ -63,9 +50,9 @@ async def answer_returns(
     shop: ShopData | None = None,
 ) -> Reply:
     clean = normalize(text)
-    if entities.rma_numbers or (_ASKS_STATUS.search(clean) and customer is not None):
+    if entities.rma_numbers or (ASKS_RETURN_STATUS.search(clean) and customer is not None):
         return await _status(session, customer, entities.rma_numbers, language)
-    if _WANTS_TO_FILE.search(clean):
+    if WANTS_TO_FILE_RETURN.search(clean):
         if customer is None:
             return needs_contact(language, "returns")
         return Reply(
@@ -78,7 +65,6 @@ async def answer_returns(
         faq,
         customer=customer,
         user_id=user_id,
-        tags=("returns",),
         route="returns",
         shop=shop,
         follow_up=FollowUp.OFFER_RETURN,

@@ -15,10 +15,17 @@ def normalize(text: str) -> str:
     return _SPACES.sub(" ", unicodedata.normalize("NFKC", text)).strip().lower()
 
 
-def detect_language(text: str) -> str:
-    """`ko` when the customer writes any Hangul, otherwise `en`.
+CJK_IDEOGRAPH = re.compile(r"[\u4e00-\u9fff]")
 
-    Mixed Korean-Japanese messages are answered in Korean; we keep no Japanese
-    replies yet, so pure Japanese falls back to English.
+
+def detect_language(text: str) -> str:
+    """`ko` when the customer writes any Hangul, `ja` for kana (or kanji without Hangul), else `en`.
+
+    Mixed Korean-Japanese messages are answered in Korean: Hangul is the surer
+    sign of who is writing.
     """
-    return "ko" if HANGUL.search(text) else "en"
+    if HANGUL.search(text):
+        return "ko"
+    if KANA.search(text) or CJK_IDEOGRAPH.search(text):
+        return "ja"
+    return "en"

@@ -1,4 +1,4 @@
-"""Every sentence the bot says, in Korean and English.
+"""Every sentence the bot says, in Korean, English and Japanese.
 
 Kept in one table so a shop can reword the bot without touching logic, and so
 tests can assert on the same strings the customer sees.
@@ -14,6 +14,8 @@ _TEXTS: dict[str, dict[str, str]] = {
         "사람 상담이 필요하면 '상담원 연결'이라고 보내 주세요.",
         "en": "Hello! Ask me about stock, shipping, returns and exchanges, payments or "
         "membership. Type 'talk to a person' any time to reach our team.",
+        "ja": "こんにちは！在庫、配送、返品・交換、お支払い・会員特典など、何でもお聞きください。"
+        "担当者と話したいときは「担当者につないで」と送ってください。",
     },
     "help": {
         "ko": "예시: 'SKU-7890 재고 있나요?', '주문 20240115-001234 배송 어디쯤이에요?', "
@@ -23,190 +25,258 @@ _TEXTS: dict[str, dict[str, str]] = {
         "'I want to return an item', 'What payment methods do you accept?', "
         "'talk to a person'.\n/return start a return, /human reach our team, "
         "/bot go back to the bot after talking to a person",
+        "ja": "例: 「SKU-7890 の在庫はありますか」「注文 20240115-001234 "
+        "はどこですか」「返品したい」「支払い方法を教えて」「担当者につないで」。\n/return "
+        "返品・交換の申請、/human 担当者につなぐ、/bot 担当者との会話を終えてボットに戻る",
     },
     "unknown_command": {
         "ko": "알 수 없는 명령어예요. /help 를 보내 보세요.",
         "en": "I don't know that command. Send /help to see what I can do.",
+        "ja": "そのコマンドはわかりません。/help を送ってみてください。",
     },
     "empty_text": {
         "ko": "메시지가 비어 있어요. 궁금한 점을 글로 적어 주세요.",
         "en": "Your message looks empty. Please type your question.",
+        "ja": "メッセージが空のようです。ご質問を文字で入力してください。",
     },
     "unsupported_content": {
         "ko": "죄송해요, 사진·스티커·파일은 아직 읽지 못해요. 궁금한 점을 글로 적어 주세요. "
         "사진이 필요한 경우(파손 등) '상담원 연결'이라고 보내 주시면 담당자가 확인합니다.",
         "en": "Sorry, I can't read photos, stickers or files yet. Please type your question. "
         "If you need to show us something (damage, for example), type 'talk to a person'.",
+        "ja": "申し訳ありません、写真・スタンプ・ファイルはまだ読めません。ご質問を文字で入力してくださ"
+        "い。破損などお見せいただく必要がある場合は「担当者につないで」と送ってください。",
     },
     "too_long": {
         "ko": "메시지가 너무 길어서 앞부분({limit}자)만 읽었어요.",
         "en": "Your message was very long, so I read only the first {limit} characters.",
+        "ja": "メッセージが長すぎるため、最初の{limit}文字だけ読みました。",
     },
     "internal_error": {
         "ko": "죄송해요, 처리 중 문제가 생겼어요. 메시지는 저장되었고 담당자가 확인할게요. "
         "잠시 후 다시 시도하시거나 '상담원 연결'이라고 보내 주세요.",
         "en": "Sorry, something went wrong on our side. Your message is saved and our team "
         "will look at it. Please try again in a moment, or type 'talk to a person'.",
+        "ja": "申し訳ありません、処理中に問題が発生しました。メッセージは保存され、担当者が確認します。"
+        "しばらくしてからもう一度お試しいただくか、「担当者につないで」と送ってください。",
     },
     "received_later": {
         "ko": "메시지 잘 받았어요. 지금 시스템이 잠시 바빠서 곧 이어서 답변드릴게요. "
         "다시 보내지 않으셔도 돼요.",
         "en": "We got your message. Our system is busy for a moment; we'll answer you here "
         "shortly. There's no need to send it again.",
+        "ja": "メッセージを受け取りました。ただいまシステムが混み合っているため、まもなくこちらで"
+        "お返事します。もう一度送っていただく必要はありません。",
     },
     "need_contact": {
         "ko": "주문 정보는 주문하신 분께만 알려 드릴 수 있어요. 아래 '전화번호 공유' 버튼을 "
         "눌러 계정을 확인해 주세요.",
         "en": "I can only share order details with the person who placed the order. Please "
         "tap 'Share my phone number' below so I can find your account.",
+        "ja": "ご注文の情報はご注文者様にのみお伝えできます。下の「電話番号を共有」ボタンでアカウントを"
+        "確認してください。",
     },
-    "share_contact_button": {"ko": "📱 전화번호 공유", "en": "📱 Share my phone number"},
+    "share_contact_button": {
+        "ko": "📱 전화번호 공유",
+        "en": "📱 Share my phone number",
+        "ja": "📱 電話番号を共有",
+    },
     "contact_linked": {
         "ko": "{name}님, 계정이 확인되었어요. 이제 주문·배송·반품을 물어보실 수 있어요.",
         "en": "Thanks, {name}, your account is linked. You can now ask about your orders, "
         "deliveries and returns.",
+        "ja": "{name}様、アカウントを確認しました。ご注文・配送・返品についてお尋ねいただけます。",
     },
     "contact_not_found": {
         "ko": "이 전화번호로 등록된 고객 정보를 찾지 못했어요. 주문 시 입력한 번호인지 확인해 "
         "주시거나 '상담원 연결'이라고 보내 주세요.",
         "en": "I couldn't find a customer with this phone number. Please check it is the "
         "number you ordered with, or type 'talk to a person'.",
+        "ja": "この電話番号のお客様情報が見つかりませんでした。ご注文時の番号かご確認いただくか、"
+        "「担当者につないで」と送ってください。",
     },
     "contact_not_own": {
         "ko": "본인의 연락처만 공유할 수 있어요. 아래 버튼으로 본인 번호를 공유해 주세요.",
         "en": "Please share your own contact with the button below, not someone else's.",
+        "ja": "ご本人の連絡先のみ共有できます。下のボタンでご自身の番号を共有してください。",
     },
     "contact_taken": {
         "ko": "이 고객 정보는 이미 다른 텔레그램 계정과 연결되어 있어요. 상담원이 도와드릴게요: "
         "'상담원 연결'이라고 보내 주세요.",
         "en": "This customer record is already linked to another Telegram account. Type "
         "'talk to a person' and our team will help.",
+        "ja": "このお客様情報はすでに別のTelegramアカウントと連携されています。「担当者につないで」と送"
+        "っていただければ担当者がお手伝いします。",
     },
     "order_not_found": {
         "ko": "고객님 계정에서 주문번호 {reference}을(를) 찾지 못했어요. 주문번호를 확인해 주세요 "
         "(예: 20240115-001234).",
         "en": "I couldn't find order {reference} on your account. Please check the number "
         "(it looks like 20240115-001234).",
+        "ja": "お客様のアカウントで注文番号 {reference} が見つかりませんでした。番号をご確認ください(例"
+        ": 20240115-001234)。",
     },
     "ask_order_number": {
         "ko": "어느 주문인지 알려 주세요. 주문번호(예: 20240115-001234)를 보내 주시면 바로 확인해 드릴게요.",
         "en": "Which order do you mean? Send me the order number (like 20240115-001234) and I'll check it.",
+        "ja": "どのご注文でしょうか。注文番号(例: 20240115-001234)を送っていただければすぐに確認します。",
     },
     "no_orders": {
         "ko": "고객님 계정에 주문 내역이 없어요.",
         "en": "There are no orders on your account.",
+        "ja": "お客様のアカウントにご注文履歴がありません。",
     },
     "recent_orders": {
         "ko": "최근 주문이에요. 자세히 보려면 주문번호를 보내 주세요:\n{lines}",
         "en": "Your recent orders. Send an order number for details:\n{lines}",
+        "ja": "最近のご注文です。詳細は注文番号を送ってください:\n{lines}",
     },
-    "order_line": {"ko": "• {number}: {status}", "en": "• {number}: {status}"},
+    "order_line": {"ko": "• {number}: {status}", "en": "• {number}: {status}", "ja": "• {number}: {status}"},
     "order_status": {
         "ko": "주문 {number}: {status}.",
         "en": "Order {number}: {status}.",
+        "ja": "注文 {number}: {status}。",
     },
     "shipment": {
         "ko": "택배사 {carrier}, 운송장 번호 {tracking}. 현재 상태: {status}.",
         "en": "Carrier {carrier}, tracking number {tracking}. Current status: {status}.",
+        "ja": "配送業者 {carrier}、追跡番号 {tracking}。現在の状況: {status}。",
     },
-    "shipment_eta": {"ko": "도착 예정일: {eta}.", "en": "Estimated delivery: {eta}."},
+    "shipment_eta": {
+        "ko": "도착 예정일: {eta}.",
+        "en": "Estimated delivery: {eta}.",
+        "ja": "お届け予定日: {eta}。",
+    },
     "shipment_last_event": {
         "ko": "최근 기록: {at} {status} ({location}).",
         "en": "Latest update: {at} {status} ({location}).",
+        "ja": "最新の記録: {at} {status} ({location})。",
     },
     "not_shipped_yet": {
         "ko": "아직 출고 전이에요. 출고되면 운송장 번호를 알려 드릴게요.",
         "en": "It hasn't shipped yet; you'll get a tracking number once it does.",
+        "ja": "まだ発送前です。発送され次第、追跡番号をお知らせします。",
     },
     "sku_unknown": {
         "ko": "상품 코드 {skus}을(를) 찾지 못했어요. 상품 페이지에 있는 코드를 확인하시거나 상품명으로 "
         "물어봐 주세요.",
         "en": "I couldn't find product code {skus}. Please check the code on the product page, or ask "
         "by the product's name.",
+        "ja": "商品コード {skus} が見つかりませんでした。商品ページのコードをご確認いただくか、"
+        "商品名でお尋ねください。",
     },
     "which_product": {
         "ko": "어떤 상품인지 알려 주세요. 상품 페이지의 상품 코드나 상품명을 보내 주시면 재고를 "
         "확인해 드릴게요.",
         "en": "Which product do you mean? Send the product code from the product page, or its name, "
         "and I'll check the stock.",
+        "ja": "どの商品でしょうか。商品ページの商品コードか商品名を送っていただければ在庫を確認します。",
     },
     "stock_in": {
         "ko": "{name} ({sku}): 재고 있어요 ({stock}개). 가격 {price}.",
         "en": "{name} ({sku}): in stock ({stock} available). Price {price}.",
+        "ja": "{name} ({sku}): 在庫あり({stock}点)。価格 {price}。",
     },
     "stock_low": {
         "ko": "{name} ({sku}): {stock}개 남았어요 - 품절 임박이에요. 가격 {price}.",
         "en": "{name} ({sku}): only {stock} left. Price {price}.",
+        "ja": "{name} ({sku}): 残り{stock}点です。価格 {price}。",
     },
     "stock_out_restock": {
         "ko": "{name} ({sku}): 현재 품절이에요. 재입고 예정일은 {restock}입니다.",
         "en": "{name} ({sku}): sold out. Restock expected on {restock}.",
+        "ja": "{name} ({sku}): 現在品切れです。再入荷予定日は{restock}です。",
     },
     "stock_out": {
         "ko": "{name} ({sku}): 현재 품절이며 재입고 일정은 아직 없어요.",
         "en": "{name} ({sku}): sold out, and no restock date is set yet.",
+        "ja": "{name} ({sku}): 品切れで、再入荷の予定はまだありません。",
     },
-    "stock_options": {"ko": "옵션: {options}.", "en": "Options: {options}."},
+    "stock_options": {"ko": "옵션: {options}.", "en": "Options: {options}.", "ja": "オプション: {options}。"},
     "faq_no_match": {
         "ko": "죄송해요, 그 질문에는 정확히 답을 드리기 어려워요. '상담원 연결'이라고 보내 주시면 "
         "담당자가 도와드릴게요.",
         "en": "Sorry, I don't have a reliable answer to that. Type 'talk to a person' and "
         "our team will help.",
+        "ja": "申し訳ありません、そのご質問には確かなお答えができません。「担当者につないで」と送ってい"
+        "ただければ担当者がお手伝いします。",
     },
     "handoff_started": {
         "ko": "상담원에게 연결해 드릴게요. 지금부터 보내시는 메시지는 담당자에게 전달돼요. "
         "챗봇으로 돌아가려면 /bot 을 보내 주세요.",
         "en": "I'm connecting you with our team. Everything you send now goes to a person. "
         "Send /bot to come back to me.",
+        "ja": "担当者におつなぎします。これから送るメッセージは担当者に届きます。ボットに戻るには "
+        "/bot を送ってください。",
     },
     "handoff_unavailable": {
         "ko": "상담 요청을 접수했어요. 담당자가 확인 후 연락드릴게요.",
         "en": "I've logged your request for a person; our team will get back to you.",
+        "ja": "担当者へのご依頼を受け付けました。担当者から折り返しご連絡します。",
     },
     "handoff_forward_failed": {
         "ko": "상담원에게 메시지를 전달하지 못했어요. 요청은 저장되었고 담당자가 확인할게요.",
         "en": "I couldn't pass your message to our team just now. It is saved and our team will see it.",
+        "ja": "担当者にメッセージを転送できませんでした。ご依頼は保存され、担当者が確認します。",
     },
     "handoff_ended": {
         "ko": "상담이 종료되었어요. 다시 챗봇이 도와드릴게요.",
         "en": "You're back with the bot. How can I help?",
+        "ja": "ボットに戻りました。何をお手伝いしましょうか。",
     },
-    "staff_reply": {"ko": "💬 상담원: {text}", "en": "💬 Our team: {text}"},
-    "return_start_button": {"ko": "반품·교환 신청하기", "en": "Start a return or exchange"},
+    "staff_reply": {"ko": "💬 상담원: {text}", "en": "💬 Our team: {text}", "ja": "💬 担当者: {text}"},
+    "return_start_button": {
+        "ko": "반품·교환 신청하기",
+        "en": "Start a return or exchange",
+        "ja": "返品・交換を申請する",
+    },
     "return_choose_order": {
         "ko": "반품·교환할 주문을 선택해 주세요.",
         "en": "Which order is it about?",
+        "ja": "返品・交換するご注文を選んでください。",
     },
     "return_no_eligible": {
         "ko": "지금 반품·교환을 신청할 수 있는 주문이 없어요. 도움이 필요하시면 '상담원 연결'이라고 "
         "보내 주세요.",
-        "en": "None of your orders can be returned right now. If you need help, type 'talk to a "
-        "person'.",
+        "en": "None of your orders can be returned right now. If you need help, type 'talk to a person'.",
+        "ja": "現在、返品・交換をお申し込みいただけるご注文がありません。お手伝いが必要でしたら"
+        "「担当者につないで」とお送りください。",
     },
     "return_choose_item": {
         "ko": "주문 {number}에서 어떤 상품인가요?",
         "en": "Which item from order {number}?",
+        "ja": "注文 {number} のどの商品ですか。",
     },
     "return_choose_reason": {
         "ko": "사유를 선택하거나 직접 적어 주세요.",
         "en": "Why are you returning it? Pick a reason or type your own.",
+        "ja": "理由を選ぶか、直接入力してください。",
     },
-    "return_choose_kind": {"ko": "교환과 환불 중 어떤 걸 원하세요?", "en": "Exchange or refund?"},
+    "return_choose_kind": {
+        "ko": "교환과 환불 중 어떤 걸 원하세요?",
+        "en": "Exchange or refund?",
+        "ja": "交換と返金のどちらをご希望ですか。",
+    },
     "return_confirm": {
         "ko": "확인해 주세요:\n주문 {number}\n상품 {item}\n사유 {reason}\n처리 {kind}",
         "en": "Please confirm:\nOrder {number}\nItem {item}\nReason {reason}\nResolution {kind}",
+        "ja": "ご確認ください:\n注文 {number}\n商品 {item}\n理由 {reason}\n対応 {kind}",
     },
     "return_created": {
         "ko": "반품·교환 신청이 접수되었어요. 접수 번호는 {rma}입니다. 회수 안내를 곧 보내 드릴게요.",
         "en": "Your request is registered. Your RMA number is {rma}. We'll send pickup instructions shortly.",
+        "ja": "返品・交換のお申し込みを受け付けました。受付番号は{rma}です。回収のご案内をまもなくお送り"
+        "します。",
     },
     "return_already": {
         "ko": "이미 접수된 신청이에요. 접수 번호는 {rma}입니다.",
         "en": "This request is already registered. Your RMA number is {rma}.",
+        "ja": "すでに受け付けたお申し込みです。受付番号は{rma}です。",
     },
     "return_cancelled": {
         "ko": "반품·교환 신청을 취소했어요.",
         "en": "Return request cancelled; nothing was filed.",
+        "ja": "返品・交換のお申し込みを取り消しました。",
     },
     "shop_unavailable": {
         "ko": "죄송해요, 지금은 쇼핑몰 시스템에 연결되지 않아 그 정보를 확인할 수 없어요. 잠시 후 다시 "
@@ -253,46 +323,87 @@ _TEXTS: dict[str, dict[str, str]] = {
     "return_expired": {
         "ko": "이 신청 화면은 만료되었어요. /return 으로 다시 시작해 주세요.",
         "en": "This form has expired. Send /return to start again.",
+        "ja": "この申請画面は期限切れです。/return でもう一度始めてください。",
     },
     "return_reason_too_long": {
         "ko": "사유는 500자 이내로 적어 주세요.",
         "en": "Please keep the reason under 500 characters.",
+        "ja": "理由は500文字以内で入力してください。",
     },
     "return_status_line": {
         "ko": "• {rma}: {status} ({kind}, {date})",
         "en": "• {rma}: {status} ({kind}, {date})",
+        "ja": "• {rma}: {status} ({kind}, {date})",
     },
     "return_status": {
         "ko": "고객님의 반품·교환 신청 현황이에요:\n{lines}",
         "en": "Your return requests:\n{lines}",
+        "ja": "お客様の返品・交換のお申し込み状況です:\n{lines}",
     },
     "rma_not_found": {
         "ko": "고객님 계정에서 {rma} 신청을 찾지 못했어요. 접수 번호를 확인해 주세요.",
         "en": "I couldn't find {rma} on your account. Please check the RMA number.",
+        "ja": "お客様のアカウントで {rma} が見つかりませんでした。受付番号をご確認ください。",
     },
-    "human_button": {"ko": "상담원 연결", "en": "Talk to a person"},
-    "button_confirm": {"ko": "✅ 신청", "en": "✅ Confirm"},
-    "button_cancel": {"ko": "취소", "en": "Cancel"},
-    "kind_refund": {"ko": "환불", "en": "Refund"},
-    "kind_exchange": {"ko": "교환", "en": "Exchange"},
-    "reason_damaged": {"ko": "파손·불량", "en": "Damaged or defective"},
-    "reason_wrong_item": {"ko": "오배송", "en": "Wrong item"},
-    "reason_size": {"ko": "사이즈·핏", "en": "Size or fit"},
-    "reason_changed_mind": {"ko": "단순 변심", "en": "Changed my mind"},
-    "status_pending": {"ko": "결제 대기", "en": "awaiting payment"},
-    "status_paid": {"ko": "결제 완료, 출고 준비 중", "en": "paid, preparing to ship"},
-    "status_preparing": {"ko": "상품 준비 중", "en": "being prepared"},
-    "status_shipped": {"ko": "배송 중", "en": "shipped"},
-    "status_delivered": {"ko": "배송 완료", "en": "delivered"},
-    "status_cancelled": {"ko": "주문 취소", "en": "cancelled"},
-    "return_status_requested": {"ko": "접수됨", "en": "requested"},
-    "return_status_approved": {"ko": "승인됨", "en": "approved"},
-    "return_status_received": {"ko": "회수 완료", "en": "item received"},
-    "return_status_refunded": {"ko": "환불 완료", "en": "refunded"},
-    "return_status_rejected": {"ko": "반려됨", "en": "rejected"},
+    "human_button": {"ko": "상담원 연결", "en": "Talk to a person", "ja": "担当者につなぐ"},
+    "button_confirm": {"ko": "✅ 신청", "en": "✅ Confirm", "ja": "✅ 申請する"},
+    "button_cancel": {"ko": "취소", "en": "Cancel", "ja": "キャンセル"},
+    "kind_refund": {"ko": "환불", "en": "Refund", "ja": "返金"},
+    "kind_exchange": {"ko": "교환", "en": "Exchange", "ja": "交換"},
+    "reason_damaged": {"ko": "파손·불량", "en": "Damaged or defective", "ja": "破損・不良"},
+    "reason_wrong_item": {"ko": "오배송", "en": "Wrong item", "ja": "誤配送"},
+    "reason_size": {"ko": "사이즈·핏", "en": "Size or fit", "ja": "サイズ・フィット"},
+    "reason_changed_mind": {"ko": "단순 변심", "en": "Changed my mind", "ja": "お客様都合"},
+    "status_pending": {"ko": "결제 대기", "en": "awaiting payment", "ja": "お支払い待ち"},
+    "status_paid": {
+        "ko": "결제 완료, 출고 준비 중",
+        "en": "paid, preparing to ship",
+        "ja": "お支払い済み、発送準備中",
+    },
+    "status_preparing": {"ko": "상품 준비 중", "en": "being prepared", "ja": "商品準備中"},
+    "status_shipped": {"ko": "배송 중", "en": "shipped", "ja": "配送中"},
+    "status_delivered": {"ko": "배송 완료", "en": "delivered", "ja": "配達済み"},
+    "status_cancelled": {"ko": "주문 취소", "en": "cancelled", "ja": "キャンセル済み"},
+    "return_status_requested": {"ko": "접수됨", "en": "requested", "ja": "受付済み"},
+    "return_status_approved": {"ko": "승인됨", "en": "approved", "ja": "承認済み"},
+    "return_status_received": {"ko": "회수 완료", "en": "item received", "ja": "回収済み"},
+    "return_status_refunded": {"ko": "환불 완료", "en": "refunded", "ja": "返金済み"},
+    "return_status_rejected": {"ko": "반려됨", "en": "rejected", "ja": "却下"},
+    "clarify": {
+        "ko": "어떤 내용인지 정확히 모르겠어요. 아래에서 골라 주시거나 조금 더 자세히 적어 주세요.",
+        "en": "I'm not sure what this is about. Pick one below, or tell me a bit more.",
+        "ja": "どのようなご用件か分かりませんでした。下から選ぶか、もう少し詳しく教えてください。",
+    },
+    "clarify_button_order": {
+        "ko": "📦 주문·배송 조회",
+        "en": "📦 Order status",
+        "ja": "📦 注文・配送状況",
+    },
+    "clarify_button_stock": {
+        "ko": "🏷️ 재고 확인",
+        "en": "🏷️ Stock",
+        "ja": "🏷️ 在庫",
+    },
+    "clarify_button_return": {
+        "ko": "↩️ 반품·교환",
+        "en": "↩️ Return or exchange",
+        "ja": "↩️ 返品・交換",
+    },
+    "clarify_button_other": {
+        "ko": "💬 다른 문의",
+        "en": "💬 Something else",
+        "ja": "💬 その他",
+    },
+    "clarify_other": {
+        "ko": "궁금한 점을 한 문장으로 적어 주시면 다시 찾아볼게요. 사람과 이야기하고 싶으시면 "
+        "아래 버튼을 눌러 주세요.",
+        "en": "Tell me your question in a sentence and I'll look again, or tap below to talk to a person.",
+        "ja": "ご質問を一文で書いていただければもう一度探します。担当者と話したい場合は下のボタンを押し"
+        "てください。",
+    },
 }
 
-LANGUAGES = ("ko", "en")
+LANGUAGES = ("ko", "en", "ja")
 
 
 def t(key: str, language: str, **values: Any) -> str:

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from bench import draft_verify
+from bench import draft_verify, understanding
 
 
 async def test_draft_verify_bench_prints_its_ratios(capsys: pytest.CaptureFixture[str]) -> None:
@@ -29,3 +29,15 @@ async def test_fault_bench_loses_nothing_on_each_backend(database_url: str) -> N
     assert (report["lost"], report["unanswered"], report["duplicated"]) == (0, 0, 0), sorted(report.items())
     assert report["sends_refused_429"] and report["sends_refused_500"], "the faults did happen"
     assert report["return_requests"] == 1, "the confirmation was delivered four times, filed once"
+
+
+def test_understanding_bench_prints_the_goal_ratio(capsys: pytest.CaptureFixture[str]) -> None:
+    understanding.main(limit=30)
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[0] == "30 distinct messages, one thread"
+    assert any(line.startswith("classify + FAQ match (the bot)") for line in lines)
+    assert re.fullmatch(
+        r"p99_ms=\d+\.\d\d goal_ratio=\d+\.\d\d cpu_p99_ms=\d+\.\d\d cpu_goal_ratio=\d+\.\d\d "
+        r"vs_cue_tables=\d+x",
+        lines[-1],
+    )

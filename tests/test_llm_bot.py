@@ -17,7 +17,7 @@ from services.texts import t
 from tests.harness import ADMIN_ID, DEMO_USER_ID, Harness, buttons
 
 QUESTION = "If I order today, when does it arrive?"
-FAQ_EN = next(answer for slug, lang, _, answer, _ in FAQ if slug == "same-day-dispatch" and lang == "en")
+FAQ_EN = next(answer for slug, lang, _, answer, _, _ in FAQ if slug == "same-day-dispatch" and lang == "en")
 TARGET_SAYS = FAQ_EN.split(" Shipping is")[0] + " Shipping is ₩3,000, free over ₩50,000."
 
 

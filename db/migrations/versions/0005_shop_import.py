@@ -1,7 +1,7 @@
 """shop import: customers' own ids and e-mail, product names in English and Japanese
 
-Revision ID: 0005_shop_import
-Revises: 0003
+Revision ID: 0005
+Revises: 0004
 Create Date: 2026-11-30
 """
 
@@ -11,8 +11,8 @@ import sqlalchemy as sa
 import sqlmodel
 from alembic import op
 
-revision: str = "0005_shop_import"
-down_revision: str | None = "0003"
+revision: str = "0005"
+down_revision: str | None = "0004"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

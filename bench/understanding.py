@@ -1,0 +1,98 @@
+"""Per-message cost of understanding: intent classification + FAQ match, side by side.
+
+    .venv/bin/python -m bench.understanding
+
+Every question of the evaluation sets (intent and FAQ, ~600 messages, all distinct),
+each once, through the same `understand` the bot runs: the encoder embeds the
+message once (shared by classifier and matcher), unknown words are embedded once.
+Printed side by side in one run: the full decision, the classifier alone, the FAQ
+matcher alone (on an already-embedded message), and the old hand-written cue
+tables for reference. Wall time includes waiting for a core on a shared machine;
+the thread's CPU time is what the work itself costs. Last line: p99_ms=...
+goal_ratio=... (p99 / the 5 ms goal), and the same for CPU time.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from db.seed import DEMO_PRODUCTS
+from services.classifier import IntentClassifier
+from services.classifier_eval import load_labelled
+from services.encoder import shared_encoder
+from services.entities import CatalogueName
+from services.faq import FaqLookupAnswerer
+from services.faq_eval import load_questions
+from services.faq_store import demo_documents
+from services.intent_cues import CueScorer
+from services.understanding import understand
+
+DATA = Path("tests/data")
+GOAL_MS = 5.0
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main(limit: int | None = None) -> None:
+    texts = [
+        item.text
+        for name in ("intents.tsv", "intents_holdout.tsv", "intents_holdout2.tsv")
+        for item in load_labelled(DATA / name)
+    ]
+    texts += [
+        q.text
+        for name in ("faq_demo.tsv", "faq_demo_holdout.tsv", "unseen_faq_questions.tsv")
+        for q in load_questions(DATA / name)
+    ]
+    texts = list(dict.fromkeys(texts))[:limit]
+    encoder = shared_encoder()
+    classifier = IntentClassifier(CatalogueName(p["sku"], (p["name"], p["name_ko"])) for p in DEMO_PRODUCTS)
+    lookup = FaqLookupAnswerer(demo_documents())
+    cues = CueScorer()
+    for text in texts[:20]:  # first calls allocate; not what a running bot pays
+        understand(text + " warm", "en", classifier, lookup)
+
+    full, full_cpu, classify, match, rules = [], [], [], [], []
+    for text in texts:
+        started, started_cpu = time.perf_counter(), time.thread_time()
+        understand(text, "en", classifier, lookup)
+        full.append((time.perf_counter() - started) * 1000)
+        full_cpu.append((time.thread_time() - started_cpu) * 1000)
+    lookup = FaqLookupAnswerer(demo_documents())  # a fresh word cache for the split measurement
+    for text in texts:
+        variant = text + " ?"
+        started = time.perf_counter()
+        classifier.classify(variant)
+        classify.append((time.perf_counter() - started) * 1000)
+        started = time.perf_counter()
+        lookup.matcher.match(variant, language="en")  # the message is embedded already
+        match.append((time.perf_counter() - started) * 1000)
+        started = time.perf_counter()
+        cues.scores(variant)
+        rules.append((time.perf_counter() - started) * 1000)
+        encoder.encode_one(variant)
+
+    print(f"{len(texts)} distinct messages, one thread")
+    print(f"{'':34}{'p50 ms':>8}{'p99 ms':>8}{'max ms':>8}")
+    for name, values in (
+        ("classify + FAQ match (the bot)", full),
+        ("  the same, CPU time of the thread", full_cpu),
+        ("classifier alone (embeds)", classify),
+        ("FAQ matcher alone (embedded)", match),
+        ("old cue tables (reference)", rules),
+    ):
+        print(f"{name:34}{percentile(values, 0.5):>8.2f}{percentile(values, 0.99):>8.2f}{max(values):>8.2f}")
+    p99, p99_cpu = percentile(full, 0.99), percentile(full_cpu, 0.99)
+    print(
+        f"p99_ms={p99:.2f} goal_ratio={p99 / GOAL_MS:.2f} cpu_p99_ms={p99_cpu:.2f} "
+        f"cpu_goal_ratio={p99_cpu / GOAL_MS:.2f} "
+        f"vs_cue_tables={percentile(full, 0.5) / max(1e-6, percentile(rules, 0.5)):.0f}x"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,132 @@
+"""What the bot makes of one message: the intent, the FAQ entry, and which way to answer.
+
+One decision for the bot and for `csbot eval`, so the evaluation measures the
+routing customers actually get. Entities decide first (an order number, a SKU,
+an RMA number); then a confident FAQ match answers questions about the shop,
+including delivery and returns policy; a low-confidence intent with nothing
+precise to go on asks the customer instead of guessing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+
+from services.classifier import Classification, Intent, IntentClassifier
+from services.faq import FaqLookupAnswerer
+from services.faq_matcher import FaqMatch
+from services.text_normalize import normalize
+
+INTENT_CALIBRATION_PATH = Path(__file__).parent / "data" / "intent_calibration.json"
+
+
+def _clarify_below() -> float:
+    """Below this intent confidence (fitted by bench/calibrate.py) the bot asks instead of guessing."""
+    return float(json.loads(INTENT_CALIBRATION_PATH.read_text(encoding="utf-8"))["clarify_below"])
+
+
+CLARIFY_BELOW = _clarify_below()
+
+ABOUT_OWN_ORDER = re.compile(
+    r"\bmy (order|package|parcel|delivery|stuff|shipment)\b|\bwhere('s| is)\b|\btrack"
+    r"|\b(hasn't|has not|haven't|not) (arrived|come|received)"
+    r"|(내|제|저의)\s?(주문|택배|물건|상품)|주문한|주문했|시킨|언제\s?(와|오)|어디|안\s?(왔|와)"
+    r"|송장|운송장|조회|私の注文|注文した|届いて|届きません|追跡"
+)
+"""The customer asks about their own order (tracking), not about delivery policy."""
+WANTS_TO_FILE_RETURN = re.compile(
+    r"\b(i('d| would)? (want|like|need) to|can i|could i|please|let me|how can i start)\b.*"
+    r"\b(return|exchange|refund|send (it|this) back)"
+    r"|\b(start|file|open|make) an? (return|exchange|refund)"
+    r"|(반품|교환|환불)\s?(하고\s?싶|할래|해\s?주|신청|요청|원해|받고\s?싶|하려고|할게)"
+    r"|(返品|交換|返金)(したい|をお願い|希望)"
+)
+ASKS_RETURN_STATUS = re.compile(
+    r"\b(status|where is my (refund|return|exchange)|progress|processed)\b"
+    r"|(환불|반품|교환)\s?(언제|진행|처리|상태|어떻게\s?됐)"
+    r"|(返金|返品)(はいつ|状況)"
+)
+
+
+class Route(StrEnum):
+    STOCK = "stock"
+    ORDERS = "orders"
+    """The customer's own orders and shipments (database)."""
+    RETURNS = "returns"
+    """Filing a return or its status (database, guided flow)."""
+    HANDOFF = "handoff"
+    FAQ_ENTRY = "faq_entry"
+    """Answered with the matched FAQ entry (also delivery and returns policy)."""
+    NO_ENTRY = "no_entry"
+    """A question for the FAQ that no entry answers with confidence."""
+    CLARIFY = "clarify"
+
+
+@dataclass(frozen=True)
+class Understanding:
+    classification: Classification
+    faq: FaqMatch | None
+    """The best FAQ entry with its evidence, answered or not (for the logs)."""
+    route: Route
+    intent: Intent
+    """What the message was taken to be about (a stock question answered by the FAQ is `faq`)."""
+
+    @property
+    def entry(self) -> FaqMatch | None:
+        return self.faq if self.route is Route.FAQ_ENTRY else None
+
+    @property
+    def label(self) -> str:
+        """What `csbot eval` compares with `expected`: an intent, a FAQ slug, or `none`."""
+        if self.route is Route.FAQ_ENTRY and self.faq is not None:
+            return self.faq.slug
+        if self.route in (Route.NO_ENTRY, Route.CLARIFY):
+            return "none"
+        return self.intent.value
+
+
+def decide(classification: Classification, faq: FaqMatch | None, text: str) -> Understanding:
+    clean = normalize(text)
+    entities = classification.entities
+    intent = classification.intent
+    answered = faq is not None and faq.answered
+    confident = classification.confidence >= CLARIFY_BELOW
+
+    def made(route: Route, as_intent: Intent = intent) -> Understanding:
+        return Understanding(classification, faq, route, as_intent)
+
+    faq_surer = answered and faq is not None and faq.confidence > classification.confidence
+    if intent is Intent.HUMAN and confident and not faq_surer:
+        return made(Route.HANDOFF)  # "when can I talk to support?" is the opening-hours entry's
+    if intent is Intent.STOCK and (entities.skus or (entities.products and not answered)):
+        return made(Route.STOCK)  # a SKU is precise; a product name may be in a care question
+    if intent is Intent.SHIPPING and (entities.order_numbers or ABOUT_OWN_ORDER.search(clean)):
+        return made(Route.ORDERS)
+    if intent is Intent.RETURNS and (entities.rma_numbers or WANTS_TO_FILE_RETURN.search(clean)):
+        return made(Route.RETURNS)
+    if answered:  # "when do refunds arrive?" is answered by the policy entry when there is one
+        policy = intent in (Intent.SHIPPING, Intent.RETURNS) and confident
+        return made(Route.FAQ_ENTRY, intent if policy else Intent.FAQ)
+    has_entities = bool(entities.skus or entities.products or entities.order_numbers or entities.rma_numbers)
+    if not confident and not has_entities and intent is not Intent.FAQ:
+        # Unsure between things the bot can *do* (look up an order, stock, a return): ask.
+        # An unsure question about the shop that no entry answers gets the honest "I don't know".
+        return made(Route.CLARIFY)
+    return made(
+        {
+            Intent.STOCK: Route.STOCK,
+            Intent.SHIPPING: Route.ORDERS,
+            Intent.RETURNS: Route.RETURNS,
+            Intent.HUMAN: Route.HANDOFF,
+        }.get(intent, Route.NO_ENTRY)
+    )
+
+
+def understand(
+    text: str, language: str, classifier: IntentClassifier, lookup: FaqLookupAnswerer
+) -> Understanding:
+    classification = classifier.classify(text)
+    return decide(classification, lookup.match(text, language=language), text)

@@ -1,0 +1,50 @@
+"""A clarifying question with buttons instead of a guess; Japanese replies; the JSON chat."""
+
+from __future__ import annotations
+
+from aiogram.methods import SendMessage
+
+from bot.app import App
+from bot.local_chat import LocalChat
+from handlers.keyboards import Clarification
+from services.texts import t
+from tests.harness import OTHER_USER_ID, Harness, buttons
+
+
+async def test_an_unclear_message_asks_with_buttons_and_each_button_answers(harness: Harness) -> None:
+    calls = await harness.feed(harness.updates.text(OTHER_USER_ID, "still nothing"))
+    [message] = [c for c in calls if isinstance(c, SendMessage)]
+    assert message.text == t("clarify", "en")
+    labels = [label for label, _ in buttons(message)]
+    assert labels == [t(f"clarify_button_{c}", "en") for c in ("order", "stock", "return", "other")]
+
+    stock = Clarification(choice="stock", language="en").pack()
+    assert await _texts(harness, stock) == [t("which_product", "en")]
+    order = Clarification(choice="order", language="en").pack()
+    assert await _texts(harness, order) == [t("need_contact", "en")]  # a stranger sees no orders
+    other = Clarification(choice="other", language="en").pack()
+    assert await _texts(harness, other) == [t("clarify_other", "en")]
+
+
+async def _texts(harness: Harness, data: str) -> list[str]:
+    calls = await harness.feed(harness.updates.callback(OTHER_USER_ID, data))
+    return [c.text for c in calls if isinstance(c, SendMessage)]
+
+
+async def test_japanese_customers_get_japanese_replies(harness: Harness) -> None:
+    assert await harness.say(OTHER_USER_ID, "返品したいです") == [t("need_contact", "ja")]
+    [answer] = await harness.say(OTHER_USER_ID, "支払い方法は何がありますか")
+    assert answer.startswith("韓国のクレジットカード")
+    assert await harness.say(OTHER_USER_ID, "海外発送はできますか") != []
+
+
+async def test_json_chat_reports_what_the_bot_made_of_each_message(app: App) -> None:
+    chat = LocalChat(app, user_id=OTHER_USER_ID)
+    [faq] = await chat.send_json("What payment methods do you accept?")
+    assert faq["turn"] == 1 and faq["faq"] == "payment-methods" and faq["source"] == "faq"
+    assert faq["intent"] == "faq" and faq["route"] == "faq" and faq["confidence"] > 0.5
+    assert faq["text"].startswith("We accept Korean credit and debit cards")
+    [stock] = await chat.send_json("SKU-7890 재고 있나요?")
+    assert (stock["turn"], stock["intent"], stock["source"], stock["faq"]) == (2, "stock", "database", None)
+    [unknown] = await chat.send_json("Do you ship internationally?")
+    assert unknown["faq"] is None and unknown["turn"] == 3
