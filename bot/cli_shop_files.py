@@ -100,6 +100,7 @@ async def run_import(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def run_export(args: argparse.Namespace, settings: Settings) -> int:
+    from db import migrate
     from db.engine import check_connection, create_engine, create_session_factory
     from services.faq_store import export_faq
     from services.shop_files.customers import write_customers
@@ -114,6 +115,7 @@ async def run_export(args: argparse.Namespace, settings: Settings) -> int:
     out = io.StringIO()
     try:
         await check_connection(engine)
+        await migrate.upgrade(engine)  # a database nothing was imported into yet exports just the header
         async with create_session_factory(engine)() as session:
             if args.kind == "products":
                 write_products(await export_products(session), out)
