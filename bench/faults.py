@@ -49,7 +49,6 @@ from bench.db_faults import database_outage, held_lock
 from bot.app import App, build_app
 from bot.config import Settings
 from bot.dispatcher import create_bot
-from bot.durable_dispatcher import current_update
 from bot.fake_updates import UpdateFactory
 from bot.inbox_worker import InboxWorker
 from bot.middlewares.telegram_retry import TelegramRetryMiddleware
@@ -60,6 +59,7 @@ from db.engine import create_engine
 from db.models import InboundMessage, ReturnRequest
 from services.conversation_log import current_interaction
 from services.texts import t
+from services.update_context import current_update
 
 DEMO_USER_ID = 700_000_001
 APOLOGY_KEYS = ("received_later", "internal_error")
@@ -119,7 +119,7 @@ class FakeTelegram(RecordingSession):
             interaction = current_interaction.get()
             if update is not None:
                 attempt = interaction.attempt if interaction is not None else 0
-                self.delivered.append(Delivery(update[1], attempt, method.text))
+                self.delivered.append(Delivery(update.update_id, attempt, method.text))
         return result
 
 

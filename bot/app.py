@@ -15,6 +15,7 @@ from bot.config import Settings
 from bot.dispatcher import create_dispatcher
 from bot.durable_dispatcher import DurableDispatcher
 from bot.fsm_storage import StateStore, open_state_store
+from bot.metrics import Metrics
 from db import migrate
 from db.engine import check_connection, create_engine, create_session_factory
 from db.journal import Journal
@@ -37,6 +38,7 @@ class App:
     session_factory: async_sessionmaker[AsyncSession]
     dispatcher: DurableDispatcher
     inbox: Inbox
+    metrics: Metrics
     gateway: LLMGateway | None = None
     local_server: LocalServer | None = None
     state_store: StateStore | None = None
@@ -105,8 +107,10 @@ async def build_app(settings: Settings, *, upgrade: bool = True, seed: bool = Fa
             max_attempts=settings.max_attempts,
         ),
     )
+    metrics = Metrics()
     dispatcher = create_dispatcher(
         inbox=inbox,
+        metrics=metrics,
         settings=settings,
         session_factory=session_factory,
         classifier=classifier,
@@ -114,4 +118,6 @@ async def build_app(settings: Settings, *, upgrade: bool = True, seed: bool = Fa
         storage=state_store.storage,
         events_isolation=state_store.isolation,
     )
-    return App(engine, session_factory, dispatcher, inbox, gateway, local_server, state_store, answerer)
+    return App(
+        engine, session_factory, dispatcher, inbox, metrics, gateway, local_server, state_store, answerer
+    )

@@ -204,6 +204,7 @@ async def _serve(app: App, token: str, settings: Settings, args: argparse.Namesp
         token,
         retry=TelegramRetryMiddleware(budget=settings.telegram_retry_budget),
         api_url=settings.telegram_api_url,
+        metrics=app.metrics,
     )
     front = (
         HttpFront(
@@ -212,6 +213,7 @@ async def _serve(app: App, token: str, settings: Settings, args: argparse.Namesp
             engine=app.engine,
             state_store=app.state_store,
             concurrency=settings.max_concurrent_updates,
+            metrics=app.metrics,
             webhook_path=urlsplit(url).path or "/" if url else None,
             webhook_secret=secret,
         )
@@ -235,6 +237,7 @@ async def _serve(app: App, token: str, settings: Settings, args: argparse.Namesp
             poll=not webhook,
             front=front,
             listen=(settings.http_host, port) if port is not None else None,
+            admin_ids=settings.admin_ids,
         )
     except PollingConflict as error:
         print(f"csbot: {error}", file=sys.stderr)

@@ -14,6 +14,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.config import Settings
 from bot.durable_dispatcher import DurableDispatcher
 from bot.fsm_memory import BoundedMemoryStorage
+from bot.metrics import Metrics, TelegramErrorCounter
 from bot.middlewares.db_session import DbSessionMiddleware
 from bot.middlewares.outbound_log import OutboundLogMiddleware
 from bot.middlewares.telegram_retry import TelegramRetryMiddleware
@@ -31,6 +32,7 @@ def create_dispatcher(
     classifier: IntentClassifier,
     faq: SpeculativeAnswerer,
     inbox: Inbox,
+    metrics: Metrics | None = None,
     storage: BaseStorage | None = None,
     events_isolation: BaseEventIsolation | None = None,
 ) -> DurableDispatcher:
@@ -38,6 +40,7 @@ def create_dispatcher(
     dispatcher = DurableDispatcher(
         inbox=inbox,
         update_timeout=settings.update_timeout,
+        on_outcome=metrics.record_outcome if metrics is not None else None,
         storage=storage or BoundedMemoryStorage(),
         events_isolation=events_isolation,
         settings=settings,
@@ -56,6 +59,7 @@ def create_bot(
     session: BaseSession | None = None,
     retry: TelegramRetryMiddleware | None = None,
     api_url: str | None = None,
+    metrics: Metrics | None = None,
 ) -> Bot:
     """A Bot whose every call is retried by one policy and every message logged with its outcome.
 
@@ -64,6 +68,8 @@ def create_bot(
     if session is None and api_url is not None:
         session = AiohttpSession(api=TelegramAPIServer.from_base(api_url))
     bot = Bot(token, session=session, default=DefaultBotProperties(parse_mode=None))
-    bot.session.middleware(OutboundLogMiddleware())  # outermost: sees each message once, finally
+    if metrics is not None:
+        bot.session.middleware(TelegramErrorCounter(metrics))  # outermost: counts each final failure once
+    bot.session.middleware(OutboundLogMiddleware())  # sees each message once, with its final outcome
     bot.session.middleware(retry or TelegramRetryMiddleware())
     return bot

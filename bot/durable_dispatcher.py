@@ -15,7 +15,7 @@ import asyncio
 import json
 import logging
 import time
-from contextvars import ContextVar
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -30,13 +30,11 @@ from services.conversation_log import ANSWERED, Interaction, Outcome, current_in
 from services.inbox import Arrival, Inbox, Receipt
 from services.text_sanitize import needs_cleaning, storable_tree
 from services.texts import t
+from services.update_context import UpdateContext, current_update
 
 logger = logging.getLogger(__name__)
 
 SHUTDOWN_REASON = "interrupted by shutdown: handled again after restart"
-
-current_update: ContextVar[tuple[int, int] | None] = ContextVar("current_update", default=None)
-"""(bot id, update id) of the update being handled, for log lines and anything sent meanwhile."""
 
 
 @dataclass(frozen=True)
@@ -89,10 +87,19 @@ class Admission(NamedTuple):
 
 
 class DurableDispatcher(Dispatcher):
-    def __init__(self, *, inbox: Inbox, update_timeout: float, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *,
+        inbox: Inbox,
+        update_timeout: float,
+        on_outcome: Callable[[Interaction, Outcome, float], None] | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(**kwargs)
         self.inbox = inbox
         self._update_timeout = update_timeout
+        self._on_outcome = on_outcome
+        """Told how each handling run ended (the metrics), before the outcome is written."""
         self._in_flight: dict[asyncio.Task[Any], int | None] = {}
         """Handling tasks, with the inbound row each one holds (None while storing)."""
 
@@ -101,7 +108,8 @@ class DurableDispatcher(Dispatcher):
         task = asyncio.current_task()
         if task is not None:
             self._in_flight[task] = None
-        token = current_update.set((bot.id, update.update_id))
+        summary = summarize(update)
+        token = current_update.set(UpdateContext(bot.id, update.update_id, summary.user_id, summary.chat_id))
         try:
             admission: Admission = kwargs.pop("admission", None) or await self.admit(bot, update)
             return await self._handle_admitted(bot, admission, kwargs)
@@ -194,6 +202,8 @@ class DurableDispatcher(Dispatcher):
             return None
         finally:
             current_interaction.reset(token)
+            if self._on_outcome is not None:
+                self._on_outcome(interaction, outcome, time.perf_counter() - interaction.started)
             await self.inbox.close(interaction, outcome, interaction.llm)
 
     async def _after_error(

@@ -11,6 +11,7 @@ sends the update again (to another instance behind the balancer).
 
 `/healthz`: the process is alive. `/readyz`: the database (and Redis, when used)
 answer and the process is not draining; 503 with the reason otherwise.
+`/metrics`: the Prometheus text format (bot/metrics.py).
 """
 
 from __future__ import annotations
@@ -26,9 +27,12 @@ from aiohttp import web
 from pydantic import ValidationError
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.durable_dispatcher import DurableDispatcher
 from bot.fsm_storage import StateStore
+from bot.metrics import CONTENT_TYPE, Metrics
+from db.repositories import gauges
 from services.inbox import Receipt
 
 logger = logging.getLogger(__name__)
@@ -46,6 +50,7 @@ class HttpFront:
         engine: AsyncEngine,
         state_store: StateStore | None,
         concurrency: int,
+        metrics: Metrics | None = None,
         webhook_path: str | None = None,
         webhook_secret: str | None = None,
     ) -> None:
@@ -53,6 +58,7 @@ class HttpFront:
         self._bot = bot
         self._engine = engine
         self._state_store = state_store
+        self._metrics = metrics
         self._concurrency = concurrency
         self._webhook_path = webhook_path
         self._secret = webhook_secret
@@ -63,6 +69,8 @@ class HttpFront:
         app = web.Application()
         app.router.add_get("/healthz", self._healthz)
         app.router.add_get("/readyz", self._readyz)
+        if self._metrics is not None:
+            app.router.add_get("/metrics", self._metrics_page)
         if self._webhook_path is not None:
             app.router.add_post(self._webhook_path, self._webhook)
         return app
@@ -89,6 +97,16 @@ class HttpFront:
         if problems:
             return web.json_response({"status": "not ready", "problems": problems}, status=503)
         return web.json_response({"status": "ready"})
+
+    async def _metrics_page(self, _request: web.Request) -> web.Response:
+        assert self._metrics is not None
+        try:
+            async with asyncio.timeout(READINESS_TIMEOUT_S), AsyncSession(self._engine) as session:
+                self._metrics.inbox_backlog.set(await gauges.inbox_backlog(session))
+                self._metrics.handoffs_open.set(await gauges.open_handoffs(session))
+        except Exception as error:  # the counters are still worth serving without the database's gauges
+            logger.warning("metrics: database gauges not read", extra={"error": f"{type(error).__name__}"})
+        return web.Response(body=self._metrics.exposition(), headers={"Content-Type": CONTENT_TYPE})
 
     async def _webhook(self, request: web.Request) -> web.Response:
         given = request.headers.get(SECRET_HEADER, "")

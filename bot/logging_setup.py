@@ -12,11 +12,25 @@ import sys
 from datetime import UTC, datetime
 from typing import Any
 
+from services.update_context import current_update
+
 _STANDARD = set(logging.LogRecord("", 0, "", 0, "", (), None).__dict__) | {"message", "asctime"}
 
 
 def _context(record: logging.LogRecord) -> dict[str, Any]:
     return {key: value for key, value in record.__dict__.items() if key not in _STANDARD}
+
+
+class UpdateContextFilter(logging.Filter):
+    """Every line logged while an update is handled carries its update, user and chat ids."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        context = current_update.get()
+        if context is not None:
+            for name in ("update_id", "user_id", "chat_id"):
+                if getattr(context, name) is not None and not hasattr(record, name):
+                    setattr(record, name, getattr(context, name))
+        return True
 
 
 class JsonFormatter(logging.Formatter):
@@ -50,6 +64,7 @@ class ConsoleFormatter(logging.Formatter):
 def configure_logging(level: str, fmt: str) -> None:
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter() if fmt == "json" else ConsoleFormatter())
+    handler.addFilter(UpdateContextFilter())
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)

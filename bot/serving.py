@@ -12,10 +12,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+from collections.abc import Iterable
 
 from aiogram import Bot
 from aiohttp import web
 
+from bot.command_menu import publish_menus
 from bot.durable_dispatcher import DurableDispatcher
 from bot.http_server import HttpFront
 from bot.inbox_worker import InboxWorker
@@ -33,6 +35,7 @@ async def serve(
     poll: bool = True,
     front: HttpFront | None = None,
     listen: tuple[str, int] | None = None,
+    admin_ids: Iterable[int] = (),
 ) -> int:
     """Serve until SIGTERM/SIGINT; 0 when every update in flight finished, 1 when some were
     interrupted (they stay stored and are handled after the restart)."""
@@ -44,6 +47,7 @@ async def serve(
     worker_task: asyncio.Task[None] | None = None
     try:
         me = await bot.get_me()
+        await publish_menus(bot, admin_ids)
         if front is not None and listen is not None:
             runner = web.AppRunner(front.application(), access_log=None)
             await runner.setup()

@@ -33,7 +33,10 @@ class Harness:
         self.waits: list[float] = []
         """Retry waits the bot's retry policy asked for (recorded, not slept: tests stay fast)."""
         self.bot = create_bot(
-            LOCAL_BOT_TOKEN, session=self.session, retry=TelegramRetryMiddleware(sleep=self._record_wait)
+            LOCAL_BOT_TOKEN,
+            session=self.session,
+            retry=TelegramRetryMiddleware(sleep=self._record_wait),
+            metrics=app.metrics,
         )
         # Pass the old factory after a "restart": Telegram's update ids keep increasing.
         self.updates = updates or UpdateFactory()

@@ -107,6 +107,8 @@ async def test_webhook_mode_end_to_end(tmp_path: Path, telegram: FakeBotAPI) -> 
         CSBOT_WEBHOOK_SECRET=secret,
         CSBOT_HTTP_HOST="127.0.0.1",
         CSBOT_HTTP_PORT=str(port),
+        CSBOT_ADMIN_IDS="900000001",
+        CSBOT_LOG_FORMAT="json",
     )
     base = f"http://127.0.0.1:{port}"
     async with aiohttp.ClientSession() as http:
@@ -126,11 +128,28 @@ async def test_webhook_mode_end_to_end(tmp_path: Path, telegram: FakeBotAPI) -> 
         ) as ok:
             assert ok.status == 200
         await _until(lambda: len(telegram.texts_to(OTHER_CUSTOMER)) == 1)
+        await asyncio.sleep(0.3)  # counted as the outcome is written
+        async with http.get(f"{base}/metrics") as metrics:
+            page = await metrics.text()
+        assert 'csbot_updates_total{intent="stock",route="stock",status="answered"} 1.0' in page
     process.send_signal(signal.SIGTERM)
     _, stderr = await asyncio.wait_for(process.communicate(), 30)
     assert process.returncode == 0, stderr.decode()[-2000:]
     assert "SKU-7890" in telegram.texts_to(OTHER_CUSTOMER)[0]
     assert not any(method == "getupdates" for method, _ in telegram.calls), "a webhook process does not poll"
+    menus = [params for method, params in telegram.calls if method == "setmycommands"]
+    assert {params.get("language_code") for params in menus} >= {None, "ko", "ja"}
+    [admin_menu] = [
+        params for params in menus if '"chat_id":900000001' in params.get("scope", "").replace(" ", "")
+    ]
+    assert '"stats"' in admin_menu["commands"] and all(
+        '"stats"' not in p["commands"] for p in menus if p is not admin_menu
+    )
+    logged = [json.loads(line) for line in stderr.decode().splitlines() if line.startswith("{")]
+    assert any(
+        line.get("update_id") == update["update_id"] and line.get("user_id") == OTHER_CUSTOMER
+        for line in logged
+    ), "JSON log lines of an update carry its ids"
 
 
 async def _until_ready(http: aiohttp.ClientSession, base: str) -> None:

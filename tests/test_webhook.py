@@ -32,6 +32,7 @@ async def webhook_server(harness: Harness) -> AsyncIterator[tuple[HttpFront, str
         engine=harness.app.engine,
         state_store=harness.app.state_store,
         concurrency=8,
+        metrics=harness.app.metrics,
         webhook_path=PATH,
         webhook_secret=SECRET,
     )
@@ -114,3 +115,25 @@ async def test_health_and_readiness(harness: Harness, front: tuple[HttpFront, st
         ) as response:
             assert response.status == 503, "Telegram will send it again, to an instance that is not stopping"
     assert await harness.rows(InboundMessage) == []
+
+
+async def test_metrics_count_outcomes_latency_and_telegram_errors(
+    harness: Harness, front: tuple[HttpFront, str]
+) -> None:
+    from aiogram.methods import SendMessage
+
+    _, base = front
+    harness.session.queue_error(SendMessage, error_code=400, description="Bad Request: chat not found")
+    assert await _post(base, _json(harness, "SKU-7890 재고 있나요?")) == 200
+    await eventually(lambda: len(harness.session.sent(SendMessage)) == 2)  # the refused reply, the apology
+    assert await _post(base, _json(harness, "where is my order?")) == 200
+    await eventually(lambda: len(harness.session.sent(SendMessage)) == 3)
+    await asyncio.sleep(0.2)  # the outcome is counted just before it is written
+    async with aiohttp.ClientSession() as http, http.get(base + "/metrics") as response:
+        assert response.status == 200 and response.content_type == "text/plain"
+        page = await response.text()
+    assert 'csbot_updates_total{intent="stock",route="stock",status="failed"} 1.0' in page
+    assert 'csbot_updates_total{intent="shipping",route="shipping",status="answered"} 1.0' in page
+    assert 'csbot_update_seconds_count{intent="stock"} 1.0' in page
+    assert 'csbot_telegram_errors_total{code="400",method="sendMessage"} 1.0' in page
+    assert "csbot_inbox_backlog 0.0" in page and "csbot_handoffs_open 0.0" in page
