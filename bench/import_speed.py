@@ -119,22 +119,22 @@ async def run_backend(url: str, files: dict[str, Path], label: str) -> dict[str,
         for run in ("new", "unchanged"):
             started = time.perf_counter()
             if kind == "products":
-                records = read_products(files[kind])[0]
-                parse = time.perf_counter() - started
-                seconds, report = await _timed(url, import_products, records)
+                products = read_products(files[kind])[0]
+                count, parse = len(products), time.perf_counter() - started
+                seconds, report = await _timed(url, import_products, products)
             elif kind == "customers":
-                records = read_customers(files[kind])[0]
-                parse = time.perf_counter() - started
-                seconds, report = await _timed(url, import_customers, records, str(files[kind]))
+                customers = read_customers(files[kind])[0]
+                count, parse = len(customers), time.perf_counter() - started
+                seconds, report = await _timed(url, import_customers, customers, str(files[kind]))
             else:
-                records = read_orders(files[kind], SEOUL)
-                parse = time.perf_counter() - started
-                seconds, report = await _timed(url, import_orders, records, str(files[kind]))
+                orders = read_orders(files[kind], SEOUL)
+                count, parse = len(orders), time.perf_counter() - started
+                seconds, report = await _timed(url, import_orders, orders, str(files[kind]))
             total = parse + seconds
-            speeds[f"{kind}/{run}"] = len(records) / total
+            speeds[f"{kind}/{run}"] = count / total
             print(
-                f"{label:10} {kind:9} {run:9} {len(records):7} rows  read {parse:6.2f}s  db {seconds:6.2f}s  "
-                f"{len(records) / total:9,.0f} rows/s   ({report.new} new, {report.changed} changed, "
+                f"{label:10} {kind:9} {run:9} {count:7} rows  read {parse:6.2f}s  db {seconds:6.2f}s  "
+                f"{count / total:9,.0f} rows/s   ({report.new} new, {report.changed} changed, "
                 f"{report.unchanged} unchanged)"
             )
     return speeds

@@ -132,7 +132,7 @@ def create_router() -> Router:
             case "stock":
                 await say(message, t("which_product", language))
             case "return":
-                await start_return_flow(message, query.from_user, session, state, language)
+                await start_return_flow(message, query.from_user, session, state, language, settings)
             case _:
                 await say(
                     message,

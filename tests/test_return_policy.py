@@ -28,7 +28,7 @@ async def test_the_400_day_old_delivery_is_refused_politely_with_a_person_offere
     old = next(data for label, data in orders if label.startswith(OLD_DELIVERED))
     calls = await harness.feed(harness.updates.callback(DEMO_USER_ID, old))
     [edit] = [c for c in calls if isinstance(c, EditMessageText)]
-    assert edit.text.startswith(f"죄송해요, 주문 {OLD_DELIVERED}은(는)")
+    assert edit.text is not None and edit.text.startswith(f"죄송해요, 주문 {OLD_DELIVERED}은(는)")
     assert "배송 완료 후 7일" in edit.text
     assert buttons(edit) == [("🙋 " + t("human_button", "ko"), HandoffOffer().pack())]
     assert await harness.rows(ReturnRequest) == []
@@ -90,7 +90,7 @@ def test_settings_read_the_policy_from_the_environment(monkeypatch: pytest.Monke
 
 def test_the_demo_faq_says_what_the_default_policy_enforces() -> None:
     policy = Settings(_env_file=None).shop_policy()  # type: ignore[call-arg]
-    answers = {(slug, language): answer for slug, language, _, answer, _ in FAQ}
+    answers = {(slug, language): answer for slug, language, _, answer, *_ in FAQ}
     assert re.search(rf"\b{policy.return_window_days} days of delivery", answers["return-method", "en"])
     assert f"수령 후 {policy.return_window_days}일 이내" in answers["return-method", "ko"]
     # Cancellation "before dispatch (paid or being prepared)": exactly the cancellable statuses

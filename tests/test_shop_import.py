@@ -192,7 +192,7 @@ def _empty(database_url: str) -> None:
         try:
             async with engine.begin() as connection:
                 for model in (ShipmentEvent, Shipment, OrderItem, Order, Customer, Product):
-                    await connection.execute(model.__table__.delete())  # type: ignore[attr-defined]
+                    await connection.execute(model.__table__.delete())  # type: ignore[union-attr]
         finally:
             await engine.dispose()
 

@@ -40,4 +40,4 @@ async def fingerprint(session: AsyncSession) -> tuple[int, int, int]:
             )
         )
     ).one()
-    return int(row[0]), int(row[1]), int(row[2])
+    return int(row[0] or 0), int(row[1] or 0), int(row[2] or 0)

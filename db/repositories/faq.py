@@ -17,7 +17,7 @@ async def all_entries(session: AsyncSession) -> Sequence[FaqEntry]:
 async def fingerprint(session: AsyncSession) -> str:
     """A digest of the FAQ's content: any edit, however it was made, changes it."""
     rows = await session.exec(
-        select(
+        select(  # type: ignore[call-overload]  # sqlmodel's select() overloads stop at 4 columns
             FaqEntry.slug,
             FaqEntry.language,
             FaqEntry.question,

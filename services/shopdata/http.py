@@ -112,12 +112,12 @@ class HttpShopData:
             return None
         path = f"/customers/{quote(customer_id, safe='')}/orders/{quote(reference, safe='')}"
         try:
-            order = self._order(await self._get(path, ()))
+            found = self._order(await self._get(path, ()))
         except _NotFound:
             return None
-        if order is None or order.customer_id != customer_id or not same_order(order.number, reference):
+        if found is None or found.customer_id != customer_id or not same_order(found.number, reference):
             return None
-        return order
+        return found
 
     async def products_by_sku(self, skus: Sequence[str]) -> list[ShopProduct]:
         if not skus:
