@@ -25,6 +25,13 @@ from aiohttp import web
 class Sent:
     chat_id: int
     text: str
+    reply_markup: str | None = None
+    """As sent: JSON of the keyboard, if any."""
+
+    def buttons(self) -> list[tuple[str, str]]:
+        """(text, callback data) of an inline keyboard."""
+        rows = json.loads(self.reply_markup).get("inline_keyboard", []) if self.reply_markup else []
+        return [(button["text"], button.get("callback_data", "")) for row in rows for button in row]
 
 
 @dataclass
@@ -75,7 +82,7 @@ class FakeBotAPI:
             return _ok({"id": token_id, "is_bot": True, "first_name": "csbot", "username": "csbot_fake"})
         if method == "getupdates":
             return _ok(await self._get_updates(params))
-        if method == "sendmessage":
+        if method in ("sendmessage", "editmessagetext"):
             return await self._send_message(request, params)
         return _ok(True)
 
@@ -111,7 +118,7 @@ class FakeBotAPI:
             await response.write_eof()
         except ConnectionError:
             return response  # the bot hung up before it heard back: not delivered
-        self.delivered.append(Sent(chat_id, text))
+        self.delivered.append(Sent(chat_id, text, params.get("reply_markup")))
         return response
 
 

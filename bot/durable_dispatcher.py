@@ -137,18 +137,23 @@ class DurableDispatcher(Dispatcher):
         """Updates being stored or handled by this process right now."""
         return len(self._in_flight)
 
-    async def handle_stored(self, bot: Bot, row: InboundMessage) -> Any:
-        """Handle an update from its stored row (after a restart, a fault or a journal replay)."""
+    async def handle_stored(self, bot: Bot, row: InboundMessage) -> bool:
+        """Handle an update from its stored row (after a restart, a fault or a journal replay).
+
+        False when another process holds it (or answered it meanwhile): the caller stops
+        there for this chat, so a chat's updates are never taken out of order.
+        """
         claimed = await self.inbox.claim(row.id) if row.id is not None else None
         if claimed is None or claimed.raw_update is None:
-            return None  # another process took it, or it was answered meanwhile
+            return False
         update = Update.model_validate(json.loads(claimed.raw_update), context={"bot": bot})
         update, _ = storable_update(update, bot)
         logger.info(
             "handling a stored update again",
             extra={"update_id": update.update_id, "inbound_id": claimed.id, "attempt": claimed.attempts},
         )
-        return await self.feed_update(bot, update, admission=Admission(update, summarize(update), claimed))
+        await self.feed_update(bot, update, admission=Admission(update, summarize(update), claimed))
+        return True
 
     async def _handle_admitted(self, bot: Bot, admission: Admission, kwargs: dict[str, Any]) -> Any:
         update, summary, receipt = admission
@@ -161,7 +166,18 @@ class DurableDispatcher(Dispatcher):
         assert receipt.id is not None
         task = asyncio.current_task()
         if task is not None:
-            self._in_flight[task] = receipt.id
+            self._in_flight[task] = receipt.id  # before the check: a later message here sees this one
+        earlier = await self.inbox.earlier_in_flight(receipt)
+        if earlier is not None and earlier not in self._in_flight.values():
+            # Another process has this chat's earlier message: waiting here for the chat's lock
+            # could still let this one go first. The inbox worker takes a chat's messages in order.
+            # (In this process the per-chat lock queues them in arrival order already.)
+            logger.info(
+                "an earlier message of this chat is being handled elsewhere: this one waits its turn",
+                extra={"update_id": update.update_id, "inbound_id": receipt.id, "earlier": earlier},
+            )
+            await self.inbox.defer(receipt)
+            return None
         interaction = Interaction(
             inbound_id=receipt.id,
             user_id=summary.user_id,

@@ -45,7 +45,8 @@ class InboxWorker:
         for row in rows:
             if stop is not None and stop.is_set():
                 return  # shutting down: the row stays stored for the next start
-            await self._dispatcher.handle_stored(self._bot, row)
+            if not await self._dispatcher.handle_stored(self._bot, row):
+                return  # someone else has this chat's earlier update: the rest waits for its turn
 
     async def run(self, stop: asyncio.Event) -> None:
         while not stop.is_set():

@@ -30,6 +30,8 @@ from services.text_sanitize import storable
 
 logger = logging.getLogger(__name__)
 
+DEFER_SECONDS = 0.5
+
 STORAGE_ERRORS: tuple[type[BaseException], ...] = (SQLAlchemyError, OSError, TimeoutError)
 """What a database that is down, locked or slow raises through SQLAlchemy and its drivers."""
 
@@ -76,6 +78,8 @@ class InboxPolicy:
     max_attempts: int = 5
     max_age: timedelta = timedelta(hours=24)
     """Older unanswered updates are abandoned for an admin: an answer a day late helps nobody."""
+    in_flight: timedelta = timedelta(seconds=60)
+    """An earlier update of the same chat this recent and unanswered is being handled: wait for it."""
     retry_base: float = 2.0
     """After a transient fault the next try waits retry_base * 2**(attempt - 1) seconds (at most 60)."""
 
@@ -187,6 +191,23 @@ class Inbox:
         now = utcnow()
         async with self._session_factory() as session:
             return await rows.claim(session, inbound_id, now=now, until=now + self.policy.lease)
+
+    async def earlier_in_flight(self, row: InboundMessage) -> int | None:
+        """An earlier update of this chat still being handled (by any process), if there is one:
+        answering this one first would reorder the conversation. Older unanswered ones (failing,
+        waiting for a retry) do not hold the chat up."""
+        if row.chat_id is None or row.bot_id is None or row.id is None:
+            return None
+        async with self._session_factory() as session:
+            return await rows.earlier_in_flight(
+                session, row.bot_id, row.chat_id, row.id, since=utcnow() - self.policy.in_flight
+            )
+
+    async def defer(self, row: InboundMessage) -> None:
+        """Give the row back for the inbox worker, which takes a chat's updates in order."""
+        assert row.id is not None
+        async with self._session_factory() as session:
+            await rows.defer(session, row.id, until=utcnow() + timedelta(seconds=DEFER_SECONDS))
 
     async def release(self, inbound_ids: list[int], *, reason: str) -> None:
         async with self._session_factory() as session:

@@ -499,3 +499,23 @@ async def _worker_pass_tolerating_outage(harness: Harness) -> int:
         return await _worker_pass(harness)
     except STORAGE_ERRORS:
         return 0
+
+
+async def test_a_chats_later_message_waits_while_another_process_handles_an_earlier_one(
+    harness: Harness,
+) -> None:
+    """Instance A stored (and holds) message 1; message 2 reaches this instance: it is not answered
+    first, but left in the inbox, and the worker answers both in order once 1 is free."""
+    first = harness.updates.text(DEMO_USER_ID, "SKU-1204 재고 있나요?")
+    second = harness.updates.text(DEMO_USER_ID, "SKU-7890 재고 있나요?")
+    elsewhere = await harness.app.dispatcher.admit(harness.bot, first)  # claimed, as by another process
+    assert texts_to(await harness.feed(second), DEMO_USER_ID) == []
+    statuses = {row.update_id: row.status for row in await harness.rows(InboundMessage)}
+    assert statuses == {first.update_id: "received", second.update_id: "received"}
+
+    assert isinstance(elsewhere.receipt, InboundMessage) and elsewhere.receipt.id is not None
+    await harness.app.inbox.release([elsewhere.receipt.id], reason="the other process died")
+    await asyncio.sleep(0.6)  # the deferred one waits half a second before the worker may take it
+    assert await _worker_pass(harness) == 2
+    answers = texts_to(harness.session.requests, DEMO_USER_ID)
+    assert ["SKU-1204" in answers[0], "SKU-7890" in answers[1]] == [True, True]

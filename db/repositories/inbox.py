@@ -84,3 +84,31 @@ async def abandon(session: AsyncSession, inbound_id: int, *, reason: str) -> Non
         .values(status=InboundStatus.ABANDONED, status_reason=reason, lease_until=None)
     )
     await session.commit()
+
+
+async def earlier_in_flight(
+    session: AsyncSession, bot_id: int, chat_id: int, inbound_id: int, *, since: datetime
+) -> int | None:
+    statement = (
+        select(InboundMessage.id)
+        .where(
+            col(InboundMessage.bot_id) == bot_id,
+            col(InboundMessage.chat_id) == chat_id,
+            col(InboundMessage.id) < inbound_id,
+            col(InboundMessage.status) == InboundStatus.RECEIVED,
+            col(InboundMessage.created_at) >= since,
+        )
+        .order_by(col(InboundMessage.id))
+        .limit(1)
+    )
+    return (await session.exec(statement)).first()
+
+
+async def defer(session: AsyncSession, inbound_id: int, *, until: datetime) -> None:
+    """Back to waiting, without counting the try that did not happen."""
+    await session.exec(  # type: ignore[call-overload]
+        update(InboundMessage)
+        .where(col(InboundMessage.id) == inbound_id, col(InboundMessage.status) == InboundStatus.RECEIVED)
+        .values(lease_until=until, attempts=col(InboundMessage.attempts) - 1)
+    )
+    await session.commit()
