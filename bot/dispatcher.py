@@ -40,7 +40,7 @@ def create_dispatcher(
     dispatcher = DurableDispatcher(
         inbox=inbox,
         update_timeout=settings.update_timeout,
-        on_outcome=metrics.record_outcome if metrics is not None else None,
+        metrics=metrics,
         storage=storage or BoundedMemoryStorage(),
         events_isolation=events_isolation,
         settings=settings,

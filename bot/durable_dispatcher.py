@@ -15,7 +15,6 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -24,6 +23,7 @@ from aiogram.exceptions import TelegramAPIError
 from aiogram.types import Update
 
 from bot.faults import is_transient
+from bot.metrics import Metrics
 from db.models import InboundMessage, InboundStatus
 from handlers.context import language_of
 from services.conversation_log import ANSWERED, Interaction, Outcome, current_interaction
@@ -56,7 +56,7 @@ def summarize(update: Update) -> UpdateSummary:
         return UpdateSummary(
             message.from_user.id if message.from_user else None,
             message.chat.id,
-            message.content_type,
+            str(getattr(message.content_type, "value", message.content_type)),  # "text", not the enum
             text,
             language,
         )
@@ -92,14 +92,13 @@ class DurableDispatcher(Dispatcher):
         *,
         inbox: Inbox,
         update_timeout: float,
-        on_outcome: Callable[[Interaction, Outcome, float], None] | None = None,
+        metrics: Metrics | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self.inbox = inbox
         self._update_timeout = update_timeout
-        self._on_outcome = on_outcome
-        """Told how each handling run ended (the metrics), before the outcome is written."""
+        self._metrics = metrics
         self._in_flight: dict[asyncio.Task[Any], int | None] = {}
         """Handling tasks, with the inbound row each one holds (None while storing)."""
 
@@ -130,6 +129,8 @@ class DurableDispatcher(Dispatcher):
             ),
             claim=claim,
         )
+        if self._metrics is not None:
+            self._metrics.record_arrival(summary.kind, receipt)
         return Admission(update, summary, receipt)
 
     @property
@@ -218,8 +219,8 @@ class DurableDispatcher(Dispatcher):
             return None
         finally:
             current_interaction.reset(token)
-            if self._on_outcome is not None:
-                self._on_outcome(interaction, outcome, time.perf_counter() - interaction.started)
+            if self._metrics is not None:
+                self._metrics.record_outcome(interaction, outcome, time.perf_counter() - interaction.started)
             await self.inbox.close(interaction, outcome, interaction.llm)
 
     async def _after_error(

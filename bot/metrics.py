@@ -34,6 +34,7 @@ from prometheus_client import (
 )
 
 from services.conversation_log import Interaction, Outcome
+from services.inbox import Receipt
 
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60)
 CONTENT_TYPE = CONTENT_TYPE_LATEST
@@ -55,6 +56,12 @@ class Metrics:
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
         registry = self.registry
+        self.received = Counter(
+            "csbot_updates_received",
+            "Updates taken in, by kind and what the inbox did with them",
+            ["kind", "stored"],
+            registry=registry,
+        )
         self.updates = Counter(
             "csbot_updates",
             "Updates handled, by outcome, intent and route",
@@ -110,6 +117,10 @@ class Metrics:
         self.handoffs_open = Gauge(
             "csbot_handoffs_open", "Hand-offs to a person still open", registry=registry
         )
+
+    def record_arrival(self, kind: str, receipt: object) -> None:
+        stored = receipt.value if isinstance(receipt, Receipt) else "inbox"  # inbox, journaled, duplicate
+        self.received.labels(kind, stored).inc()
 
     def record_outcome(self, interaction: Interaction, outcome: Outcome, seconds: float) -> None:
         intent = interaction.intent or "none"

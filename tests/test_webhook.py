@@ -135,5 +135,6 @@ async def test_metrics_count_outcomes_latency_and_telegram_errors(
     assert 'csbot_updates_total{intent="stock",route="stock",status="failed"} 1.0' in page
     assert 'csbot_updates_total{intent="shipping",route="shipping",status="answered"} 1.0' in page
     assert 'csbot_update_seconds_count{intent="stock"} 1.0' in page
+    assert 'csbot_updates_received_total{kind="text",stored="inbox"} 2.0' in page
     assert 'csbot_telegram_errors_total{code="400",method="sendMessage"} 1.0' in page
     assert "csbot_inbox_backlog 0.0" in page and "csbot_handoffs_open 0.0" in page
