@@ -35,7 +35,7 @@ SECRET = "bench_secret"
 QUESTIONS = ("SKU-7890 재고 있나요?", "Is SKU-1204 in stock?", "SKU-5521 재고?")
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
@@ -54,7 +54,7 @@ async def _fresh_shop(database_url: str) -> None:
 async def _start(
     workdir: Path, telegram: FakeBotAPI, database_url: str, prefix: str
 ) -> tuple[asyncio.subprocess.Process, str]:
-    port = _free_port()
+    port = free_port()
     await asyncio.to_thread(workdir.mkdir, parents=True, exist_ok=True)
     environment = {k: v for k, v in os.environ.items() if not k.startswith(("CSBOT_", "DATABASE_URL"))}
     environment.update(
@@ -85,7 +85,8 @@ async def _start(
     return process, f"http://127.0.0.1:{port}"
 
 
-async def _ready(http: aiohttp.ClientSession, base: str) -> None:
+async def wait_ready(http: aiohttp.ClientSession, base: str) -> None:
+    """Until the instance's /readyz says 200 (it imports, migrates and warms up first)."""
     async with asyncio.timeout(90):
         while True:
             try:
@@ -109,7 +110,7 @@ async def measure(processes: int, updates: int, database_url: str, workdir: Path
     try:
         async with aiohttp.ClientSession() as http:
             for _, base in started:
-                await _ready(http, base)
+                await wait_ready(http, base)
             factory = UpdateFactory()
             chats = [700_500_000 + index for index in range(max(1, updates // 3))]
             payloads = [

@@ -16,12 +16,13 @@ import aiohttp
 import pytest
 
 from bench.fake_bot_api import FakeBotAPI
+from bench.instances import free_port, wait_ready
 from bot.app import build_app
 from bot.config import Settings
 from bot.fake_updates import UpdateFactory
 from db.models import InboundMessage, ReturnRequest
 from tests.harness import DEMO_USER_ID, Harness
-from tests.test_run_process import _free_port, _start, _until, _until_ready
+from tests.test_run_process import _start, _until
 from tests.test_state_store import redis_answers
 
 SECRET = "instances_secret"
@@ -55,7 +56,7 @@ async def _instances(
     prefix = f"csbot-instances-{uuid.uuid4().hex}"
     started = []
     for index in range(count):
-        port = _free_port()
+        port = free_port()
         workdir = tmp_path / f"instance-{index}"
         workdir.mkdir()
         process = await _start(
@@ -75,7 +76,7 @@ async def _instances(
         started.append((process, f"http://127.0.0.1:{port}"))
     async with aiohttp.ClientSession() as http:
         for _, base in started:
-            await _until_ready(http, base)
+            await wait_ready(http, base)
     return started
 
 

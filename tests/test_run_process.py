@@ -12,7 +12,6 @@ import asyncio
 import json
 import os
 import signal
-import socket
 import sys
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -21,6 +20,7 @@ import aiohttp
 import pytest
 
 from bench.fake_bot_api import FakeBotAPI
+from bench.instances import free_port, wait_ready
 from bot.fake_updates import UpdateFactory
 
 SLOW_CUSTOMER = 610_000_001
@@ -96,7 +96,7 @@ async def test_sigterm_mid_reply_then_restart_answers_everything_once(
 async def test_webhook_mode_end_to_end(tmp_path: Path, telegram: FakeBotAPI) -> None:
     """`csbot run --webhook --set-webhook`: the webhook is registered with its secret, a posted update
     is answered through the Bot API server, readiness is reported, SIGTERM stops it cleanly."""
-    port = _free_port()
+    port = free_port()
     secret = "hook_secret-123"
     process = await _start(
         tmp_path,
@@ -112,7 +112,7 @@ async def test_webhook_mode_end_to_end(tmp_path: Path, telegram: FakeBotAPI) -> 
     )
     base = f"http://127.0.0.1:{port}"
     async with aiohttp.ClientSession() as http:
-        await _until_ready(http, base)
+        await wait_ready(http, base)
         [(_, registered)] = [call for call in telegram.calls if call[0] == "setwebhook"]
         assert registered["url"] == "https://bot.example/tg/hook" and registered["secret_token"] == secret
         assert "message" in json.loads(registered["allowed_updates"])
@@ -150,21 +150,3 @@ async def test_webhook_mode_end_to_end(tmp_path: Path, telegram: FakeBotAPI) -> 
         line.get("update_id") == update["update_id"] and line.get("user_id") == OTHER_CUSTOMER
         for line in logged
     ), "JSON log lines of an update carry its ids"
-
-
-async def _until_ready(http: aiohttp.ClientSession, base: str) -> None:
-    async with asyncio.timeout(60):
-        while True:
-            try:
-                async with http.get(f"{base}/readyz") as response:
-                    if response.status == 200:
-                        return
-            except aiohttp.ClientConnectionError:
-                pass
-            await asyncio.sleep(0.1)
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])

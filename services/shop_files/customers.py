@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from services.phone import DEFAULT_COUNTRY_CODE, normalize_phone, plausible_phone
-from services.shop_files.problems import ProblemCollector, read_text
+from services.shop_files.problems import ProblemCollector, open_csv
 
 REQUIRED = ("customer_id", "name", "phone")
 OPTIONAL = ("email",)
@@ -35,15 +35,8 @@ def read_customers(
 ) -> tuple[list[CustomerRecord], list[str]]:
     """`country_code` completes numbers written the domestic way (`010-...`)."""
     problems = ProblemCollector(path)
-    reader = csv.DictReader(io.StringIO(read_text(path), newline=""))
-    header = [name.strip().lower() for name in reader.fieldnames or []]
-    reader.fieldnames = header
-    missing = [name for name in REQUIRED if name not in header]
-    if missing:
-        problems.add(1, "", f"missing column{'s' if len(missing) > 1 else ''}: {', '.join(missing)}")
-        problems.raise_if_any()
-    ignored = [name for name in header if name and name not in REQUIRED + OPTIONAL]
-    given = frozenset(name for name in OPTIONAL if name in header)
+    table = open_csv(path, REQUIRED, OPTIONAL, problems)
+    reader, ignored, given = table.rows, table.ignored, table.given
     records: list[CustomerRecord] = []
     ids: dict[str, int] = {}
     phones: dict[str, int] = {}

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import csv
+import io
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -62,3 +65,32 @@ def read_text(path: str | Path) -> str:
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
         raise FileProblems(path, [RowProblem(line, "", "not UTF-8 text (save the file as UTF-8)")]) from None
+
+
+@dataclass(frozen=True)
+class CsvTable:
+    """A CSV file's rows with lower-cased column names, once its required columns are there."""
+
+    rows: csv.DictReader[str]
+    ignored: list[str]
+    """Columns csbot does not use (reported, not an error)."""
+    given: frozenset[str]
+    """Optional columns the file has: those it lacks leave stored values alone."""
+
+
+def open_csv(
+    path: str | Path, required: Sequence[str], optional: Sequence[str], problems: ProblemCollector
+) -> CsvTable:
+    reader = csv.DictReader(io.StringIO(read_text(path), newline=""))
+    header = [name.strip().lower() for name in reader.fieldnames or []]
+    reader.fieldnames = header
+    missing = [name for name in required if name not in header]
+    if missing:
+        problems.add(1, "", f"missing column{'s' if len(missing) > 1 else ''}: {', '.join(missing)}")
+        problems.raise_if_any()
+    known = (*required, *optional)
+    return CsvTable(
+        reader,
+        [name for name in header if name and name not in known],
+        frozenset(name for name in optional if name in header),
+    )

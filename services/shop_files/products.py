@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from services.money import format_price, parse_price, valid_currency
-from services.shop_files.problems import ProblemCollector, read_text
+from services.shop_files.problems import ProblemCollector, open_csv
 
 REQUIRED = ("sku", "name", "price", "stock")
 OPTIONAL = ("currency", "options", "restock_date", "name_ko", "name_en", "name_ja")
@@ -62,21 +62,15 @@ def join_options(options: Iterable[str]) -> str:
 def read_products(path: str | Path) -> tuple[list[ProductRecord], list[str]]:
     """Records plus the header columns csbot ignores (so the caller can say so)."""
     problems = ProblemCollector(path)
-    reader = csv.DictReader(io.StringIO(read_text(path), newline=""))
-    header = [name.strip().lower() for name in reader.fieldnames or []]
-    reader.fieldnames = header
-    missing = [name for name in REQUIRED if name not in header]
-    if missing:
-        problems.add(1, "", f"missing column{'s' if len(missing) > 1 else ''}: {', '.join(missing)}")
-        problems.raise_if_any()
-    ignored = [name for name in header if name and name not in REQUIRED + OPTIONAL]
-    given = frozenset(name for name in OPTIONAL if name in header)
+    table = open_csv(path, REQUIRED, OPTIONAL, problems)
+    reader, ignored, given = table.rows, table.ignored, table.given
     records: list[ProductRecord] = []
     seen: dict[str, int] = {}
     for row in reader:
         line = reader.line_num
         if None in row:
-            problems.add(line, "", f"{len(header) + len(row[None])} values for {len(header)} columns")  # type: ignore[index]
+            columns = len(reader.fieldnames or [])
+            problems.add(line, "", f"{columns + len(row[None])} values for {columns} columns")  # type: ignore[index]
             continue
         record = _product(row, line, problems, "currency" in given)
         if record is None:

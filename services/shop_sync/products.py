@@ -10,22 +10,11 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from db.models import Product
 from services.money import parse_price
 from services.shop_files.problems import ProblemCollector
-from services.shop_files.products import ProductRecord, join_options, split_options
+from services.shop_files.products import COLUMNS, ProductRecord, join_options, split_options
 from services.shop_sync.report import ImportReport
 
 TABLE = Product.__table__  # type: ignore[attr-defined]
-FIELDS = (
-    "sku",
-    "name",
-    "name_ko",
-    "name_en",
-    "name_ja",
-    "price",
-    "currency",
-    "stock",
-    "options",
-    "restock_date",
-)
+FIELDS = COLUMNS  # the file's columns are the table's fields
 
 
 REQUIRED_FIELDS = ("sku", "name", "price", "stock")
