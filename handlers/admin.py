@@ -13,6 +13,7 @@ from db.models import OutboundStatus
 from db.repositories import logs
 from services.admin_views import render_conversation, render_logs
 from services.conversation_log import Interaction
+from services.handoff import open_handoffs, render_open_handoffs
 from services.llm.speculative import SpeculativeAnswerer
 from services.stats import collect_stats, parse_period
 from services.text_split import split_text
@@ -120,6 +121,12 @@ def create_router() -> Router:
             return
         await logs.mark_resent(session, row)
         await message.answer(f"Reply #{outbound_id} sent again to chat {row.chat_id}.", parse_mode=None)
+
+    @router.message(Command("handoffs"))
+    async def on_handoffs(message: Message, session: AsyncSession, interaction: Interaction) -> None:
+        """Who is waiting for a person, and for how long (oldest first)."""
+        interaction.routed("admin", "database")
+        await _send_long(message, render_open_handoffs(await open_handoffs(session)))
 
     @router.message(Command("reload"))
     async def on_reload(

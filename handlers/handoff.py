@@ -11,11 +11,14 @@ from aiogram.types import CallbackQuery, Message
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.config import Settings
+from db.repositories.logs import STAFF_ROUTE
 from handlers.context import language_of, say
 from handlers.keyboards import HandoffOffer
 from services import handoff
 from services.conversation_log import Interaction
+from services.handoff_brief import staff_brief
 from services.replies import AnswerSource
+from services.shopdata.factory import shop_data
 from services.texts import t
 
 logger = logging.getLogger(__name__)
@@ -31,29 +34,41 @@ class InHandoff(Filter):
 
 
 async def start_handoff(
-    message: Message, bot: Bot, session: AsyncSession, settings: Settings, interaction: Interaction
+    message: Message,
+    bot: Bot,
+    session: AsyncSession,
+    settings: Settings,
+    interaction: Interaction,
+    *,
+    question_id: int | None = None,
+    own_message: bool = True,
 ) -> None:
-    """Open a hand-off and pass the message that asked for it to the support chat."""
+    """Open a hand-off: a brief for staff, then the customer's question forwarded.
+
+    `message` is forwarded when it is the customer's (`own_message`); the "Talk to a
+    person" button sits on the bot's answer, so there `question_id` names the customer's
+    last message instead (None: nothing to forward, the brief's last turns still show it).
+    """
     assert message.from_user is not None
-    language = language_of(message.from_user, message.text or "")
+    user = message.from_user
+    language = language_of(user, message.text or "")
     interaction.routed("human", AnswerSource.HANDOFF)
     if settings.support_chat_id is None:
         # Nobody to relay to: record the request for the admins and keep the bot answering.
-        logger.warning(
-            "hand-off requested but CSBOT_SUPPORT_CHAT_ID is not set", extra={"user_id": message.from_user.id}
-        )
-        await handoff.open_handoff(
-            session, user_id=message.from_user.id, chat_id=message.chat.id, language=language
-        )
-        await handoff.close_handoff(session, message.from_user.id)
+        logger.warning("hand-off requested but CSBOT_SUPPORT_CHAT_ID is not set", extra={"user_id": user.id})
+        await handoff.open_handoff(session, user_id=user.id, chat_id=message.chat.id, language=language)
+        await handoff.close_handoff(session, user.id)
         await say(message, t("handoff_unavailable", language))
         return
-    opened = await handoff.open_handoff(
-        session, user_id=message.from_user.id, chat_id=message.chat.id, language=language
-    )
-    header = (
-        f"Hand-off: {message.from_user.full_name} (user {message.from_user.id}). "
-        "Reply to any forwarded message to answer; reply /close to end."
+    opened = await handoff.open_handoff(session, user_id=user.id, chat_id=message.chat.id, language=language)
+    header = await staff_brief(
+        session,
+        shop_data(session, settings),
+        handoff_id=opened.id,
+        user_id=user.id,
+        chat_id=message.chat.id,
+        display_name=user.full_name,
+        username=user.username,
     )
     try:
         sent = await bot.send_message(settings.support_chat_id, header, parse_mode=None)
@@ -64,25 +79,36 @@ async def start_handoff(
         logger.exception(
             "could not reach the support chat", extra={"support_chat_id": settings.support_chat_id}
         )
-        await handoff.close_handoff(session, message.from_user.id)  # the bot keeps answering meanwhile
+        await handoff.close_handoff(session, user.id)  # the bot keeps answering meanwhile
         await say(message, t("handoff_forward_failed", language))
         return
     await say(message, t("handoff_started", language))
-    await forward_to_support(message, bot, session, settings)
+    if own_message:
+        question_id = message.message_id
+    if question_id is not None:
+        await forward_to_support(bot, session, settings, user.id, message.chat.id, question_id, language)
 
 
-async def forward_to_support(message: Message, bot: Bot, session: AsyncSession, settings: Settings) -> bool:
-    assert message.from_user is not None
-    opened = await handoff.active_handoff(session, message.from_user.id)
+async def forward_to_support(
+    bot: Bot,
+    session: AsyncSession,
+    settings: Settings,
+    user_id: int,
+    chat_id: int,
+    message_id: int,
+    language: str,
+) -> bool:
+    """Forward one customer message to the support chat and remember whose it is."""
+    opened = await handoff.active_handoff(session, user_id)
     if opened is None or settings.support_chat_id is None:
         return False
     try:
         forwarded = await bot.forward_message(
-            chat_id=settings.support_chat_id, from_chat_id=message.chat.id, message_id=message.message_id
+            chat_id=settings.support_chat_id, from_chat_id=chat_id, message_id=message_id
         )
     except TelegramAPIError:
-        logger.exception("forward to support failed", extra={"user_id": message.from_user.id})
-        await say(message, t("handoff_forward_failed", language_of(message.from_user, message.text or "")))
+        logger.exception("forward to support failed", extra={"user_id": user_id})
+        await bot.send_message(chat_id, t("handoff_forward_failed", language), parse_mode=None)
         return False
     await handoff.remember_forward(
         session, opened, support_chat_id=settings.support_chat_id, support_message_id=forwarded.message_id
@@ -106,9 +132,15 @@ def create_customer_router() -> Router:
     ) -> None:
         await query.answer()
         if isinstance(query.message, Message):
-            # The button sits on the bot's message; the hand-off belongs to whoever tapped it.
+            # The button sits on the bot's message; the hand-off belongs to whoever tapped it,
+            # and staff get the customer's own question, not the bot's answer to it.
             message = query.message.model_copy(update={"from_user": query.from_user, "text": ""})
-            await start_handoff(message.as_(bot), bot, session, settings, interaction)
+            question = await handoff.question_message_id(
+                session, user_id=query.from_user.id, chat_id=message.chat.id
+            )
+            await start_handoff(
+                message.as_(bot), bot, session, settings, interaction, question_id=question, own_message=False
+            )
 
     @router.message(Command("bot"))
     async def on_back_to_bot(message: Message, session: AsyncSession, interaction: Interaction) -> None:
@@ -121,42 +153,60 @@ def create_customer_router() -> Router:
     async def relay(
         message: Message, bot: Bot, session: AsyncSession, settings: Settings, interaction: Interaction
     ) -> None:
+        assert message.from_user is not None
         interaction.routed("handoff-relay", AnswerSource.HANDOFF)
-        if not await forward_to_support(message, bot, session, settings):
-            await say(message, t("handoff_unavailable", language_of(message.from_user, message.text or "")))
+        language = language_of(message.from_user, message.text or "")
+        forwarded = await forward_to_support(
+            bot, session, settings, message.from_user.id, message.chat.id, message.message_id, language
+        )
+        if not forwarded:
+            await say(message, t("handoff_unavailable", language))
 
     return router
 
 
 def create_support_router(support_chat_id: int) -> Router:
-    """Support chat side: a reply to a forwarded message goes back to that customer."""
-    router = Router(name="handoff-support")
-    router.message.filter(F.chat.id == support_chat_id, F.reply_to_message)
+    """Support chat side: a reply to a forwarded message goes back to that customer.
 
-    @router.message(Command("close"))
+    Every update from the support chat is routed "staff..." so it stays stored but out
+    of the customer logs and /stats; the bot never answers staff chatter itself.
+    """
+    router = Router(name="handoff-support")
+    router.message.filter(F.chat.id == support_chat_id)
+
+    @router.message(Command("close"), F.reply_to_message)
     async def on_close(message: Message, bot: Bot, session: AsyncSession, interaction: Interaction) -> None:
         assert message.reply_to_message is not None
+        interaction.routed(f"{STAFF_ROUTE}-close", AnswerSource.STAFF)
         opened = await handoff.handoff_for_reply(
             session, support_chat_id=message.chat.id, replied_message_id=message.reply_to_message.message_id
         )
-        interaction.routed("staff-close", AnswerSource.STAFF)
         if opened is None:
-            await message.reply("This message is not part of a hand-off.")
+            await message.reply("This message is not part of a hand-off.", parse_mode=None)
             return
-        await handoff.close_handoff(session, opened.customer_user_id)
+        if not await handoff.close_session(session, opened):
+            await message.reply("Already closed; the customer was told then.", parse_mode=None)
+            return
         await bot.send_message(opened.customer_chat_id, t("handoff_ended", opened.language), parse_mode=None)
-        await message.reply("Closed; the customer is back with the bot.")
+        await message.reply("Closed; the customer is back with the bot.", parse_mode=None)
 
-    @router.message()
+    @router.message(F.reply_to_message)
     async def on_staff_reply(
         message: Message, bot: Bot, session: AsyncSession, interaction: Interaction
     ) -> None:
         assert message.reply_to_message is not None
+        interaction.routed(f"{STAFF_ROUTE}-reply", AnswerSource.STAFF)
         opened = await handoff.handoff_for_reply(
             session, support_chat_id=message.chat.id, replied_message_id=message.reply_to_message.message_id
         )
-        interaction.routed("staff-reply", AnswerSource.STAFF)
         if opened is None:
+            return  # staff talking among themselves, replying to each other
+        if opened.closed_at is not None:
+            await message.reply(
+                "Not sent: this hand-off is closed and the customer is back with the bot. "
+                "They can ask for a person again.",
+                parse_mode=None,
+            )
             return
         try:
             if message.text:
@@ -170,6 +220,11 @@ def create_support_router(support_chat_id: int) -> Router:
                 )
         except TelegramAPIError as error:
             logger.warning("staff reply not delivered", extra={"customer_chat_id": opened.customer_chat_id})
-            await message.reply(f"Not delivered to the customer: {error.message}")
+            await message.reply(f"Not delivered to the customer: {error.message}", parse_mode=None)
+
+    @router.message()
+    async def on_staff_chatter(message: Message, interaction: Interaction) -> None:
+        """Staff talking among themselves: stored, marked, not answered."""
+        interaction.routed(STAFF_ROUTE, AnswerSource.STAFF)
 
     return router

@@ -13,6 +13,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import HandoffSession, InboundMessage, LLMReply
+from db.repositories.logs import customer_traffic
 from db.types import utcnow
 
 
@@ -92,10 +93,11 @@ def percentile(values: Sequence[float], share: float) -> float | None:
 async def collect_stats(
     session: AsyncSession, *, period: timedelta, exclude_users: Collection[int] = ()
 ) -> Stats:
-    """Customer traffic only: `exclude_users` (the admins) would otherwise count their own /stats."""
+    """Customer traffic only: `exclude_users` (the admins) would otherwise count their own /stats,
+    and staff messages in the support chat are not customer messages."""
     since = utcnow() - period
     statement = select(InboundMessage.intent, InboundMessage.latency_ms, InboundMessage.error).where(
-        InboundMessage.created_at >= since
+        InboundMessage.created_at >= since, customer_traffic()
     )
     if exclude_users:
         statement = statement.where(col(InboundMessage.telegram_user_id).not_in(list(exclude_users)))

@@ -1,3 +1,5 @@
+"""Queries of the hand-off tables."""
+
 from __future__ import annotations
 
 from sqlmodel import col, select
@@ -30,3 +32,13 @@ async def session_for_support_message(
         )
     )
     return (await session.exec(statement)).first()
+
+
+async def open_sessions(session: AsyncSession) -> list[HandoffSession]:
+    """Every hand-off still waiting for a person, oldest first."""
+    statement = (
+        select(HandoffSession)
+        .where(col(HandoffSession.closed_at).is_(None))
+        .order_by(col(HandoffSession.opened_at), col(HandoffSession.id))
+    )
+    return list((await session.exec(statement)).all())

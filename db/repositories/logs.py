@@ -3,13 +3,25 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from datetime import datetime
 
-from sqlalchemy import or_
+from sqlalchemy import ColumnElement, and_, not_, or_
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import InboundMessage, InboundStatus, OutboundMessage, OutboundStatus
 
 NOT_ANSWERED = (InboundStatus.FAILED, InboundStatus.ABANDONED)
+
+STAFF_ROUTE = "staff"
+"""Route prefix of every update from the support chat (staff replies, /close, chatter).
+
+They are stored like any update (nothing is lost) but they are not customer traffic:
+customer logs and /stats leave them out through `customer_traffic`."""
+
+
+def customer_traffic() -> ColumnElement[bool]:
+    """Rows that are customer traffic: not routed to the staff side (unrouted rows count)."""
+    route = col(InboundMessage.route)
+    return or_(route.is_(None), not_(route.startswith(STAFF_ROUTE)))
 
 
 async def inbound(
@@ -21,14 +33,18 @@ async def inbound(
     limit: int = 20,
     exclude_users: Collection[int] = (),
     failed: bool = False,
+    include_staff: bool = False,
 ) -> list[InboundMessage]:
     """Newest `limit` messages matching the filters, returned oldest first.
 
     `exclude_users` (the admins) keeps the admins' own commands out of a customer log,
     unless a user filter asks for them explicitly. `failed` keeps what needs an admin:
     messages that failed or were abandoned, and messages with a reply Telegram refused.
+    Staff messages in the support chat are left out unless `include_staff` asks for them.
     """
     statement = select(InboundMessage)
+    if not include_staff:
+        statement = statement.where(customer_traffic())
     if failed:
         refused = select(OutboundMessage.inbound_id).where(OutboundMessage.status == OutboundStatus.FAILED)
         statement = statement.where(
@@ -68,10 +84,12 @@ async def conversation(
     so a model must not take them for something it said.
     """
     received = await inbound(session, user_id=user_id, limit=limit)
+    # What was sent to the customer's own chat: not the hand-off brief and forwards the
+    # customer's updates caused in the support chat (a model would take them for its words).
     statement = select(OutboundMessage).where(
         or_(
-            col(OutboundMessage.telegram_user_id) == user_id,
             col(OutboundMessage.chat_id) == user_id,
+            and_(col(OutboundMessage.telegram_user_id) == user_id, col(OutboundMessage.chat_id).is_(None)),
         )
     )
     if delivered_only:
@@ -90,3 +108,19 @@ async def mark_resent(session: AsyncSession, row: OutboundMessage) -> None:
     row.status = OutboundStatus.RESENT
     session.add(row)
     await session.commit()
+
+
+async def last_message_from(session: AsyncSession, user_id: int, chat_id: int) -> InboundMessage | None:
+    """The newest message (not a button press) a user sent in a chat, with its raw update."""
+    statement = (
+        select(InboundMessage)
+        .where(
+            InboundMessage.telegram_user_id == user_id,
+            InboundMessage.chat_id == chat_id,
+            InboundMessage.kind != "callback",
+            col(InboundMessage.raw_update).is_not(None),
+        )
+        .order_by(col(InboundMessage.id).desc())
+        .limit(1)
+    )
+    return (await session.exec(statement)).first()
