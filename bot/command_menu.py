@@ -24,6 +24,7 @@ ADMIN_COMMANDS: dict[str, str] = {
     "logs": "Recent messages: /logs [failed] [user_id] [n]",
     "conversation": "One customer's conversation: /conversation <user_id>",
     "resend": "Send an undelivered reply again: /resend <n>",
+    "handoffs": "Open hand-offs and how long each has waited",
     "reload": "Reload the FAQ now",
 }
 MENU_LANGUAGES = ("ko", "ja")
