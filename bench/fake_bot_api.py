@@ -42,6 +42,8 @@ class FakeBotAPI:
     calls: list[tuple[str, dict[str, str]]] = field(default_factory=list)
     """Every call: the method (lower case) and its parameters as sent."""
     confirmed_below: int = 0
+    revoked_tokens: set[str] = field(default_factory=set)
+    """Tokens answered 401 Unauthorized, as Telegram answers a revoked one."""
     _pending: list[dict[str, Any]] = field(default_factory=list)
     _arrived: asyncio.Event = field(default_factory=asyncio.Event)
     _closing: asyncio.Event = field(default_factory=asyncio.Event)
@@ -77,6 +79,10 @@ class FakeBotAPI:
         method = request.match_info["method"].lower()
         params = {key: str(value) for key, value in (await request.post()).items()}
         self.calls.append((method, params))
+        if request.match_info["token"] in self.revoked_tokens:
+            return web.json_response(
+                {"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401
+            )
         if method == "getme":
             token_id = int(request.match_info["token"].split(":", 1)[0])
             return _ok({"id": token_id, "is_bot": True, "first_name": "csbot", "username": "csbot_fake"})

@@ -6,12 +6,14 @@ import argparse
 import asyncio
 import json
 import logging
+import re
 import sys
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bot.cli_output import OneLineParser, emit_line, positive_int
 from bot.cli_shop_files import add_parsers as add_shop_file_parsers
 from bot.cli_shop_files import run_export, run_import
 from bot.config import ConfigError, Settings, load_settings
@@ -30,7 +32,7 @@ DEFAULT_HTTP_PORT = 8080
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="csbot", description="Customer-service chatbot for online shops.")
+    parser = OneLineParser(prog="csbot", description="Customer-service chatbot for online shops.")
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser(
         "run", help="serve Telegram: long polling, or a webhook with --webhook (needs CSBOT_BOT_TOKEN)"
@@ -100,8 +102,8 @@ def _parser() -> argparse.ArgumentParser:
     logs = commands.add_parser("logs", help="conversation logs, oldest first")
     logs.add_argument("--user", type=int, help="Telegram user id")
     logs.add_argument("--intent", choices=["stock", "shipping", "returns", "human", "faq"])
-    logs.add_argument("--since", help="ISO date/time (UTC) or a period such as 24h, 7d")
-    logs.add_argument("--limit", type=int, default=50)
+    logs.add_argument("--since", type=_parse_since, help="ISO date/time (UTC) or a period such as 24h, 7d")
+    logs.add_argument("--limit", type=positive_int, default=50)
     logs.add_argument("--json", action="store_true", help="one JSON object per line")
     logs.add_argument(
         "--failed",
@@ -110,7 +112,7 @@ def _parser() -> argparse.ArgumentParser:
     )
 
     stats = commands.add_parser("stats", help="volume, intents, hand-offs, latency, errors")
-    stats.add_argument("--period", default="24h", help="e.g. 1h, 24h, 7d (default 24h)")
+    stats.add_argument("--period", type=_period, default="24h", help="e.g. 1h, 24h, 7d (default 24h)")
     stats.add_argument("--json", action="store_true")
     return parser
 
@@ -123,11 +125,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"csbot: {error}", file=sys.stderr)
         return 2
     configure_logging(settings.log_level, settings.log_format)
-    if args.command == "classify":
-        return _classify(args, settings)
-    if args.command == "eval":
-        return _evaluate(args, settings)
-    try:
+    try:  # one place turns a bad setting into one line, whichever command met it
+        if args.command == "classify":
+            return _classify(args, settings)
+        if args.command == "eval":
+            return _evaluate(args, settings)
         return asyncio.run(_run_async(args, settings))
     except ConfigError as error:
         print(f"csbot: {error}", file=sys.stderr)
@@ -141,6 +143,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 async def _run_async(args: argparse.Namespace, settings: Settings) -> int:
     if args.command in ("run", "chat"):
+        _require_local_model(args, settings)
         from services.classifier import warm_up
 
         warm_up()
@@ -148,6 +151,9 @@ async def _run_async(args: argparse.Namespace, settings: Settings) -> int:
         token = settings.require_bot_token()
         if _wants_webhook(args, settings):
             settings.require_webhook()  # a missing URL or secret stops here, before any database work
+        from bot.telegram_check import check_bot_token
+
+        await check_bot_token(token, settings)  # a refused token or a silent Telegram: before it too
         from bot.app import build_app  # aiogram takes seconds to import: only when serving
 
         app = await build_app(settings, upgrade=not args.no_migrate)
@@ -181,6 +187,21 @@ async def _run_async(args: argparse.Namespace, settings: Settings) -> int:
     if args.command == "export":
         return await run_export(args, settings)
     return await _read_logs(args, settings)
+
+
+def _require_local_model(args: argparse.Namespace, settings: Settings) -> None:
+    """A local model asked for but not installable here: one line naming who asked, before anything."""
+    from services.llm.local.availability import LocalModelUnavailable, require_local_model
+
+    generate = args.command == "chat" and args.generate
+    model = settings.local_model or ("bundled" if generate else None)
+    if model is None or settings.llm.target:  # a configured target model wins over the local one
+        return
+    try:
+        require_local_model(model)
+    except LocalModelUnavailable as error:
+        asked_by = "CSBOT_LOCAL_MODEL" if settings.local_model else "--generate"
+        raise ConfigError(f"{asked_by}: {error}") from error
 
 
 def _wants_webhook(args: argparse.Namespace, settings: Settings) -> bool:
@@ -258,36 +279,33 @@ async def _db(args: argparse.Namespace, settings: Settings) -> int:
         if args.db_command == "seed-demo":
             async with create_session_factory(engine)() as session:
                 created = await seed_demo(session, demo_telegram_user_id=settings.local_chat_user_id)
-            print("demo data created" if created else "demo data already present")
+            emit_line("demo data created" if created else "demo data already present")
         else:
-            print("database is at the latest schema")
+            emit_line("database is at the latest schema")
     finally:
         await engine.dispose()
     return 0
 
 
 async def _read_logs(args: argparse.Namespace, settings: Settings) -> int:
-    from db.engine import check_connection, create_engine, create_session_factory
+    from bot.cli_database import open_recorded
+    from db.engine import create_session_factory
     from db.repositories import logs
     from services.admin_views import inbound_as_json, render_logs
-    from services.stats import collect_stats, parse_period
+    from services.stats import collect_stats
 
-    engine = create_engine(settings.database_url)
+    engine = await open_recorded(settings)
     try:
-        await check_connection(engine)
         async with create_session_factory(engine)() as session:
             if args.command == "stats":
-                stats = await collect_stats(
-                    session, period=parse_period(args.period), exclude_users=settings.admin_ids
-                )
-                print(json.dumps(stats.as_dict()) if args.json else stats.render())
+                stats = await collect_stats(session, period=args.period, exclude_users=settings.admin_ids)
+                emit_line(json.dumps(stats.as_dict()) if args.json else stats.render())
                 return 0
-            since = _parse_since(args.since) if args.since else None
             rows = await logs.inbound(
                 session,
                 user_id=args.user,
                 intent=args.intent,
-                since=since,
+                since=args.since,
                 limit=args.limit,
                 exclude_users=settings.admin_ids,
                 failed=args.failed,
@@ -297,9 +315,9 @@ async def _read_logs(args: argparse.Namespace, settings: Settings) -> int:
         await engine.dispose()
     if args.json:
         for row in rows:
-            print(json.dumps(inbound_as_json(row, replies), ensure_ascii=False))
+            emit_line(json.dumps(inbound_as_json(row, replies), ensure_ascii=False))
     else:
-        print(render_logs(rows, replies))
+        emit_line(render_logs(rows, replies))
     return 0
 
 
@@ -319,7 +337,7 @@ def _evaluate(args: argparse.Namespace, settings: Settings) -> int:
     except ValueError as error:  # FaqFileError included
         print(f"csbot: {error}", file=sys.stderr)
         return 2
-    print(render(evaluate(questions, classifier, lookup)))
+    emit_line(render(evaluate(questions, classifier, lookup)))
     return 0
 
 
@@ -349,18 +367,32 @@ def _eval_answerers(faq: str | None, settings: Settings) -> tuple[IntentClassifi
 
 
 async def _shop_answerers(settings: Settings) -> tuple[IntentClassifier, FaqLookupAnswerer]:
-    from db.engine import check_connection, create_engine, create_session_factory
+    from bot.cli_database import open_recorded
+    from db.engine import create_session_factory
     from services.answerers import load_answerers
 
-    engine = create_engine(settings.database_url)
+    engine = await open_recorded(settings)
     try:
-        await check_connection(engine)
         return await load_answerers(create_session_factory(engine))
     finally:
         await engine.dispose()
 
 
+PERIOD_SHAPE = re.compile(r"\s*[-+]?[\d.]+\s*[mhdw]?\s*$", re.IGNORECASE)
+
+
+def _period(value: str) -> timedelta:
+    """argparse type for --period: a bad one is a one-line usage error naming the option."""
+    from services.stats import parse_period
+
+    try:
+        return parse_period(value)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def _parse_since(value: str) -> datetime:
+    """argparse type for --since: an ISO date/time (UTC unless it says) or a period back from now."""
     from datetime import UTC
 
     from db.types import utcnow
@@ -369,7 +401,15 @@ def _parse_since(value: str) -> datetime:
     try:
         parsed = datetime.fromisoformat(value)
     except ValueError:
-        return utcnow() - parse_period(value)
+        try:
+            return utcnow() - parse_period(value)
+        except ValueError as error:
+            if PERIOD_SHAPE.match(value):  # meant as a period: say what is wrong with it
+                raise argparse.ArgumentTypeError(str(error)) from None
+            raise argparse.ArgumentTypeError(
+                f"expected an ISO date/time such as 2026-01-31T09:00 or a period such as 24h or 7d, "
+                f"not {value!r}"
+            ) from None
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
@@ -408,18 +448,18 @@ def _classify(args: argparse.Namespace, settings: Settings) -> int:
             (CatalogueName(p["sku"], (p["name"], p["name_ko"])) for p in DEMO_PRODUCTS),
             cue_weight=CUE_WEIGHT if args.cues else 0.0,
         )
-        print(render_report(evaluate(classifier, load_labelled(args.evaluate))))
+        emit_line(render_report(evaluate(classifier, load_labelled(args.evaluate))))
         return 0
-    # Connecting to a missing SQLite file would create an empty database.
-    sqlite_path = Path(settings.database_url.split("///", 1)[-1])
-    if settings.database_url.startswith("sqlite") and not sqlite_path.exists():
+    from bot.cli_database import missing_sqlite_file
+
+    if missing_sqlite_file(settings.database_url) is not None:  # connecting would create it
         classifier = IntentClassifier()
     else:
         classifier = asyncio.run(_shop_classifier(settings))
     lines = [args.text] if args.text is not None else (line.rstrip("\n") for line in sys.stdin)
     for line in lines:
         result = classifier.classify(line)
-        print(
+        emit_line(
             json.dumps(
                 {
                     "intent": result.intent.value,

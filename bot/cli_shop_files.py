@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import argparse
 import io
-import os
 import sys
 from pathlib import Path
 
+from bot.cli_output import emit
 from bot.config import Settings
 
 KINDS = ("products", "customers", "orders", "faq")
@@ -95,7 +95,7 @@ async def run_import(args: argparse.Namespace, settings: Settings) -> int:
                 await session.commit()
     finally:
         await engine.dispose()
-    _emit(report.render(dry_run=args.dry_run) + "\n")
+    emit(report.render(dry_run=args.dry_run) + "\n")
     return 0
 
 
@@ -128,7 +128,7 @@ async def run_export(args: argparse.Namespace, settings: Settings) -> int:
     finally:
         await engine.dispose()
     if args.file == "-":
-        _emit(out.getvalue())
+        emit(out.getvalue())
     else:
         Path(args.file).write_text(out.getvalue(), encoding="utf-8")
         print(f"{args.kind}: wrote {args.file}", file=sys.stderr)
@@ -160,18 +160,8 @@ async def _import_faq(args: argparse.Namespace, settings: Settings) -> int:
     finally:
         await engine.dispose()
     verb = "would import" if args.dry_run else "imported"
-    _emit(
+    emit(
         f"faq: {verb} {counts.created} new, {counts.updated} changed, {counts.unchanged} unchanged, "
         f"{counts.removed} removed\n"
     )
     return 0
-
-
-def _emit(text: str) -> None:
-    """Standard output, piped into `head` as often as not: a closed pipe is no error."""
-    try:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        # Python's own advice: point stdout at devnull so the interpreter's final flush is quiet.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -7,12 +7,14 @@ variable, instead of surfacing at the first customer message.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Annotated, Literal
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
-from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict, SettingsError
 
 from db.models import OrderStatus
 from services.llm.config import LLMRoles
@@ -154,6 +156,20 @@ class Settings(BaseSettings):
             raise ValueError(f"{value!r} is not an IANA time zone such as Asia/Seoul") from None
         return value
 
+    @field_validator("redis_url")
+    @classmethod
+    def _redis_url(cls, value: str | None) -> str | None:
+        """Parsed as redis-py will parse it, so a typo stops the start instead of the first update."""
+        if value is None:
+            return value
+        from redis.connection import parse_url  # redis-py's own parser: one reading of the URL
+
+        parse_url(value)  # its ValueError names the scheme or port problem
+        database = urlsplit(value).path.strip("/")
+        if not value.startswith("unix://") and database and not database.isdigit():
+            raise ValueError(f"the database after the host must be a number such as /0, not /{database}")
+        return value
+
     @field_validator("shop_api_url")
     @classmethod
     def _http_url(cls, value: str | None) -> str | None:
@@ -210,7 +226,14 @@ class Settings(BaseSettings):
                 f"{ENV_PREFIX}BOT_TOKEN is not set: `csbot run` needs the token from @BotFather. "
                 "To try the bot without Telegram, run `csbot chat`."
             )
-        return self.bot_token.get_secret_value()
+        token = self.bot_token.get_secret_value().strip()
+        # Telegram's shape, as aiogram checks it: digits, a colon, a secret; before any connection.
+        bot_id, _, secret = token.partition(":")
+        if not bot_id.isdigit() or not secret or any(c.isspace() for c in secret):
+            raise ConfigError(
+                f"{ENV_PREFIX}BOT_TOKEN is malformed: expected the 123456:ABC... token from @BotFather"
+            )
+        return token
 
 
 def load_settings(**overrides: object) -> Settings:
@@ -225,3 +248,15 @@ def load_settings(**overrides: object) -> Settings:
             inside = ".".join(str(part) for part in error["loc"][1:])  # where in a JSON value
             problems.append(f"{name}{f' ({inside})' if inside else ''}: {error['msg']}")
         raise ConfigError("invalid configuration - " + "; ".join(problems)) from exc
+    except SettingsError as exc:  # a JSON variable (CSBOT_LLM) that is not JSON at all
+        raise ConfigError(f"invalid configuration - {_undecodable(exc)}") from exc
+
+
+def _undecodable(error: SettingsError) -> str:
+    """pydantic-settings names the field in prose and keeps the JSON error as the cause."""
+    found = re.search(r'field "(\w+)"', str(error))
+    name = f"{ENV_PREFIX}{found.group(1).upper()}" if found else "a setting"
+    cause = error.__cause__
+    if isinstance(cause, json.JSONDecodeError):
+        return f"{name}: not valid JSON ({cause.msg} at line {cause.lineno} column {cause.colno})"
+    return f"{name}: {cause or error}"

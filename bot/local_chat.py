@@ -20,6 +20,7 @@ from aiogram.methods import EditMessageText, SendMessage, TelegramMethod
 from aiogram.types import InlineKeyboardMarkup, ReplyKeyboardMarkup, Update
 
 from bot.app import App
+from bot.cli_output import emit_line
 from bot.dispatcher import create_bot
 from bot.fake_updates import UpdateFactory
 from bot.recording_session import LOCAL_BOT_TOKEN, RecordingSession
@@ -150,7 +151,7 @@ async def run_local_chat(app: App, *, user_id: int, as_json: bool = False) -> No
     chat = LocalChat(app, user_id=user_id)
     interactive = sys.stdin.isatty() and not as_json
     if interactive:
-        print(BANNER)
+        emit_line(BANNER)
     while True:
         if interactive:
             try:
@@ -166,9 +167,9 @@ async def run_local_chat(app: App, *, user_id: int, as_json: bool = False) -> No
             break
         if as_json:
             for record in await chat.send_json(line):
-                print(json.dumps(record, ensure_ascii=False), flush=True)
+                emit_line(json.dumps(record, ensure_ascii=False))
             continue
         for reply in await chat.send(line):
-            print(f"bot> {reply}" if interactive else reply)
+            emit_line(f"bot> {reply}" if interactive else reply)
         if not interactive:
-            print()
+            emit_line("")

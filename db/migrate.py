@@ -38,3 +38,17 @@ async def recreate(engine: AsyncEngine) -> None:
         await connection.execute(text("DROP SCHEMA IF EXISTS public CASCADE"))
         await connection.execute(text("CREATE SCHEMA public"))
     await upgrade(engine)
+
+
+async def current_revision(engine: AsyncEngine) -> str | None:
+    """The revision the database is at; None when csbot never migrated it (no schema)."""
+    from alembic.runtime.migration import MigrationContext
+
+    async with engine.connect() as connection:
+        return await connection.run_sync(lambda sync: MigrationContext.configure(sync).get_current_revision())
+
+
+def head_revision() -> str | None:
+    from alembic.script import ScriptDirectory
+
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()

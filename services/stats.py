@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections import Counter
 from collections.abc import Collection, Sequence
@@ -135,13 +136,21 @@ async def collect_stats(
 
 
 def parse_period(text: str) -> timedelta:
-    """`24h`, `7d`, `30m` or a bare number of hours."""
-    text = text.strip().lower()
+    """`24h`, `7d`, `30m` or a bare number of hours; ValueError says what was expected."""
+    cleaned = text.strip().lower()
     units = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
-    if text and text[-1] in units:
-        value, unit = float(text[:-1]), units[text[-1]]
-    else:
-        value, unit = float(text), "hours"
-    if value <= 0:
-        raise ValueError("period must be positive")
-    return timedelta(**{unit: value})
+    number, unit = (cleaned[:-1], units[cleaned[-1]]) if cleaned[-1:] in units else (cleaned, "hours")
+    try:
+        value = float(number)
+        period = timedelta(**{unit: value}) if math.isfinite(value) else None
+    except (ValueError, OverflowError):
+        period = None
+    if period is None:
+        raise ValueError(f"expected a period such as 30m, 24h or 7d, not {text!r}")
+    if period <= timedelta(0):
+        raise ValueError(f"a period must be longer than zero, not {text!r}")
+    try:
+        utcnow() - period
+    except OverflowError:
+        raise ValueError(f"{text!r} reaches back before the year 1") from None
+    return period

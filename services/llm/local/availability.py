@@ -12,13 +12,22 @@ class LocalModelUnavailable(RuntimeError):
 
 def local_generation_available() -> tuple[bool, str]:
     """(available, why not) - for the one start-up line that says so."""
-    if util.find_spec("llama_cpp") is None:
-        return False, "llama-cpp-python is not installed (pip install 'csbot[local]')"
     try:
-        bundled_model_path()
+        require_local_model("bundled")
     except LocalModelUnavailable as error:
         return False, str(error)
     return True, ""
+
+
+def require_local_model(model: str) -> None:
+    """What LocalEngine needs for `model` (a GGUF path or 'bundled'), checked without loading it:
+    a missing extra or file stops the start in one line, before any database work."""
+    if util.find_spec("llama_cpp") is None:
+        raise LocalModelUnavailable("llama-cpp-python is not installed (pip install 'csbot[local]')")
+    if model == "bundled":
+        bundled_model_path()
+    elif not Path(model).is_file():
+        raise LocalModelUnavailable(f"model file not found: {model}")
 
 
 def bundled_model_path() -> Path:
