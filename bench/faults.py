@@ -1,6 +1,6 @@
 """Fault bench: are customer messages lost, left unanswered or answered twice under faults?
 
-Drives N updates from many users through csbot's own polling loop (`serve_polling`:
+Drives N updates from many users through csbot's own polling loop (`bot.serving.serve`:
 store, then confirm, then handle, 50 at a time) against a fake Telegram that
 re-delivers whatever was not confirmed, with a real database (SQLite by default,
 `--database-url` for PostgreSQL), while injecting in one run:
@@ -53,7 +53,7 @@ from bot.fake_updates import UpdateFactory
 from bot.inbox_worker import InboxWorker
 from bot.middlewares.telegram_retry import TelegramRetryMiddleware
 from bot.recording_session import LOCAL_BOT_TOKEN, QueuedResponse, RecordingSession
-from bot.serving import serve_polling
+from bot.serving import serve
 from db import migrate
 from db.engine import create_engine
 from db.models import InboundMessage, ReturnRequest
@@ -205,7 +205,7 @@ async def run(args: argparse.Namespace) -> dict[str, int]:
     report: Counter[str] = Counter()
     started = time.monotonic()
 
-    async def serve(app: App, bot: Bot) -> int:
+    async def run_instance(app: App, bot: Bot) -> int:
         app.inbox.policy = replace(app.inbox.policy, retry_base=0.2)
         append = app.inbox.journal.append
 
@@ -214,7 +214,7 @@ async def run(args: argparse.Namespace) -> dict[str, int]:
             await append(record)
 
         app.inbox.journal.append = counted  # type: ignore[method-assign]
-        return await serve_polling(app.dispatcher, bot, concurrency=args.concurrency, shutdown_timeout=1.0)
+        return await serve(app.dispatcher, bot, concurrency=args.concurrency, shutdown_timeout=1.0)
 
     async def stored_at_least(app: App, count: int) -> None:
         while await _count(app, InboundMessage) < count:  # noqa: ASYNC110  # the bot under test has no event for it
@@ -228,7 +228,7 @@ async def run(args: argparse.Namespace) -> dict[str, int]:
     base_rows = await _count(app, InboundMessage)
     telegram.send_fault_rate, telegram.draft_fault_rate = 0.3, 0.3
     telegram.deliver(*script[: marks["sigterm"]], *confirm, *confirm)
-    serving = asyncio.create_task(serve(app, bot))
+    serving = asyncio.create_task(run_instance(app, bot))
 
     await asyncio.wait_for(stored_at_least(app, base_rows + marks["outage"]), 120)
     async with database_outage(database_url):
@@ -245,7 +245,7 @@ async def run(args: argparse.Namespace) -> dict[str, int]:
 
     app = await build_app(settings)  # the restart: same database, same journal, same Telegram
     telegram.deliver(*script[marks["sigterm"] :], *redelivered[len(redelivered) // 2 :], *confirm)
-    serving = asyncio.create_task(serve(app, bot))
+    serving = asyncio.create_task(run_instance(app, bot))
     await asyncio.wait_for(stored_at_least(app, base_rows + len(script)), 300)
     await asyncio.sleep(2.0)
     telegram.send_fault_rate = telegram.draft_fault_rate = 0.0  # Telegram accepts sends again

@@ -91,12 +91,6 @@ async def serve(
     return 0
 
 
-async def serve_polling(
-    dispatcher: DurableDispatcher, bot: Bot, *, concurrency: int, shutdown_timeout: float
-) -> int:
-    return await serve(dispatcher, bot, concurrency=concurrency, shutdown_timeout=shutdown_timeout)
-
-
 def _request_stop(stop: asyncio.Event, signum: int) -> None:
     logger.info("stop requested; no new updates taken", extra={"signal": signal.Signals(signum).name})
     stop.set()

@@ -27,7 +27,7 @@ from bot.dispatcher import create_bot
 from bot.fsm_memory import BoundedEventIsolation, BoundedMemoryStorage
 from bot.inbox_worker import InboxWorker
 from bot.recording_session import RecordingSession
-from bot.serving import serve_polling
+from bot.serving import serve
 from db.models import InboundMessage, OutboundMessage
 from services.texts import t
 from tests.harness import ADMIN_ID, DEMO_USER_ID, OTHER_USER_ID, Harness, texts_to
@@ -250,7 +250,7 @@ async def test_sigterm_drains_then_a_restart_answers_the_rest_exactly_once(
     ]
     harness.session.deliver(*updates)
     serving = asyncio.create_task(
-        serve_polling(harness.app.dispatcher, harness.bot, concurrency=8, shutdown_timeout=0.3)
+        serve(harness.app.dispatcher, harness.bot, concurrency=8, shutdown_timeout=0.3)
     )
     await asyncio.wait_for(gate.reached.wait(), 10)
     await asyncio.wait_for(_rows_stored(harness.app, 3), 10)
@@ -298,7 +298,7 @@ async def test_polling_confirms_an_update_only_after_it_is_stored(harness: Harne
     batch = [harness.updates.text(DEMO_USER_ID + i, f"hello {i}") for i in range(5)]
     harness.session.deliver(*batch)
     serving = asyncio.create_task(
-        serve_polling(harness.app.dispatcher, harness.bot, concurrency=8, shutdown_timeout=5)
+        serve(harness.app.dispatcher, harness.bot, concurrency=8, shutdown_timeout=5)
     )
     await eventually(lambda: harness.session.confirmed_below > batch[-1].update_id)
     os.kill(os.getpid(), signal.SIGTERM)
@@ -470,7 +470,7 @@ async def test_a_second_poller_on_the_token_stops_this_one_with_one_clear_error(
         GetUpdates, error_code=409, description="Conflict: terminated by other getUpdates request"
     )
     with pytest.raises(PollingConflict, match="another process is polling with this bot token"):
-        await serve_polling(harness.app.dispatcher, harness.bot, concurrency=4, shutdown_timeout=1)
+        await serve(harness.app.dispatcher, harness.bot, concurrency=4, shutdown_timeout=1)
 
 
 async def test_postgresql_down_at_arrival_then_back(fast: Harness, database_url: str) -> None:
