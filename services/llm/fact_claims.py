@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
 
 from services.numerals import (
@@ -193,7 +193,6 @@ def _identifiers(text: str) -> Iterator[tuple[int, int, Claim]]:
 # ---------------------------------------------------------------- quantities
 _TIME_UNITS = {"am", "pm", "clock"}
 """clock: an hour of the day not known to be a.m. or p.m. ("2시", "14:00", "3 o'clock")."""
-_CURRENCIES = {"KRW", "USD", "EUR", "JPY", "GBP"}
 
 _SUFFIXES: list[tuple[re.Pattern[str], str]] = [
     (re.compile(pattern, re.IGNORECASE), unit)
@@ -282,13 +281,14 @@ class _Quantity:
     minute: int = 0
     plain: str | None = None
     """The digits as written when they could be an order number ("1001", "001234")."""
-    keys: set[str] = field(default_factory=set)
 
     def readings(self) -> set[str]:
         if self.unit is None:
             return set()
         if self.unit in _TIME_UNITS:
-            hour = int(self.value) % 12 if self.value == int(self.value) else -1
+            if self.value != int(self.value):
+                return set()  # "2.5 p.m." is no time anyone writes: checked as a bare number
+            hour = int(self.value) % 12
             hours = {
                 "am": [hour],
                 "pm": [hour + 12],
@@ -308,8 +308,8 @@ class _Quantity:
 
 
 def _number(value: Decimal) -> str:
-    text = f"{value.normalize():f}"
-    return text
+    """One spelling per value: 3,000 / 3000.00 / 3천 are all "3000"."""
+    return f"{value.normalize():f}"
 
 
 def _quantities(text: str) -> list[_Quantity]:
@@ -391,8 +391,6 @@ def _attach_unit(text: str, quantity: _Quantity) -> None:
             if match and (quantity.unit is None or unit in ("am", "pm")):
                 quantity.unit, quantity.end = unit, match.end()
                 break
-    if quantity.unit == "dom" and not text[quantity.end - 3].isdigit():
-        quantity.unit, quantity.end = None, quantity.end - 2  # an ordinal follows digits only
     if quantity.unit == "clock" and not quantity.minute:
         if half := _HALF_HOUR.match(text, quantity.end):
             quantity.minute, quantity.end = 30, half.end()
