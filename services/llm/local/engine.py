@@ -83,9 +83,8 @@ class LocalEngine:
         return list(self._llm.tokenize(text.encode(), add_bos=False, special=special))
 
     def detokenize(self, tokens: Sequence[int]) -> str:
-        return self._llm.detokenize([t for t in tokens if not self.is_end(t)]).decode(
-            "utf-8", errors="replace"
-        )
+        data: bytes = self._llm.detokenize([t for t in tokens if not self.is_end(t)])
+        return data.decode("utf-8", errors="replace")
 
     def render_chat(self, messages: Sequence[dict[str, str]]) -> list[int]:
         """The model's own chat template from the GGUF, with the assistant turn opened."""
