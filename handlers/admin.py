@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from aiogram import Bot, Router
 from aiogram.exceptions import TelegramAPIError
 from aiogram.filters import Command, CommandObject, Filter
-from aiogram.types import Message
+from aiogram.types import LinkPreviewOptions, Message
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.config import Settings
 from db.models import OutboundStatus
 from db.repositories import logs
 from services.admin_views import render_conversation, render_logs
-from services.conversation_log import Interaction
+from services.console_auth import issue_login_link
+from services.conversation_log import Interaction, SentMessage, current_interaction
 from services.handoff import open_handoffs, render_open_handoffs
 from services.llm.speculative import SpeculativeAnswerer
 from services.stats import collect_stats, parse_period
@@ -127,6 +130,42 @@ def create_router() -> Router:
         """Who is waiting for a person, and for how long (oldest first)."""
         interaction.routed("admin", "database")
         await _send_long(message, render_open_handoffs(await open_handoffs(session)))
+
+    @router.message(Command("console"))
+    async def on_console(
+        message: Message, session: AsyncSession, settings: Settings, interaction: Interaction
+    ) -> None:
+        """A one-time sign-in link to the web console, for this admin only (the filter checked)."""
+        interaction.routed("admin", "database")
+        key = settings.console_signing_key()
+        if key is None or message.from_user is None:
+            await message.answer(
+                "The web console needs CSBOT_BOT_TOKEN or CSBOT_CONSOLE_SECRET to sign links.",
+                parse_mode=None,
+            )
+            return
+        minutes = settings.console_link_minutes
+        url = await issue_login_link(
+            session,
+            admin_id=message.from_user.id,
+            key=key,
+            base_url=settings.console_base_url(),
+            lifetime=timedelta(minutes=minutes),
+        )
+        # The link is a credential: the outbound log records a placeholder instead of its text
+        # (so nobody reading the logs can sign in with it). No preview: previews fetch links.
+        hidden = current_interaction.set(None)
+        try:
+            await message.answer(
+                f"Your console sign-in link (works once, for {minutes:g} minutes; do not forward it):\n{url}",
+                parse_mode=None,
+                link_preview_options=LinkPreviewOptions(is_disabled=True),
+            )
+        finally:
+            current_interaction.reset(hidden)
+        interaction.sent.append(
+            SentMessage("sendMessage", message.chat.id, "[console sign-in link, not logged]")
+        )
 
     @router.message(Command("reload"))
     async def on_reload(
