@@ -302,3 +302,12 @@ async def test_bad_addresses_get_a_clear_400(http: tuple[aiohttp.ClientSession, 
     for path in ("/admin/conversations/abc", "/admin/conversations?before=x", "/admin/dashboard?period=soon"):
         async with session.get(base + path) as response:
             assert response.status == 400, path
+
+
+async def test_the_render_bench_prints_its_goal_ratio(capsys: pytest.CaptureFixture[str]) -> None:
+    from bench import console_render
+
+    await console_render.main(messages=20, runs=1)
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[0].startswith("conversation page, 20 messages on SQLite over HTTP")
+    assert re.fullmatch(r"p50_ms=\d+\.\d goal_ms=300 goal_ratio=\d+\.\d{3}", lines[-1])
