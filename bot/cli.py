@@ -300,6 +300,7 @@ async def _serve_console(args: argparse.Namespace, settings: Settings) -> int:
     from bot.console import standalone_application
     from bot.console.wiring import console_deps
     from bot.dispatcher import create_bot
+    from db import migrate
     from db.engine import check_connection, create_engine, create_session_factory
 
     if not settings.admin_ids:
@@ -314,6 +315,7 @@ async def _serve_console(args: argparse.Namespace, settings: Settings) -> int:
     runner: web.AppRunner | None = None
     try:
         await check_connection(engine)
+        await migrate.upgrade(engine)  # the console's own tables, as `csbot run` would
         deps = console_deps(settings, create_session_factory(engine), bot=bot)
         runner = web.AppRunner(standalone_application(deps), access_log=None)
         await runner.setup()

@@ -16,9 +16,10 @@ from sqlalchemy import ColumnElement, and_
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import HandoffSession, InboundMessage, LLMReply
+from db.models import InboundMessage, LLMReply
 from db.repositories.logs import customer_traffic
 from db.types import utcnow
+from services.console_conversations import HANDOFF_ROUTES
 from services.console_gaps import QuestionGroup, group_questions
 from services.stats import percentile
 from services.svg_charts import Chart, Series, render
@@ -81,9 +82,6 @@ async def build_dashboard(
     if exclude_users:
         statement = statement.where(col(InboundMessage.telegram_user_id).not_in(list(exclude_users)))
     rows = (await session.exec(statement)).all()
-    handoffs = (
-        await session.exec(select(HandoffSession.opened_at).where(col(HandoffSession.opened_at) >= since))
-    ).all()
     replies = (await session.exec(select(LLMReply).where(col(LLMReply.created_at) >= since))).all()
 
     per_bucket: dict[datetime, list[tuple[str | None, float | None]]] = defaultdict(list)
@@ -92,7 +90,11 @@ async def build_dashboard(
         per_bucket[_floor(created_at, size)].append((intent, latency))
         if route == "faq" and source == "template":
             dont_know_per_day[_floor(created_at, timedelta(days=1))] += 1
-    handoff_per_bucket = Counter(_floor(opened, size) for opened in handoffs)
+    handoff_per_bucket = Counter(
+        _floor(created_at, size)
+        for created_at, _, _, route, source in rows
+        if route in HANDOFF_ROUTES or source == "handoff"
+    )
 
     intent_totals = Counter(intent or OTHER for _, intent, _, _, _ in rows)
     shown = [name for name, _ in intent_totals.most_common(TOP_INTENTS)]
@@ -141,7 +143,7 @@ async def build_dashboard(
             f"Customer messages {per}, by intent", "messages", labels, volume, stacked=True, label_format=fmt
         ),
         Chart(
-            f"Hand-off rate {per} (hand-offs opened / customer messages)",
+            f"Hand-off rate {per} (messages handed to a person / customer messages)",
             "%",
             labels,
             [Series("hand-off rate", [rate(b) for b in labels])],

@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 
 _PHONE = re.compile(
-    r"(?<![\w+-])(?:\+\d{1,3}[ -]?\(?\d{1,4}\)?|\(?0\d{1,3}\)?)[ -]?\d{3,4}[ -]?\d{4}(?![\w-])"
+    r"(?<![\d+])(?:\+\d{1,3}[ -]?\(?\d{1,4}\)?|\(?0\d{1,3}\)?)[ -]?\d{3,4}[ -]?\d{4}(?!\d)"
 )
 """International (+82 10 1234 5678) or domestic with the trunk 0 (010-1234-5678, 03-1234-5678):
-bare digit runs without either are ids, amounts and order numbers more often than phones."""
+bare digit runs without either are ids, amounts and order numbers more often than phones.
+Only digits bound a number: Korean particles follow it directly ("010-1234-5678로")."""
 _ORDER_LIKE = re.compile(r"\d{8}-\d{4,7}")
 """Dated order numbers (20240115-001234) have a phone's shape; they are what admins search for."""
 KEEP_DIGITS = 4

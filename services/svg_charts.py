@@ -15,7 +15,7 @@ from html import escape
 
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
 WIDTH, HEIGHT = 720, 280
-LEFT, RIGHT, TOP, BOTTOM = 64, 16, 36, 56
+LEFT, RIGHT, TOP, BOTTOM = 64, 40, 36, 56
 
 
 @dataclass(frozen=True)
