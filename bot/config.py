@@ -186,6 +186,11 @@ class Settings(BaseSettings):
             raise ValueError(f"the database after the host must be a number such as /0, not /{database}")
         return value
 
+    @field_validator("console_url", mode="before")
+    @classmethod
+    def _blank_is_unset(cls, value: object) -> object:
+        return None if isinstance(value, str) and not value.strip() else value
+
     @field_validator("shop_api_url", "console_url")
     @classmethod
     def _http_url(cls, value: str | None) -> str | None:
