@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import re
 
-_PHONE = re.compile(
-    r"(?<![\d+])(?:\+\d{1,3}[ -]?\(?\d{1,4}\)?|\(?0\d{1,3}\)?)[ -]?\d{3,4}[ -]?\d{4}(?!\d)"
-)
+_PHONE = re.compile(r"(?<![\d+])(?:\+\d{1,3}[ -]?\(?\d{1,4}\)?|\(?0\d{1,3}\)?)[ -]?\d{3,4}[ -]?\d{4}(?!\d)")
 """International (+82 10 1234 5678) or domestic with the trunk 0 (010-1234-5678, 03-1234-5678):
 bare digit runs without either are ids, amounts and order numbers more often than phones.
 Only digits bound a number: Korean particles follow it directly ("010-1234-5678로")."""

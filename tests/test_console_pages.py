@@ -74,6 +74,19 @@ async def test_a_conversation_is_found_by_order_number_user_id_or_text(
     )  # admins' own commands are not listed
 
 
+async def test_customer_text_is_shown_as_text_never_as_markup(
+    harness: Harness, http: tuple[aiohttp.ClientSession, str]
+) -> None:
+    await harness.say(OTHER_USER_ID, '<script>alert("x")</script><img src=x onerror=alert(1)>')
+    for page in (
+        await _get(http, "/admin/conversations"),
+        await _get(http, f"/admin/conversations/{OTHER_USER_ID}"),
+        await _get(http, "/admin/dashboard"),
+    ):
+        assert "<script>alert" not in page and "<img src=x" not in page
+    assert "&lt;script&gt;alert" in await _get(http, f"/admin/conversations/{OTHER_USER_ID}")
+
+
 async def test_the_list_pages_with_a_keyset_cursor(app: App, harness: Harness) -> None:
     for number in range(5):
         await harness.say(OTHER_USER_ID, f"question number {number}")

@@ -97,6 +97,12 @@ async def test_refusals_all_look_the_same(harness: Harness, app: App, base: str,
     assert len(bodies) == 1
 
 
+async def test_the_link_is_only_sent_in_a_private_chat(harness: Harness) -> None:
+    replies = await harness.say(ADMIN_ID, "/console", chat_id=-100_555_000_9, chat_type="supergroup")
+    assert replies == []  # admin commands live in private chats: a link in a group is anyone's
+    assert await harness.rows(ConsoleLoginLink) == []
+
+
 async def test_non_admins_get_no_link(harness: Harness, base: str) -> None:
     assert await login_path(harness, OTHER_USER_ID) is None
     assert await harness.say(OTHER_USER_ID, "/console") == [t("unknown_command", "ko")]
@@ -163,6 +169,8 @@ async def test_signing_out_ends_the_session(harness: Harness, base: str) -> None
         csrf = await csrf_of(http, base)
         async with http.post(base + "/admin/logout", data={"csrf": csrf}, allow_redirects=False) as response:
             assert response.status == 303
+        async with http.get(base + response.headers["Location"]) as page:
+            assert page.status == 200 and "Signed out" in await page.text()
         async with http.get(base + "/admin/faq") as page:
             assert page.status == 403
     async with client() as http, http.get(base + "/admin/faq", cookies=cookie) as page:

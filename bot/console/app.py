@@ -161,7 +161,7 @@ def create_console(deps: ConsoleDeps) -> web.Application:
 
     @routes.get("/signed-out")
     async def signed_out(request: web.Request) -> web.StreamResponse:
-        return await _denied(request)  # only reached signed in; after sign-out the gate answers
+        return _render(request, "signed_out.html")
 
     @routes.get("/")
     async def home(request: web.Request) -> web.StreamResponse:

@@ -18,7 +18,7 @@ from services.console_auth import SignedIn, csrf_matches, signed_in
 
 COOKIE = "csbot_console"
 ADMIN_KEY = web.RequestKey("admin", SignedIn)
-PUBLIC_PATHS = ("/login/", "/static/")
+PUBLIC_PATHS = ("/login/", "/static/", "/signed-out")
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
