@@ -5,16 +5,15 @@ from __future__ import annotations
 from datetime import timedelta
 
 from aiogram import Bot, Router
-from aiogram.exceptions import TelegramAPIError
 from aiogram.filters import Command, CommandObject, Filter
 from aiogram.types import LinkPreviewOptions, Message
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.config import Settings
-from db.models import OutboundStatus
 from db.repositories import logs
 from services.admin_views import render_conversation, render_logs
 from services.console_auth import issue_login_link
+from services.console_resend import ResendResult, resend
 from services.conversation_log import Interaction, SentMessage, current_interaction
 from services.handoff import open_handoffs, render_open_handoffs
 from services.llm.speculative import SpeculativeAnswerer
@@ -114,16 +113,25 @@ def create_router() -> Router:
             await message.answer("Usage: /resend <number of an undelivered reply, from /logs failed>")
             return
         row = await logs.outbound(session, outbound_id)
-        if row is None or row.status != OutboundStatus.FAILED or row.chat_id is None:
-            await message.answer(f"No undelivered reply #{outbound_id}.", parse_mode=None)
-            return
-        try:
-            await bot.send_message(row.chat_id, row.text, parse_mode=None)
-        except TelegramAPIError as error:
+        chat_id = row.chat_id if row is not None else None
+
+        async def send(chat: int, text: str) -> None:
+            await bot.send_message(chat, text, parse_mode=None)
+
+        # The console's resend: claimed first, so two admins (or a console click) send it once.
+        result, error = await resend(
+            session,
+            outbound_id,
+            admin_id=message.from_user.id if message.from_user else 0,
+            send=send,
+            record_copy=False,
+        )
+        if result == ResendResult.SENT:
+            await message.answer(f"Reply #{outbound_id} sent again to chat {chat_id}.", parse_mode=None)
+        elif result == ResendResult.REFUSED:
             await message.answer(f"Telegram refused it again: {error}", parse_mode=None)
-            return
-        await logs.mark_resent(session, row)
-        await message.answer(f"Reply #{outbound_id} sent again to chat {row.chat_id}.", parse_mode=None)
+        else:
+            await message.answer(f"No undelivered reply #{outbound_id}.", parse_mode=None)
 
     @router.message(Command("handoffs"))
     async def on_handoffs(message: Message, session: AsyncSession, interaction: Interaction) -> None:

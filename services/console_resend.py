@@ -78,9 +78,12 @@ Send = Callable[[int, str], Awaitable[None]]
 
 
 async def resend(
-    session: AsyncSession, outbound_id: int, *, admin_id: int, send: Send
+    session: AsyncSession, outbound_id: int, *, admin_id: int, send: Send, record_copy: bool = True
 ) -> tuple[ResendResult, str | None]:
-    """Send an undelivered reply again unless someone already did; audited either way it went out."""
+    """Send an undelivered reply again unless someone already did; audited either way it went out.
+
+    `record_copy=False` where the sender logs the new message itself (Telegram's `/resend`, whose
+    sends the outbound log records under the admin's command)."""
     claimed: CursorResult[Any] = await session.exec(  # type: ignore[call-overload]
         update(OutboundMessage)
         .where(
@@ -108,22 +111,19 @@ async def resend(
         return ResendResult.REFUSED, reason
     row.status = OutboundStatus.RESENT
     session.add(row)
-    copy = OutboundMessage(
-        inbound_id=row.inbound_id,
-        chat_id=row.chat_id,
-        telegram_user_id=row.telegram_user_id,
-        method=row.method,
-        text=row.text,
-        status=OutboundStatus.SENT,
-    )
-    session.add(copy)
-    await session.flush()
-    await audit(
-        session,
-        admin_id,
-        "resend",
-        f"outbound:{outbound_id}",
-        {"chat_id": row.chat_id, "new_outbound": copy.id},
-    )
+    detail: dict[str, object] = {"chat_id": row.chat_id}
+    if record_copy:
+        copy = OutboundMessage(
+            inbound_id=row.inbound_id,
+            chat_id=row.chat_id,
+            telegram_user_id=row.telegram_user_id,
+            method=row.method,
+            text=row.text,
+            status=OutboundStatus.SENT,
+        )
+        session.add(copy)
+        await session.flush()
+        detail["new_outbound"] = copy.id
+    await audit(session, admin_id, "resend", f"outbound:{outbound_id}", detail)
     await session.commit()
     return ResendResult.SENT, None

@@ -324,3 +324,21 @@ async def test_the_render_bench_prints_its_goal_ratio(capsys: pytest.CaptureFixt
     lines = capsys.readouterr().out.strip().splitlines()
     assert lines[0].startswith("conversation page, 20 messages on SQLite over HTTP")
     assert re.fullmatch(r"p50_ms=\d+\.\d goal_ms=300 goal_ratio=\d+\.\d{3}", lines[-1])
+
+
+async def test_telegram_resend_and_the_console_share_one_claim(
+    harness: Harness, http: tuple[aiohttp.ClientSession, str]
+) -> None:
+    harness.session.queue_error(
+        SendMessage, error_code=403, description="Forbidden: bot was blocked by the user"
+    )
+    await harness.say(DEMO_USER_ID, "SKU-7890 재고 있나요?")
+    [failed] = [r for r in await harness.rows(OutboundMessage) if r.status == OutboundStatus.FAILED]
+    assert await harness.say(ADMIN_ID, f"/resend {failed.id}") == [
+        f"Reply #{failed.id} sent again to chat {DEMO_USER_ID}."
+    ]
+    status, location, _ = await _post(http, f"/admin/failed/{failed.id}/resend", {})
+    assert status == 303 and "already+handled" in location
+    assert [(a.admin_user_id, a.action) for a in await harness.rows(AdminAudit) if a.action == "resend"] == [
+        (ADMIN_ID, "resend")
+    ]
