@@ -84,7 +84,7 @@ async def resend(
 
     `record_copy=False` where the sender logs the new message itself (Telegram's `/resend`, whose
     sends the outbound log records under the admin's command)."""
-    claimed: CursorResult[Any] = await session.exec(  # type: ignore[call-overload]
+    claimed: CursorResult[Any] = await session.exec(
         update(OutboundMessage)
         .where(
             col(OutboundMessage.id) == outbound_id,
