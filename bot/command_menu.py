@@ -26,6 +26,7 @@ ADMIN_COMMANDS: dict[str, str] = {
     "resend": "Send an undelivered reply again: /resend <n>",
     "handoffs": "Open hand-offs and how long each has waited",
     "reload": "Reload the FAQ now",
+    "canary": "Model canary: weights, rollbacks; /canary <arm> <percent>",
 }
 MENU_LANGUAGES = ("ko", "ja")
 """Menus besides the default (English), chosen by the customer's Telegram app language."""
