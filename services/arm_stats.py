@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections import defaultdict
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 
@@ -206,6 +206,24 @@ async def collect_by_arm(
     order: Sequence[str] = (),
 ) -> list[ArmStats]:
     return group(await answer_samples(session, since=since, exclude_users=exclude_users), order)
+
+
+async def arm_section(
+    session: AsyncSession,
+    *,
+    since: datetime,
+    exclude_users: Collection[int] = (),
+    weights: Mapping[str, float] | None = None,
+    baseline: str | None = None,
+) -> str | None:
+    """The per-arm block of `/stats`: when arms are configured or answers came from several arms."""
+    order = list(weights or ())
+    stats = await collect_by_arm(session, since=since, exclude_users=exclude_users, order=order)
+    if len(stats) < 2 and not (weights and len(weights) > 1):
+        return None
+    for arm in stats:
+        arm.weight = (weights or {}).get(arm.arm)
+    return "By arm:\n" + render_by_arm(stats, baseline=baseline)
 
 
 async def _sent_texts(session: AsyncSession, inbound_ids: list[int]) -> dict[tuple[int, int | None], str]:
