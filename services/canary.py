@@ -260,6 +260,8 @@ class Canary:
     async def _judge(self, state: CanaryArmState) -> Notice | None:
         by_arm = await self.stats(state.since)
         canary, baseline = by_arm[state.arm], by_arm[self.baseline]
+        if min(canary.answers, baseline.answers) < self.roles.guard_rails.min_sample:
+            return None  # the rails cannot be judged yet, so they cannot be said to hold either
         found = breaches(canary, baseline, self.roles)
         if found:
             return await self._roll_back(state, canary, baseline, found)

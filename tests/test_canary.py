@@ -1,0 +1,297 @@
+"""Canary routing end to end: real dispatch, real HTTP to two differently behaving reference models."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+
+import pytest
+
+from bench.openai_double import OpenAIDouble
+from bench.reference_models import QUESTIONS, start_reference_double
+from bot.app import App, build_app
+from bot.config import ConfigError, Settings, load_settings
+from db.models import CanaryArmState, CanaryEvent, InboundMessage, LLMReply, OutboundMessage
+from services.llm.arms import BUCKETS, bucket, choose_arm
+from services.llm.config import CanaryArm, CanarySchedule, GuardRails, LLMEndpoint, LLMRoles
+from tests.harness import ADMIN_ID, Harness, texts_to
+
+USERS = 10_000
+
+
+def test_the_split_matches_the_weights_within_sampling_error_over_10000_users() -> None:
+    for canaries in ([("candidate", 5.0)], [("a", 20.0), ("b", 10.0)], [("half", 50.0)]):
+        counts = Counter(choose_arm(user, "baseline", canaries, salt="csbot") for user in range(1, USERS + 1))
+        expected = {"baseline": 100 - sum(w for _, w in canaries), **dict(canaries)}
+        for arm, percent in expected.items():
+            share = percent / 100
+            sigma = math.sqrt(USERS * share * (1 - share))
+            assert abs(counts[arm] - USERS * share) < 4 * sigma, (arm, counts[arm], canaries)
+
+
+def test_a_customer_keeps_their_arm_and_a_growing_canary_only_adds_customers() -> None:
+    users = range(7_000_000, 7_000_000 + 2_000)
+    at_5 = {u for u in users if choose_arm(u, "base", [("c", 5.0)], salt="csbot") == "c"}
+    at_25 = {u for u in users if choose_arm(u, "base", [("c", 25.0)], salt="csbot") == "c"}
+    assert at_5 < at_25, "raising the weight keeps everyone already in the canary"
+    assert all(choose_arm(u, "base", [("c", 5.0)], salt="csbot") == "c" for u in at_5), "stable"
+    assert choose_arm(None, "base", [("c", 100.0)], salt="csbot") == "base", "no user id: no experiment"
+    reshuffled = {u for u in users if choose_arm(u, "base", [("c", 5.0)], salt="other") == "c"}
+    assert reshuffled != at_5, "the salt reshuffles who is in the canary"
+    assert all(0 <= bucket(u, "csbot") < BUCKETS for u in users)
+
+
+def test_csbot_llm_with_named_weighted_arms(monkeypatch: pytest.MonkeyPatch) -> None:
+    value = {
+        "target": [{"base_url": "http://127.0.0.1:1/v1", "model": "current"}],
+        "baseline": "current",
+        "arms": [
+            {
+                "name": "cheaper",
+                "weight": 5,
+                "target": [{"base_url": "http://127.0.0.1:2/v1", "model": "new"}],
+            },
+            {
+                "name": "new-drafter",
+                "weight": 10,
+                "drafter": [{"base_url": "http://127.0.0.1:3/v1", "model": "d"}],
+            },
+        ],
+        "guard_rails": {"min_sample": 50, "p95_latency_ms": None},
+        "schedule": {"arm": "cheaper", "steps": [5, 25, 50, 100], "every": "1d"},
+    }
+    monkeypatch.setenv("CSBOT_LLM", json.dumps(value))
+    roles = load_settings(_env_file=None).llm
+    assert roles.arm_roles("cheaper").target[0].model == "new"
+    assert roles.arm_roles("new-drafter").target[0].model == "current", (
+        "a role the arm leaves out is the baseline's"
+    )
+    assert roles.arm_roles("new-drafter").drafter[0].model == "d"
+    assert roles.schedule is not None and roles.schedule.every == 86_400
+    assert "p95_latency_ms" not in roles.guard_rails.rules()
+    for broken, says in (
+        ({**value, "arms": [{**value["arms"][0], "weight": 95}, value["arms"][1]]}, "more than 100"),
+        ({**value, "schedule": {"arm": "nobody"}}, "not among the arms"),
+        ({**value, "arms": [{**value["arms"][0], "name": "current"}]}, "must differ"),
+        ({**value, "schedule": {"arm": "cheaper", "every": "soon"}}, "duration"),
+    ):
+        monkeypatch.setenv("CSBOT_LLM", json.dumps(broken))
+        with pytest.raises(ConfigError, match="CSBOT_LLM") as error:
+            load_settings(_env_file=None)
+        assert says in str(error.value)
+
+
+# --- through the bot -------------------------------------------------------------------------
+
+
+@pytest.fixture
+async def double() -> AsyncIterator[OpenAIDouble]:
+    server = await start_reference_double(time_scale=0.05)
+    yield server
+    await server.stop()
+
+
+def endpoint(double: OpenAIDouble, model: str) -> LLMEndpoint:
+    return LLMEndpoint(base_url=double.base_url, model=model, verify="token", price_in=1, price_out=4)
+
+
+def arms_config(double: OpenAIDouble, candidate: str, weight: float, **options: object) -> LLMRoles:
+    rails = GuardRails(min_sample=6, check_every_seconds=0, p95_latency_ms=None)
+    return LLMRoles(
+        target=[endpoint(double, "good")],
+        arms=[CanaryArm(name="candidate", weight=weight, target=[endpoint(double, candidate)])],
+        guard_rails=rails,
+        retries=0,
+        **options,  # type: ignore[arg-type]
+    )
+
+
+Apps = Callable[[LLMRoles], Awaitable[App]]
+
+
+@pytest.fixture
+async def apps(settings: Settings) -> AsyncIterator[Apps]:
+    """Builds apps on the test's database (a second one is the same bot after a restart)."""
+    built: list[App] = []
+
+    async def build(roles: LLMRoles) -> App:
+        app = await build_app(settings.model_copy(update={"llm": roles}), upgrade=False, seed=not built)
+        built.append(app)
+        return app
+
+    yield build
+    for app in built:
+        await app.close()
+
+
+def canary_users(app: App, count: int, *, start: int = 800_000_000, arm: str = "candidate") -> list[int]:
+    """User ids the hash puts in `arm` under the app's current weights."""
+    assert app.canary is not None
+    found, user = [], start
+    while len(found) < count:
+        if app.canary.answerer_for(user)[0] == arm:
+            found.append(user)
+        user += 1
+    return found
+
+
+def baseline_users(app: App, count: int, *, start: int) -> list[int]:
+    return canary_users(app, count, start=start, arm="baseline")
+
+
+async def ask_many(harness: Harness, users: list[int]) -> None:
+    for index, user in enumerate(users):
+        await harness.say(user, QUESTIONS[index % len(QUESTIONS)])
+
+
+async def test_one_customer_one_arm_and_every_reply_names_its_arm(apps: Apps, double: OpenAIDouble) -> None:
+    app: App = await apps(arms_config(double, "slow", 50))
+    harness = Harness(app)
+    users = list(range(910_000_000, 910_000_008))
+    for question in QUESTIONS[:2]:
+        for user in users:
+            await harness.say(user, question)
+    arms_by_user: dict[int, set[str]] = {}
+    replies = await harness.rows(LLMReply)
+    inbound_users = {row.id: row.telegram_user_id for row in await harness.rows(InboundMessage)}
+    for reply in replies:
+        arms_by_user.setdefault(inbound_users[reply.inbound_id], set()).add(reply.arm or "")
+    assert all(len(arms) == 1 for arms in arms_by_user.values()), "one model for the whole conversation"
+    assert {arm for arms in arms_by_user.values() for arm in arms} == {"baseline", "candidate"}
+    candidate_models = {r.body["model"] for r in double.requests if r.body.get("model")}
+    assert candidate_models == {"good", "slow"}
+
+
+async def test_a_canary_that_invents_numbers_is_rolled_back_after_its_minimum_sample(
+    apps: Apps, double: OpenAIDouble
+) -> None:
+    app: App = await apps(arms_config(double, "inventor", 50))
+    harness = Harness(app)
+    told: list[str] = []
+    after_stop = 0
+    for index, user in enumerate(range(920_000_000, 920_000_080)):
+        calls = await harness.feed(harness.updates.text(user, QUESTIONS[index % len(QUESTIONS)]))
+        told += texts_to(calls, ADMIN_ID)
+        after_stop += bool(told)
+        if after_stop > 4:
+            break
+    assert app.canary is not None and app.canary.weights()["candidate"] == 0
+    [rollback] = [e for e in await harness.rows(CanaryEvent) if e.action == "rollback"]
+    assert rollback.actor == "guard-rails" and rollback.old_weight == 50 and rollback.new_weight == 0
+    assert "guard_rejection_rate" in rollback.reason
+    judged = rollback.details["canary"]
+    assert judged["answers"] >= 6 and judged["guard_rejections"] > 0, "judged only after the minimum sample"
+    assert rollback.details["baseline"]["guard_rejections"] == 0
+    [message] = told
+    assert message.startswith("Canary candidate rolled back: guard_rejection_rate ")
+    assert f"Sample: {judged['answers']} answers" in message and "Weight 50% -> 0%" in message
+    replies = await harness.rows(LLMReply)
+    after = [r for r in replies if r.created_at > rollback.created_at]
+    assert after and all(r.arm == "baseline" for r in after), "everyone is back on the baseline"
+    # Only the customers answered before the stop ever met the bad arm, and none of its inventions.
+    assert all("2,500" not in text for text in await sent_texts(harness))
+    [state] = await harness.rows(CanaryArmState)
+    assert state.status == "rolled_back"
+    [stats] = await harness.say(ADMIN_ID, "/stats")
+    assert "By arm:" in stats and "candidate, weight 0%" in stats and "guard rejections" in stats
+
+
+async def sent_texts(harness: Harness) -> list[str]:
+    return [row.text for row in await harness.rows(OutboundMessage)]
+
+
+async def test_an_admin_changes_a_weight_at_run_time_and_it_survives_a_restart(
+    apps: Apps, double: OpenAIDouble
+) -> None:
+    roles = arms_config(double, "slow", 5)
+    app: App = await apps(roles)
+    harness = Harness(app)
+    assert app.canary is not None
+    outsider = next(u for u in range(930_000_000, 930_100_000) if app.canary.answerer_for(u)[0] == "baseline")
+    assert app.canary.arms.choose(outsider, {"candidate": 100}) == "candidate"
+    [refused] = await harness.say(outsider, "/canary candidate 100")
+    assert "canary" not in refused.lower() or "Sorry" in refused, "not an admin: the command does not exist"
+    assert app.canary.weights()["candidate"] == 5
+    [done] = await harness.say(ADMIN_ID, "/canary candidate 100")
+    assert done == "candidate: 5% -> 100%. Baseline baseline now serves 0%."
+    await harness.say(outsider, QUESTIONS[0])
+    assert (await harness.rows(LLMReply))[-1].arm == "candidate", "in effect at once, no restart"
+    for bad, says in (
+        ("/canary baseline 10", "is the baseline"),
+        ("/canary nobody 10", "no arm 'nobody'"),
+        ("/canary candidate lots", "Usage: /canary"),
+        ("/canary candidate 120", "between 0 and 100"),
+    ):
+        assert says in (await harness.say(ADMIN_ID, bad))[0]
+    restarted: App = await apps(roles)
+    assert restarted.canary is not None and restarted.canary.weights()["candidate"] == 100
+    again = Harness(restarted, harness.updates)
+    await again.say(outsider, QUESTIONS[2])
+    assert (await again.rows(LLMReply))[-1].arm == "candidate", "the decision survived the restart"
+    [shown] = await again.say(ADMIN_ID, "/canary")
+    assert "candidate: 100%" in shown and f"by admin:{ADMIN_ID}" in shown
+    audit = [(e.action, e.actor, e.old_weight, e.new_weight) for e in await again.rows(CanaryEvent)]
+    assert audit == [("config", "config", None, 5), ("set", f"admin:{ADMIN_ID}", 5, 100)]
+    # A deploy that changes the configured weight wins over the older decision, and says so.
+    redeployed: App = await apps(arms_config(double, "slow", 10))
+    assert redeployed.canary is not None and redeployed.canary.weights()["candidate"] == 10
+
+
+async def test_the_schedule_advances_only_while_the_rails_hold(apps: Apps, double: OpenAIDouble) -> None:
+    schedule = CanarySchedule(arm="candidate", steps=[5, 50, 100], every=0.001)
+    app: App = await apps(arms_config(double, "slow", 0, schedule=schedule))
+    harness = Harness(app)
+    assert app.canary is not None and app.canary.weights()["candidate"] == 5
+    told: list[str] = []
+    for round_ in range(4):  # each step needs its own minimum sample, judged after it was logged
+        start = 940_000_000 + round_ * 10_000
+        users = canary_users(app, 7, start=start) + baseline_users(app, 7, start=start + 5_000)
+        for index, user in enumerate(users):
+            calls = await harness.feed(harness.updates.text(user, QUESTIONS[index % len(QUESTIONS)]))
+            told += texts_to(calls, ADMIN_ID)
+        if app.canary.weights()["candidate"] == 100:
+            break
+    assert app.canary.weights()["candidate"] == 100
+    assert [m.split(" (")[0] for m in told] == [
+        "Canary candidate: 5% -> 50%",
+        "Canary candidate: 50% -> 100%",
+    ]
+    assert "The schedule is complete" in told[-1]
+    actions = [e.action for e in await harness.rows(CanaryEvent)]
+    assert actions == ["config", "advance", "complete"]
+
+
+async def test_a_scheduled_canary_that_breaks_the_rails_stops_instead_of_advancing(
+    apps: Apps, double: OpenAIDouble
+) -> None:
+    schedule = CanarySchedule(arm="candidate", steps=[5, 50, 100], every=0.001)
+    app: App = await apps(arms_config(double, "inventor", 0, schedule=schedule))
+    harness = Harness(app)
+    users = canary_users(app, 9, start=950_000_000) + baseline_users(app, 8, start=951_000_000)
+    await ask_many(harness, users)
+    assert app.canary is not None and app.canary.weights()["candidate"] == 0
+    actions = [e.action for e in await harness.rows(CanaryEvent)]
+    assert actions == ["config", "rollback"]
+
+
+async def test_a_single_unnamed_chain_works_as_before(
+    settings: Settings, double: OpenAIDouble, tmp_path: Path
+) -> None:
+    roles = LLMRoles(target=[endpoint(double, "good")], retries=0)
+    app = await build_app(settings.model_copy(update={"llm": roles}), upgrade=False, seed=True)
+    try:
+        harness = Harness(app)
+        [answer] = await harness.say(920_500_000, QUESTIONS[0])
+        assert answer.startswith("Orders paid by 2 p.m.")
+        [reply] = await harness.rows(LLMReply)
+        assert reply.arm == "baseline"
+        assert await harness.rows(CanaryArmState) == [], "no arms, no canary state"
+        [stats] = await harness.say(ADMIN_ID, "/stats")
+        assert "By arm:" not in stats
+        [shown] = await harness.say(ADMIN_ID, "/canary")
+        assert shown.startswith("One configuration (baseline) serves everyone.")
+    finally:
+        await app.close()
