@@ -7,6 +7,7 @@ import math
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -45,7 +46,7 @@ def test_a_customer_keeps_their_arm_and_a_growing_canary_only_adds_customers() -
 
 
 def test_csbot_llm_with_named_weighted_arms(monkeypatch: pytest.MonkeyPatch) -> None:
-    value = {
+    value: dict[str, Any] = {
         "target": [{"base_url": "http://127.0.0.1:1/v1", "model": "current"}],
         "baseline": "current",
         "arms": [
@@ -130,7 +131,8 @@ async def apps(settings: Settings) -> AsyncIterator[Apps]:
 def canary_users(app: App, count: int, *, start: int = 800_000_000, arm: str = "candidate") -> list[int]:
     """User ids the hash puts in `arm` under the app's current weights."""
     assert app.canary is not None
-    found, user = [], start
+    found: list[int] = []
+    user = start
     while len(found) < count:
         if app.canary.answerer_for(user)[0] == arm:
             found.append(user)
@@ -158,7 +160,7 @@ async def test_one_customer_one_arm_and_every_reply_names_its_arm(apps: Apps, do
     replies = await harness.rows(LLMReply)
     inbound_users = {row.id: row.telegram_user_id for row in await harness.rows(InboundMessage)}
     for reply in replies:
-        arms_by_user.setdefault(inbound_users[reply.inbound_id], set()).add(reply.arm or "")
+        arms_by_user.setdefault(inbound_users[reply.inbound_id] or 0, set()).add(reply.arm or "")
     assert all(len(arms) == 1 for arms in arms_by_user.values()), "one model for the whole conversation"
     assert {arm for arms in arms_by_user.values() for arm in arms} == {"baseline", "candidate"}
     candidate_models = {r.body["model"] for r in double.requests if r.body.get("model")}
