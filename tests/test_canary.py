@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -297,3 +298,22 @@ async def test_a_single_unnamed_chain_works_as_before(
         assert shown.startswith("One configuration (baseline) serves everyone.")
     finally:
         await app.close()
+
+
+async def test_the_canary_bench_stops_the_bad_candidate_and_lets_the_good_one_through(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """bench/canary.py, shortened: a simulated day in 12 s of wall time (mostly waiting for arrivals)."""
+    from bench import canary as bench
+
+    good, bad = await bench.main(customers=60, day_seconds=12.0, min_sample=3, steps=[25.0, 50.0, 100.0])
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[0].startswith("Simulated day: 60 customers per scenario")
+    assert re.fullmatch(
+        r"bad_rollback_h=\d+\.\d\d bad_customers_before_stop=\d+ bad_answers_before_stop=\d+ "
+        r"inventions_delivered=0 good_final_weight=\d+ good_rollbacks=0",
+        lines[-1],
+    )
+    assert bad.rollback_hour is not None and bad.candidate_answers_before_stop >= 3
+    assert bad.admin_messages == 1 and bad.inventions_delivered == 0
+    assert good.rollback_hour is None and good.final_weight >= 25
