@@ -228,11 +228,11 @@ def render(
         f"{CHECK_MINUTES} min, minimum sample {min_sample} answers per arm"
     ]
     for outcome in outcomes:
-        steps = ", ".join(
+        history = ", ".join(
             f"{weight:g}% at {_clock(hour)} ({action})" for hour, action, weight, _ in outcome.events
         )
         lines.append(
-            f"[{outcome.name}] {steps}; answers by arm {dict(sorted(outcome.answers_by_arm.items()))}, "
+            f"[{outcome.name}] {history}; answers by arm {dict(sorted(outcome.answers_by_arm.items()))}, "
             f"customers by arm {dict(sorted(outcome.customers_by_arm.items()))}; admin messages "
             f"{outcome.admin_messages}; traffic at most {outcome.lag_minutes:.0f} simulated min late; "
             f"{outcome.wall_seconds:.1f} s wall"
