@@ -7,6 +7,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,8 @@ from bench.reference_models import QUESTIONS, start_reference_double
 from bot.app import App, build_app
 from bot.config import ConfigError, Settings, load_settings
 from db.models import CanaryArmState, CanaryEvent, InboundMessage, LLMReply, OutboundMessage
+from db.types import utcnow
+from services.arm_stats import collect_by_arm
 from services.llm.arms import BUCKETS, bucket, choose_arm
 from services.llm.config import CanaryArm, CanarySchedule, GuardRails, LLMEndpoint, LLMRoles
 from tests.harness import ADMIN_ID, Harness, texts_to
@@ -100,8 +103,10 @@ def endpoint(double: OpenAIDouble, model: str) -> LLMEndpoint:
     return LLMEndpoint(base_url=double.base_url, model=model, verify="token", price_in=1, price_out=4)
 
 
-def arms_config(double: OpenAIDouble, candidate: str, weight: float, **options: object) -> LLMRoles:
-    rails = GuardRails(min_sample=6, check_every_seconds=0, p95_latency_ms=None)
+def arms_config(
+    double: OpenAIDouble, candidate: str, weight: float, *, min_sample: int = 6, **options: object
+) -> LLMRoles:
+    rails = GuardRails(min_sample=min_sample, check_every_seconds=0, p95_latency_ms=None)
     return LLMRoles(
         target=[endpoint(double, "good")],
         arms=[CanaryArm(name="candidate", weight=weight, target=[endpoint(double, candidate)])],
@@ -151,7 +156,7 @@ async def ask_many(harness: Harness, users: list[int]) -> None:
 
 
 async def test_one_customer_one_arm_and_every_reply_names_its_arm(apps: Apps, double: OpenAIDouble) -> None:
-    app: App = await apps(arms_config(double, "slow", 50))
+    app: App = await apps(arms_config(double, "slow", 50, min_sample=1000))  # no rollback here
     harness = Harness(app)
     users = list(range(910_000_000, 910_000_008))
     for question in QUESTIONS[:2]:
@@ -166,6 +171,18 @@ async def test_one_customer_one_arm_and_every_reply_names_its_arm(apps: Apps, do
     assert {arm for arms in arms_by_user.values() for arm in arms} == {"baseline", "candidate"}
     candidate_models = {r.body["model"] for r in double.requests if r.body.get("model")}
     assert candidate_models == {"good", "slow"}
+    # Per-arm figures: an answer nobody could give, and a hand-off right after an answer.
+    unsure, handed_off = users[0], users[1]
+    await harness.say(unsure, "Can I bring my dog to the store?")
+    await harness.say(handed_off, "상담원 연결")
+    async with app.session_factory() as session:
+        by_arm = {s.arm: s for s in await collect_by_arm(session, since=utcnow() - timedelta(hours=1))}
+    assert sum(s.answers for s in by_arm.values()) == len(replies) + 1
+    assert by_arm[app.canary.answerer_for(unsure)[0]].dont_knows == 1  # type: ignore[union-attr]
+    assert sum(s.dont_knows for s in by_arm.values()) == 1
+    assert by_arm[app.canary.answerer_for(handed_off)[0]].handoffs_after == 2, "both its answers"  # type: ignore[union-attr]
+    assert sum(s.handoffs_after for s in by_arm.values()) == 2
+    assert all(s.customers and s.total_p95_ms and s.cost_per_answer_usd for s in by_arm.values())
 
 
 async def test_a_canary_that_invents_numbers_is_rolled_back_after_its_minimum_sample(
