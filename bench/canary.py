@@ -1,21 +1,23 @@
-"""A day of traffic, time-scaled, with a good and a bad canary: when is the bad one stopped?
+"""A simulated day of traffic with a good and a bad canary: when is the bad one stopped?
 
 Each scenario runs the real bot (dispatcher, canary routing, the guard rails, the
 schedule 5% -> 25% -> 50% -> 100% every 6 simulated hours, the database) against
 a local OpenAI-compatible double over real HTTP. The baseline and the good
 candidate answer like a decent model; the bad candidate invents a price and a
-deadline on some questions. Customers arrive through the simulated day (busier
-in the afternoon and evening), each asking one to three FAQ-style questions.
+deadline on some questions. Customers arrive through the day (busier in the
+afternoon and evening), each asking one to three FAQ-style questions a minute
+and a half apart.
 
-Times are simulated: 24 h are played in `--day-seconds` of wall time, and every
-time the canary keeps (schedule pace, the rails' check interval) is scaled the
-same way, so a step of 6 h lasts a quarter of the run. Reported: when the bad arm
-was rolled back, how many customers and answers it had by then, how many of its
-inventions reached anyone (the fact guard's job: none), and how far the good one
-got through the schedule.
+Time is simulated and scaled to the machine: messages are handled in arrival
+order as fast as it allows (a few at once), and the canary's clock (the
+schedule's pace, the rails' check interval) is the simulated time of the
+traffic, so a busy machine makes the run longer, never the results different.
+Reported: when the bad arm was rolled back, how many customers and answers it
+had by then, how many of its inventions reached anyone (the fact guard's job:
+none), and how far the good one got through the schedule.
 
-    python -m bench.canary            # 1,000 customers, the day in 4 min
-    python -m bench.canary --quick    # a smoke test (100 customers, the day in 30 s)
+    python -m bench.canary            # 1,000 customers per scenario
+    python -m bench.canary --quick    # a smoke test (100 customers, steps 25/50/100, minimum sample 3)
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ import time
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from sqlmodel import col, select
@@ -43,19 +45,20 @@ from bot.fake_updates import UpdateFactory
 from bot.middlewares.telegram_retry import TelegramRetryMiddleware
 from bot.recording_session import LOCAL_BOT_TOKEN, RecordingSession
 from db.models import CanaryEvent, InboundMessage, LLMReply, OutboundMessage
+from db.types import utcnow
 from services.llm.config import CanaryArm, CanarySchedule, GuardRails, LLMEndpoint, LLMRoles
 
 ADMIN_ID = 900_000_001
-QUICK = (100, 30.0, 3, [25.0, 50.0, 100.0])
-"""Customers, wall seconds per day, minimum sample, steps: a smoke test of the whole loop in seconds
+QUICK = (100, 3, [25.0, 50.0, 100.0])
+"""Customers, minimum sample, steps: a smoke test of the whole loop in seconds
 (at 5% a hundred customers would give the canary too few answers to judge)."""
 DAY_HOURS = 24
 STEPS = [5.0, 25.0, 50.0, 100.0]
 STEP_HOURS = 6
 CHECK_MINUTES = 10
-"""Simulated minutes between two judgements of the rails (a production default would be 30 s)."""
-
-
+"""Simulated minutes between two judgements of the rails."""
+FOLLOW_UP_SECONDS = 90
+CONCURRENCY = 4
 BUILDING = asyncio.Lock()
 
 
@@ -79,8 +82,6 @@ class Outcome:
     inventions_delivered: int = 0
     admin_messages: int = 0
     wall_seconds: float = 0.0
-    lag_minutes: float = 0.0
-    """How far behind its simulated time the traffic fell (the machine not keeping up)."""
 
     @property
     def rollback_hour(self) -> float | None:
@@ -91,32 +92,34 @@ class Outcome:
         return self.events[-1][2] if self.events else 0.0
 
 
-def arrival_hours(customers: int, rng: random.Random) -> list[float]:
-    """Arrival times over one day, busier from late morning to the evening (thinned Poisson-like)."""
+def arrivals(customers: int, rng: random.Random) -> list[tuple[float, int, str]]:
+    """(simulated hour, user, question) in time order: busier from late morning to the evening."""
 
     def intensity(hour: float) -> float:
         return 0.25 + 0.75 * max(0.0, math.sin(math.pi * (hour - 7) / 16))
 
-    hours: list[float] = []
-    while len(hours) < customers:
+    script: list[tuple[float, int, str]] = []
+    user = 600_000_000
+    while user < 600_000_000 + customers:
         hour = rng.uniform(0, DAY_HOURS)
-        if rng.random() < intensity(hour):
-            hours.append(hour)
-    return sorted(hours)
+        if rng.random() >= intensity(hour):
+            continue
+        for index, question in enumerate(rng.sample(QUESTIONS, rng.choice((1, 1, 2, 3)))):
+            script.append((hour + index * FOLLOW_UP_SECONDS / 3600, user, question))
+        user += 1
+    return sorted(script)
 
 
-def roles_for(
-    double: OpenAIDouble, candidate: str, *, scale: float, min_sample: int, steps: list[float]
-) -> LLMRoles:
+def roles_for(double: OpenAIDouble, candidate: str, *, min_sample: int, steps: list[float]) -> LLMRoles:
     def endpoint(model: str) -> LLMEndpoint:
         return LLMEndpoint(base_url=double.base_url, model=model, verify="token", price_in=1.0, price_out=4.0)
 
     return LLMRoles(
         target=[endpoint("baseline")],
         arms=[CanaryArm(name="candidate", target=[endpoint(candidate)])],
-        schedule=CanarySchedule(arm="candidate", steps=steps, every=STEP_HOURS * 3600 * scale),
+        schedule=CanarySchedule(arm="candidate", steps=steps, every=STEP_HOURS * 3600),
         guard_rails=GuardRails(
-            min_sample=min_sample, check_every_seconds=CHECK_MINUTES * 60 * scale, p95_latency_ms=None
+            min_sample=min_sample, check_every_seconds=CHECK_MINUTES * 60, p95_latency_ms=None
         ),
         retries=0,
     )
@@ -127,54 +130,50 @@ async def run_scenario(
     double: OpenAIDouble,
     *,
     customers: int,
-    day_seconds: float,
     min_sample: int,
     steps: list[float],
-    concurrency: int,
     seed: int,
     directory: Path,
 ) -> Outcome:
-    scale = day_seconds / (DAY_HOURS * 3600)  # wall seconds per simulated second
     settings = Settings(
         database_url=f"sqlite+aiosqlite:///{directory / scenario.name}.db",
         journal_path=str(directory / f"{scenario.name}-journal.jsonl"),
         admin_ids=frozenset({ADMIN_ID}),
-        llm=roles_for(double, scenario.model, scale=scale, min_sample=min_sample, steps=steps),
+        llm=roles_for(double, scenario.model, min_sample=min_sample, steps=steps),
         _env_file=None,  # type: ignore[call-arg]
     )
     async with BUILDING:  # alembic's migration context is process-global: one build at a time
         app = await build_app(settings, seed=True)
+    assert app.canary is not None
     telegram = RecordingSession()
     bot = create_bot(LOCAL_BOT_TOKEN, session=telegram, retry=TelegramRetryMiddleware(budget=5.0))
     updates = UpdateFactory()
-    rng = random.Random(seed)
-    started = time.monotonic()
-    limit = asyncio.Semaphore(concurrency)
-
-    lag = 0.0
+    script = arrivals(customers, random.Random(seed))
+    start, hour_now = utcnow(), 0.0
+    app.canary.use_clock(lambda: start + timedelta(hours=hour_now), lambda: hour_now * 3600)
     handled: list[tuple[float, float]] = []
-    """(wall time a message was handled, its simulated hour): the traffic's own clock."""
+    """(wall time a message was handled, its simulated hour)"""
+    limit = asyncio.Semaphore(CONCURRENCY)
+    previous: dict[int, asyncio.Task[None]] = {}
 
-    async def customer(index: int, hour: float, questions: list[str]) -> None:
-        nonlocal lag
-        user = 600_000_000 + index
-        at = started + hour * 3600 * scale
-        for question in questions:
-            await asyncio.sleep(max(0.0, at - time.monotonic()))
-            async with limit:
-                lag = max(lag, time.monotonic() - at)
-                await app.dispatcher.feed_update(bot, updates.text(user, question))
-                handled.append((time.time(), (at - started) / scale / 3600))
-            at += 90 * scale  # a minute and a half to read and ask again
+    async def handle(hour: float, user: int, question: str, before: asyncio.Task[None] | None) -> None:
+        if before is not None:
+            await before  # a customer's follow-up comes after their first answer
+        try:
+            await app.dispatcher.feed_update(bot, updates.text(user, question))
+            handled.append((time.time(), hour))
+        finally:
+            limit.release()
 
+    started = time.monotonic()
     try:
-        script = [
-            (hour, rng.sample(QUESTIONS, rng.choice((1, 1, 2, 3)))) for hour in arrival_hours(customers, rng)
-        ]
-        await asyncio.gather(*(customer(i, hour, questions) for i, (hour, questions) in enumerate(script)))
+        for hour, user, question in script:
+            await limit.acquire()
+            hour_now = max(hour_now, hour)
+            previous[user] = asyncio.create_task(handle(hour, user, question, previous.get(user)))
+        await asyncio.gather(*previous.values())
         outcome = await _measure(app, scenario.name, sorted(handled))
         outcome.customers = customers
-        outcome.lag_minutes = lag / scale / 60
         outcome.admin_messages = sum(
             1 for call in telegram.requests if getattr(call, "chat_id", None) == ADMIN_ID
         )
@@ -186,8 +185,7 @@ async def run_scenario(
 
 
 async def _measure(app: App, name: str, handled: list[tuple[float, float]]) -> Outcome:
-    """Event times on the traffic's clock: the simulated hour of the last message handled before
-    the event (a loaded machine lags behind the wall clock; the rails count messages, not seconds)."""
+    """Event times on the simulated clock: the hour of the last message handled before the event."""
     outcome = Outcome(name)
     async with app.session_factory() as session:
         events = (await session.exec(select(CanaryEvent).order_by(col(CanaryEvent.id)))).all()
@@ -219,11 +217,9 @@ def _clock(hour: float) -> str:
     return f"{minutes // 60:02d}:{minutes % 60:02d}"
 
 
-def render(
-    outcomes: Sequence[Outcome], customers: int, day_seconds: float, min_sample: int, steps: list[float]
-) -> list[str]:
+def render(outcomes: Sequence[Outcome], customers: int, min_sample: int, steps: list[float]) -> list[str]:
     lines = [
-        f"Simulated day: {customers} customers per scenario, 24 h played in {day_seconds:g} s of wall time; "
+        f"Simulated day: {customers} customers per scenario (the same arrivals for both); "
         f"schedule {' -> '.join(f'{s:g}%' for s in steps)} every {STEP_HOURS} h; rails judged every "
         f"{CHECK_MINUTES} min, minimum sample {min_sample} answers per arm"
     ]
@@ -234,8 +230,7 @@ def render(
         lines.append(
             f"[{outcome.name}] {history}; answers by arm {dict(sorted(outcome.answers_by_arm.items()))}, "
             f"customers by arm {dict(sorted(outcome.customers_by_arm.items()))}; admin messages "
-            f"{outcome.admin_messages}; traffic at most {outcome.lag_minutes:.0f} simulated min late; "
-            f"{outcome.wall_seconds:.1f} s wall"
+            f"{outcome.admin_messages}; the day took {outcome.wall_seconds:.1f} s of wall time"
         )
         if outcome.rollback_hour is not None:
             reason = next(r for _, action, _, r in outcome.events if action == "rollback")
@@ -266,13 +261,7 @@ def double_models() -> dict[str, ScriptedModel]:
 
 
 async def main(
-    *,
-    customers: int = 1000,
-    day_seconds: float = 240.0,
-    min_sample: int = 30,
-    steps: list[float] | None = None,
-    concurrency: int = 8,
-    seed: int = 13,
+    *, customers: int = 1000, min_sample: int = 30, steps: list[float] | None = None, seed: int = 13
 ) -> list[Outcome]:
     steps = steps or STEPS
     double = OpenAIDouble(double_models())
@@ -285,10 +274,8 @@ async def main(
                         scenario,
                         double,
                         customers=customers,
-                        day_seconds=day_seconds,
                         min_sample=min_sample,
                         steps=steps,
-                        concurrency=concurrency,
                         seed=seed,
                         directory=Path(directory),
                     )
@@ -300,18 +287,17 @@ async def main(
             )
     finally:
         await double.stop()
-    for line in render(outcomes, customers, day_seconds, min_sample, steps):
+    for line in render(outcomes, customers, min_sample, steps):
         print(line)
     return outcomes
 
 
 def _arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
-    parser.add_argument("--quick", action="store_true", help="a smoke test: 100 customers, the day in 30 s")
-    parser.add_argument("--customers", type=int, default=1000)
     parser.add_argument(
-        "--day-seconds", type=float, default=240.0, help="wall seconds for the simulated 24 h"
+        "--quick", action="store_true", help="100 customers, steps 25/50/100, minimum sample 3"
     )
+    parser.add_argument("--customers", type=int, default=1000)
     parser.add_argument("--min-sample", type=int, default=30)
     parser.add_argument("--seed", type=int, default=13)
     parser.set_defaults(steps=STEPS)
@@ -321,13 +307,5 @@ def _arguments() -> argparse.Namespace:
 if __name__ == "__main__":
     args = _arguments()
     if args.quick:
-        args.customers, args.day_seconds, args.min_sample, args.steps = QUICK
-    asyncio.run(
-        main(
-            customers=args.customers,
-            day_seconds=args.day_seconds,
-            min_sample=args.min_sample,
-            steps=args.steps,
-            seed=args.seed,
-        )
-    )
+        args.customers, args.min_sample, args.steps = QUICK
+    asyncio.run(main(customers=args.customers, min_sample=args.min_sample, steps=args.steps, seed=args.seed))

@@ -306,9 +306,13 @@ class CanaryArmState(SQLModel, table=True):
     config_weight: float = 0.0
     status: str = Field(default="active", description="active, rolled_back, manual or done")
     since: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)
-    """Start of the arm's current stint: the rails compare arms from here on."""
+    """Start of the arm's current stint."""
+    since_reply: int = Field(
+        default=0, description="the rails judge answers logged after this llm_replies id"
+    )
     step: int | None = Field(default=None, description="index of the schedule step in force")
     step_since: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    step_reply: int = Field(default=0, description="the step's own answers come after this llm_replies id")
     updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)
 
 

@@ -158,16 +158,20 @@ def group(samples: Iterable[AnswerSample], order: Sequence[str] = ()) -> list[Ar
 async def answer_samples(
     session: AsyncSession,
     *,
-    since: datetime,
+    since: datetime | None = None,
+    after_reply: int | None = None,
     exclude_users: Collection[int] = (),
     arms: Collection[str] | None = None,
 ) -> list[AnswerSample]:
-    """Every answer the answer service made since `since`, as samples (customer traffic only)."""
-    statement = (
-        select(LLMReply, InboundMessage.telegram_user_id, InboundMessage.chat_id)
-        .join(InboundMessage, col(InboundMessage.id) == col(LLMReply.inbound_id))
-        .where(col(LLMReply.created_at) >= since)
+    """Every answer the answer service made since `since` (or after the `after_reply` id), as
+    samples (customer traffic only)."""
+    statement = select(LLMReply, InboundMessage.telegram_user_id, InboundMessage.chat_id).join(
+        InboundMessage, col(InboundMessage.id) == col(LLMReply.inbound_id)
     )
+    if since is not None:
+        statement = statement.where(col(LLMReply.created_at) >= since)
+    if after_reply is not None:
+        statement = statement.where(col(LLMReply.id) > after_reply)
     if arms is not None:
         statement = statement.where(col(LLMReply.arm).in_(list(arms)))
     if exclude_users:
@@ -176,7 +180,7 @@ async def answer_samples(
     if not rows:
         return []
     texts = await _sent_texts(session, [reply.inbound_id for reply, _, _ in rows])
-    handoffs = await _handoff_times(session, since)
+    handoffs = await _handoff_times(session, min(reply.created_at for reply, _, _ in rows))
     samples = []
     for reply, user_id, chat_id in rows:
         sent = texts.get((reply.inbound_id, chat_id), "")

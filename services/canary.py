@@ -114,6 +114,12 @@ class Canary:
         self._checked_at = -math.inf
         self._checking = asyncio.Lock()
 
+    def use_clock(self, now: Callable[[], datetime], monotonic: Callable[[], float]) -> None:
+        """Another clock for the schedule's pace and the check interval (a time-scaled simulation);
+        the rails count answers by their log ids, so they need no clock."""
+        self._now, self._monotonic = now, monotonic
+        self._loaded_at = self._checked_at = -math.inf
+
     # --- routing ----------------------------------------------------------------
 
     @property
@@ -166,6 +172,7 @@ class Canary:
         )
         fresh = row or CanaryArmState(arm=arm)
         fresh.weight, fresh.config_weight, fresh.status, fresh.since = configured, configured, ACTIVE, now
+        fresh.since_reply = fresh.step_reply = await store.last_reply(session)
         fresh.step, fresh.step_since = (0, now) if scheduled else (None, None)
         try:
             await store.save(session, fresh, store.event(arm, "config", old, configured, "config", reason))
@@ -216,6 +223,7 @@ class Canary:
             old = row.weight
             if old == 0 and percent > 0:
                 row.since = now  # a new stint: the rails judge it on its own answers
+                row.since_reply = await store.last_reply(session)
             paused = row.step is not None
             row.weight, row.status, row.step, row.step_since = percent, ACTIVE, None, None
             reason = "set by an admin" + ("; its schedule is paused" if paused else "")
@@ -251,14 +259,17 @@ class Canary:
                 await self.refresh(force=True)
             return notices
 
-    async def stats(self, since: datetime) -> dict[str, ArmStats]:
+    async def stats(self, after_reply: int) -> dict[str, ArmStats]:
+        """Per-arm figures over the answers logged after `after_reply` (a stint's or a step's)."""
         order = [self.baseline, *self.arms.canary_names]
         async with self._session_factory() as session:
-            samples = await answer_samples(session, since=since, exclude_users=self._exclude, arms=order)
+            samples = await answer_samples(
+                session, after_reply=after_reply, exclude_users=self._exclude, arms=order
+            )
         return {stats.arm: stats for stats in group(samples, order)}
 
     async def _judge(self, state: CanaryArmState) -> Notice | None:
-        by_arm = await self.stats(state.since)
+        by_arm = await self.stats(state.since_reply)
         canary, baseline = by_arm[state.arm], by_arm[self.baseline]
         if min(canary.answers, baseline.answers) < self.roles.guard_rails.min_sample:
             return None  # the rails cannot be judged yet, so they cannot be said to hold either
@@ -304,7 +315,7 @@ class Canary:
         now = self._now()
         if now - state.step_since < timedelta(seconds=schedule.every):
             return None
-        in_step = (await self.stats(state.step_since))[state.arm]
+        in_step = (await self.stats(state.step_reply))[state.arm]
         if in_step.answers < self.roles.guard_rails.min_sample:
             return None  # too few answers at this step to say the rails held
         step = state.step + 1
@@ -313,6 +324,8 @@ class Canary:
         new = min(new, 100 - others)
         old = state.weight
         state.weight, state.step, state.step_since = new, step, now
+        async with self._session_factory() as session:
+            state.step_reply = await store.last_reply(session)
         last = step == len(schedule.steps) - 1
         action = "complete" if last else "advance"
         reason = (

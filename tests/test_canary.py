@@ -320,10 +320,10 @@ async def test_a_single_unnamed_chain_works_as_before(
 async def test_the_canary_bench_stops_the_bad_candidate_and_lets_the_good_one_through(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """bench/canary.py, shortened: a simulated day in 12 s of wall time (mostly waiting for arrivals)."""
+    """bench/canary.py, shortened: a simulated day of 60 customers per scenario."""
     from bench import canary as bench
 
-    good, bad = await bench.main(customers=60, day_seconds=12.0, min_sample=3, steps=[25.0, 50.0, 100.0])
+    good, bad = await bench.main(customers=60, min_sample=3, steps=[25.0, 50.0, 100.0])
     lines = capsys.readouterr().out.strip().splitlines()
     assert lines[0].startswith("Simulated day: 60 customers per scenario")
     assert re.fullmatch(

@@ -5,16 +5,21 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import func, update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import CanaryArmState, CanaryEvent
+from db.models import CanaryArmState, CanaryEvent, LLMReply
 from db.types import utcnow
 
 
 async def states(session: AsyncSession) -> dict[str, CanaryArmState]:
     return {row.arm: row for row in (await session.exec(select(CanaryArmState))).all()}
+
+
+async def last_reply(session: AsyncSession) -> int:
+    """The newest logged answer's id: a watermark that, unlike a clock, every instance agrees on."""
+    return int((await session.exec(select(func.max(LLMReply.id)))).one() or 0)
 
 
 async def save(session: AsyncSession, state: CanaryArmState, event: CanaryEvent | None) -> None:

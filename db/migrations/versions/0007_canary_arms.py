@@ -31,8 +31,10 @@ def upgrade() -> None:
         sa.Column("config_weight", sa.Float(), nullable=False),
         sa.Column("status", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
         sa.Column("since", db.types.UTCDateTime(), nullable=False),
+        sa.Column("since_reply", sa.Integer(), nullable=False),
         sa.Column("step", sa.Integer(), nullable=True),
         sa.Column("step_since", db.types.UTCDateTime(), nullable=True),
+        sa.Column("step_reply", sa.Integer(), nullable=False),
         sa.Column("updated_at", db.types.UTCDateTime(), nullable=False),
         sa.PrimaryKeyConstraint("arm"),
     )
