@@ -79,7 +79,7 @@ def _fmt(rule: str, value: float) -> str:
 
 def breaches(canary: ArmStats, baseline: ArmStats, roles: LLMRoles) -> list[Breach]:
     """The rules the canary breaks; none before both arms have the minimum sample."""
-    rails = roles.guard_rails
+    rails = roles.rails_for(canary.arm)
     if min(canary.answers, baseline.answers) < rails.min_sample:
         return []
     found = []
@@ -271,7 +271,7 @@ class Canary:
     async def _judge(self, state: CanaryArmState) -> Notice | None:
         by_arm = await self.stats(state.since_reply)
         canary, baseline = by_arm[state.arm], by_arm[self.baseline]
-        if min(canary.answers, baseline.answers) < self.roles.guard_rails.min_sample:
+        if min(canary.answers, baseline.answers) < self.roles.rails_for(state.arm).min_sample:
             return None  # the rails cannot be judged yet, so they cannot be said to hold either
         found = breaches(canary, baseline, self.roles)
         if found:
@@ -316,7 +316,7 @@ class Canary:
         if now - state.step_since < timedelta(seconds=schedule.every):
             return None
         in_step = (await self.stats(state.step_reply))[state.arm]
-        if in_step.answers < self.roles.guard_rails.min_sample:
+        if in_step.answers < self.roles.rails_for(state.arm).min_sample:
             return None  # too few answers at this step to say the rails held
         step = state.step + 1
         new = schedule.steps[step]

@@ -21,7 +21,7 @@ from db.models import CanaryArmState, CanaryEvent, InboundMessage, LLMReply, Out
 from db.types import utcnow
 from services.arm_stats import collect_by_arm
 from services.llm.arms import BUCKETS, bucket, choose_arm
-from services.llm.config import CanaryArm, CanarySchedule, GuardRails, LLMEndpoint, LLMRoles
+from services.llm.config import CanaryArm, CanarySchedule, GuardRails, GuardRule, LLMEndpoint, LLMRoles
 from tests.harness import ADMIN_ID, Harness, texts_to
 
 USERS = 10_000
@@ -334,3 +334,35 @@ async def test_the_canary_bench_stops_the_bad_candidate_and_lets_the_good_one_th
     assert bad.rollback_hour is not None and bad.candidate_answers_before_stop >= 3
     assert bad.admin_messages == 1 and bad.inventions_delivered == 0
     assert good.rollback_hour is None and good.final_weight >= 25
+
+
+def test_rules_compare_with_the_baseline_and_an_arm_may_have_stricter_rails() -> None:
+    from services.arm_stats import ArmStats
+    from services.canary import breaches
+
+    strict = GuardRails(min_sample=50, guard_rejection_rate=GuardRule(ratio=1.0, margin=0.0))
+    roles = LLMRoles(
+        arms=[CanaryArm(name="risky", weight=5, guard_rails=strict), CanaryArm(name="usual", weight=5)],
+        guard_rails=GuardRails(min_sample=100),
+    )
+    baseline = ArmStats(
+        "baseline", answers=1000, guard_rejections=10, total_p95_ms=800.0, cost_per_answer_usd=0.001
+    )
+
+    def canary(name: str, answers: int, rejected: int) -> ArmStats:
+        return ArmStats(
+            name, answers=answers, guard_rejections=rejected, total_p95_ms=900.0, cost_per_answer_usd=0.001
+        )
+
+    assert breaches(canary("usual", 60, 3), baseline, roles) == [], "below the shared minimum sample"
+    [breach] = breaches(canary("risky", 60, 3), baseline, roles)  # 5% > 1% x 1.0 + 0
+    assert (breach.rule, round(breach.value, 3), round(breach.limit, 3)) == (
+        "guard_rejection_rate",
+        0.05,
+        0.01,
+    )
+    assert breaches(canary("usual", 100, 4), baseline, roles) == [], "4% is not above 1% x 2 + 2 points"
+    [breach] = breaches(canary("usual", 100, 5), baseline, roles)
+    assert breach.describe() == "guard_rejection_rate 5.0% > limit 4.0% (baseline 1.0% x 2 + 2.0%)"
+    slow = ArmStats("usual", answers=100, total_p95_ms=1500.0, cost_per_answer_usd=0.001)
+    assert [b.rule for b in breaches(slow, baseline, roles)] == ["p95_latency_ms"]  # > 800 x 1.5 + 250

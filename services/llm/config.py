@@ -75,20 +75,6 @@ ARM_NAME = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$"
 """Short enough for a Telegram command (`/canary gpt-5-mini 5`) and a log column."""
 
 
-class CanaryArm(BaseModel):
-    """A named alternative to the baseline chain, served to `weight` percent of customers.
-
-    Roles it leaves out are the baseline's: an arm that only names a `drafter` tries a new
-    drafter behind the same target, so the comparison isolates that one change.
-    """
-
-    name: str = Field(pattern=ARM_NAME)
-    weight: float = Field(default=0.0, ge=0, le=100, description="percent of customers")
-    target: list[LLMEndpoint] | None = None
-    drafter: list[LLMEndpoint] | None = None
-    retrieval_check: RetrievalCheck | None = None
-
-
 class GuardRule(BaseModel):
     """Trips when the canary's value exceeds `ratio` x the baseline's plus `margin` (the metric's unit).
 
@@ -128,6 +114,24 @@ class GuardRails(BaseModel):
             "cost_per_answer_usd": self.cost_per_answer_usd,
         }
         return {name: rule for name, rule in named.items() if rule is not None}
+
+
+class CanaryArm(BaseModel):
+    """A named alternative to the baseline chain, served to `weight` percent of customers.
+
+    Roles it leaves out are the baseline's: an arm that only names a `drafter` tries a new
+    drafter behind the same target, so the comparison isolates that one change.
+    """
+
+    name: str = Field(pattern=ARM_NAME)
+    weight: float = Field(default=0.0, ge=0, le=100, description="percent of customers")
+    target: list[LLMEndpoint] | None = None
+    drafter: list[LLMEndpoint] | None = None
+    retrieval_check: RetrievalCheck | None = None
+    guard_rails: GuardRails | None = Field(
+        default=None,
+        description="this arm's own rails (a riskier change, a stricter limit); else the shared ones",
+    )
 
 
 DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhdw]?)\s*$")
@@ -198,6 +202,10 @@ class LLMRoles(BaseModel):
         if self.schedule is not None and self.schedule.arm not in names[1:]:
             raise ValueError(f"the schedule names arm {self.schedule.arm!r}, which is not among the arms")
         return self
+
+    def rails_for(self, name: str) -> GuardRails:
+        arm = self.arm(name)
+        return arm.guard_rails if arm is not None and arm.guard_rails is not None else self.guard_rails
 
     def arm(self, name: str) -> CanaryArm | None:
         return next((arm for arm in self.arms if arm.name == name), None)
