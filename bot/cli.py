@@ -21,6 +21,8 @@ from bot.logging_setup import configure_logging
 from db.engine import DatabaseUnreachable
 
 if TYPE_CHECKING:
+    from aiogram.types import User
+
     from bot.app import App
     from services.classifier import IntentClassifier
     from services.faq import FaqLookupAnswerer
@@ -177,12 +179,12 @@ async def _run_async(args: argparse.Namespace, settings: Settings) -> int:
             settings.require_webhook()  # a missing URL or secret stops here, before any database work
         from bot.telegram_check import check_bot_token
 
-        await check_bot_token(token, settings)  # a refused token or a silent Telegram: before it too
+        me = await check_bot_token(token, settings)  # a refused token or a silent Telegram: before it too
         from bot.app import build_app  # aiogram takes seconds to import: only when serving
 
         app = await build_app(settings, upgrade=not args.no_migrate)
         try:
-            return await _serve(app, token, settings, args)
+            return await _serve(app, token, settings, args, me)
         finally:
             await app.close()
     if args.command == "chat":
@@ -236,7 +238,7 @@ def _wants_webhook(args: argparse.Namespace, settings: Settings) -> bool:
     return bool(args.webhook or args.set_webhook or settings.webhook_url)
 
 
-async def _serve(app: App, token: str, settings: Settings, args: argparse.Namespace) -> int:
+async def _serve(app: App, token: str, settings: Settings, args: argparse.Namespace, me: User) -> int:
     """Long polling, or the webhook when asked; health checks on CSBOT_HTTP_PORT either way."""
     from urllib.parse import urlsplit
 
@@ -287,6 +289,7 @@ async def _serve(app: App, token: str, settings: Settings, args: argparse.Namesp
             front=front,
             listen=(settings.http_host, port) if port is not None else None,
             admin_ids=settings.admin_ids,
+            me=me,
         )
     except PollingConflict as error:
         print(f"csbot: {error}", file=sys.stderr)
