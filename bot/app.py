@@ -21,7 +21,9 @@ from db.engine import check_connection, create_engine, create_session_factory
 from db.journal import Journal
 from db.seed import seed_demo
 from services.answerers import load_answerers
+from services.canary import Canary
 from services.inbox import Inbox, InboxPolicy
+from services.llm.arms import ArmSet
 from services.llm.gateway import LLMGateway
 from services.llm.local.availability import local_generation_available
 from services.llm.local.serving import LocalServer
@@ -43,16 +45,24 @@ class App:
     local_server: LocalServer | None = None
     state_store: StateStore | None = None
     answerer: SpeculativeAnswerer | None = None
+    """The baseline arm's answerer."""
+    canary: Canary | None = None
+    """Every configured arm, their weights, guard rails and schedule."""
 
     async def close(self) -> None:
         if self.state_store is not None:
             await self.state_store.close()
-        if self.answerer is not None:
+        settling = self.canary.arms.settled() if self.canary is not None else None
+        if settling is None and self.answerer is not None:
+            settling = self.answerer.settled()
+        if settling is not None:
             try:  # notes being written on dropped turns: let them land, but never hang a shutdown
-                await asyncio.wait_for(self.answerer.settled(), SHUTDOWN_GRACE_SECONDS)
+                await asyncio.wait_for(settling, SHUTDOWN_GRACE_SECONDS)
             except TimeoutError:
                 logger.warning("shutting down with notes on earlier turns unwritten")
-        if self.gateway is not None:
+        if self.canary is not None:
+            await self.canary.arms.close()
+        elif self.gateway is not None:
             await self.gateway.close()
         if self.local_server is not None:
             await self.local_server.close()
@@ -89,10 +99,10 @@ async def build_app(settings: Settings, *, upgrade: bool = True, seed: bool = Fa
                 "local_generation": "available (CSBOT_LOCAL_MODEL=bundled)" if available else f"off: {why}"
             },
         )
-    gateway = LLMGateway(roles) if roles.target else None
-    answerer = SpeculativeAnswerer(
-        lookup, gateway, temperature=settings.llm_temperature, retrieval_check=roles.retrieval_check
-    )
+    arms = ArmSet.build(roles, lookup, temperature=settings.llm_temperature)
+    gateway, answerer = arms.gateways.get(roles.baseline), arms.baseline
+    canary = Canary(arms, session_factory, exclude_users=settings.admin_ids)
+    await canary.start()
     state_store = await open_state_store(
         settings.redis_url,
         prefix=settings.redis_prefix,
@@ -117,9 +127,19 @@ async def build_app(settings: Settings, *, upgrade: bool = True, seed: bool = Fa
         session_factory=session_factory,
         classifier=classifier,
         faq=answerer,
+        canary=canary,
         storage=state_store.storage,
         events_isolation=state_store.isolation,
     )
     return App(
-        engine, session_factory, dispatcher, inbox, metrics, gateway, local_server, state_store, answerer
+        engine,
+        session_factory,
+        dispatcher,
+        inbox,
+        metrics,
+        gateway,
+        local_server,
+        state_store,
+        answerer,
+        canary,
     )

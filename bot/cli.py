@@ -126,6 +126,30 @@ def _parser() -> argparse.ArgumentParser:
     stats = commands.add_parser("stats", help="volume, intents, hand-offs, latency, errors")
     stats.add_argument("--period", type=_period, default="24h", help="e.g. 1h, 24h, 7d (default 24h)")
     stats.add_argument("--json", action="store_true")
+    stats.add_argument(
+        "--by-arm",
+        action="store_true",
+        help="per canary arm: answers, acceptance, guard rejections, fallbacks, \"I don't know\", "
+        "hand-offs after an answer, latency, cost, with sample sizes",
+    )
+
+    replay = commands.add_parser(
+        "replay",
+        help="re-answer the period's real FAQ-style questions with a candidate LLM configuration "
+        "(nothing is sent to customers) and compare",
+    )
+    replay.add_argument(
+        "--since", type=_parse_since, required=True, help="a period such as 7d, or an ISO date"
+    )
+    replay.add_argument("--limit", type=positive_int, default=None, help="at most this many questions")
+    replay.add_argument(
+        "--config", required=True, metavar="CANDIDATE.json", help="a CSBOT_LLM value (its baseline chain)"
+    )
+    replay.add_argument("--concurrency", type=positive_int, default=4, help="questions answered at once")
+    replay.add_argument("--json", action="store_true", help="the full report as JSON")
+    replay.add_argument(
+        "--restart", action="store_true", help="start over instead of resuming an interrupted replay"
+    )
     return parser
 
 
@@ -200,6 +224,10 @@ async def _run_async(args: argparse.Namespace, settings: Settings) -> int:
         return await run_import(args, settings)
     if args.command == "export":
         return await run_export(args, settings)
+    if args.command == "replay":
+        from bot.cli_replay import run_replay
+
+        return await run_replay(args, settings)
     return await _read_logs(args, settings)
 
 
@@ -367,6 +395,10 @@ async def _read_logs(args: argparse.Namespace, settings: Settings) -> int:
     engine = await open_recorded(settings)
     try:
         async with create_session_factory(engine)() as session:
+            if args.command == "stats" and args.by_arm:
+                from bot.cli_replay import print_by_arm
+
+                return await print_by_arm(session, args, settings)
             if args.command == "stats":
                 stats = await collect_stats(session, period=args.period, exclude_users=settings.admin_ids)
                 emit_line(json.dumps(stats.as_dict()) if args.json else stats.render())

@@ -27,6 +27,7 @@ ADMIN_COMMANDS: dict[str, str] = {
     "handoffs": "Open hand-offs and how long each has waited",
     "reload": "Reload the FAQ now",
     "console": "A one-time sign-in link to the web console",
+    "canary": "Model canary: weights, rollbacks; /canary <arm> <percent>",
 }
 MENU_LANGUAGES = ("ko", "ja")
 """Menus besides the default (English), chosen by the customer's Telegram app language."""

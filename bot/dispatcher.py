@@ -15,11 +15,13 @@ from bot.config import Settings
 from bot.durable_dispatcher import DurableDispatcher
 from bot.fsm_memory import BoundedMemoryStorage
 from bot.metrics import Metrics, TelegramErrorCounter
+from bot.middlewares.canary_routing import CanaryRoutingMiddleware
 from bot.middlewares.db_session import DbSessionMiddleware
 from bot.middlewares.outbound_log import OutboundLogMiddleware
 from bot.middlewares.telegram_retry import TelegramRetryMiddleware
 from handlers import create_routers
 from handlers.streaming import GenerationRegistry
+from services.canary import Canary
 from services.classifier import IntentClassifier
 from services.inbox import Inbox
 from services.llm.speculative import SpeculativeAnswerer
@@ -35,6 +37,7 @@ def create_dispatcher(
     metrics: Metrics | None = None,
     storage: BaseStorage | None = None,
     events_isolation: BaseEventIsolation | None = None,
+    canary: Canary | None = None,
 ) -> DurableDispatcher:
     """The inbox stores each update in `feed_update`, before aiogram's FSM middleware runs."""
     dispatcher = DurableDispatcher(
@@ -47,8 +50,11 @@ def create_dispatcher(
         classifier=classifier,
         faq=faq,
         generations=GenerationRegistry(),
+        canary=canary,
     )
     dispatcher.update.outer_middleware(DbSessionMiddleware(session_factory))
+    if canary is not None and canary.active:  # one chain: nothing to route, nothing to judge
+        dispatcher.update.outer_middleware(CanaryRoutingMiddleware(canary, settings.admin_ids))
     dispatcher.include_routers(*create_routers(support_chat_id=settings.support_chat_id))
     return dispatcher
 

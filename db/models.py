@@ -269,6 +269,7 @@ class LLMReply(SQLModel, table=True):
     dropped_turns: int = 0
     guard: str | None = Field(default=None, sa_type=Text)
     fallback_reason: str | None = Field(default=None, sa_type=Text)
+    arm: str | None = Field(default=None, index=True, description="the canary arm that answered")
     created_at: datetime = _created_at()
 
 
@@ -333,4 +334,70 @@ class AdminAudit(SQLModel, table=True):
     action: str = Field(index=True)
     target: str = ""
     detail: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    created_at: datetime = _created_at()
+
+
+class CanaryArmState(SQLModel, table=True):
+    """An arm's weight as it stands now: what admins, rollbacks and the schedule decided.
+
+    `config_weight` is the configured weight this row was last reconciled with: when a
+    deploy changes the configuration, the new configuration wins over an older decision.
+    """
+
+    __tablename__ = "canary_arms"
+
+    arm: str = Field(primary_key=True)
+    weight: float = 0.0
+    config_weight: float = 0.0
+    status: str = Field(default="active", description="active, rolled_back, manual or done")
+    since: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)
+    """Start of the arm's current stint."""
+    since_reply: int = Field(
+        default=0, description="the rails judge answers logged after this llm_replies id"
+    )
+    step: int | None = Field(default=None, description="index of the schedule step in force")
+    step_since: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    step_reply: int = Field(default=0, description="the step's own answers come after this llm_replies id")
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)
+
+
+class CanaryEvent(SQLModel, table=True):
+    """The audit trail of every weight change: who or what changed it, why, with the numbers."""
+
+    __tablename__ = "canary_events"
+
+    id: int | None = Field(default=None, primary_key=True)
+    arm: str = Field(index=True)
+    action: str = Field(description="config, set, rollback, advance, complete")
+    old_weight: float | None = None
+    new_weight: float
+    actor: str = Field(description="admin:<telegram id>, guard-rails, schedule or config")
+    reason: str = Field(default="", sa_type=Text)
+    details: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    created_at: datetime = _created_at()
+
+
+class ReplayRun(SQLModel, table=True):
+    """One offline replay: its question list is fixed at the start so an interrupted run resumes."""
+
+    __tablename__ = "replay_runs"
+
+    id: int | None = Field(default=None, primary_key=True)
+    config_hash: str = Field(index=True, description="sha256 of the candidate configuration")
+    since: datetime = Field(sa_type=UTCDateTime, nullable=False)
+    question_ids: list[int] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    finished_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    created_at: datetime = _created_at()
+
+
+class ReplayItem(SQLModel, table=True):
+    """One replayed question's comparison, written as soon as it is done."""
+
+    __tablename__ = "replay_items"
+    __table_args__ = (UniqueConstraint("run_id", "inbound_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    run_id: int = Field(foreign_key="replay_runs.id", index=True)
+    inbound_id: int
+    result: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     created_at: datetime = _created_at()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiogram import F, Router
 
-from handlers import admin, fallback, generation, handoff, inquiries, returns, start
+from handlers import admin, canary, fallback, generation, handoff, inquiries, returns, start
 
 
 def create_routers(*, support_chat_id: int | None) -> list[Router]:
@@ -21,6 +21,7 @@ def create_routers(*, support_chat_id: int | None) -> list[Router]:
     customer.message.filter(F.chat.type == "private")
     customer.include_routers(
         admin.create_router(),
+        canary.create_router(),
         start.create_router(),
         handoff.create_customer_router(),
         returns.create_router(),

@@ -12,6 +12,8 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.config import Settings
 from db.repositories import logs
 from services.admin_views import render_conversation, render_logs
+from services.arm_stats import arm_section
+from services.canary import Canary
 from services.console_auth import issue_login_link
 from services.console_resend import ResendResult, resend
 from services.conversation_log import Interaction, SentMessage, current_interaction
@@ -45,6 +47,7 @@ def create_router() -> Router:
         session: AsyncSession,
         settings: Settings,
         interaction: Interaction,
+        canary: Canary | None = None,
     ) -> None:
         interaction.routed("admin", "database")
         try:
@@ -53,7 +56,14 @@ def create_router() -> Router:
             await message.answer("Usage: /stats [period], e.g. /stats 24h, /stats 7d", parse_mode=None)
             return
         stats = await collect_stats(session, period=period, exclude_users=settings.admin_ids)
-        await message.answer(stats.render(), parse_mode=None)
+        by_arm = await arm_section(
+            session,
+            since=stats.since,
+            exclude_users=settings.admin_ids,
+            weights=canary.weights() if canary is not None and canary.active else None,
+            baseline=canary.baseline if canary is not None else None,
+        )
+        await _send_long(message, stats.render() + (f"\n\n{by_arm}" if by_arm else ""))
 
     @router.message(Command("logs"))
     async def on_logs(

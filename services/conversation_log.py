@@ -182,6 +182,7 @@ async def _store_llm_report(session: AsyncSession, inbound_id: int, report: Repl
         dropped_turns=report.dropped_turns,
         guard=report.guard,
         fallback_reason=report.fallback_reason,
+        arm=report.arm,
     )
     session.add(reply)
     await session.flush()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Customer, InboundMessage
@@ -54,12 +56,17 @@ async def faq_reply(
 
 
 async def customer_facts(
-    session: AsyncSession, customer: Customer | None, shop: ShopData | None = None
+    session: AsyncSession,
+    customer: Customer | None,
+    shop: ShopData | None = None,
+    *,
+    as_of: datetime | None = None,
 ) -> str:
     """This customer's own orders, for the model; nobody else's data ever reaches a prompt.
 
     Read from wherever the shop's data lives; if that is down, the model gets the name only
-    (and the fact guard keeps it from inventing order details).
+    (and the fact guard keeps it from inventing order details). `as_of` leaves out orders
+    placed later (an offline replay of an old question).
     """
     if customer is None or customer.id is None:
         return ""
@@ -69,12 +76,16 @@ async def customer_facts(
     except ShopDataUnavailable:
         return lines[0]
     for order in recent:
+        if as_of is not None and order.placed_at > as_of:
+            continue
         total = "" if order.total is None else f", total {money(order.total, order.currency)}"
         lines.append(f"Order {order.number}: {order.status}, placed {order.placed_at:%Y-%m-%d}{total}")
     return "\n".join(lines)
 
 
-async def recent_turns(session: AsyncSession, user_id: int | None, *, limit: int = 20) -> list[Message]:
+async def recent_turns(
+    session: AsyncSession, user_id: int | None, *, limit: int = 20, until: datetime | None = None
+) -> list[Message]:
     """The conversation so far, from the log, as chat turns (the trimmer fits it to the window).
 
     The message being answered is already logged; it is dropped here because
@@ -82,7 +93,7 @@ async def recent_turns(session: AsyncSession, user_id: int | None, *, limit: int
     """
     if user_id is None:
         return []
-    rows = await logs.conversation(session, user_id, limit=limit + 1, delivered_only=True)
+    rows = await logs.conversation(session, user_id, limit=limit + 1, delivered_only=True, until=until)
     if rows and isinstance(rows[-1], InboundMessage):
         rows = rows[:-1]
     turns: list[Message] = []

@@ -34,6 +34,7 @@ async def inbound(
     exclude_users: Collection[int] = (),
     failed: bool = False,
     include_staff: bool = False,
+    until: datetime | None = None,
 ) -> list[InboundMessage]:
     """Newest `limit` messages matching the filters, returned oldest first.
 
@@ -58,6 +59,8 @@ async def inbound(
         statement = statement.where(InboundMessage.intent == intent)
     if since is not None:
         statement = statement.where(InboundMessage.created_at >= since)
+    if until is not None:
+        statement = statement.where(col(InboundMessage.created_at) <= until)
     statement = statement.order_by(col(InboundMessage.id).desc()).limit(limit)
     rows = list((await session.exec(statement)).all())
     rows.reverse()
@@ -76,14 +79,20 @@ async def replies_to(session: AsyncSession, inbound_ids: Sequence[int]) -> list[
 
 
 async def conversation(
-    session: AsyncSession, user_id: int, *, limit: int = 50, delivered_only: bool = False
+    session: AsyncSession,
+    user_id: int,
+    *,
+    limit: int = 50,
+    delivered_only: bool = False,
+    until: datetime | None = None,
 ) -> list[InboundMessage | OutboundMessage]:
     """Both directions for one customer, in the order they happened.
 
     `delivered_only` leaves out replies Telegram refused: the customer never read them,
-    so a model must not take them for something it said.
+    so a model must not take them for something it said. `until` (inclusive) gives the
+    conversation as it stood at that moment (an offline replay of an old question).
     """
-    received = await inbound(session, user_id=user_id, limit=limit)
+    received = await inbound(session, user_id=user_id, limit=limit, until=until)
     # What was sent to the customer's own chat: not the hand-off brief and forwards the
     # customer's updates caused in the support chat (a model would take them for its words).
     statement = select(OutboundMessage).where(
@@ -94,6 +103,8 @@ async def conversation(
     )
     if delivered_only:
         statement = statement.where(OutboundMessage.status == OutboundStatus.SENT)
+    if until is not None:
+        statement = statement.where(col(OutboundMessage.created_at) <= until)
     sent = (await session.exec(statement.order_by(col(OutboundMessage.id).desc()).limit(limit))).all()
     merged: list[InboundMessage | OutboundMessage] = [*received, *sent]
     merged.sort(key=lambda row: (row.created_at, isinstance(row, OutboundMessage)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from pydantic import BaseModel, Field, SecretStr
+from pydantic import BaseModel, Field, SecretStr, field_validator, model_validator
 
 REASONING_MODEL = re.compile(r"(o\d|gpt-5)(?!\d)", re.IGNORECASE)
 """OpenAI's reasoning families: o1, o3, o4-mini, gpt-5, gpt-5.1-mini... (not gpt-50, not o10)."""
@@ -69,6 +69,105 @@ class LLMEndpoint(BaseModel):
 RetrievalCheck = Literal["relevance", "draft"]
 
 
+# --- canary arms: several configurations side by side, by weight ---------------
+
+ARM_NAME = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$"
+"""Short enough for a Telegram command (`/canary gpt-5-mini 5`) and a log column."""
+
+
+class GuardRule(BaseModel):
+    """Trips when the canary's value exceeds `ratio` x the baseline's plus `margin` (the metric's unit).
+
+    The margin keeps a tiny baseline (0 guard rejections) from making any single event a breach.
+    """
+
+    ratio: float = Field(default=2.0, gt=0)
+    margin: float = Field(default=0.0, ge=0)
+
+    def limit(self, baseline: float) -> float:
+        return baseline * self.ratio + self.margin
+
+
+class GuardRails(BaseModel):
+    """Per-arm limits relative to the baseline arm; judged only once both arms have `min_sample` answers."""
+
+    min_sample: int = Field(default=100, ge=1, description="answers each arm needs before a rule is judged")
+    error_rate: GuardRule | None = Field(
+        default_factory=lambda: GuardRule(ratio=2.0, margin=0.02),
+        description="share of answers where the model failed and the FAQ text or a person took over",
+    )
+    guard_rejection_rate: GuardRule | None = Field(
+        default_factory=lambda: GuardRule(ratio=2.0, margin=0.02),
+        description="share of answers the fact guard stopped (an invented number, date, link...)",
+    )
+    dont_know_rate: GuardRule | None = Field(default_factory=lambda: GuardRule(ratio=2.0, margin=0.05))
+    p95_latency_ms: GuardRule | None = Field(default_factory=lambda: GuardRule(ratio=1.5, margin=250.0))
+    cost_per_answer_usd: GuardRule | None = Field(default_factory=lambda: GuardRule(ratio=1.5, margin=0.0))
+    check_every_seconds: float = Field(default=30.0, ge=0, description="how often the rails are judged")
+
+    def rules(self) -> dict[str, GuardRule]:
+        named = {
+            "error_rate": self.error_rate,
+            "guard_rejection_rate": self.guard_rejection_rate,
+            "dont_know_rate": self.dont_know_rate,
+            "p95_latency_ms": self.p95_latency_ms,
+            "cost_per_answer_usd": self.cost_per_answer_usd,
+        }
+        return {name: rule for name, rule in named.items() if rule is not None}
+
+
+class CanaryArm(BaseModel):
+    """A named alternative to the baseline chain, served to `weight` percent of customers.
+
+    Roles it leaves out are the baseline's: an arm that only names a `drafter` tries a new
+    drafter behind the same target, so the comparison isolates that one change.
+    """
+
+    name: str = Field(pattern=ARM_NAME)
+    weight: float = Field(default=0.0, ge=0, le=100, description="percent of customers")
+    target: list[LLMEndpoint] | None = None
+    drafter: list[LLMEndpoint] | None = None
+    retrieval_check: RetrievalCheck | None = None
+    guard_rails: GuardRails | None = Field(
+        default=None,
+        description="this arm's own rails (a riskier change, a stricter limit); else the shared ones",
+    )
+
+
+DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhdw]?)\s*$")
+DURATION_SECONDS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
+
+
+def duration_seconds(value: object) -> object:
+    """`90`, `30s`, `15m`, `6h`, `1d`: the way shops write a schedule's pace."""
+    if isinstance(value, str):
+        found = DURATION.match(value)
+        if found is None:
+            raise ValueError(f"expected a duration such as 30m, 6h or 1d, not {value!r}")
+        return float(found.group(1)) * DURATION_SECONDS[found.group(2)]
+    return value
+
+
+class CanarySchedule(BaseModel):
+    """A gradual migration: the arm's weight steps up every `every` seconds while the rails hold."""
+
+    arm: str = Field(pattern=ARM_NAME)
+    steps: list[float] = Field(default_factory=lambda: [5.0, 25.0, 50.0, 100.0], min_length=1)
+    every: float = Field(default=86400.0, gt=0, description="seconds per step; 30m, 6h, 1d are accepted")
+
+    @field_validator("every", mode="before")
+    @classmethod
+    def _duration(cls, value: object) -> object:
+        return duration_seconds(value)
+
+    @field_validator("steps")
+    @classmethod
+    def _increasing(cls, steps: list[float]) -> list[float]:
+        if any(not 0 < step <= 100 for step in steps) or steps != sorted(set(steps)):
+            raise ValueError("steps must be increasing percentages above 0, at most 100")
+        return steps
+
+
 class LLMRoles(BaseModel):
     target: list[LLMEndpoint] = Field(default_factory=list)
     drafter: list[LLMEndpoint] = Field(default_factory=list)
@@ -81,3 +180,46 @@ class LLMRoles(BaseModel):
     retries: int = Field(default=3, ge=0, description="attempts per endpoint after the first")
     cooldown_after_failures: int = Field(default=3, gt=0)
     cooldown_seconds: float = Field(default=30.0, ge=0)
+    baseline: str = Field(
+        default="baseline", pattern=ARM_NAME, description="the name of the chain above, as reports show it"
+    )
+    arms: list[CanaryArm] = Field(
+        default_factory=list, description="canaries beside the baseline; it serves whoever they leave"
+    )
+    arm_salt: str = Field(
+        default="csbot", description="mixed into the customer hash: change it to reshuffle who is in a canary"
+    )
+    guard_rails: GuardRails = Field(default_factory=GuardRails)
+    schedule: CanarySchedule | None = None
+
+    @model_validator(mode="after")
+    def _arms_fit(self) -> LLMRoles:
+        names = [self.baseline, *(arm.name for arm in self.arms)]
+        if len(set(names)) != len(names):
+            raise ValueError(f"arm names must differ from each other and from the baseline: {names}")
+        if sum(arm.weight for arm in self.arms) > 100:
+            raise ValueError("the arms' weights add up to more than 100 percent")
+        if self.schedule is not None and self.schedule.arm not in names[1:]:
+            raise ValueError(f"the schedule names arm {self.schedule.arm!r}, which is not among the arms")
+        return self
+
+    def rails_for(self, name: str) -> GuardRails:
+        arm = self.arm(name)
+        return arm.guard_rails if arm is not None and arm.guard_rails is not None else self.guard_rails
+
+    def arm(self, name: str) -> CanaryArm | None:
+        return next((arm for arm in self.arms if arm.name == name), None)
+
+    def arm_roles(self, name: str) -> LLMRoles:
+        """One arm's chains as a configuration of their own (the baseline's where the arm names none)."""
+        update: dict[str, object] = {"arms": [], "schedule": None}
+        arm = self.arm(name)
+        if arm is not None:
+            update.update(
+                target=arm.target if arm.target is not None else self.target,
+                drafter=arm.drafter if arm.drafter is not None else self.drafter,
+                retrieval_check=arm.retrieval_check or self.retrieval_check,
+            )
+        elif name != self.baseline:
+            raise KeyError(name)
+        return self.model_copy(update=update)

@@ -116,6 +116,8 @@ class ReplyReport:
     guard: str | None = None
     fallback_reason: str | None = None
     ledger: CallLedger = field(default_factory=CallLedger)
+    arm: str | None = None
+    """The configuration (canary arm) that made the reply, for per-arm comparisons."""
 
     @property
     def acceptance_rate(self) -> float | None:

@@ -1,7 +1,7 @@
 """admin console: one-time login links, browser sessions, the admins' audit trail
 
 Revision ID: 0008
-Revises: 0005
+Revises: 0007
 Create Date: 2026-11-30
 """
 
@@ -14,7 +14,7 @@ from alembic import op
 import db.types
 
 revision: str = "0008"
-down_revision: str | None = "0005"
+down_revision: str | None = "0007"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
