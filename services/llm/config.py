@@ -81,3 +81,9 @@ class LLMRoles(BaseModel):
     retries: int = Field(default=3, ge=0, description="attempts per endpoint after the first")
     cooldown_after_failures: int = Field(default=3, gt=0)
     cooldown_seconds: float = Field(default=30.0, ge=0)
+    max_retry_wait: float = Field(
+        default=30.0,
+        ge=0,
+        description="the longest a Retry-After is waited out when no reply deadline is set; an endpoint "
+        "asking for longer rests that long and the fallback serves",
+    )
