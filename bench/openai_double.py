@@ -34,6 +34,7 @@ malformed chunk, a stall mid-stream, and a clean end without a finish reason.
 from __future__ import annotations
 
 import asyncio
+import functools
 import html
 import json
 import math
@@ -48,6 +49,9 @@ import bpe_openai
 from aiohttp import web
 
 EOS_TOKEN = 199_999  # o200k_base's <|endoftext|>
+END_OF_TEXT = {"o200k_base": EOS_TOKEN, "cl100k_base": 100_257}
+MAX_MODEL_LEN = 32_768
+"""Each vocabulary's <|endoftext|>: the scripted model's end of answer."""
 ASSISTANT_TAG = "<|assistant|>\n"
 
 FaultKind = Literal["none", "400", "429", "500", "401", "hang", "cut", "malformed", "stall", "no_finish"]
@@ -229,6 +233,8 @@ class ScriptedModel:
     """The answer when no cue of the table is found."""
     behaviours: list[Behaviour] = field(default_factory=list)
     """Tried in order before the reference behaviour; the first reply that is not None wins."""
+    vocabulary: Literal["o200k_base", "cl100k_base"] = "o200k_base"
+    """The model's own tokenizer (cl100k_base plays a model whose counts differ from o200k's)."""
 
     def reference(self, messages: Sequence[Mapping[str, str]]) -> str:
         """What this model would answer to the conversation it reads."""
@@ -267,7 +273,8 @@ class OpenAIDouble:
         self.models = models
         self.time_scale = time_scale
         self.requests: list[RecordedRequest] = []
-        self.tokenizer: Encoding = bpe_openai.get_encoding("o200k_base")
+        self.tokenizer: Encoding = _load_encoding("o200k_base")
+        """The default models' vocabulary (a model may have its own: `ScriptedModel.vocabulary`)."""
         self._runner: web.AppRunner | None = None
         self._stopping = asyncio.Event()
         self.base_url = ""
@@ -297,6 +304,12 @@ class OpenAIDouble:
         ]
 
     # --- plumbing ------------------------------------------------------------
+
+    def _encoding(self, model: ScriptedModel) -> tuple[Encoding, int]:
+        """The model's tokenizer and its end-of-text id."""
+        if model.vocabulary == "o200k_base":
+            return self.tokenizer, EOS_TOKEN
+        return _load_encoding(model.vocabulary), END_OF_TEXT[model.vocabulary]
 
     async def _sleep(self, seconds: float) -> None:
         if seconds > 0:
@@ -355,11 +368,14 @@ class OpenAIDouble:
             return web.json_response({"error": refused}, status=400)
         messages = body["messages"]
         text, is_verdict = model.reply(ChatRequest(messages))
+        enc, _ = self._encoding(model)
         limit = body.get("max_tokens") or body.get("max_completion_tokens")
-        everything = self.tokenizer.encode(text)
+        everything = enc.encode(text)
         tokens = everything[:limit] if limit else everything
         finish = "length" if len(tokens) < len(everything) else "stop"
-        prompt_tokens = len(self.tokenizer.encode(render_chat(messages)))
+        prompt_tokens = len(enc.encode(render_chat(messages)))
+        if prompt_tokens >= MAX_MODEL_LEN:
+            return _error(400, f"the maximum context length is {MAX_MODEL_LEN} tokens", "BadRequestError")
         usage = _usage(prompt_tokens, len(tokens))
         await self._prefill(model, prompt_tokens)
         if not body.get("stream"):
@@ -367,26 +383,12 @@ class OpenAIDouble:
             choice: dict[str, Any] = {
                 "index": 0,
                 "finish_reason": finish,
-                "message": {"role": "assistant", "content": self.tokenizer.decode(tokens)},
+                "message": {"role": "assistant", "content": enc.decode(tokens)},
             }
             if body.get("logprobs"):
-                choice["logprobs"] = {"content": [self._chat_logprob(t, is_verdict) for t in tokens]}
+                choice["logprobs"] = {"content": [_chat_logprob(enc.decode([t]), is_verdict) for t in tokens]}
             return web.json_response(_envelope(body, "chat.completion", [choice], usage))
         return await self._stream(request, body, model, tokens, finish, usage, fault)
-
-    def _chat_logprob(self, token: int, is_verdict: bool) -> dict[str, Any]:
-        text = self.tokenizer.decode([token])
-        confident = math.log(0.97 if is_verdict else 0.9)
-        other = "NO" if text == "YES" else "YES"
-        return {
-            "token": text,
-            "logprob": confident,
-            "bytes": None,
-            "top_logprobs": [
-                {"token": text, "logprob": confident, "bytes": None},
-                {"token": other, "logprob": math.log(0.03), "bytes": None},
-            ],
-        }
 
     async def _stream(
         self,
@@ -424,7 +426,7 @@ class OpenAIDouble:
                     return response
             await self._decode_time(model, 1)
             emitted.append(token)
-            text = self.tokenizer.decode(emitted)
+            text = self._encoding(model)[0].decode(emitted)
             if text.endswith("\ufffd"):
                 continue  # wait for the rest of a multibyte character
             delta, sent_text = text[len(sent_text) :], text
@@ -450,16 +452,23 @@ class OpenAIDouble:
             return error
         assert model is not None
         prompt = body["prompt"]
-        if not isinstance(prompt, list) or not all(isinstance(t, int) for t in prompt):
-            return _error(400, "the double takes token ids", "BadRequestError")
-        head, tag, _ = self.tokenizer.decode(prompt).rpartition(ASSISTANT_TAG)
-        reference = [*self.tokenizer.encode(model.reference(parse_chat(head + tag))), EOS_TOKEN]
-        start = len(self.tokenizer.encode(head + tag)) if tag else len(prompt)
+        if not isinstance(prompt, list) or not prompt or not all(type(t) is int for t in prompt):
+            return _error(400, "the double takes a non-empty list of token ids", "BadRequestError")
+        if len(prompt) >= MAX_MODEL_LEN:
+            return _error(400, f"the maximum context length is {MAX_MODEL_LEN} tokens", "BadRequestError")
+        enc, eos = self._encoding(model)
+        try:
+            text = _decode(enc, prompt)
+        except KeyError:
+            return _error(400, "token ids outside the vocabulary", "BadRequestError")
+        head, tag, _ = text.rpartition(ASSISTANT_TAG)
+        reference = [*enc.encode(model.reference(parse_chat(head + tag))), eos]
+        start = len(enc.encode(head + tag)) if tag else len(prompt)
         await self._prefill(model, len(prompt))
         if not body.get("echo"):
             offset = max(0, len(prompt) - start)
             limit = body.get("max_tokens") or 16
-            rest = [t for t in reference[offset:] if t != EOS_TOKEN]
+            rest = [t for t in reference[offset:] if t != eos]
             tokens = rest[:limit]
             finish = "length" if len(tokens) < len(rest) else "stop"
             usage = _usage(len(prompt), len(tokens))
@@ -472,8 +481,8 @@ class OpenAIDouble:
             if offset < 0:
                 expected = prompt[position]
             else:
-                expected = reference[offset] if offset < len(reference) else EOS_TOKEN
-            runner_up = 0 if expected == EOS_TOKEN else EOS_TOKEN
+                expected = reference[offset] if offset < len(reference) else eos
+            runner_up = 0 if expected == eos else eos
             top.append({f"token_id:{expected}": math.log(0.9), f"token_id:{runner_up}": math.log(0.05)})
         generated = int(next(iter(top[-1] or {})).split(":")[1])
         tokens_out = [f"token_id:{t}" for t in [*prompt, generated]]
@@ -483,24 +492,29 @@ class OpenAIDouble:
             "top_logprobs": top,
             "text_offset": list(range(len(tokens_out))),
         }
-        finish = "stop" if generated == EOS_TOKEN else "length"
+        finish = "stop" if generated == eos else "length"
         choice = {"index": 0, "text": "", "finish_reason": finish, "logprobs": logprobs}
         return web.json_response(_envelope(body, "text_completion", [choice], _usage(len(prompt), 1)))
 
     async def _tokenize(self, request: web.Request) -> web.Response:
-        body, _, _, error = await self._admit(request)
+        body, model, _, error = await self._admit(request)
         if error is not None:
             return error
+        assert model is not None
         text = render_chat(body["messages"]) if "messages" in body else body.get("prompt", "")
-        tokens = self.tokenizer.encode(text)
-        return web.json_response({"tokens": tokens, "count": len(tokens), "max_model_len": 32768})
+        tokens = self._encoding(model)[0].encode(text)
+        return web.json_response({"tokens": tokens, "count": len(tokens), "max_model_len": MAX_MODEL_LEN})
 
     async def _detokenize(self, request: web.Request) -> web.Response:
-        body, _, _, error = await self._admit(request)
+        body, model, _, error = await self._admit(request)
         if error is not None:
             return error
-        tokens = [t for t in body["tokens"] if t != EOS_TOKEN]
-        return web.json_response({"prompt": self.tokenizer.decode(tokens)})
+        assert model is not None
+        enc, eos = self._encoding(model)
+        try:
+            return web.json_response({"prompt": _decode(enc, [t for t in body["tokens"] if t != eos])})
+        except KeyError:
+            return _error(400, "token ids outside the vocabulary", "BadRequestError")
 
 
 # --- the wire format, written out here on purpose (not shared with csbot) -------
@@ -532,6 +546,34 @@ def _envelope(
     if usage is not None:
         wrapped["usage"] = usage
     return wrapped
+
+
+@functools.lru_cache(maxsize=2)
+def _load_encoding(name: str) -> Encoding:
+    """Loading a vocabulary takes about a second: once per process."""
+    encoding: Encoding = bpe_openai.get_encoding(name)
+    return encoding
+
+
+def _decode(encoding: Encoding, tokens: Sequence[int]) -> str:
+    """Text of token ids; KeyError for an id outside the vocabulary (negative ones included)."""
+    if any(type(t) is not int or t < 0 for t in tokens):
+        raise KeyError("token ids are non-negative integers")
+    return encoding.decode(tokens)
+
+
+def _chat_logprob(text: str, is_verdict: bool) -> dict[str, Any]:
+    confident = math.log(0.97 if is_verdict else 0.9)
+    other = "NO" if text == "YES" else "YES"
+    return {
+        "token": text,
+        "logprob": confident,
+        "bytes": None,
+        "top_logprobs": [
+            {"token": text, "logprob": confident, "bytes": None},
+            {"token": other, "logprob": math.log(0.03), "bytes": None},
+        ],
+    }
 
 
 def _chunk_choice(text: str, finish: str | None, completion: bool) -> dict[str, Any]:

@@ -36,7 +36,11 @@ class LLMEndpoint(BaseModel):
         default="auto",
         description="token: /v1/completions echo+logprobs (vLLM-style); judge: chat-only APIs",
     )
-    tokenizer: str | None = Field(default=None, description="o200k_base or cl100k_base; guessed from model")
+    tokenizer: str | None = Field(
+        default=None,
+        description="o200k_base, cl100k_base or gguf:<path>; guessed for OpenAI models; other models "
+        "are counted exactly with their /tokenize",
+    )
     reasoning: bool | None = Field(
         default=None,
         description="a reasoning model (o-series, gpt-5...): max_completion_tokens instead of max_tokens, "

@@ -652,6 +652,12 @@ class LLMGateway:
 
         return await self._call_with_fallback(role, "tokenize", 0, ledger or CallLedger(), call)
 
+    async def prompt_tokens(
+        self, role: str, messages: Sequence[Message], *, ledger: CallLedger | None = None
+    ) -> int:
+        """The exact size of a chat prompt as the role's endpoint renders it (for `trim_exactly`)."""
+        return len(await self.tokenize(role, messages=messages, ledger=ledger))
+
     async def detokenize(self, role: str, tokens: Sequence[int], *, ledger: CallLedger | None = None) -> str:
         async def call(state: _EndpointState, record: CallRecord) -> str:
             body = {"model": state.config.model, "tokens": list(tokens)}
