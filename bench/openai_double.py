@@ -257,7 +257,9 @@ class ScriptedModel:
         if request.is_yes_no_task:
             # The question is looked for outside the quoted text under judgement.
             last = max(i for i, m in enumerate(messages) if m["role"] == "user")
-            unquoted = _QUOTED.sub(" ", messages[last]["content"])
+            spans = list(_QUOTED.finditer(messages[last]["content"]))
+            content = messages[last]["content"]
+            unquoted = content[: spans[-1].start()] + content[spans[-1].end() :] if spans else ""
             context = [*messages[:last], {"role": "user", "content": unquoted}, *messages[last + 1 :]]
             return ("YES" if endorses(self.reference(context), request.quoted) else "NO"), True
         full = self.reference(messages)

@@ -42,6 +42,9 @@ from tenacity.stop import stop_base
 from services.llm import deadline as deadlines
 from services.llm.config import LLMEndpoint, LLMRoles
 from services.llm.limits import Clock, Cooldown, Sleep, TokenBucket, WaitTooLong
+from services.llm.overlap import OVERLAP_WINDOW_CHARS, strip_overlap, without_repeats
+
+__all__ = ["OVERLAP_WINDOW_CHARS", "strip_overlap"]  # re-exported: callers imported them from here
 
 logger = logging.getLogger(__name__)
 
@@ -52,8 +55,6 @@ CONTINUE_INSTRUCTION = (
     "Your previous reply was cut off. Continue it exactly where it stops, without repeating "
     "anything already written and without any preamble."
 )
-MIN_OVERLAP_CHARS = 6
-OVERLAP_WINDOW_CHARS = 48
 RETRYABLE_STATUS = {408, 409, 429}
 REASONING_REFUSES = frozenset({"max_tokens", "temperature", "logprobs"})
 """What OpenAI's reasoning models answer 400 to (unsupported parameter or value)."""
@@ -176,15 +177,6 @@ def is_retryable(error: BaseException) -> bool:
         return error.status_code in RETRYABLE_STATUS or error.status_code >= 500
     # Transport errors raised mid-stream come from the SDK's HTTP library (httpx or its fork).
     return isinstance(error, json.JSONDecodeError) or type(error).__module__.startswith(("httpx", "httpcore"))
-
-
-def strip_overlap(shown: str, continuation: str) -> str:
-    """Drop the start of `continuation` that repeats the end of `shown`."""
-    longest = min(len(shown), len(continuation))
-    for size in range(longest, MIN_OVERLAP_CHARS - 1, -1):
-        if shown.endswith(continuation[:size]):
-            return continuation[size:]
-    return continuation
 
 
 class _EndpointState:
@@ -518,8 +510,9 @@ class LLMGateway:
         *,
         ledger: CallLedger,
         max_tokens: int,
+        temperature: float = 0.0,
     ) -> AsyncGenerator[str, None]:
-        """Greedy continuation of token ids (/v1/completions): exactly what the model generates."""
+        """Continuation of token ids (/v1/completions): exactly what the model generates at `temperature`."""
 
         async def open_completion(state: _EndpointState, shown: str) -> AsyncIterator[Any]:
             ids = list(prompt)
@@ -529,7 +522,7 @@ class LLMGateway:
                 model=state.config.model,
                 prompt=ids,
                 max_tokens=max(1, max_tokens - (len(ids) - len(prompt))),
-                temperature=0.0,
+                temperature=temperature,
                 stream=True,
                 stream_options={"include_usage": True},
             )
@@ -557,8 +550,6 @@ class LLMGateway:
             record = CallRecord(role, state.config.name, state.config.model, kind)
             ledger.calls.append(record)
             started = time.perf_counter()
-            # On a continuation, hold text back until the overlap with what was shown is clear.
-            pending: str | None = "" if shown else None
             stream: _Prefetched | None = None
             try:
                 stream = await self._attempts(
@@ -568,24 +559,11 @@ class LLMGateway:
                     functools.partial(self._first_chunk, state, functools.partial(open_stream, state, shown)),
                     keep_slot=True,
                 )
-                async for delta, usage in _deltas(stream, state.config):
-                    if usage is not None:
-                        _count_usage(record, state.config, usage)
-                    if not delta:
-                        continue
-                    if record.ttft_ms is None:
-                        record.ttft_ms = (time.perf_counter() - started) * 1000
-                    if pending is not None:
-                        pending += delta
-                        if len(pending) < OVERLAP_WINDOW_CHARS:
-                            continue
-                        delta, pending = strip_overlap(shown, pending), None
+                texts = _texts(stream, state.config, record, started)
+                # A continuation repeats some of what was shown: held back until that is clear.
+                async for delta in without_repeats(shown, texts) if shown else texts:
                     shown += delta
                     yield delta
-                if pending:
-                    tail = strip_overlap(shown, pending)
-                    shown += tail
-                    yield tail
             except DeadlineExceeded as error:  # our budget, not the endpoint's fault: no cooldown
                 record.error = f"{type(error).__name__}: {error}"[:500]
                 record.total_ms = (time.perf_counter() - started) * 1000
@@ -768,6 +746,19 @@ async def _deltas(stream: AsyncIterator[Any], endpoint: LLMEndpoint) -> AsyncIte
         else:
             delta = choice.text  # /v1/completions
         yield delta or "", getattr(chunk, "usage", None)
+
+
+async def _texts(
+    stream: AsyncIterator[Any], endpoint: LLMEndpoint, record: CallRecord, started: float
+) -> AsyncIterator[str]:
+    """The stream's text deltas; usage and time to first text go to `record` on the way."""
+    async for delta, usage in _deltas(stream, endpoint):
+        if usage is not None:
+            _count_usage(record, endpoint, usage)
+        if delta:
+            if record.ttft_ms is None:
+                record.ttft_ms = (time.perf_counter() - started) * 1000
+            yield delta
 
 
 def _count_usage(record: CallRecord, endpoint: LLMEndpoint, usage: Any) -> None:

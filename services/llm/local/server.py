@@ -156,7 +156,9 @@ class LocalOpenAIServer:
 
     async def _detokenize(self, request: web.Request) -> web.Response:
         body = await self._body(request)
-        return web.json_response({"prompt": self.engine.detokenize(self._token_ids(body["tokens"], may_be_empty=True))})
+        return web.json_response(
+            {"prompt": self.engine.detokenize(self._token_ids(body["tokens"], may_be_empty=True))}
+        )
 
     async def _completions(self, request: web.Request) -> web.StreamResponse:
         body = await self._body(request)
