@@ -8,6 +8,7 @@ tokens and the template's own tokens around each message.
 
 from __future__ import annotations
 
+import atexit
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -69,3 +70,8 @@ def load_vocabulary(path: str) -> GgufVocabulary:
     if not Path(path).is_file():
         raise LocalModelUnavailable(f"model file not found: {path}")
     return GgufVocabulary(Llama(model_path=path, vocab_only=True, verbose=False))
+
+
+# Free cached models while the interpreter still works: llama-cpp-python's own finaliser fails
+# ("'NoneType' object is not callable") when it runs during interpreter shutdown.
+atexit.register(load_vocabulary.cache_clear)
