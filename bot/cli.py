@@ -21,6 +21,10 @@ from bot.logging_setup import configure_logging
 from db.engine import DatabaseUnreachable
 
 if TYPE_CHECKING:
+    from aiogram import Bot
+    from aiogram.types import User
+    from aiohttp import web
+
     from bot.app import App
     from services.classifier import IntentClassifier
     from services.faq import FaqLookupAnswerer
@@ -111,6 +115,14 @@ def _parser() -> argparse.ArgumentParser:
         help="only messages that failed, were abandoned, or whose reply Telegram refused",
     )
 
+    admin = commands.add_parser(
+        "admin",
+        help="serve the admin web console at /admin on its own port (when the bot polls; "
+        "with a webhook or CSBOT_HTTP_PORT `csbot run` serves it too)",
+    )
+    admin.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    admin.add_argument("--port", type=positive_int, default=8081, help="port (default 8081)")
+
     stats = commands.add_parser("stats", help="volume, intents, hand-offs, latency, errors")
     stats.add_argument("--period", type=_period, default="24h", help="e.g. 1h, 24h, 7d (default 24h)")
     stats.add_argument("--json", action="store_true")
@@ -153,12 +165,12 @@ async def _run_async(args: argparse.Namespace, settings: Settings) -> int:
             settings.require_webhook()  # a missing URL or secret stops here, before any database work
         from bot.telegram_check import check_bot_token
 
-        await check_bot_token(token, settings)  # a refused token or a silent Telegram: before it too
+        me = await check_bot_token(token, settings)  # a refused token or a silent Telegram: before it too
         from bot.app import build_app  # aiogram takes seconds to import: only when serving
 
         app = await build_app(settings, upgrade=not args.no_migrate)
         try:
-            return await _serve(app, token, settings, args)
+            return await _serve(app, token, settings, args, me)
         finally:
             await app.close()
     if args.command == "chat":
@@ -180,6 +192,8 @@ async def _run_async(args: argparse.Namespace, settings: Settings) -> int:
         finally:
             await app.close()
         return 0
+    if args.command == "admin":
+        return await _serve_console(args, settings)
     if args.command == "db":
         return await _db(args, settings)
     if args.command == "import":
@@ -208,7 +222,7 @@ def _wants_webhook(args: argparse.Namespace, settings: Settings) -> bool:
     return bool(args.webhook or args.set_webhook or settings.webhook_url)
 
 
-async def _serve(app: App, token: str, settings: Settings, args: argparse.Namespace) -> int:
+async def _serve(app: App, token: str, settings: Settings, args: argparse.Namespace, me: User) -> int:
     """Long polling, or the webhook when asked; health checks on CSBOT_HTTP_PORT either way."""
     from urllib.parse import urlsplit
 
@@ -237,6 +251,7 @@ async def _serve(app: App, token: str, settings: Settings, args: argparse.Namesp
             metrics=app.metrics,
             webhook_path=urlsplit(url).path or "/" if url else None,
             webhook_secret=secret,
+            console=_console(app, bot, settings),
         )
         if port is not None
         else None
@@ -259,12 +274,67 @@ async def _serve(app: App, token: str, settings: Settings, args: argparse.Namesp
             front=front,
             listen=(settings.http_host, port) if port is not None else None,
             admin_ids=settings.admin_ids,
+            me=me,
         )
     except PollingConflict as error:
         print(f"csbot: {error}", file=sys.stderr)
         return 2
     finally:
         await bot.session.close()
+
+
+def _console(app: App, bot: Bot | None, settings: Settings) -> web.Application | None:
+    """The web console for a bot with admins (nobody could sign in to one without)."""
+    if not settings.admin_ids:
+        return None
+    from bot.console import create_console
+    from bot.console.wiring import console_deps
+
+    return create_console(console_deps(settings, app.session_factory, bot=bot, answerer=app.answerer))
+
+
+async def _serve_console(args: argparse.Namespace, settings: Settings) -> int:
+    """`csbot admin`: the console alone, next to a polling bot (same database, same settings)."""
+    from aiohttp import web
+
+    from bot.console import standalone_application
+    from bot.console.wiring import console_deps
+    from bot.dispatcher import create_bot
+    from db import migrate
+    from db.engine import check_connection, create_engine, create_session_factory
+
+    if not settings.admin_ids:
+        raise ConfigError("CSBOT_ADMIN_IDS is empty: nobody could sign in to the console")
+    if settings.console_signing_key() is None:
+        raise ConfigError(
+            "the console needs CSBOT_BOT_TOKEN (or CSBOT_CONSOLE_SECRET) to check sign-in links"
+        )
+    engine = create_engine(settings.database_url)
+    token = settings.require_bot_token() if settings.bot_token else None
+    bot = create_bot(token, api_url=settings.telegram_api_url) if token else None
+    runner: web.AppRunner | None = None
+    try:
+        await check_connection(engine)
+        await migrate.upgrade(engine)  # the console's own tables, as `csbot run` would
+        deps = console_deps(settings, create_session_factory(engine), bot=bot)
+        runner = web.AppRunner(standalone_application(deps), access_log=None)
+        await runner.setup()
+        await web.TCPSite(runner, args.host, args.port).start()
+        emit_line(f"admin console at http://{args.host}:{args.port}/admin (sign in: /console in Telegram)")
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        import signal
+
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(signum, stop.set)
+        await stop.wait()
+    finally:
+        if runner is not None:
+            await runner.cleanup()
+        if bot is not None:
+            await bot.session.close()
+        await engine.dispose()
+    return 0
 
 
 async def _db(args: argparse.Namespace, settings: Settings) -> int:

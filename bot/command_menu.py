@@ -26,6 +26,7 @@ ADMIN_COMMANDS: dict[str, str] = {
     "resend": "Send an undelivered reply again: /resend <n>",
     "handoffs": "Open hand-offs and how long each has waited",
     "reload": "Reload the FAQ now",
+    "console": "A one-time sign-in link to the web console",
 }
 MENU_LANGUAGES = ("ko", "ja")
 """Menus besides the default (English), chosen by the customer's Telegram app language."""

@@ -7,6 +7,8 @@ variable, instead of surfacing at the first customer message.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import re
 from typing import Annotated, Literal
@@ -109,6 +111,20 @@ class Settings(BaseSettings):
         default=None, ge=1, le=65535, description="webhook, /healthz and /readyz; 8080 with a webhook"
     )
 
+    # The admin web console (/admin on the HTTP server, or `csbot admin` on a port of its own).
+    console_url: str | None = Field(
+        default=None,
+        description="public URL of the console, e.g. https://bot.example.com/admin; the /console link "
+        "points there (default: the webhook's origin + /admin, else http://127.0.0.1:<port>/admin)",
+    )
+    console_secret: SecretStr | None = Field(
+        default=None, description="key that signs console login links (default: derived from the bot token)"
+    )
+    console_link_minutes: float = Field(default=10.0, gt=0, le=1440, description="a login link's lifetime")
+    console_session_hours: float = Field(
+        default=12.0, gt=0, le=720, description="a console sign-in's lifetime"
+    )
+
     # Nothing lost: the durable inbox, timeouts and shutdown.
     journal_path: str = Field(
         default="./csbot-journal.jsonl",
@@ -170,7 +186,12 @@ class Settings(BaseSettings):
             raise ValueError(f"the database after the host must be a number such as /0, not /{database}")
         return value
 
-    @field_validator("shop_api_url")
+    @field_validator("console_url", mode="before")
+    @classmethod
+    def _blank_is_unset(cls, value: object) -> object:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("shop_api_url", "console_url")
     @classmethod
     def _http_url(cls, value: str | None) -> str | None:
         if value is not None and not value.startswith(("http://", "https://")):
@@ -219,6 +240,23 @@ class Settings(BaseSettings):
                 f"{ENV_PREFIX}WEBHOOK_SECRET is not set: without it anyone could post updates to the webhook"
             )
         return self.webhook_url, self.webhook_secret.get_secret_value()
+
+    def console_signing_key(self) -> bytes | None:
+        """The console secret, else a key derived from the bot token (never the token itself)."""
+        if self.console_secret is not None and self.console_secret.get_secret_value():
+            return self.console_secret.get_secret_value().encode()
+        if self.bot_token is not None and self.bot_token.get_secret_value().strip():
+            token = self.bot_token.get_secret_value().strip().encode()
+            return hmac.new(token, b"csbot admin console login links", hashlib.sha256).digest()
+        return None
+
+    def console_base_url(self) -> str:
+        if self.console_url:
+            return self.console_url.rstrip("/")
+        if self.webhook_url:
+            parts = urlsplit(self.webhook_url)
+            return f"{parts.scheme}://{parts.netloc}/admin"
+        return f"http://127.0.0.1:{self.http_port or 8080}/admin"
 
     def require_bot_token(self) -> str:
         if self.bot_token is None or not self.bot_token.get_secret_value().strip():

@@ -11,7 +11,8 @@ sends the update again (to another instance behind the balancer).
 
 `/healthz`: the process is alive. `/readyz`: the database (and Redis, when used)
 answer and the process is not draining; 503 with the reason otherwise.
-`/metrics`: the Prometheus text format (bot/metrics.py).
+`/metrics`: the Prometheus text format (bot/metrics.py). `/admin`: the admin web
+console (bot/console), when one is given.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ class HttpFront:
         metrics: Metrics | None = None,
         webhook_path: str | None = None,
         webhook_secret: str | None = None,
+        console: web.Application | None = None,
     ) -> None:
         self._dispatcher = dispatcher
         self._bot = bot
@@ -62,6 +64,7 @@ class HttpFront:
         self._concurrency = concurrency
         self._webhook_path = webhook_path
         self._secret = webhook_secret
+        self._console = console
         self._tasks: set[asyncio.Task[Any]] = set()
         self.draining = False
 
@@ -73,6 +76,8 @@ class HttpFront:
             app.router.add_get("/metrics", self._metrics_page)
         if self._webhook_path is not None:
             app.router.add_post(self._webhook_path, self._webhook)
+        if self._console is not None:
+            app.add_subapp("/admin", self._console)
         return app
 
     async def _healthz(self, _request: web.Request) -> web.Response:

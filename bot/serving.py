@@ -15,6 +15,7 @@ import signal
 from collections.abc import Iterable
 
 from aiogram import Bot
+from aiogram.types import User
 from aiohttp import web
 
 from bot.command_menu import publish_menus
@@ -36,9 +37,11 @@ async def serve(
     front: HttpFront | None = None,
     listen: tuple[str, int] | None = None,
     admin_ids: Iterable[int] = (),
+    me: User | None = None,
 ) -> int:
     """Serve until SIGTERM/SIGINT; 0 when every update in flight finished, 1 when some were
-    interrupted (they stay stored and are handled after the restart)."""
+    interrupted (they stay stored and are handled after the restart). `me` is the getMe answer
+    when the caller already asked (csbot run checks the token first): one call, not two."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
@@ -46,7 +49,7 @@ async def serve(
     runner: web.AppRunner | None = None
     worker_task: asyncio.Task[None] | None = None
     try:
-        me = await bot.get_me()
+        me = me or await bot.get_me()
         await publish_menus(bot, admin_ids)
         if front is not None and listen is not None:
             runner = web.AppRunner(front.application(), access_log=None)

@@ -203,6 +203,8 @@ class OutboundStatus(StrEnum):
     """Telegram refused it after every retry; the text is kept so an admin can resend it."""
     RESENT = "resent"
     """Failed, then sent again by an admin (`/resend`); the new message has a row of its own."""
+    RESENDING = "resending"
+    """Claimed by an admin's resend that has not finished; never sent twice, even on a double click."""
 
 
 class OutboundMessage(SQLModel, table=True):
@@ -288,4 +290,47 @@ class LLMCall(SQLModel, table=True):
     retries: int = 0
     cost_usd: float = 0.0
     error: str | None = Field(default=None, sa_type=Text)
+    created_at: datetime = _created_at()
+
+
+class ConsoleLoginLink(SQLModel, table=True):
+    """A one-time link the bot sent an admin (`/console`); only its hash is kept.
+
+    Whoever reads the table cannot log in with what is stored; `used_at` makes the
+    link single-use even when two requests race (an UPDATE that only one wins).
+    """
+
+    __tablename__ = "console_login_links"
+
+    id: int | None = Field(default=None, primary_key=True)
+    token_hash: str = Field(unique=True, description="sha256 hex of the token in the link")
+    admin_user_id: int = Field(sa_type=BigInteger)
+    expires_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
+    used_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    created_at: datetime = _created_at()
+
+
+class ConsoleSession(SQLModel, table=True):
+    """A signed-in admin's browser; the cookie holds a random id, the table its hash."""
+
+    __tablename__ = "console_sessions"
+
+    id: int | None = Field(default=None, primary_key=True)
+    session_hash: str = Field(unique=True)
+    admin_user_id: int = Field(sa_type=BigInteger)
+    csrf_token: str = Field(description="random per session; every form posts it back")
+    expires_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
+    created_at: datetime = _created_at()
+
+
+class AdminAudit(SQLModel, table=True):
+    """Who did what in the console, and when: logins, resends, FAQ edits, revealed phone numbers."""
+
+    __tablename__ = "admin_audit"
+
+    id: int | None = Field(default=None, primary_key=True)
+    admin_user_id: int | None = Field(default=None, index=True, sa_type=BigInteger)
+    action: str = Field(index=True)
+    target: str = ""
+    detail: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     created_at: datetime = _created_at()

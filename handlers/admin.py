@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from aiogram import Bot, Router
-from aiogram.exceptions import TelegramAPIError
 from aiogram.filters import Command, CommandObject, Filter
-from aiogram.types import Message
+from aiogram.types import LinkPreviewOptions, Message
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.config import Settings
-from db.models import OutboundStatus
 from db.repositories import logs
 from services.admin_views import render_conversation, render_logs
-from services.conversation_log import Interaction
+from services.console_auth import issue_login_link
+from services.console_resend import ResendResult, resend
+from services.conversation_log import Interaction, SentMessage, current_interaction
 from services.handoff import open_handoffs, render_open_handoffs
 from services.llm.speculative import SpeculativeAnswerer
 from services.stats import collect_stats, parse_period
@@ -111,22 +113,67 @@ def create_router() -> Router:
             await message.answer("Usage: /resend <number of an undelivered reply, from /logs failed>")
             return
         row = await logs.outbound(session, outbound_id)
-        if row is None or row.status != OutboundStatus.FAILED or row.chat_id is None:
-            await message.answer(f"No undelivered reply #{outbound_id}.", parse_mode=None)
-            return
-        try:
-            await bot.send_message(row.chat_id, row.text, parse_mode=None)
-        except TelegramAPIError as error:
+        chat_id = row.chat_id if row is not None else None
+
+        async def send(chat: int, text: str) -> None:
+            await bot.send_message(chat, text, parse_mode=None)
+
+        # The console's resend: claimed first, so two admins (or a console click) send it once.
+        result, error = await resend(
+            session,
+            outbound_id,
+            admin_id=message.from_user.id if message.from_user else 0,
+            send=send,
+            record_copy=False,
+        )
+        if result == ResendResult.SENT:
+            await message.answer(f"Reply #{outbound_id} sent again to chat {chat_id}.", parse_mode=None)
+        elif result == ResendResult.REFUSED:
             await message.answer(f"Telegram refused it again: {error}", parse_mode=None)
-            return
-        await logs.mark_resent(session, row)
-        await message.answer(f"Reply #{outbound_id} sent again to chat {row.chat_id}.", parse_mode=None)
+        else:
+            await message.answer(f"No undelivered reply #{outbound_id}.", parse_mode=None)
 
     @router.message(Command("handoffs"))
     async def on_handoffs(message: Message, session: AsyncSession, interaction: Interaction) -> None:
         """Who is waiting for a person, and for how long (oldest first)."""
         interaction.routed("admin", "database")
         await _send_long(message, render_open_handoffs(await open_handoffs(session)))
+
+    @router.message(Command("console"))
+    async def on_console(
+        message: Message, session: AsyncSession, settings: Settings, interaction: Interaction
+    ) -> None:
+        """A one-time sign-in link to the web console, for this admin only (the filter checked)."""
+        interaction.routed("admin", "database")
+        key = settings.console_signing_key()
+        if key is None or message.from_user is None:
+            await message.answer(
+                "The web console needs CSBOT_BOT_TOKEN or CSBOT_CONSOLE_SECRET to sign links.",
+                parse_mode=None,
+            )
+            return
+        minutes = settings.console_link_minutes
+        url = await issue_login_link(
+            session,
+            admin_id=message.from_user.id,
+            key=key,
+            base_url=settings.console_base_url(),
+            lifetime=timedelta(minutes=minutes),
+        )
+        # The link is a credential: the outbound log records a placeholder instead of its text
+        # (so nobody reading the logs can sign in with it). No preview: previews fetch links.
+        hidden = current_interaction.set(None)
+        try:
+            await message.answer(
+                f"Your console sign-in link (works once, for {minutes:g} minutes; do not forward it):\n{url}",
+                parse_mode=None,
+                link_preview_options=LinkPreviewOptions(is_disabled=True),
+            )
+        finally:
+            current_interaction.reset(hidden)
+        interaction.sent.append(
+            SentMessage("sendMessage", message.chat.id, "[console sign-in link, not logged]")
+        )
 
     @router.message(Command("reload"))
     async def on_reload(

@@ -68,6 +68,7 @@ def create_router() -> Router:
             await lookup.refresher.refresh(session)
         understanding = understand(text, language, classifier, lookup)
         _log_understanding(interaction, understanding)
+        interaction.entities["language"] = language  # the console filters conversations by it
         classification = understanding.classification
         customer = await linked_customer(session, message.from_user)
         reply = await answer_inquiry(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 COLUMNS = ("slug", "language", "question", "answer", "tags", "examples")
@@ -82,6 +82,21 @@ def _row(
             "(quote fields that contain commas)"
         )
     values = {name: value.strip() for name, value in zip(header, record, strict=True)}
+    row = check_faq_values(values, where=where)
+    if (row.slug, row.language) in seen:
+        raise FaqFileError(
+            f"{where}: slug {row.slug!r} in language {row.language!r} "
+            f"already on line {seen[row.slug, row.language]}"
+        )
+    seen[row.slug, row.language] = line
+    return row
+
+
+def check_faq_values(values: Mapping[str, str], *, where: str) -> FaqRow:
+    """One entry's fields checked as the import checks them (the console's form uses it too).
+
+    `tags` and `examples` are `|`-separated as in the file; FaqFileError names the field."""
+    values = {name: (values.get(name) or "").strip() for name in COLUMNS}
     for name in REQUIRED:
         if not values[name]:
             raise FaqFileError(f"{where}: field '{name}' is empty")
@@ -96,18 +111,13 @@ def _row(
         raise FaqFileError(f"{where}: field 'question' is longer than {MAX_QUESTION} characters")
     if len(values["answer"]) > MAX_ANSWER:
         raise FaqFileError(f"{where}: field 'answer' is longer than {MAX_ANSWER} characters")
-    if (slug, language) in seen:
-        raise FaqFileError(
-            f"{where}: slug {slug!r} in language {language!r} already on line {seen[slug, language]}"
-        )
-    seen[slug, language] = line
     return FaqRow(
         slug=slug,
         language=language,
         question=values["question"],
         answer=values["answer"],
-        tags=_split(values.get("tags", "")),
-        examples=_split(values.get("examples", "")),
+        tags=_split(values["tags"]),
+        examples=_split(values["examples"]),
     )
 
 

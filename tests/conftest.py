@@ -9,8 +9,9 @@ import shutil
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
+import asyncpg
 import pytest
-from sqlalchemy import text
+from sqlalchemy import URL, make_url, text
 from sqlmodel import SQLModel
 
 from bot.app import App, build_app
@@ -49,9 +50,33 @@ def postgres_url() -> str:
         pytest.skip(
             f"PostgreSQL run skipped: set {PG_ENV} (e.g. postgresql+asyncpg://postgres@127.0.0.1:5432/test)"
         )
-    url = Settings(database_url=url).database_url
+    url = _worker_database(Settings(database_url=url).database_url)
     _run(_migrate(url, reset_schema=True))
     return url
+
+
+def _worker_database(url: str) -> str:
+    """Under pytest-xdist each worker gets its own database (created on first use), because
+    the suite drops and truncates the schema of the database it runs against."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not worker:
+        return url
+    parsed = make_url(url)
+    worker_url = parsed.set(database=f"{parsed.database}_{worker}")
+    _run(_create_database(parsed, str(worker_url.database)))
+    return worker_url.render_as_string(hide_password=False)
+
+
+async def _create_database(base: URL, name: str) -> None:
+    connection = await asyncpg.connect(
+        base.set(drivername="postgresql").render_as_string(hide_password=False)
+    )
+    try:
+        exists = await connection.fetchval("SELECT 1 FROM pg_database WHERE datname = $1", name)
+        if not exists:
+            await connection.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await connection.close()
 
 
 async def _truncate_all(url: str) -> None:

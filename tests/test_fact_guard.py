@@ -1,43 +1,219 @@
+"""The fact guard, case by case: what a reply may say given the shop's facts and FAQ text.
+
+The table below is the guard's specification, in the three languages the shop
+answers in. Each row: the sources the model was given, the reply, the verdict,
+and why. Rows marked [audit] are the 10 wrong passes and 5 wrong fails found by
+the audit in issue 15; they failed on the guard before it was rewritten.
+"""
+
 from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import NamedTuple
 
 import pytest
 
+from bench.openai_double import OpenAIDouble, ScriptedModel
+from services.faq import FaqDocument, FaqLookupAnswerer
+from services.llm.config import LLMEndpoint, LLMRoles
 from services.llm.fact_guard import FactGuard
+from services.llm.gateway import LLMGateway
+from services.llm.speculative import AnswerRequest, SpeculativeAnswerer
 
-FACTS = (
-    "Orders paid by 2 p.m. ship the same day. Shipping is ₩3,000, free over ₩50,000. "
-    "Gold members get 5% off. Contact help@shop.example or https://shop.example/returns. "
-    "Order 20240115-001234 arrives 2026-12-01. Call 010-1234-5678."
+# ---------------------------------------------------------------- sources (facts + FAQ text)
+EN = (
+    "Orders paid by 2 p.m. on a weekday ship the same day (Jeju takes 1-2 days more). "
+    "Shipping is ₩3,000, free over ₩50,000. Gold members get 5% off. Returns within 7 days; "
+    "a courier picks the parcel up within 2 business days. Our team works weekdays 10 a.m. to 6 p.m. "
+    "Contact help@shop.example or https://shop.example/returns. Call 010-1234-5678."
 )
+ORD = "Customer: Kim\nOrder 20240115-001234: shipped, placed 2026-11-28, total ₩59,000, arrives 2026-12-01."
+SUMS = "Order 20261201-011: paid, total ₩55,900."
+"""Digits that, run together, contain 1155900: the old guard assembled ₩1,155,900 from them."""
+URLS = "Returns: https://shop.example/returns/form. VIP desk: vip.help@shop.example."
+KO = (
+    "평일 오후 2시까지 결제된 주문은 당일 발송되고, 제주·도서산간은 1~2일 더 걸려요. "
+    "배송비는 3,000원이며 5만 원 이상 구매 시 무료예요. 상품 수령 후 7일 이내에 반품할 수 있고, "
+    "환불은 3영업일 이내에 처리됩니다. 고객센터는 평일 오전 10시부터 오후 6시까지 운영해요. "
+    "고객센터 010-1234-5678."
+)
+JA = (
+    "平日午後2時までにお支払いが完了したご注文は当日発送します(済州・離島は1〜2日多くかかります)。"
+    "送料は3,000ウォン、5万ウォン以上で無料です。商品到着後7日以内に返品でき、"
+    "2営業日以内に宅配業者が回収に伺います。"
+)
+JA_ORD = "注文 20240115-001234: 発送済み、2026-12-01 到着予定。"
+
+PASS, FAIL = True, False
+
+
+class Case(NamedTuple):
+    sources: str
+    reply: str
+    ok: bool
+    why: str
+
+
+# fmt: off
+CASES = [
+    # sources reply                                               verdict why
+    # --- English: amounts and currencies
+    Case(EN,     "Shipping is ₩3,000, free over ₩50,000.",           PASS, "copied from the FAQ"),
+    Case(EN,     "Shipping: 3,000 won, free over 50,000 KRW.",       PASS, "won and KRW are ₩"),
+    Case(EN,     "Shipping is ₩2,500.",                              FAIL, "an invented price"),
+    Case(ORD,    "Your order came to $59,000.",                      FAIL, "[audit] $ is not ₩"),
+    Case(ORD,    "Your order came to 59,000원.",                     PASS, "원 is ₩"),
+    Case(SUMS,   "Your total is ₩1,155,900.",                        FAIL, "[audit] two facts' digits glued"),
+    # --- English: units
+    Case(EN,     "Gold members get 5% off.",                         PASS, "same percentage"),
+    Case(EN,     "Gold members get 5 percent off.",                  PASS, "percent spelled out"),
+    Case(EN,     "VIP members get 12% off.",                         FAIL, "an invented discount"),
+    Case(EN,     "Refunds arrive within 5 days.",                    FAIL, "[audit] 5% is not 5 days"),
+    Case(EN,     "Delivery takes 2 weeks.",                          FAIL, "[audit] 2 p.m. is not 2 weeks"),
+    Case(EN,     "You can return it within thirty days.",            FAIL, "[audit] spelled out: checked"),
+    Case(EN,     "You can return it within seven days.",             PASS, "seven days = 7 days"),
+    Case(EN,     "You can return it within one week.",               PASS, "one week = 7 days"),
+    Case(EN,     "You can return it within 30 days.",                FAIL, "an invented return window"),
+    Case(EN,     "You can return it within a week.",                 PASS, "a week = 7 days"),
+    Case(EN,     "You can return it within a month.",                FAIL, "'a month' is a number too"),
+    Case(EN,     "1. Pay by 2 p.m.\n2. It ships the same day.",      PASS, "list numbers say nothing"),
+    Case(EN,     "A courier collects it within 2 business days.",    PASS, "same business days"),
+    # --- English: times and ranges
+    Case(EN,     "Pay by 2pm and it ships today.",                   PASS, "2pm = 2 p.m."),
+    Case(EN,     "Pay by 14:00 and it ships today.",                 PASS, "14:00 = 2 p.m."),
+    Case(EN,     "Pay by 3 p.m. and it ships today.",                FAIL, "an invented cut-off"),
+    Case(EN,     "Pay by 2 a.m. and it ships today.",                FAIL, "a.m. is not p.m."),
+    Case(EN,     "Jeju takes 1 to 2 days more.",                     PASS, "[audit] = 1-2 days"),
+    Case(EN,     "Jeju takes between 1 and 2 days more.",            PASS, "between 1 and 2 = 1-2"),
+    Case(EN,     "Jeju takes up to 2 days more.",                    PASS, "an end of the range"),
+    Case(EN,     "Jeju takes 1-3 days more.",                        FAIL, "a range not in the facts"),
+    Case(KO,     "Our team is there weekdays 10 a.m. to 6 p.m.",     PASS, "오전 10시부터 오후 6시"),
+    # --- English: phone numbers, dates, order numbers
+    Case(EN,     "Call us on 010 1234 5678.",                        PASS, "[audit] spaces for dashes"),
+    Case(EN,     "Call us on 010.1234.5678.",                        PASS, "[audit] dots for dashes"),
+    Case(EN,     "Call us on +82-10-1234-5678.",                     PASS, "[audit] +82 for the 0"),
+    Case(EN,     "Call us on 01012345678.",                          PASS, "no separators"),
+    Case(EN,     "Call us on 010-1234-5679.",                        FAIL, "another phone number"),
+    Case(ORD,    "It arrives on December 1, 2026.",                  PASS, "[audit] = 2026-12-01"),
+    Case(ORD,    "It arrives on the 1st of December.",               PASS, "month and day of a fact"),
+    Case(ORD,    "It arrives on 2026-12-03.",                        FAIL, "another day"),
+    Case(ORD,    "It arrives on December 1, 2025.",                  FAIL, "another year"),
+    Case(ORD,    "It arrives on 12/1.",                              FAIL, "1 Dec or 12 Jan?"),
+    Case(ORD,    "Order 20240115-001234 is on its way.",             PASS, "the customer's own order"),
+    Case(ORD,    "Order 20240115001234 is on its way.",              PASS, "same order, no dash"),
+    Case(ORD,    "Order 2024011500123 is on its way.",               FAIL, "[audit] one digit dropped"),
+    # --- English: addresses
+    Case(EN,     "help@shop.example, https://shop.example/returns",  PASS, "whole addresses"),
+    Case(EN,     "Returns: shop.example/returns.",                   PASS, "same page, no scheme"),
+    Case(EN,     "Returns: http://shop.example/returns.",            FAIL, "http is not https"),
+    Case(URLS,   "Returns: https://shop.example/returns.",           FAIL, "[audit] a URL prefix"),
+    Case(EN,     "Deals at shop-deals.example/promo.",               FAIL, "[audit] bare domain"),
+    Case(URLS,   "Write to help@shop.example.",                      FAIL, "[audit] email substring"),
+    Case(EN,     "Write to refunds@other.example.",                  FAIL, "an invented email"),
+    # --- the customer's words are no source (the question said "Is it 90% off?")
+    Case(EN,     "Yes, everything is 90% off today.",                FAIL, "customer's 90%: no fact"),
+    Case(EN,     "We accept cards, KakaoPay and bank transfer.",     PASS, "nothing to check"),
+    # --- Korean
+    Case(KO,     "오후 2시까지 결제하시면 오늘 발송돼요.",           PASS, "같은 마감 시각"),
+    Case(KO,     "오후 3시까지 결제하시면 오늘 발송돼요.",           FAIL, "지어낸 마감 시각"),
+    Case(KO,     "배송비 3,000원, 50,000원 이상 무료예요.",          PASS, "5만 원 = 50,000원"),
+    Case(KO,     "배송비는 2,500원이에요.",                          FAIL, "지어낸 배송비"),
+    Case(KO,     "5만 달러 이상이면 무료예요.",                      FAIL, "달러는 원이 아님"),
+    Case(KO,     "제주는 1-2일 더 걸려요.",                          PASS, "1~2일 = 1-2일"),
+    Case(KO,     "제주는 이틀 더 걸릴 수 있어요.",                   PASS, "이틀 = 2일 (범위의 끝)"),
+    Case(KO,     "제주는 1~3일 더 걸려요.",                          FAIL, "없는 범위"),
+    Case(KO,     "수령 후 칠일 이내에 반품하실 수 있어요.",          PASS, "칠일 = 7일"),
+    Case(KO,     "수령 후 일주일 이내에 반품하실 수 있어요.",        PASS, "일주일 = 7일"),
+    Case(KO,     "수령 후 삼십일 이내에 반품하실 수 있어요.",        FAIL, "[audit] 삼십일 = 30일"),
+    Case(KO,     "환불은 5영업일 이내에 처리됩니다.",                FAIL, "지어낸 기간"),
+    Case(KO,     "환불은 3영업일 이내에 처리됩니다.",                PASS, "같은 기간"),
+    Case(KO,     "환불은 3일 이내에 처리됩니다.",                    FAIL, "3영업일은 3일이 아님"),
+    Case(KO,     "고객센터 번호는 +82 10 1234 5678이에요.",          PASS, "국가번호 형식"),
+    Case(ORD,    "2026년 12월 1일에 도착 예정이에요.",               PASS, "= 2026-12-01"),
+    Case(ORD,    "12월 3일에 도착 예정이에요.",                      FAIL, "다른 날짜"),
+    # --- Japanese
+    Case(JA,     "午後2時までのご注文は当日発送です。",              PASS, "同じ締め切り"),
+    Case(JA,     "午後3時までのご注文は当日発送です。",              FAIL, "架空の締め切り"),
+    Case(JA,     "送料3,000ウォン、50,000ウォン以上無料。",          PASS, "5万ウォン = 50,000ウォン"),
+    Case(JA,     "送料は3,000円です。",                              FAIL, "円はウォンではない"),
+    Case(JA,     "済州は1〜3日多くかかります。",                     FAIL, "ない範囲"),
+    Case(JA,     "七日以内に返品できます。",                         PASS, "七日 = 7日"),
+    Case(JA,     "三十日以内に返品できます。",                       FAIL, "三十日 = 30日"),
+    Case(JA,     "1週間以内に返品できます。",                        PASS, "1週間 = 7日"),
+    Case(JA,     "2営業日以内に回収します。",                        PASS, "同じ営業日数"),
+    Case(JA_ORD, "2026年12月1日にお届けします。",                    PASS, "= 2026-12-01"),
+    Case(JA_ORD, "12月2日にお届けします。",                          FAIL, "別の日付"),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{i:02d} {c.why}" for i, c in enumerate(CASES)])
+def test_the_table(case: Case) -> None:
+    verdict = FactGuard(case.sources).check(case.reply)
+    assert verdict.ok == case.ok, f"{case.why}: {verdict.reason or 'passed'}"
+
+
+def test_the_table_covers_three_languages_and_every_audit_finding() -> None:
+    assert len(CASES) >= 40
+    audit = [case for case in CASES if case.why.startswith("[audit]")]
+    assert sum(not case.ok for case in audit) == 10 and sum(case.ok for case in audit) == 5
+    for script in ("[가-힣]", "[ぁ-んァ-ン]"):
+        assert sum(bool(__import__("re").search(script, case.reply)) for case in CASES) >= 10
 
 
 @pytest.mark.parametrize(
-    "reply",
+    ("reply", "named"),
     [
-        "Shipping costs ₩3,000 and is free over ₩50,000.",
-        "Gold members get 5% off.",
-        "Your order 20240115-001234 should arrive on 2026-12-01.",
-        "Write to help@shop.example or see https://shop.example/returns.",
-        "You can call us on 01012345678.",
-        "We accept cards, KakaoPay and bank transfer.",
-    ],
-)
-def test_supported_replies_pass(reply: str) -> None:
-    assert FactGuard(FACTS).check(reply).ok
-
-
-@pytest.mark.parametrize(
-    ("reply", "culprit"),
-    [
-        ("Shipping is ₩2,500.", "2500"),
-        ("VIP members get 12% off.", "12"),
-        ("Returns are accepted within 30 days.", "30"),
-        ("Your order arrives 2026-12-03.", "03"),
-        ("Email refunds@other.example for help.", "refunds@other.example"),
+        ("Shipping is ₩2,500.", "₩2,500 (2500 KRW)"),
+        ("Call 010-9999-8888.", "010-9999-8888 (+821099998888)"),
+        ("Delivery takes 2 weeks.", "2 weeks (2 week)"),
         ("See https://evil.example/promo", "https://evil.example/promo"),
-        ("Call 010-9999-8888.", "9999"),
     ],
 )
-def test_invented_facts_are_caught(reply: str, culprit: str) -> None:
-    verdict = FactGuard(FACTS).check(reply)
-    assert not verdict.ok and culprit in verdict.reason
+def test_the_reason_names_each_unsupported_claim_as_written_and_as_read(reply: str, named: str) -> None:
+    verdict = FactGuard(EN).check(reply)
+    assert verdict.unsupported == (named,) and verdict.reason == f"unsupported: {named}"
+
+
+def test_every_unsupported_claim_is_listed_once() -> None:
+    verdict = FactGuard(EN).check("₩2,500 or ₩2,500, within 30 days, 12% off.")
+    assert verdict.unsupported == ("₩2,500 (2500 KRW)", "30 days (30 day)", "12% (12 percent)")
+
+
+def test_a_sources_only_guard_has_no_place_for_the_customers_words() -> None:
+    guard = FactGuard.for_sources(facts=ORD, faq_text=EN)
+    assert guard.check("Your order came to ₩59,000; pay by 2 p.m.").ok
+    assert not guard.check("Yes, 90% off.").ok
+
+
+# ---------------------------------------------------------------- end to end: the answerer's guard
+QUESTION = "Is everything 90% off today?"
+TARGET_SAYS = "Yes, everything is 90% off today."
+
+
+@pytest.fixture
+async def double() -> AsyncIterator[OpenAIDouble]:
+    server = OpenAIDouble({"target": ScriptedModel(lambda q: TARGET_SAYS)})
+    await server.start()
+    yield server
+    await server.stop()
+
+
+@pytest.mark.parametrize(("faq_text", "shown"), [(EN, False), (EN + " Today everything is 90% off.", True)])
+async def test_the_answerer_never_takes_the_customers_number_as_a_source(
+    double: OpenAIDouble, faq_text: str, shown: bool
+) -> None:
+    """The customer asks about 90%; the target repeats it. Only the shop's own text can vouch for it."""
+    endpoint = LLMEndpoint(base_url=double.base_url, model="target", verify="judge", price_in=8, price_out=32)
+    gateway = LLMGateway(LLMRoles(target=[endpoint], retries=0))
+    lookup = FaqLookupAnswerer([FaqDocument("sale", "en", "Is there a sale?", faq_text, ("sale",))])
+    try:
+        answer = SpeculativeAnswerer(lookup, gateway).stream(AnswerRequest(QUESTION, "en", None, faq_text))
+        chunks = [chunk async for chunk in answer]
+    finally:
+        await gateway.close()
+    if shown:
+        assert "".join(chunks) == TARGET_SAYS and answer.report.guard is None
+    else:
+        assert "90%" not in answer.shown and answer.final_text == ""
+        assert answer.report.guard == "unsupported: 90% (90 percent)"

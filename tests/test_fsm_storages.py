@@ -84,13 +84,18 @@ class TestStorageContract:
 
 class TestIsolationContract:
     async def test_one_chat_at_a_time_other_chats_free(self, isolation: BaseEventIsolation) -> None:
+        """Causal, not timed: the first chat keeps its lock until another chat got its own
+        (so a lock that blocked every chat would time out here), and the same chat's second
+        update only gets in after the first left, however slow the machine is."""
         order: list[str] = []
         inside = asyncio.Event()
+        other_inside = asyncio.Event()
 
         async def first() -> None:
             async with isolation.lock(KEY):
                 inside.set()
-                await asyncio.sleep(0.1)
+                await asyncio.wait_for(other_inside.wait(), 30)
+                await asyncio.sleep(0.05)  # the same chat's update is queued on the lock by now
                 order.append("first done")
 
         async def same_chat() -> None:
@@ -102,6 +107,7 @@ class TestIsolationContract:
             await inside.wait()
             async with isolation.lock(OTHER):
                 order.append("other chat")
+                other_inside.set()
 
         await asyncio.gather(first(), same_chat(), other_chat())
         assert order == ["other chat", "first done", "same chat"]

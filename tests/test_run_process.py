@@ -137,6 +137,7 @@ async def test_webhook_mode_end_to_end(tmp_path: Path, telegram: FakeBotAPI) -> 
     assert process.returncode == 0, stderr.decode()[-2000:]
     assert "SKU-7890" in telegram.texts_to(OTHER_CUSTOMER)[0]
     assert not any(method == "getupdates" for method, _ in telegram.calls), "a webhook process does not poll"
+    assert [method for method, _ in telegram.calls].count("getme") == 1, "one getMe per run"
     menus = [params for method, params in telegram.calls if method == "setmycommands"]
     assert {params.get("language_code") for params in menus} >= {None, "ko", "ja"}
     [admin_menu] = [

@@ -70,7 +70,7 @@ def read_products(path: str | Path) -> tuple[list[ProductRecord], list[str]]:
         line = reader.line_num
         if None in row:
             columns = len(reader.fieldnames or [])
-            problems.add(line, "", f"{columns + len(row[None])} values for {columns} columns")  # type: ignore[index]
+            problems.add(line, "", f"{columns + len(row[None])} values for {columns} columns")
             continue
         record = _product(row, line, problems, "currency" in given)
         if record is None:

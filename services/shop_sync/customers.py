@@ -13,11 +13,12 @@ from sqlalchemy import bindparam, insert, select, update
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Customer
+from db.tables import table_of
 from services.shop_files.customers import CustomerRecord
 from services.shop_files.problems import ProblemCollector
 from services.shop_sync.report import ImportReport
 
-TABLE = Customer.__table__  # type: ignore[attr-defined]
+TABLE = table_of(Customer)
 FIELDS = ("external_id", "name", "phone", "email")
 
 

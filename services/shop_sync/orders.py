@@ -15,18 +15,19 @@ from sqlalchemy import delete, insert, select, update
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Customer, Order, OrderItem, Product, ReturnRequest, Shipment, ShipmentEvent
+from db.tables import table_of
 from services.shop_files.orders import EventRecord, ItemRecord, OrderRecord, ShipmentRecord
 from services.shop_files.problems import ProblemCollector
 from services.shop_sync.customers import customer_key
 from services.shop_sync.report import ImportReport
 
-ORDERS = Order.__table__  # type: ignore[attr-defined]
-ITEMS = OrderItem.__table__  # type: ignore[attr-defined]
-SHIPMENTS = Shipment.__table__  # type: ignore[attr-defined]
-EVENTS = ShipmentEvent.__table__  # type: ignore[attr-defined]
-PRODUCTS = Product.__table__  # type: ignore[attr-defined]
-CUSTOMERS = Customer.__table__  # type: ignore[attr-defined]
-RETURNS = ReturnRequest.__table__  # type: ignore[attr-defined]
+ORDERS = table_of(Order)
+ITEMS = table_of(OrderItem)
+SHIPMENTS = table_of(Shipment)
+EVENTS = table_of(ShipmentEvent)
+PRODUCTS = table_of(Product)
+CUSTOMERS = table_of(Customer)
+RETURNS = table_of(ReturnRequest)
 
 
 class _Shop:
@@ -214,23 +215,22 @@ async def _insert_new(connection: Any, shop: _Shop, new: list[OrderRecord]) -> N
         insert(ITEMS),
         [_item_values(ids[r.order_number], item, shop) for r in new for item in r.items],
     )
-    shipped = [r for r in new if r.shipment is not None]
+    shipped = [(ids[r.order_number], r.shipment) for r in new if r.shipment is not None]
     if not shipped:
         return
     await connection.execute(
-        insert(SHIPMENTS),
-        [_shipment_values(ids[r.order_number], r.shipment) for r in shipped],  # type: ignore[arg-type]
+        insert(SHIPMENTS), [_shipment_values(order_id, shipment) for order_id, shipment in shipped]
     )
-    new_ids = {ids[r.order_number] for r in shipped}
+    new_ids = {order_id for order_id, _ in shipped}
     shipment_ids = {
         row.order_id: row.id
         for row in (await connection.execute(select(SHIPMENTS.c.id, SHIPMENTS.c.order_id))).all()
         if row.order_id in new_ids
     }
     events = [
-        _event_values(shipment_ids[ids[r.order_number]], event)
-        for r in shipped
-        for event in r.shipment.events  # type: ignore[union-attr]
+        _event_values(shipment_ids[order_id], event)
+        for order_id, shipment in shipped
+        for event in shipment.events
     ]
     if events:
         await connection.execute(insert(EVENTS), events)

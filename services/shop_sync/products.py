@@ -8,12 +8,13 @@ from sqlalchemy import bindparam, insert, select, update
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Product
+from db.tables import table_of
 from services.money import parse_price
 from services.shop_files.problems import ProblemCollector
 from services.shop_files.products import COLUMNS, ProductRecord, join_options, split_options
 from services.shop_sync.report import ImportReport
 
-TABLE = Product.__table__  # type: ignore[attr-defined]
+TABLE = table_of(Product)
 FIELDS = COLUMNS  # the file's columns are the table's fields
 
 

@@ -206,7 +206,7 @@ class HttpShopData:
     def _delay(self, attempt: int, retry_after: float | None) -> float:
         if retry_after is not None:
             return min(retry_after, MAX_RETRY_AFTER)
-        return self._backoff * 2 ** (attempt - 1) * (0.5 + random.random())
+        return self._backoff * 2.0 ** (attempt - 1) * (0.5 + random.random())
 
     # --- records -------------------------------------------------------------------
 
@@ -227,9 +227,10 @@ def _retry_after(value: str | None) -> float | None:
 
 
 def _list(data: Any, key: str) -> list[Any]:
-    if not isinstance(data, dict) or not isinstance(data.get(key), list):
+    items = data.get(key) if isinstance(data, dict) else None
+    if not isinstance(items, list):
         raise ShopDataUnavailable(f"the shop API answered without a {key!r} list")
-    return data[key]
+    return items
 
 
 def _customer(raw: Any, country_code: str) -> ShopCustomer | None:

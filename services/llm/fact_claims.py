@@ -1,0 +1,519 @@
+"""The checkable claims in a text: amounts, durations, times, dates, phone and order numbers, addresses.
+
+Each claim carries canonical keys, so forms that mean the same thing compare
+equal ("010 1234 5678" and "+82-10-1234-5678"; "December 1, 2026", "2026년 12월 1일"
+and "2026-12-01"; "1 to 2 days" and "1~2일"; "thirty days", "삼십일" and "30 days")
+while a number never stands for another unit ("$59,000" is not "₩59,000", "5 days"
+is not "5%", "2 weeks" is not "2 p.m."). A claim *needs* one of its keys in the
+sources and *offers* its keys (plus weaker ones: a full date offers its month and
+day, a range its endpoints) when it is itself a source.
+
+Text is read pass by pass, each masking what it took, so a phone number or a date
+is never read again as loose numbers: addresses, phone numbers, dates, order
+numbers and other identifiers, quantities (ranges joined), then any digit left.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from decimal import Decimal
+
+from services.numerals import (
+    ENGLISH_SCALES,
+    ENGLISH_SMALL,
+    NATIVE_KOREAN_DAYS,
+    cjk_value,
+    english_value,
+    native_korean_value,
+)
+from services.phone import normalize_phone
+
+
+@dataclass(frozen=True)
+class Claim:
+    text: str
+    """As written (after NFKC and whitespace folding)."""
+    shown: str
+    """The canonical reading, for the log: "2500 KRW", "14 day", "2026-12-01"."""
+    needs: frozenset[str]
+    """One of these must be among the sources' offers."""
+    offers: frozenset[str]
+
+
+MASK = "\x00"
+"""Masked text can neither start nor join a match (it is not a word character, a digit or a space)."""
+
+# ---------------------------------------------------------------- addresses
+_EMAIL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
+_URL_CHARS = r"[A-Za-z0-9\-._~:/?#\[\]@!$&*+,;=%]"
+_URL = re.compile(rf"(?:https?://|www\.){_URL_CHARS}+", re.IGNORECASE)
+_TLDS = (
+    "com|net|org|edu|gov|int|kr|jp|cn|tw|hk|sg|us|uk|de|fr|io|co|ai|me|app|dev|shop|store|"
+    "example|info|biz|xyz|online|site|link|page|tv|cc|ly|gl|to|eu|asia|global|mall|kakao|naver"
+)
+_DOMAIN = re.compile(
+    rf"(?<![A-Za-z0-9@./\-])(?:[a-z0-9](?:[a-z0-9-]{{0,61}}[a-z0-9])?\.)+(?:{_TLDS})(?![A-Za-z0-9\-])"
+    rf"(?:/{_URL_CHARS}*)?",
+    re.IGNORECASE,
+)
+_TRAILING_PUNCTUATION = ".,;:!?"
+
+
+def _url_keys(url: str) -> tuple[str, str]:
+    """(as written, without the scheme), host lower-cased, trailing slash dropped."""
+    scheme, _, rest = url.rpartition("://")
+    host, slash, path = rest.partition("/")
+    bare = host.lower() + (slash + path).rstrip("/")
+    return (f"url:{scheme.lower()}://{bare}" if scheme else f"url:{bare}", f"url:{bare}")
+
+
+def _addresses(text: str) -> Iterator[tuple[int, int, Claim]]:
+    for pattern in (_EMAIL, _URL, _DOMAIN):
+        for match in pattern.finditer(text):
+            raw = match.group().rstrip(_TRAILING_PUNCTUATION)
+            if pattern is _EMAIL:
+                key = "email:" + raw.lower()
+                claim = Claim(raw, raw.lower(), frozenset({key}), frozenset({key}))
+            else:
+                full, bare = _url_keys(raw)
+                claim = Claim(raw, full[4:], frozenset({full}), frozenset({full, bare}))
+            yield match.start(), match.start() + len(raw), claim
+            text = _mask(text, match.start(), match.start() + len(raw))
+
+
+# ---------------------------------------------------------------- phone numbers
+_PHONE = re.compile(
+    r"(?<![A-Za-z0-9+\-.])(?:"
+    r"\+\d{1,3}[\s.-]?\(?0?\)?\s?\d{1,4}\)?[\s.-]?\d{3,4}[\s.-]?\d{4}"  # +82-10-1234-5678, +82 (0)2 ...
+    r"|\(?0\d{1,2}\)?[\s.-]?\d{3,4}[\s.-]?\d{4}"  # 010-1234-5678, 02 123 4567, (02) 123-4567
+    r"|01[016789]\d{7,8}"  # 01012345678
+    r"|1[5-9]\d{2}[\s.-]\d{4}"  # 1588-1234: nationwide numbers
+    r")(?![A-Za-z0-9\-])"
+)
+
+
+def _phones(text: str) -> Iterator[tuple[int, int, Claim]]:
+    for match in _PHONE.finditer(text):
+        digits = normalize_phone(match.group())
+        key = "phone:" + digits
+        claim = Claim(match.group(), "+" + digits, frozenset({key}), frozenset({key}))
+        yield match.start(), match.end(), claim
+
+
+# ---------------------------------------------------------------- dates
+_MONTHS = {
+    name: number
+    for number, names in enumerate(
+        [
+            ("January", "Jan"), ("February", "Feb"), ("March", "Mar"), ("April", "Apr"), ("May",),
+            ("June", "Jun"), ("July", "Jul"), ("August", "Aug"), ("September", "Sep", "Sept"),
+            ("October", "Oct"), ("November", "Nov"), ("December", "Dec"),
+        ],
+        start=1,
+    )
+    for name in names
+}
+_MONTH = "(?:" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + ")"
+_ORDINAL = r"(?:st|nd|rd|th)"
+_DATE_PATTERNS = [
+    # 2026-12-01, 2026.12.01, 2026/12/01, 2026. 12. 1.
+    re.compile(r"(?<![\d.])(?P<y>\d{4})\s?(?P<sep>[-./])\s?(?P<m>\d{1,2})\s?(?P=sep)\s?(?P<d>\d{1,2})(?!\d)\.?"),
+    # 2026년 12월 1일, 2026年12月1日, 12월 1일, 12月1日
+    re.compile(r"(?:(?P<y>\d{4})\s?[년年]\s?)?(?P<m>\d{1,2})\s?[월月]\s?(?P<d>\d{1,2})\s?[일日]"),
+    # December 1, 2026; Dec. 1st; December 1
+    re.compile(rf"\b(?P<mn>{_MONTH})\.?\s(?P<d>\d{{1,2}}){_ORDINAL}?(?!\d)(?:,?\s(?P<y>\d{{4}})(?!\d))?"),
+    # 1 December 2026; the 1st of December
+    re.compile(rf"(?<!\d)(?P<d>\d{{1,2}}){_ORDINAL}?\s(?:of\s)?(?P<mn>{_MONTH})\b\.?(?:,?\s(?P<y>\d{{4}})(?!\d))?"),
+]
+_SLASH_DATE = re.compile(r"(?<![\d/])(?P<a>\d{1,2})/(?P<b>\d{1,2})(?:/(?P<y>\d{4}|\d{2}))?(?![\d/])")
+_NOT_DATES = {"24/7"}
+
+
+def _date_claim(text: str, year: str | None, month: int, day: int) -> Claim | None:
+    if not (1 <= month <= 12 and 1 <= day <= 31):
+        return None
+    month_day = f"md:{month:02d}-{day:02d}"
+    partial = {month_day, f"moy:{month}", f"dom:{day}"}
+    if year is None:
+        return Claim(text, f"{month:02d}-{day:02d}", frozenset({month_day}), frozenset(partial))
+    full_year = int(year) + (2000 if len(year) == 2 else 0)
+    date = f"{full_year:04d}-{month:02d}-{day:02d}"
+    offers = {"date:" + date, f"year:{full_year}", f"bare:{full_year}", *partial}
+    return Claim(text, date, frozenset({"date:" + date}), frozenset(offers))
+
+
+def _dates(text: str) -> Iterator[tuple[int, int, Claim]]:
+    for pattern in _DATE_PATTERNS:
+        for match in pattern.finditer(text):
+            groups = match.groupdict()
+            month = _MONTHS[groups["mn"]] if groups.get("mn") else int(groups["m"])
+            claim = _date_claim(match.group().strip(), groups.get("y"), month, int(groups["d"]))
+            if claim is not None:
+                yield match.start(), match.end(), claim
+                text = _mask(text, match.start(), match.end())
+    for match in _SLASH_DATE.finditer(text):
+        if match.group() in _NOT_DATES:
+            continue
+        first, second = int(match["a"]), int(match["b"])
+        if first > 12 >= second:  # 25/12: day first
+            claim = _date_claim(match.group(), match["y"], second, first)
+        elif second > 12 >= first:  # 12/25: month first
+            claim = _date_claim(match.group(), match["y"], first, second)
+        else:  # 12/1 is the 1st of December in Seoul and the 12th of January in Paris: as written only
+            key = "literal:" + match.group()
+            claim = Claim(match.group(), match.group(), frozenset({key}), frozenset({key}))
+        if claim is not None:
+            yield match.start(), match.end(), claim
+
+
+# ---------------------------------------------------------------- identifiers
+_IDENTIFIER = re.compile(
+    r"(?<![A-Za-z\d.\-#])(?:#\d[\dA-Za-z]*(?:-[\dA-Za-z]+)*|[A-Z]{1,10}-?\d[\dA-Za-z]*(?:-[\dA-Za-z]+)*"
+    r"|\d+(?:-\d+)+(?:-[\dA-Za-z]+)*)(?![A-Za-z\d\-])"
+)
+_SHORT_PAIR = re.compile(r"[1-9]\d{0,3}-(?:0|[1-9]\d{0,3})")
+"""1-2, 12-1, 2-6: a range, read with its unit below, not an identifier."""
+_CURRENCY_CODES = {"KRW", "USD", "US", "EUR", "JPY", "GBP"}
+
+
+def _identifiers(text: str) -> Iterator[tuple[int, int, Claim]]:
+    """Order, tracking and return numbers compare whole; only separators may differ."""
+    for match in _IDENTIFIER.finditer(text):
+        token = match.group()
+        letters = re.match(r"[A-Z]+", token)
+        if _SHORT_PAIR.fullmatch(token) or (letters and letters.group() in _CURRENCY_CODES):
+            continue
+        key = "id:" + re.sub(r"[-#]", "", token).upper()
+        yield match.start(), match.end(), Claim(token, key[3:], frozenset({key}), frozenset({key}))
+
+
+# ---------------------------------------------------------------- quantities
+_TIME_UNITS = {"am", "pm", "clock"}
+"""clock: an hour of the day not known to be a.m. or p.m. ("2시", "14:00", "3 o'clock")."""
+
+_SUFFIXES: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(pattern, re.IGNORECASE), unit)
+    for pattern, unit in [
+        (r"[ -]?(?:business|working)[ -]days?\b", "bday"),
+        (r"영업 ?일", "bday"),
+        (r"営業日", "bday"),
+        (r"[ -]?(?:calendar )?days?\b", "day"),
+        (r"일(?:간)?", "day|dom"),  # 7일: seven days, or the 7th
+        (r"日(?:間)?", "day|dom"),
+        (r"[ -]?weeks?\b|[ -]?wks?\b", "week"),
+        (r" ?주(?:일|간)?(?![문소말년])", "week"),  # not 주문 (order), 주소, 주말, 주년
+        (r"週間|週", "week"),
+        (r"[ -]?months?\b", "month"),
+        (r" ?개월|か月|ヶ月|カ月|ヵ月|ケ月|箇月| ?달", "month"),
+        (r"월(?!요)|月(?!曜)", "moy"),
+        (r"[ -]?years?\b|[ -]?yrs?\b", "year"),
+        (r"년(?:간)?|年(?:間)?", "year"),
+        (r"[ -]?hours?\b|[ -]?hrs?\b|h\b", "hour"),
+        (r" ?시간|時間", "hour"),
+        (r"[ -]?minutes?\b|[ -]?mins?\b", "minute"),
+        (r"분|分(?:間)?", "minute"),
+        (r" ?a\.? ?m\b\.?", "am"),
+        (r" ?p\.? ?m\b\.?", "pm"),
+        (r" ?o'?clock\b", "clock"),
+        (r" ?시(?!간|적)|時(?!間)", "clock"),
+        (r" ?원(?!하)| ?(?:won|krw)\b|ウォン", "KRW"),
+        (r"円| ?(?:yen|jpy)\b", "JPY"),
+        (r" ?(?:usd|us dollars?|dollars?)\b", "USD"),
+        (r" ?(?:eur|euros?)\b|€", "EUR"),
+        (r" ?gbp\b", "GBP"),
+        (r" ?(?:%|percent\b|per cent\b|퍼센트|프로|パーセント)", "percent"),
+        (r"(?:st|nd|rd|th)\b", "dom"),
+    ]
+]
+_PREFIX_CURRENCY = re.compile(r"(US\$|\$|₩|€|¥|£|KRW|USD|EUR|JPY|GBP) ?$")
+_PREFIX_CURRENCIES = {"US$": "USD", "$": "USD", "₩": "KRW", "€": "EUR", "¥": "JPY", "£": "GBP"}
+_PREFIX_DAYTIME = re.compile(r"(오전|새벽|아침|午前|오후|저녁|밤|午後) ?$")
+_PM_WORDS = {"오후", "저녁", "밤", "午後"}
+_HALF_HOUR = re.compile(r" ?(?:반|半)")
+_MINUTES = re.compile(r" ?(\d{1,2}) ?(?:분|分)")
+
+_DIGITS = r"\d+(?:,\d{3})*(?:\.\d+)?"
+_MAGNITUDES = "[万萬億千百十만억천백십]"
+_ARABIC = re.compile(
+    rf"(?<![A-Za-z\d.,]){_DIGITS}(?:{_MAGNITUDES}+(?: ?{_DIGITS}{_MAGNITUDES}+)*(?:{_DIGITS})?)?"
+    r"(?P<scale> (?:hundred|thousand|million|billion)\b)?",
+    re.IGNORECASE,
+)
+_COLON_TIME = re.compile(r"(?<![\d:])(?P<h>\d{1,2}):(?P<m>[0-5]\d)(?![\d:])")
+_KANJI = re.compile(r"[〇零一二三四五六七八九十百千万萬億]+")
+_SINO_KOREAN = re.compile(
+    r"(?<![가-힣])[일이삼사오육칠팔구십백천만억]+?(?=일|주일| ?개월|년| ?시간|퍼센트|프로| ?원)"
+)
+_SINO_PLACES = set("십백천만억")
+_SINO_LONE_DIGIT_UNITS = re.compile(r"주일| ?개월|년|시간|퍼센트|프로")
+_SINO_DAY_CONTEXT = re.compile(r"일(?:간|이내|안|내|동안|만에|후|뒤|전)")
+"""A lone Sino-Korean digit before 일 is a duration only in these phrases: 오일 is "oil"."""
+_NATIVE_KOREAN = re.compile(
+    r"(?<![가-힣])(?:(?:열|스물|스무)(?:한|두|세|네|다섯|여섯|일곱|여덟|아홉)?|한|두|세|석|네|다섯|여섯|일곱|여덟|아홉)"
+    r"(?= ?(?:시간|시(?!적)|달|주(?![문소말])))"
+)
+_NATIVE_KOREAN_DAYS = re.compile(r"(?<![가-힣])(?:" + "|".join(NATIVE_KOREAN_DAYS) + ")")
+_ENGLISH_WORD = "(?:" + "|".join(sorted([*ENGLISH_SMALL, *ENGLISH_SCALES], key=len, reverse=True)) + ")"
+_AFTER_SCALE = "(?:(?<=hundred)|(?<=thousand)|(?<=million)|(?<=billion)) and "
+"""Only "one hundred and fifty" joins with "and": "between one and two days" is a range."""
+_ENGLISH = re.compile(rf"\b{_ENGLISH_WORD}(?:(?:-| |{_AFTER_SCALE}){_ENGLISH_WORD})*\b", re.IGNORECASE)
+_ARTICLE_ONE = re.compile(
+    r"\b(?:a|an)(?= (?:(?:business|working|calendar) )?(?:day|week|month|year|hour)\b)", re.IGNORECASE
+)
+"""An article as a number: "within a week" claims one week as much as "within 1 week" does."""
+_FREQUENCY = re.compile(r"\b(?:once|twice|thrice|times|per|hours|days|weeks|[a-z]+ly) $", re.IGNORECASE)
+_NOON = re.compile(r"\b(?:noon|midday)\b|정오|正午", re.IGNORECASE)
+_MIDNIGHT = re.compile(r"\bmidnight\b|자정", re.IGNORECASE)
+_CONNECTOR = re.compile(r" ?(?:-|–|—|~|〜|to|through|till|until|부터|에서|から) ?", re.IGNORECASE)
+_BETWEEN = re.compile(r"\bbetween ?$", re.IGNORECASE)
+
+
+@dataclass
+class _Quantity:
+    start: int
+    end: int
+    value: Decimal
+    """As written: the hour for a time of day."""
+    unit: str | None = None
+    minute: int = 0
+    plain: str | None = None
+    """The digits as written when they could be an order number ("1001", "001234")."""
+
+    def readings(self) -> set[str]:
+        if self.unit is None:
+            return set()
+        if self.unit in _TIME_UNITS:
+            if self.value != int(self.value):
+                return set()  # "2.5 p.m." is no time anyone writes: checked as a bare number
+            hour = int(self.value) % 12
+            hours = {
+                "am": [hour],
+                "pm": [hour + 12],
+                "clock": [int(self.value)] if self.value > 12 else [hour, hour + 12],
+            }[self.unit]
+            return {f"time:{h:02d}:{self.minute:02d}" for h in hours if 0 <= h < 24}
+        if self.unit == "week":
+            return {"day:" + _number(self.value * 7)}
+        return {f"{unit}:{_number(self.value)}" for unit in self.unit.split("|")}
+
+    def shown(self) -> str:
+        if self.unit is None:
+            return _number(self.value)
+        if self.unit in _TIME_UNITS:
+            return " or ".join(sorted(r[5:] for r in self.readings()))
+        return f"{_number(self.value)} {self.unit.split('|')[0]}"
+
+
+def _number(value: Decimal) -> str:
+    """One spelling per value: 3,000 / 3000.00 / 3천 are all "3000"."""
+    return f"{value.normalize():f}"
+
+
+def _quantities(text: str) -> list[_Quantity]:
+    found: list[_Quantity] = []
+    taken = [False] * len(text)
+
+    def add(
+        start: int,
+        end: int,
+        value: Decimal,
+        *,
+        unit: str | None = None,
+        minute: int = 0,
+        needs_unit: bool = False,
+        plain: str | None = None,
+    ) -> None:
+        if any(taken[start:end]):
+            return
+        quantity = _Quantity(start, end, value, unit=unit, minute=minute, plain=plain)
+        _attach_unit(text, quantity)
+        if needs_unit and quantity.unit is None:
+            return
+        taken[quantity.start : quantity.end] = [True] * (quantity.end - quantity.start)
+        found.append(quantity)
+
+    for match in _NOON.finditer(text):
+        add(match.start(), match.end(), Decimal(12), unit="pm")
+    for match in _MIDNIGHT.finditer(text):
+        add(match.start(), match.end(), Decimal(12), unit="am")
+    for match in _COLON_TIME.finditer(text):
+        add(match.start(), match.end(), Decimal(int(match["h"])), unit="clock", minute=int(match["m"]))
+    for match in _ARABIC.finditer(text):
+        written = match.group().rstrip(".,")
+        number = written[: len(written) - len(match["scale"] or "")]
+        try:
+            value = cjk_value(number)
+        except ValueError:
+            continue  # 1.2.3: left to the digit pass
+        if match["scale"]:
+            value *= ENGLISH_SCALES[match["scale"].strip().lower()]
+        plain = number if number.isdigit() and not match["scale"] else None
+        add(match.start(), match.start() + len(written), value, plain=plain)
+    for match in _KANJI.finditer(text):
+        if text.startswith("分", match.end()):
+            continue  # 十分: "enough"
+        if match.group() == "一" and text.startswith("時", match.end()) and not _PREFIX_DAYTIME.search(
+            text[: match.start()]
+        ):
+            continue  # 一時: "for a while"
+        add(match.start(), match.end(), cjk_value(match.group()), needs_unit=True)
+    for match in _SINO_KOREAN.finditer(text):
+        body = match.group()
+        lone_digit_unit = _SINO_LONE_DIGIT_UNITS.match(text, match.end()) or _SINO_DAY_CONTEXT.match(
+            text, match.end()
+        )
+        if not _SINO_PLACES & set(body) and (len(body) > 1 or not lone_digit_unit):
+            # 이삼일 ("two or three days") is no number we can read; 오일 is "oil"
+            continue
+        add(match.start(), match.end(), cjk_value(body), needs_unit=True)
+    for match in _NATIVE_KOREAN_DAYS.finditer(text):
+        add(match.start(), match.end(), Decimal(native_korean_value(match.group())), unit="day")
+    for match in _NATIVE_KOREAN.finditer(text):
+        add(match.start(), match.end(), Decimal(native_korean_value(match.group())), needs_unit=True)
+    for match in _ARTICLE_ONE.finditer(text):
+        if _FREQUENCY.search(text[: match.start()]) is None:  # "once a week", "24 hours a day": a rate
+            add(match.start(), match.end(), Decimal(1), needs_unit=True)
+    for match in _ENGLISH.finditer(text):
+        spelled = english_value(match.group())
+        add(match.start(), match.end(), Decimal(spelled), needs_unit=spelled < 10)
+    found.sort(key=lambda q: q.start)
+    return found
+
+
+def _attach_unit(text: str, quantity: _Quantity) -> None:
+    """The unit written after the number (or a currency before it), and 오후/午後 before a time."""
+    if quantity.unit is None or quantity.unit == "clock":
+        for pattern, unit in _SUFFIXES:
+            match = pattern.match(text, quantity.end)
+            if match and (quantity.unit is None or unit in ("am", "pm")):
+                quantity.unit, quantity.end = unit, match.end()
+                break
+    if quantity.unit == "clock" and not quantity.minute:
+        if half := _HALF_HOUR.match(text, quantity.end):
+            quantity.minute, quantity.end = 30, half.end()
+        elif minutes := _MINUTES.match(text, quantity.end):
+            quantity.minute, quantity.end = int(minutes[1]), minutes.end()
+    before = text[max(0, quantity.start - 4) : quantity.start]
+    if quantity.unit is None and (currency := _PREFIX_CURRENCY.search(before)):
+        quantity.unit = _PREFIX_CURRENCIES.get(currency[1], currency[1].upper())
+        quantity.start -= len(currency.group())
+    elif quantity.unit in (None, "clock") and (daytime := _PREFIX_DAYTIME.search(before)):
+        quantity.unit = "pm" if daytime[1] in _PM_WORDS else "am"
+        quantity.start -= len(daytime.group())
+
+
+def _compatible(first: str | None, second: str | None) -> bool:
+    if first is None or second is None or first == second:
+        return True
+    if first in _TIME_UNITS and second in _TIME_UNITS:
+        return True
+    return {first, second} in ({"day", "day|dom"}, {"dom", "day|dom"})
+
+
+def _ranges(text: str, quantities: list[_Quantity]) -> Iterator[tuple[int, int, Claim]]:
+    """Single quantities and ranges ("1-2 days", "1 to 2 days", "1~2일", "오전 10시부터 오후 6시까지")."""
+    index = 0
+    while index < len(quantities):
+        first = quantities[index]
+        second = quantities[index + 1] if index + 1 < len(quantities) else None
+        if second is not None and _joined(text, first, second):
+            yield first.start, second.end, _range_claim(text, first, second)
+            index += 2
+        else:
+            yield first.start, first.end, _single_claim(text, first)
+            index += 1
+
+
+def _joined(text: str, first: _Quantity, second: _Quantity) -> bool:
+    """Two quantities with a range word between them and units that agree; a bare end takes
+    the other's unit ("1-2 days": both days; "12~1시": both hours of the day)."""
+    between = text[first.end : second.start]
+    if not (
+        _CONNECTOR.fullmatch(between)
+        or (between.strip().lower() == "and" and _BETWEEN.search(text[: first.start]))
+    ):
+        return False
+    if not _compatible(first.unit, second.unit):
+        return False
+    if first.unit is not None and first.unit not in _TIME_UNITS and first.value >= second.value:
+        return False  # "5-3 days" is no range
+    if second.unit is not None and second.unit not in _TIME_UNITS and first.value >= second.value:
+        return False
+    if first.unit is None and second.unit is not None:
+        first.unit = "clock" if second.unit in _TIME_UNITS else second.unit
+    elif second.unit is None and first.unit is not None:
+        second.unit = "clock" if first.unit in _TIME_UNITS else first.unit
+    return True
+
+
+def _single_claim(text: str, quantity: _Quantity) -> Claim:
+    written = text[quantity.start : quantity.end].strip()
+    readings = quantity.readings()
+    bare = {"bare:" + _number(quantity.value)}
+    if quantity.plain is not None and quantity.unit is None:
+        plain = {"id:" + quantity.plain}
+        leading_zero = quantity.plain.startswith("0") and len(quantity.plain) > 1
+        needs = plain if leading_zero else bare | plain
+        return Claim(written, quantity.plain, frozenset(needs), frozenset(needs))
+    if not readings:
+        return Claim(written, quantity.shown(), frozenset(bare), frozenset(bare))
+    return Claim(written, quantity.shown(), frozenset(readings), frozenset(readings | bare))
+
+
+def _range_claim(text: str, first: _Quantity, second: _Quantity) -> Claim:
+    written = text[first.start : second.end].strip()
+    raw = f"range:{_number(first.value)}~{_number(second.value)}"
+    pairs = {f"range:{a}~{b}" for a in first.readings() for b in second.readings()}
+    needs = pairs or {raw}
+    if first.unit == second.unit == "clock":
+        needs.add(raw)  # 12~1시 (hours of the day) says no more than "lunch 12-1"
+    ends = _single_claim(text, first).offers | _single_claim(text, second).offers
+    shown = f"{first.shown()} to {second.shown()}"
+    return Claim(written, shown, frozenset(needs), frozenset(needs | {raw} | ends))
+
+
+def _leftover_digits(text: str) -> Iterator[tuple[int, int, Claim]]:
+    """Any digit no pass understood is still a claim: the guard fails closed."""
+    for match in re.finditer(r"\d+", text):
+        keys = frozenset({"bare:" + match.group(), "id:" + match.group()})
+        yield match.start(), match.end(), Claim(match.group(), match.group(), keys, keys)
+
+
+# ---------------------------------------------------------------- the whole text
+_LIST_MARKER = re.compile(r"^[ \t]*(?:\d{1,2}[.)]|[-*•])[ \t]+", re.MULTILINE)
+"""A numbered list's "1." states nothing: dropped, only where a line starts with it."""
+_GLUED_CODE = re.compile(r"\b(KRW|USD|EUR|JPY|GBP)(?=\d)")
+
+
+def prepare(text: str) -> str:
+    """NFKC (full-width digits, ％, ～ and ￦ become plain), list markers dropped, "KRW3,000" as
+    "KRW 3,000", single spaces."""
+    text = _LIST_MARKER.sub(" ", unicodedata.normalize("NFKC", text))
+    return re.sub(r"\s+", " ", _GLUED_CODE.sub(r"\1 ", text))
+
+
+def _mask(text: str, start: int, end: int) -> str:
+    return text[:start] + MASK * (end - start) + text[end:]
+
+
+def claims(text: str) -> list[Claim]:
+    """Every checkable claim in `text`, in the order the passes find them."""
+    text = prepare(text)
+    found: list[Claim] = []
+    passes: list[Callable[[str], Iterator[tuple[int, int, Claim]]]] = [
+        _addresses,
+        _phones,
+        _dates,
+        _identifiers,
+        lambda masked: _ranges(masked, _quantities(masked)),
+        _leftover_digits,
+    ]
+    for extract in passes:
+        spans = list(extract(text))
+        for start, end, claim in spans:
+            found.append(claim)
+            text = _mask(text, start, end)
+    return found

@@ -1,0 +1,158 @@
+"""Charts drawn on the server as SVG: no JavaScript, no charting library, no CDN.
+
+Each chart has a title with its unit, a y axis with round-number ticks and
+labels, time labels on the x axis, and a legend; colours are chosen to stay apart
+for the usual colour-vision deficiencies (Okabe-Ito palette).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from html import escape
+
+PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
+WIDTH, HEIGHT = 720, 280
+LEFT, RIGHT, TOP, BOTTOM = 64, 40, 36, 56
+
+
+@dataclass(frozen=True)
+class Series:
+    name: str
+    values: Sequence[float | None]
+
+
+@dataclass(frozen=True)
+class Chart:
+    title: str
+    unit: str
+    """Shown on the y axis, e.g. "messages", "ms", "%", "USD"."""
+    labels: Sequence[datetime]
+    series: Sequence[Series]
+    stacked: bool = False
+    """Stacked bars (counts that add up) instead of lines."""
+    label_format: str = "%m-%d %H:%M"
+
+
+def nice_ticks(top: float, count: int = 5) -> list[float]:
+    """0 and round steps (1, 2, 2.5, 5 x 10^k) up to at least `top`."""
+    if top <= 0 or not math.isfinite(top):
+        return [0.0, 1.0]
+    raw = top / count
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
+    ticks = [0.0]
+    while ticks[-1] < top - 1e-12:
+        ticks.append(round(ticks[-1] + step, 12))
+    return ticks
+
+
+def _number(value: float) -> str:
+    if value == 0:
+        return "0"
+    if abs(value) >= 1000:
+        return f"{value:,.0f}"
+    if abs(value) >= 1:
+        return f"{value:.4g}"
+    return f"{value:.2g}"
+
+
+def render(chart: Chart) -> str:
+    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+    n = len(chart.labels)
+    parts = [
+        f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" xmlns="http://www.w3.org/2000/svg" '
+        f'aria-label="{escape(chart.title)}">',
+        f"<title>{escape(chart.title)}</title>",
+        f'<text x="{LEFT}" y="20" class="chart-title">{escape(chart.title)}</text>',
+    ]
+    if chart.stacked:
+        totals = [sum(s.values[i] or 0 for s in chart.series) for i in range(n)]
+        top = max(totals, default=0)
+    else:
+        top = max((v for s in chart.series for v in s.values if v is not None), default=0)
+    ticks = nice_ticks(top)
+    y_max = ticks[-1] or 1.0
+
+    def y(value: float) -> float:
+        return TOP + plot_h - value / y_max * plot_h
+
+    for tick in ticks:
+        parts.append(
+            f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(tick):.1f}" y2="{y(tick):.1f}" class="grid"/>'
+            f'<text x="{LEFT - 6}" y="{y(tick) + 4:.1f}" text-anchor="end" class="tick">'
+            f"{_number(tick)}</text>"
+        )
+    parts.append(
+        f'<text transform="translate(14 {TOP + plot_h / 2:.0f}) rotate(-90)" text-anchor="middle" '
+        f'class="axis-label">{escape(chart.unit)}</text>'
+    )
+    parts.append(
+        f'<line x1="{LEFT}" x2="{LEFT}" y1="{TOP}" y2="{TOP + plot_h}" class="axis"/>'
+        f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{TOP + plot_h}" y2="{TOP + plot_h}" class="axis"/>'
+    )
+    if n == 0 or top == 0:
+        parts.append(
+            f'<text x="{LEFT + plot_w / 2:.0f}" y="{TOP + plot_h / 2:.0f}" text-anchor="middle" '
+            'class="empty">no data in this period</text>'
+        )
+    slot = plot_w / max(n, 1)
+
+    def x(index: int) -> float:
+        return LEFT + slot * (index + 0.5)
+
+    if n and top:
+        parts.extend(_bars(chart, slot, x, y) if chart.stacked else _lines(chart, x, y))
+    every = max(1, math.ceil(n / 8))
+    for index in range(0, n, every):
+        parts.append(
+            f'<text x="{x(index):.1f}" y="{TOP + plot_h + 16}" text-anchor="middle" class="tick">'
+            f"{escape(chart.labels[index].strftime(chart.label_format))}</text>"
+        )
+    legend_x = LEFT
+    for index, series in enumerate(chart.series):
+        colour = PALETTE[index % len(PALETTE)]
+        parts.append(
+            f'<rect x="{legend_x}" y="{HEIGHT - 18}" width="10" height="10" fill="{colour}"/>'
+            f'<text x="{legend_x + 14}" y="{HEIGHT - 9}" class="legend">{escape(series.name)}</text>'
+        )
+        legend_x += 24 + 7 * len(series.name)
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _bars(chart: Chart, slot: float, x: Callable[[int], float], y: Callable[[float], float]) -> list[str]:
+    parts = []
+    width = max(1.0, slot * 0.8)
+    for index in range(len(chart.labels)):
+        base = 0.0
+        for number, series in enumerate(chart.series):
+            value = series.values[index] or 0
+            if value <= 0:
+                continue
+            colour = PALETTE[number % len(PALETTE)]
+            parts.append(
+                f'<rect x="{x(index) - width / 2:.1f}" y="{y(base + value):.1f}" width="{width:.1f}" '
+                f'height="{y(base) - y(base + value):.1f}" fill="{colour}">'
+                f"<title>{escape(series.name)}: {_number(value)} {escape(chart.unit)}</title></rect>"
+            )
+            base += value
+    return parts
+
+
+def _lines(chart: Chart, x: Callable[[int], float], y: Callable[[float], float]) -> list[str]:
+    parts = []
+    for number, series in enumerate(chart.series):
+        colour = PALETTE[number % len(PALETTE)]
+        points = [(x(i), y(v), v) for i, v in enumerate(series.values) if v is not None]
+        if len(points) > 1:
+            path = " ".join(f"{px:.1f},{py:.1f}" for px, py, _ in points)
+            parts.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2"/>')
+        for px, py, value in points:
+            parts.append(
+                f'<circle cx="{px:.1f}" cy="{py:.1f}" r="3" fill="{colour}">'
+                f"<title>{escape(series.name)}: {_number(value)} {escape(chart.unit)}</title></circle>"
+            )
+    return parts

@@ -1,0 +1,149 @@
+"""The admin console in a real browser (headless Chromium): what an admin does, click by click."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+from aiogram.methods import SendMessage
+
+from bot.config import Settings
+from db.models import AdminAudit, FaqEntry, OutboundMessage, OutboundStatus
+from tests.browser_support import BrowserThread, browser_fixture
+from tests.console_support import console_server, console_settings, login_path
+from tests.harness import DEMO_USER_ID, OTHER_USER_ID, Harness
+
+try:
+    from playwright.sync_api import Page, expect
+except ImportError:
+    pytest.skip(
+        "browser tests skipped: playwright is not installed (pip install -e '.[dev]')",
+        allow_module_level=True,
+    )
+
+ORDER = "20240115-001234"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[BrowserThread]:
+    yield from browser_fixture()
+
+
+@pytest.fixture
+def settings(database_url: str, tmp_path: Path) -> Settings:
+    return console_settings(database_url, tmp_path)
+
+
+@pytest.fixture
+async def base(harness: Harness, settings: Settings) -> AsyncIterator[str]:
+    async with console_server(harness, settings) as url:
+        yield url
+
+
+async def _link(harness: Harness, base: str) -> str:
+    path = await login_path(harness)
+    assert path is not None
+    return base + path
+
+
+def _sign_in(page: Page, link: str) -> None:
+    page.goto(link)
+    page.click("#sign-in")
+    expect(page.locator("h1")).to_have_text("Conversations")
+
+
+async def test_an_admin_finds_a_conversation_by_order_number_and_reads_why(
+    browser: BrowserThread, harness: Harness, base: str
+) -> None:
+    await harness.say(DEMO_USER_ID, "SKU-7890 재고 있나요?")
+    await harness.say(OTHER_USER_ID, "hello there")
+    link = await _link(harness, base)
+
+    def admin(page: Page) -> None:
+        _sign_in(page, link)
+        page.fill("#search", ORDER)
+        page.press("#search", "Enter")
+        rows = page.locator("table.list tbody tr")
+        expect(rows).to_have_count(1)
+        expect(rows.first).to_contain_text("SKU-7890 재고 있나요?")
+        rows.first.locator("a.open-conversation").click()
+        expect(page.locator("h1")).to_have_text(f"Customer {DEMO_USER_ID}")
+        bot = page.locator(".bubble.bot").first
+        why = bot.locator("details.why")
+        expect(why.locator("dl")).to_be_hidden()
+        why.locator("summary").click()
+        expect(why.locator("dl")).to_be_visible()
+        expect(why).to_contain_text("stock")
+        expect(why).to_contain_text("database")
+
+    await browser.run(admin)
+
+
+async def test_an_admin_resends_a_failed_message(browser: BrowserThread, harness: Harness, base: str) -> None:
+    harness.session.queue_error(
+        SendMessage, error_code=403, description="Forbidden: bot was blocked by the user"
+    )
+    await harness.say(DEMO_USER_ID, "SKU-7890 재고 있나요?")
+    [failed] = [r for r in await harness.rows(OutboundMessage) if r.status == OutboundStatus.FAILED]
+    link = await _link(harness, base)
+    sent_before = len(harness.session.sent(SendMessage))
+
+    def admin(page: Page) -> None:
+        _sign_in(page, link)
+        page.click("text=Failed deliveries")
+        row = page.locator(f"#failed-{failed.id}")
+        expect(row).to_contain_text("bot was blocked")
+        row.locator("button.resend").click()
+        expect(page.locator("#result")).to_have_text(f"Reply #{failed.id}: sent.")
+        expect(page.locator(f"#failed-{failed.id}")).to_have_count(0)
+
+    await browser.run(admin)
+    resent = harness.session.sent(SendMessage)[sent_before:]
+    assert [(m.chat_id, m.text) for m in resent] == [(DEMO_USER_ID, failed.text)]
+    assert [a.action for a in await harness.rows(AdminAudit) if a.action.startswith("resend")] == ["resend"]
+
+
+async def test_an_admin_adds_an_faq_entry_and_the_bot_answers_with_it(
+    browser: BrowserThread, harness: Harness, base: str
+) -> None:
+    question = "Do you offer gift wrapping for presents?"
+    answer = "Yes: gift wrapping is free, choose it at checkout."
+    assert answer not in " ".join(await harness.say(OTHER_USER_ID, question))
+    link = await _link(harness, base)
+
+    def admin(page: Page) -> None:
+        _sign_in(page, link)
+        page.click("text=Dashboard")
+        gap = page.locator("table.gaps tr", has_text=question)
+        gap.locator("text=Write an FAQ entry").click()
+        expect(page.locator("textarea[name=question]")).to_have_value(question)
+        expect(page.locator("input[name=language]")).to_have_value("en")
+        page.fill("input[name=slug]", "gift-wrap")
+        page.fill("textarea[name=answer]", answer)
+        page.click("#save-entry")
+        expect(page.locator("#saved")).to_contain_text("gift-wrap/en")
+
+    await browser.run(admin)
+    assert [e.slug for e in await harness.rows(FaqEntry) if e.slug == "gift-wrap"] == ["gift-wrap"]
+    assert answer in " ".join(await harness.say(OTHER_USER_ID, question))
+
+
+async def test_a_non_admin_gets_403(browser: BrowserThread, harness: Harness, base: str) -> None:
+    link = await _link(harness, base)
+
+    def visitor(page: Page) -> None:
+        response = page.goto(base + "/admin/conversations")
+        assert response is not None and response.status == 403
+        expect(page.locator("h1")).to_have_text("No access")
+        _sign_in(page, link)  # the admin's link, used once...
+
+    def second_visitor(page: Page) -> None:
+        page.goto(link)  # ...is worth nothing to whoever got it next
+        with page.expect_response(lambda r: r.request.method == "POST") as posted:
+            page.click("#sign-in")
+        assert posted.value.status == 403
+        expect(page.locator("h1")).to_have_text("No access")
+
+    await browser.run(visitor)
+    await browser.run(second_visitor)
