@@ -66,23 +66,27 @@ def faq_answers() -> dict[str, str]:
     return {slug: answer for slug, language, _, answer, _, _ in FAQ if language == "en"}
 
 
-def target_answer(question: str) -> str:
+def target_answers() -> dict[str, str]:
+    """The target's reference table: each question and what the target says to it."""
     answers = faq_answers()
+    table = {}
     for slug, asked in ANSWERABLE.items():
-        if asked == question:
-            sentences = split_sentences(answers[slug])
-            if slug in PARAPHRASED:
-                sentences[-1] = "Please ask us if anything about this is unclear."
-            return "".join(sentences).strip()
-    return OPEN_QUESTIONS.get(question, "I'm sorry, I don't know.")
+        sentences = split_sentences(answers[slug])
+        if slug in PARAPHRASED:
+            sentences[-1] = "Please ask us if anything about this is unclear."
+        table[asked] = "".join(sentences).strip()
+    return table | OPEN_QUESTIONS
 
 
-def drafter_answer(question: str) -> str:
+def drafter_answers() -> dict[str, str]:
     """A cheap model: close to the FAQ in places, loose in others."""
-    for slug, asked in ANSWERABLE.items():
-        if asked == question:
-            return split_sentences(faq_answers()[slug])[0].strip() + " Let us know if you need more help."
-    return "Sorry, I am not sure about that. A person can help you."
+    return {
+        asked: split_sentences(faq_answers()[slug])[0].strip() + " Let us know if you need more help."
+        for slug, asked in ANSWERABLE.items()
+    }
+
+
+DRAFTER_DEFAULT = "Sorry, I am not sure about that. A person can help you."
 
 
 @dataclass
@@ -155,8 +159,8 @@ def p95(values: list[float]) -> float:
 async def main(scale: float) -> None:
     double = OpenAIDouble(
         {
-            "target": ScriptedModel(target_answer, profile=TARGET),
-            "drafter": ScriptedModel(drafter_answer, profile=DRAFTER),
+            "target": ScriptedModel(target_answers(), profile=TARGET, default="I'm sorry, I don't know."),
+            "drafter": ScriptedModel(drafter_answers(), profile=DRAFTER, default=DRAFTER_DEFAULT),
         },
         time_scale=scale,
     )

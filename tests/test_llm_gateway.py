@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
@@ -9,7 +10,15 @@ from pydantic import SecretStr
 
 from bench.openai_double import Fault, OpenAIDouble, Profile, ScriptedModel
 from services.llm.config import LLMEndpoint, LLMRoles
-from services.llm.gateway import CallLedger, LLMGateway, LLMUnavailable, strip_overlap
+from services.llm.deadline import Deadline, within
+from services.llm.gateway import (
+    CallLedger,
+    DeadlineExceeded,
+    LLMGateway,
+    LLMUnavailable,
+    StreamIncomplete,
+    strip_overlap,
+)
 
 ANSWER = (
     "Orders paid by 2 p.m. on a weekday ship the same day and usually arrive the next day. "
@@ -232,3 +241,229 @@ async def test_other_bad_requests_are_neither_retried_nor_learned(double: OpenAI
         await llm.chat("target", MESSAGES, ledger=CallLedger(), max_tokens=5)
     assert len(double.calls("/v1/chat/completions")) == 1
     assert llm._states["target"][0].refused == set()
+
+
+# --- the reply deadline caps every wait --------------------------------------
+
+
+async def test_a_retry_after_longer_than_the_time_left_goes_to_the_fallback_at_once(
+    double: OpenAIDouble,
+) -> None:
+    double.models["primary"].faults.append(Fault("429", retry_after=25))
+    sleep = FakeSleep()
+    llm = gateway(endpoint(double, "primary"), endpoint(double, "backup"), sleep=sleep)
+    ledger = CallLedger()
+    with within(Deadline(20, clock=sleep.clock)):
+        result = await llm.chat("target", MESSAGES, ledger=ledger, max_tokens=50)
+    assert result.text == ANSWER
+    assert sleep.waits == [], "25 s of Retry-After cannot fit in 20 s: not waited at all"
+    assert [c.model for c in ledger.calls] == ["primary", "backup"]
+
+
+async def test_without_a_deadline_retry_after_is_capped_and_a_long_one_rests_the_endpoint(
+    double: OpenAIDouble,
+) -> None:
+    double.models["primary"].faults.append(Fault("429", retry_after=3600))
+    sleep = FakeSleep()
+    llm = gateway(endpoint(double, "primary"), sleep=sleep, max_retry_wait=30)
+    with pytest.raises(LLMUnavailable):
+        await llm.chat("target", MESSAGES, ledger=CallLedger(), max_tokens=5)
+    assert sleep.waits == [], "an hour is not waited out"
+    with pytest.raises(LLMUnavailable, match="cooling down"):
+        await llm.chat("target", MESSAGES, ledger=CallLedger(), max_tokens=5)
+    assert len(double.calls("/v1/chat/completions")) == 1, "it asked for an hour's rest: it gets it"
+    sleep.now += 3600
+    assert (await llm.chat("target", MESSAGES, ledger=CallLedger(), max_tokens=5)).text
+
+
+async def test_a_retry_after_within_the_cap_and_the_time_left_is_waited(double: OpenAIDouble) -> None:
+    double.models["primary"].faults.append(Fault("429", retry_after=7))
+    sleep = FakeSleep()
+    with within(Deadline(20, clock=sleep.clock)):
+        await gateway(endpoint(double, "primary"), sleep=sleep).chat(
+            "target", MESSAGES, ledger=CallLedger(), max_tokens=5
+        )
+    assert sleep.waits == [7.0]
+
+
+async def test_backoff_never_sleeps_past_the_deadline(double: OpenAIDouble) -> None:
+    double.models["primary"].faults.extend(Fault("500") for _ in range(20))
+    sleep = FakeSleep()
+    llm = gateway(endpoint(double, "primary"), sleep=sleep, retries=10)
+    with within(Deadline(0.05, clock=sleep.clock)), pytest.raises(LLMUnavailable):
+        await llm.chat("target", MESSAGES, ledger=CallLedger(), max_tokens=5)
+    assert sleep.now < 0.05, f"slept {sleep.waits} with 0.05 s to spare"
+
+
+async def test_a_hung_call_is_cut_when_the_reply_s_time_is_up(double: OpenAIDouble) -> None:
+    """timeout=30 and 3 retries would hold the customer two minutes; the deadline holds 0.3 s."""
+    double.models["primary"].faults.append(Fault("hang"))
+    llm = gateway(endpoint(double, "primary", timeout=30), cooldown_after_failures=1)
+    ledger = CallLedger()
+    with within(Deadline(0.3)), pytest.raises(DeadlineExceeded, match="deadline"):
+        await asyncio.wait_for(llm.chat("target", MESSAGES, ledger=ledger, max_tokens=5), 20)
+    assert ledger.calls[0].error is not None and "Deadline" in ledger.calls[0].error
+    assert not llm._states["target"][0].cooldown.resting, "our budget ran out, not the endpoint"
+
+
+async def test_a_stream_stalled_mid_answer_is_cut_when_the_reply_s_time_is_up(double: OpenAIDouble) -> None:
+    double.models["primary"].faults.append(Fault("stall", after_tokens=4))
+    llm = gateway(endpoint(double, "primary", timeout=30), endpoint(double, "backup"))
+    shown: list[str] = []
+    with within(Deadline(0.5)), pytest.raises(DeadlineExceeded):
+        async for delta in llm.stream_chat("target", MESSAGES, ledger=CallLedger(), max_tokens=200):
+            shown.append(delta)
+    assert shown and ANSWER.startswith("".join(shown))
+    assert double.calls("/v1/chat/completions", "backup") == [], "no time left to ask the fallback"
+
+
+async def test_a_rate_limit_wait_past_the_deadline_is_not_taken(double: OpenAIDouble) -> None:
+    sleep = FakeSleep()
+    llm = gateway(endpoint(double, "primary", rpm=1), endpoint(double, "backup"), sleep=sleep)
+    await llm.chat("target", MESSAGES, ledger=CallLedger(), max_tokens=1)
+    ledger = CallLedger()
+    with within(Deadline(20, clock=sleep.clock)):
+        await llm.chat("target", MESSAGES, ledger=ledger, max_tokens=1)
+    assert sleep.waits == [], "the next request slot is 60 s away: the backup answers now"
+    assert [c.model for c in ledger.calls] == ["primary", "backup"]
+    assert not llm._states["target"][0].cooldown.resting
+
+
+# --- /tokenize and /detokenize are calls like any other ------------------------
+
+
+async def test_tokenize_falls_back_with_the_endpoint_s_own_model_name(double: OpenAIDouble) -> None:
+    double.models["primary"].faults.append(Fault("500", path="/tokenize"))
+    ledger = CallLedger()
+    llm = gateway(endpoint(double, "primary"), endpoint(double, "backup"), retries=0)
+    tokens = await llm.tokenize("target", text="배송 언제 와요?", ledger=ledger)
+    assert double.tokenizer.decode(tokens) == "배송 언제 와요?"
+    assert [c.body["model"] for c in double.calls("/tokenize")] == ["primary", "backup"]
+    assert [(c.model, c.kind) for c in ledger.calls] == [("primary", "tokenize"), ("backup", "tokenize")]
+    assert await llm.detokenize("target", tokens) == "배송 언제 와요?"
+
+
+async def test_tokenize_is_retried_and_rate_limited(double: OpenAIDouble) -> None:
+    double.models["primary"].faults.append(Fault("429", retry_after=2, path="/tokenize"))
+    sleep = FakeSleep()
+    llm = gateway(endpoint(double, "primary", rpm=6), sleep=sleep)
+    ledger = CallLedger()
+    for _ in range(3):
+        await llm.tokenize("target", messages=MESSAGES, ledger=ledger)
+        await llm.detokenize("target", [1, 2, 3], ledger=ledger)
+    assert ledger.calls[0].retries == 1 and sleep.waits[0] == 2.0
+    assert len(double.calls("/tokenize") + double.calls("/detokenize")) == 7
+    assert sum(sleep.waits) == pytest.approx(10.0), "at 6 per minute the 7th request is due 10 s in"
+
+
+async def test_tokenizer_errors_are_the_gateway_s_own(double: OpenAIDouble) -> None:
+    llm = gateway(endpoint(double, "no-such-model"))
+    with pytest.raises(LLMUnavailable, match="no-such-model"):
+        await llm.tokenize("target", text="hi")
+    with pytest.raises(LLMUnavailable):
+        await llm.detokenize("target", [1, 2])
+
+
+async def test_tokenizer_failures_count_toward_the_cooldown(double: OpenAIDouble) -> None:
+    double.models["primary"].faults.extend(Fault("500", path="/tokenize") for _ in range(2))
+    llm = gateway(
+        endpoint(double, "primary"), endpoint(double, "backup"), retries=1, cooldown_after_failures=1
+    )
+    await llm.tokenize("target", text="hi")
+    await llm.tokenize("target", text="hi")
+    assert [c.body["model"] for c in double.calls("/tokenize")] == ["primary", "primary", "backup", "backup"]
+
+
+# --- streams: limits, cooldown and faults for their whole length ---------------
+
+
+async def test_max_concurrency_holds_for_the_whole_stream(double: OpenAIDouble) -> None:
+    llm = gateway(endpoint(double, "primary", max_concurrency=1))
+    first = llm.stream_chat("target", MESSAGES, ledger=CallLedger(), max_tokens=200)
+    head = await anext(first)
+    second = asyncio.create_task(
+        collect(llm.stream_chat("target", MESSAGES, ledger=CallLedger(), max_tokens=200))
+    )
+    await asyncio.sleep(0.3)  # ample for a request over loopback, were the slot free
+    assert len(double.calls("/v1/chat/completions")) == 1, "the second stream waits for the slot"
+    assert head + "".join(await collect(first)) == ANSWER
+    assert "".join(await asyncio.wait_for(second, 10)) == ANSWER
+    assert len(double.calls("/v1/chat/completions")) == 2
+
+
+async def test_an_abandoned_stream_frees_its_slot(double: OpenAIDouble) -> None:
+    llm = gateway(endpoint(double, "primary", max_concurrency=1))
+    first = llm.stream_chat("target", MESSAGES, ledger=CallLedger(), max_tokens=200)
+    await anext(first)
+    await first.aclose()
+    again = llm.stream_chat("target", MESSAGES, ledger=CallLedger(), max_tokens=200)
+    assert "".join(await asyncio.wait_for(collect(again), 10)) == ANSWER
+
+
+async def test_a_broken_stream_counts_toward_the_cooldown(double: OpenAIDouble) -> None:
+    double.models["primary"].faults.append(Fault("cut", after_tokens=5))
+    llm = gateway(endpoint(double, "primary"), endpoint(double, "backup"), cooldown_after_failures=1)
+    await collect(llm.stream_chat("target", MESSAGES, ledger=CallLedger(), max_tokens=200))
+    ledger = CallLedger()
+    assert (
+        "".join(await collect(llm.stream_chat("target", MESSAGES, ledger=ledger, max_tokens=200))) == ANSWER
+    )
+    assert [c.model for c in ledger.calls] == ["backup"], "the primary rests after its broken stream"
+    assert len(double.calls("/v1/chat/completions", "primary")) == 1
+
+
+async def test_streams_respect_the_cooldown(double: OpenAIDouble) -> None:
+    double.models["primary"].faults.append(Fault("500"))
+    llm = gateway(
+        endpoint(double, "primary"), endpoint(double, "backup"), retries=0, cooldown_after_failures=1
+    )
+    await llm.chat("target", MESSAGES, ledger=CallLedger(), max_tokens=5)
+    ledger = CallLedger()
+    assert (
+        "".join(await collect(llm.stream_chat("target", MESSAGES, ledger=ledger, max_tokens=200))) == ANSWER
+    )
+    assert [c.model for c in ledger.calls] == ["backup"]
+    assert len(double.calls("/v1/chat/completions", "primary")) == 1, "not asked while cooling down"
+    lone = gateway(endpoint(double, "primary"), retries=0, cooldown_after_failures=1)
+    double.models["primary"].faults.append(Fault("500"))
+    with pytest.raises(LLMUnavailable):
+        await lone.chat("target", MESSAGES, ledger=CallLedger(), max_tokens=5)
+    with pytest.raises(LLMUnavailable, match="cooling down"):
+        await collect(lone.stream_chat("target", MESSAGES, ledger=CallLedger(), max_tokens=200))
+
+
+async def test_a_stream_that_ends_without_a_finish_reason_is_not_complete(double: OpenAIDouble) -> None:
+    double.models["primary"].faults.append(Fault("no_finish", after_tokens=6))
+    ledger = CallLedger()
+    llm = gateway(endpoint(double, "primary"), endpoint(double, "backup"))
+    assert (
+        "".join(await collect(llm.stream_chat("target", MESSAGES, ledger=ledger, max_tokens=200))) == ANSWER
+    )
+    assert [c.model for c in ledger.calls] == ["primary", "backup"]
+    assert StreamIncomplete.__name__ in (ledger.calls[0].error or "")
+
+
+async def test_a_stream_stalled_longer_than_the_timeout_is_finished_elsewhere(double: OpenAIDouble) -> None:
+    double.models["primary"].faults.append(Fault("stall", after_tokens=6))
+    ledger = CallLedger()
+    llm = gateway(endpoint(double, "primary", timeout=0.3), endpoint(double, "backup"))
+    assert (
+        "".join(await collect(llm.stream_chat("target", MESSAGES, ledger=ledger, max_tokens=200))) == ANSWER
+    )
+    assert [c.model for c in ledger.calls] == ["primary", "backup"]
+
+
+async def test_faults_are_chosen_per_request(double: OpenAIDouble) -> None:
+    """A stream fault waits for a stream; a "none" slot lets one request through untouched."""
+    double.models["primary"].faults.extend([Fault("cut", after_tokens=2), Fault("none"), Fault("500")])
+    sleep = FakeSleep()
+    llm = gateway(endpoint(double, "primary"), endpoint(double, "backup"), sleep=sleep)
+    first, second = CallLedger(), CallLedger()
+    await llm.chat("target", MESSAGES, ledger=first, max_tokens=5)
+    await llm.chat("target", MESSAGES, ledger=second, max_tokens=5)
+    assert (first.calls[0].retries, second.calls[0].retries) == (0, 1)
+    streamed = CallLedger()
+    assert (
+        "".join(await collect(llm.stream_chat("target", MESSAGES, ledger=streamed, max_tokens=200))) == ANSWER
+    )
+    assert [c.model for c in streamed.calls] == ["primary", "backup"], "the cut waited for this stream"

@@ -2,9 +2,31 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator, Iterator
+from typing import TYPE_CHECKING
+
 import pytest
 
-from services.llm.tokens import ContextOverflow, TokenCounter, encoding, encoding_name_for, trim_to_window
+from bench.openai_double import OpenAIDouble, ScriptedModel
+from services.llm.config import LLMEndpoint, LLMRoles
+from services.llm.gateway import LLMGateway
+from services.llm.local.availability import bundled_model_path, local_generation_available
+from services.llm.tokens import (
+    GGUF_PREFIX,
+    ContextOverflow,
+    TokenCounter,
+    bpe_name_for,
+    counter_for,
+    encoding,
+    encoding_name_for,
+    trim_exactly,
+    trim_to_window,
+)
+
+if TYPE_CHECKING:
+    from services.llm.local.engine import LocalEngine
+
+local_available, local_missing = local_generation_available()
 
 COUNTER = TokenCounter(encoding("o200k_base"))
 
@@ -75,3 +97,113 @@ def test_truncation_never_splits_a_character() -> None:
         cut = COUNTER.truncate(text, limit)
         assert text.startswith(cut) and "\ufffd" not in cut
         assert COUNTER.count(cut) <= limit
+
+
+# --- the target's own tokenizer -------------------------------------------------
+
+
+def endpoint(model: str, **overrides: object) -> LLMEndpoint:
+    return LLMEndpoint(base_url="http://127.0.0.1:9/v1", model=model, **overrides)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("model", "expected"),
+    [
+        ("gpt-4o-mini", "o200k_base"),
+        ("gpt-5", "o200k_base"),
+        ("o3-mini", "o200k_base"),
+        ("openai/gpt-4.1", "o200k_base"),
+        ("gpt-4-0613", "cl100k_base"),
+        ("gpt-3.5-turbo", "cl100k_base"),
+        ("Qwen/Qwen2.5-7B-Instruct", None),
+        ("meta-llama/Llama-3.1-8B-Instruct", None),
+        ("local", None),
+        ("solar-pro", None),
+    ],
+)
+def test_openai_encodings_only_for_openai_models(model: str, expected: str | None) -> None:
+    assert bpe_name_for(model) == expected
+    assert counter_for(endpoint(model)).exact is (expected is not None)
+
+
+def test_a_configured_encoding_wins() -> None:
+    assert bpe_name_for("my-finetune", "cl100k_base") == "cl100k_base"
+    assert counter_for(endpoint("my-finetune", tokenizer="cl100k_base")).exact
+
+
+@pytest.fixture(scope="module")
+def local_engine() -> Iterator[LocalEngine]:
+    if not local_available:
+        pytest.skip(f"local model not installed: {local_missing}")
+    from services.llm.local.engine import LocalEngine
+
+    loaded = LocalEngine(n_ctx=2048)
+    yield loaded
+    loaded.close()
+
+
+def test_the_local_engine_is_counted_with_its_own_vocabulary_and_template(local_engine: LocalEngine) -> None:
+    counter = counter_for(endpoint("local", tokenizer=f"{GGUF_PREFIX}{bundled_model_path()}"))
+    text = "반품은 어떻게 하나요? 返品したいです 🙏"
+    assert counter.exact and counter.count(text) == len(local_engine.tokenize(text))
+    messages = conversation(3)
+    assert counter.conversation(messages) == len(local_engine.render_chat(messages))
+    assert COUNTER.conversation(messages) != len(local_engine.render_chat(messages)), "o200k is not it"
+
+
+def test_trimming_for_the_local_engine_fits_exactly(local_engine: LocalEngine) -> None:
+    counter = counter_for(endpoint("local", tokenizer=f"{GGUF_PREFIX}{bundled_model_path()}"))
+    arguments = {
+        "system": "사실: 평일 오후 2시까지 결제된 주문은 당일 발송됩니다.",
+        "history": conversation(40),
+        "question": "오늘 주문하면 언제 와요?",
+        "context_window": 1500,
+        "reply_budget": 256,
+    }
+    trimmed = trim_to_window(counter, **arguments)  # type: ignore[arg-type]
+    seen = len(local_engine.render_chat(trimmed.messages))
+    assert trimmed.prompt_tokens == seen <= 1500 - 256
+    kept = len(trimmed.messages) - 2
+    history = conversation(40)
+    with_one_more = [trimmed.messages[0], *history[len(history) - kept - 2 :], trimmed.messages[-1]]
+    one_more = len(local_engine.render_chat(with_one_more))
+    assert one_more > 1500 - 256, "no room was left unused: one more turn pair would not fit"
+    estimated = trim_to_window(COUNTER, **arguments)  # type: ignore[arg-type]
+    assert len(local_engine.render_chat(estimated.messages)) > 1500 - 256, "o200k would overflow the window"
+
+
+@pytest.fixture
+async def vllm_like() -> AsyncIterator[LLMGateway]:
+    """A non-OpenAI model behind /tokenize, with a vocabulary that spends more tokens on Korean."""
+    double = OpenAIDouble(
+        {"Qwen/Qwen2.5-7B-Instruct": ScriptedModel(lambda text: "ok", vocabulary="cl100k_base")}
+    )
+    await double.start()
+    gateway = LLMGateway(
+        LLMRoles(target=[LLMEndpoint(base_url=double.base_url, model="Qwen/Qwen2.5-7B-Instruct")])
+    )
+    yield gateway
+    await gateway.close()
+    await double.stop()
+
+
+async def test_other_models_are_trimmed_by_their_endpoint_s_own_count(vllm_like: LLMGateway) -> None:
+    counter = counter_for(vllm_like.primary("target"))
+    assert not counter.exact
+
+    async def count(messages: list[dict[str, str]]) -> int:
+        return await vllm_like.prompt_tokens("target", messages)
+
+    arguments = {
+        "system": "Facts: orders paid by 2 p.m. ship the same day.",
+        "history": conversation(40),
+        "question": "When does it arrive?",
+        "context_window": 1200,
+        "reply_budget": 200,
+    }
+    estimated = trim_to_window(counter, **arguments)  # type: ignore[arg-type]
+    assert await count(estimated.messages) > 1000, "the o200k estimate alone would overflow"
+    trimmed = await trim_exactly(counter, count, **arguments)  # type: ignore[arg-type]
+    assert trimmed.prompt_tokens == await count(trimmed.messages) <= 1000
+    assert trimmed.messages[-1]["content"] == "When does it arrive?" and trimmed.messages[1]["role"] == "user"
+    assert trimmed.dropped_turns == 80 - (len(trimmed.messages) - 2) > estimated.dropped_turns

@@ -36,7 +36,11 @@ class LLMEndpoint(BaseModel):
         default="auto",
         description="token: /v1/completions echo+logprobs (vLLM-style); judge: chat-only APIs",
     )
-    tokenizer: str | None = Field(default=None, description="o200k_base or cl100k_base; guessed from model")
+    tokenizer: str | None = Field(
+        default=None,
+        description="o200k_base, cl100k_base or gguf:<path>; guessed for OpenAI models; other models "
+        "are counted exactly with their /tokenize",
+    )
     reasoning: bool | None = Field(
         default=None,
         description="a reasoning model (o-series, gpt-5...): max_completion_tokens instead of max_tokens, "
@@ -180,6 +184,12 @@ class LLMRoles(BaseModel):
     retries: int = Field(default=3, ge=0, description="attempts per endpoint after the first")
     cooldown_after_failures: int = Field(default=3, gt=0)
     cooldown_seconds: float = Field(default=30.0, ge=0)
+    max_retry_wait: float = Field(
+        default=30.0,
+        ge=0,
+        description="the longest a Retry-After is waited out when no reply deadline is set; an endpoint "
+        "asking for longer rests that long and the fallback serves",
+    )
     baseline: str = Field(
         default="baseline", pattern=ARM_NAME, description="the name of the chain above, as reports show it"
     )

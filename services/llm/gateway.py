@@ -5,7 +5,16 @@ those cooling down; `_attempts` retries one endpoint with tenacity (the SDK's
 own retries are off, so they never multiply); `_EndpointState` owns the
 client, keys, limits and cooldown of one endpoint. Streaming adds one rule:
 once text has reached the caller, a broken stream is finished by the next
-endpoint, and the overlap is cut so no text is shown twice.
+endpoint, and the overlap is cut so no text is shown twice. A stream holds
+its endpoint's concurrency slot until it ends, not only until it starts.
+
+Every wait is bounded by the current reply's deadline (`services.llm.deadline`):
+backoff and Retry-After waits, rate-limit and concurrency waits, each request
+and each stream read. When a wait cannot fit in the time left the endpoint is
+given up at once (the fallback may still answer); when the time is gone the
+gateway raises `DeadlineExceeded`, an `LLMUnavailable`, so callers fall back
+the way they do for any outage. Without a deadline a Retry-After is waited
+out only up to `max_retry_wait`; an endpoint asking for longer rests that long.
 """
 
 from __future__ import annotations
@@ -15,7 +24,7 @@ import functools
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -25,11 +34,17 @@ from tenacity import (
     RetryCallState,
     retry_if_exception,
     stop_after_attempt,
+    stop_any,
     wait_random_exponential,
 )
+from tenacity.stop import stop_base
 
+from services.llm import deadline as deadlines
 from services.llm.config import LLMEndpoint, LLMRoles
-from services.llm.limits import Clock, Cooldown, Sleep, TokenBucket
+from services.llm.limits import Clock, Cooldown, Sleep, TokenBucket, WaitTooLong
+from services.llm.overlap import OVERLAP_WINDOW_CHARS, strip_overlap, without_repeats
+
+__all__ = ["OVERLAP_WINDOW_CHARS", "strip_overlap"]  # re-exported: callers imported them from here
 
 logger = logging.getLogger(__name__)
 
@@ -40,15 +55,46 @@ CONTINUE_INSTRUCTION = (
     "Your previous reply was cut off. Continue it exactly where it stops, without repeating "
     "anything already written and without any preamble."
 )
-MIN_OVERLAP_CHARS = 6
-OVERLAP_WINDOW_CHARS = 48
 RETRYABLE_STATUS = {408, 409, 429}
 REASONING_REFUSES = frozenset({"max_tokens", "temperature", "logprobs"})
 """What OpenAI's reasoning models answer 400 to (unsupported parameter or value)."""
+MAX_REST_SECONDS = 900.0
+"""The longest an endpoint rests for its own Retry-After: beyond that, a misconfigured proxy is
+likelier than a plan, and the endpoint is tried again."""
 
 
 class LLMUnavailable(RuntimeError):
     """Every endpoint of a role failed; the caller falls back to the FAQ or a person."""
+
+
+class DeadlineExceeded(LLMUnavailable):
+    """The reply's time budget ran out while the gateway was waiting on its behalf."""
+
+
+class _GiveUpEndpoint(RuntimeError):
+    """This endpoint cannot answer in time (its wait is longer than allowed): try the next one."""
+
+
+async def _bounded(awaitable: Awaitable[T], what: str, seconds: float | None = None) -> T:
+    """Await within `seconds` and the current deadline; past the deadline, `DeadlineExceeded`.
+
+    `seconds` striking first raises TimeoutError, which is retried like any hung request.
+    """
+    deadline = deadlines.current()
+    if deadline is not None and deadline.expired:
+        if isinstance(awaitable, Coroutine):
+            awaitable.close()
+        raise DeadlineExceeded(f"reply deadline reached before {what}")
+    limit = seconds if deadline is None else deadline.cap(deadline.seconds if seconds is None else seconds)
+    if limit is None:
+        return await awaitable
+    try:
+        async with asyncio.timeout(limit):
+            return await awaitable
+    except TimeoutError:
+        if deadline is not None and deadline.expired:
+            raise DeadlineExceeded(f"reply deadline reached while {what}") from None
+        raise
 
 
 @dataclass
@@ -133,15 +179,6 @@ def is_retryable(error: BaseException) -> bool:
     return isinstance(error, json.JSONDecodeError) or type(error).__module__.startswith(("httpx", "httpcore"))
 
 
-def strip_overlap(shown: str, continuation: str) -> str:
-    """Drop the start of `continuation` that repeats the end of `shown`."""
-    longest = min(len(shown), len(continuation))
-    for size in range(longest, MIN_OVERLAP_CHARS - 1, -1):
-        if shown.endswith(continuation[:size]):
-            return continuation[size:]
-    return continuation
-
-
 class _EndpointState:
     def __init__(self, config: LLMEndpoint, roles: LLMRoles, clock: Clock, sleep: Sleep) -> None:
         self.config = config
@@ -209,10 +246,20 @@ class _EndpointState:
             await client.close()
 
     async def admit(self, estimated_tokens: int) -> None:
-        if self.rpm is not None:
-            await self.rpm.acquire(1)
-        if self.tpm is not None:
-            await self.tpm.acquire(estimated_tokens)
+        """Wait for the rate limits, never past the reply's deadline."""
+        deadline = deadlines.current()
+        max_wait = None if deadline is None else deadline.remaining()
+        try:
+            if self.rpm is not None:
+                await self.rpm.acquire(1, max_wait=max_wait)
+            if self.tpm is not None and estimated_tokens:
+                await self.tpm.acquire(estimated_tokens, max_wait=max_wait)
+        except WaitTooLong as error:
+            raise _GiveUpEndpoint(f"{error}, after the reply's deadline") from None
+
+    async def take_slot(self) -> None:
+        """One of `max_concurrency` slots; the caller releases it when its call or stream ends."""
+        await _bounded(self.semaphore.acquire(), "waiting for a free connection")
 
 
 class LLMGateway:
@@ -226,6 +273,7 @@ class LLMGateway:
     ) -> None:
         self._roles = roles
         self._sleep = sleep
+        self._clock = clock
         self._backoff = wait_random_exponential(multiplier=0.5, max=backoff_max)
         self._states = {
             role: [_EndpointState(endpoint, roles, clock, sleep) for endpoint in getattr(roles, role)]
@@ -327,6 +375,7 @@ class LLMGateway:
             if state.cooldown.resting:
                 errors.append(f"{state.config.name}: cooling down")
                 continue
+            _raise_if_past_deadline(role, errors)
             record = CallRecord(role, state.config.name, state.config.model, kind)
             ledger.calls.append(record)
             started = time.perf_counter()
@@ -334,12 +383,20 @@ class LLMGateway:
                 result = await self._attempts(
                     state, record, estimated_tokens, functools.partial(call, state, record)
                 )
+            except DeadlineExceeded as error:  # our budget, not the endpoint's fault: no cooldown
+                record.total_ms = (time.perf_counter() - started) * 1000
+                record.error = f"{type(error).__name__}: {error}"[:500]
+                raise DeadlineExceeded("; ".join([*errors, f"{state.config.name}: {error}"])) from error
             except Exception as error:  # one endpoint's failure must not end the chain
                 record.total_ms = (time.perf_counter() - started) * 1000
                 record.error = f"{type(error).__name__}: {error}"[:500]
-                state.cooldown.failed()
+                if not isinstance(error, _GiveUpEndpoint):
+                    state.cooldown.failed()
                 errors.append(f"{state.config.name}: {record.error}")
-                logger.warning("llm endpoint failed", extra={"role": role, "endpoint": state.config.name})
+                logger.warning(
+                    "llm endpoint failed",
+                    extra={"role": role, "endpoint": state.config.name, "error": record.error},
+                )
                 continue
             record.total_ms = (time.perf_counter() - started) * 1000
             record.ttft_ms = record.ttft_ms or record.total_ms
@@ -353,10 +410,14 @@ class LLMGateway:
         record: CallRecord,
         estimated_tokens: int,
         call: Callable[[], Awaitable[T]],
+        *,
+        keep_slot: bool = False,
     ) -> T:
+        """Retry `call` on one endpoint. With `keep_slot` the concurrency slot taken for the
+        successful attempt stays taken: the caller (a stream) releases it when it ends."""
         retrying = AsyncRetrying(
-            stop=stop_after_attempt(self._roles.retries + 1),
-            wait=self._wait,
+            stop=stop_any(stop_after_attempt(self._roles.retries + 1), _OutOfTime()),
+            wait=functools.partial(self._wait, state),
             retry=retry_if_exception(lambda error: self._should_retry(state, error)),
             sleep=self._sleep,
             reraise=True,
@@ -364,9 +425,16 @@ class LLMGateway:
         async for attempt in retrying:
             with attempt:
                 record.retries = attempt.retry_state.attempt_number - 1
-                await state.admit(estimated_tokens)
-                async with state.semaphore:
-                    return await self._without_refused(state, call)
+                await _bounded(state.admit(estimated_tokens), "waiting for the rate limit")
+                await state.take_slot()
+                try:
+                    result = await _bounded(self._without_refused(state, call), "waiting for an answer")
+                except BaseException:
+                    state.semaphore.release()
+                    raise
+                if not keep_slot:
+                    state.semaphore.release()
+                return result
         raise AssertionError("unreachable: tenacity reraises")
 
     @staticmethod
@@ -384,11 +452,24 @@ class LLMGateway:
             return True  # the next key may work right away
         return is_retryable(error)
 
-    def _wait(self, retry_state: RetryCallState) -> float:
-        """Honour Retry-After when the server sends one; jittered exponential backoff otherwise."""
+    def _wait(self, state: _EndpointState, retry_state: RetryCallState) -> float:
+        """Honour Retry-After when the server sends one; jittered exponential backoff otherwise.
+
+        Capped by the time left (`_OutOfTime` then stops, as a wait that uses up the budget
+        leaves none for the call) and, for Retry-After, by `max_retry_wait`: an endpoint asking
+        for longer rests as long as it asked, and the fallback serves meanwhile.
+        """
         error = retry_state.outcome.exception() if retry_state.outcome else None
         hinted = _retry_after(error) if error is not None else None
-        return hinted if hinted is not None else self._backoff(retry_state)
+        if hinted is not None and hinted > self._roles.max_retry_wait:
+            state.cooldown.rest_for(min(hinted, MAX_REST_SECONDS))
+            logger.warning(
+                "llm endpoint asked to wait longer than max_retry_wait; resting it",
+                extra={"endpoint": state.config.name, "retry_after": hinted},
+            )
+            return float("inf")
+        wait = hinted if hinted is not None else float(self._backoff(retry_state))
+        return deadlines.remaining(wait)
 
     # --- streaming -----------------------------------------------------------
 
@@ -400,7 +481,7 @@ class LLMGateway:
         ledger: CallLedger,
         max_tokens: int,
         temperature: float = 0.0,
-    ) -> AsyncIterator[str]:
+    ) -> AsyncGenerator[str, None]:
         """Text deltas. A stream cut after partial output is finished by the next endpoint."""
 
         async def open_chat(state: _EndpointState, shown: str) -> AsyncIterator[Any]:
@@ -413,7 +494,7 @@ class LLMGateway:
             # The SDK's overloads want its own TypedDicts; ours are plain dicts of the same shape.
             return await state.client.chat.completions.create(  # type: ignore[no-any-return,call-overload]
                 model=state.config.model,
-                messages=request,  # type: ignore[arg-type]
+                messages=request,
                 stream=True,
                 stream_options={"include_usage": True},
                 **state.chat_options(max_tokens=max_tokens, temperature=temperature, top_logprobs=None),
@@ -429,18 +510,19 @@ class LLMGateway:
         *,
         ledger: CallLedger,
         max_tokens: int,
-    ) -> AsyncIterator[str]:
-        """Greedy continuation of token ids (/v1/completions): exactly what the model generates."""
+        temperature: float = 0.0,
+    ) -> AsyncGenerator[str, None]:
+        """Continuation of token ids (/v1/completions): exactly what the model generates at `temperature`."""
 
         async def open_completion(state: _EndpointState, shown: str) -> AsyncIterator[Any]:
             ids = list(prompt)
-            if shown:
-                ids += await self.tokenize(role, text=shown)
-            return await state.client.completions.create(  # type: ignore[no-any-return]
+            if shown:  # the shown text in this endpoint's own token ids
+                ids += await self._tokenize_on(state, text=shown)
+            return await state.client.completions.create(
                 model=state.config.model,
                 prompt=ids,
                 max_tokens=max(1, max_tokens - (len(ids) - len(prompt))),
-                temperature=0.0,
+                temperature=temperature,
                 stream=True,
                 stream_options={"include_usage": True},
             )
@@ -457,99 +539,175 @@ class LLMGateway:
         estimated_tokens: int,
         ledger: CallLedger,
         open_stream: Callable[[_EndpointState, str], Awaitable[AsyncIterator[Any]]],
-    ) -> AsyncIterator[str]:
+    ) -> AsyncGenerator[str, None]:
         shown = ""
         errors: list[str] = []
-        states = [s for s in self._states.get(role, []) if not s.cooldown.resting]
-        for state in states:
+        for state in self._states.get(role, []):
+            if state.cooldown.resting:
+                errors.append(f"{state.config.name}: cooling down")
+                continue
+            _raise_if_past_deadline(role, errors)
             record = CallRecord(role, state.config.name, state.config.model, kind)
             ledger.calls.append(record)
             started = time.perf_counter()
-            # On a continuation, hold text back until the overlap with what was shown is clear.
-            pending: str | None = "" if shown else None
+            stream: _Prefetched | None = None
             try:
                 stream = await self._attempts(
                     state,
                     record,
                     estimated_tokens,
-                    lambda state=state, shown=shown: self._first_chunk(state, open_stream(state, shown)),  # type: ignore[misc]
+                    functools.partial(self._first_chunk, state, functools.partial(open_stream, state, shown)),
+                    keep_slot=True,
                 )
-                async for delta, usage in _deltas(stream, state.config):
-                    if usage is not None:
-                        _count_usage(record, state.config, usage)
-                    if not delta:
-                        continue
-                    if record.ttft_ms is None:
-                        record.ttft_ms = (time.perf_counter() - started) * 1000
-                    if pending is not None:
-                        pending += delta
-                        if len(pending) < OVERLAP_WINDOW_CHARS:
-                            continue
-                        delta, pending = strip_overlap(shown, pending), None
+                texts = _texts(stream, state.config, record, started)
+                # A continuation repeats some of what was shown: held back until that is clear.
+                async for delta in without_repeats(shown, texts) if shown else texts:
                     shown += delta
                     yield delta
-                if pending:
-                    tail = strip_overlap(shown, pending)
-                    shown += tail
-                    yield tail
+            except DeadlineExceeded as error:  # our budget, not the endpoint's fault: no cooldown
+                record.error = f"{type(error).__name__}: {error}"[:500]
+                record.total_ms = (time.perf_counter() - started) * 1000
+                raise DeadlineExceeded("; ".join([*errors, f"{state.config.name}: {error}"])) from error
             except Exception as error:  # a broken stream goes on at the next endpoint
                 record.error = f"{type(error).__name__}: {error}"[:500]
                 record.total_ms = (time.perf_counter() - started) * 1000
-                state.cooldown.failed()
+                if not isinstance(error, _GiveUpEndpoint):
+                    state.cooldown.failed()
                 errors.append(f"{state.config.name}: {record.error}")
                 logger.warning(
                     "llm stream failed",
-                    extra={"role": role, "endpoint": state.config.name, "shown_chars": len(shown)},
+                    extra={
+                        "role": role,
+                        "endpoint": state.config.name,
+                        "shown_chars": len(shown),
+                        "error": record.error,
+                    },
                 )
                 continue
+            finally:
+                if stream is not None:  # the slot taken when the stream opened, held to its end
+                    state.semaphore.release()
+                    await stream.close()
             record.total_ms = (time.perf_counter() - started) * 1000
             state.cooldown.succeeded()
             return
         raise LLMUnavailable(f"no {role} endpoint finished the stream: " + "; ".join(errors or ["none"]))
 
     async def _first_chunk(
-        self, state: _EndpointState, opening: Awaitable[AsyncIterator[Any]]
+        self, state: _EndpointState, opening: Callable[[], Awaitable[AsyncIterator[Any]]]
     ) -> _Prefetched:
         """Open the stream and read its first chunk, so a hang or an early error is retried."""
 
         async def first() -> _Prefetched:
-            iterator = (await opening).__aiter__()
-            return _Prefetched(await iterator.__anext__(), iterator)
+            opened = await opening()
+            iterator = opened.__aiter__()
+            try:
+                return _Prefetched(await iterator.__anext__(), iterator, opened)
+            except BaseException:
+                await _close_quietly(opened)
+                raise
 
-        return await asyncio.wait_for(first(), timeout=state.config.first_token_timeout)
+        return await _bounded(first(), "waiting for the first token", state.config.first_token_timeout)
 
     # --- vLLM's tokenizer endpoints (token-mode verification) ----------------
 
     async def tokenize(
-        self, role: str, *, text: str | None = None, messages: Sequence[Message] | None = None
+        self,
+        role: str,
+        *,
+        text: str | None = None,
+        messages: Sequence[Message] | None = None,
+        ledger: CallLedger | None = None,
     ) -> list[int]:
-        """Token ids from the model's own tokenizer; with messages, its chat template too."""
-        body: dict[str, Any] = {"model": self.primary(role).model}
+        """Token ids from the model's own tokenizer; with messages, its chat template too.
+
+        Like every call: retried, rate-limited (a request, no model tokens), sent to the first
+        endpoint not cooling down under its own model name, recorded in the ledger.
+        """
+
+        async def call(state: _EndpointState, record: CallRecord) -> list[int]:
+            return await self._tokenize_on(state, text=text, messages=messages)
+
+        return await self._call_with_fallback(role, "tokenize", 0, ledger or CallLedger(), call)
+
+    async def prompt_tokens(
+        self, role: str, messages: Sequence[Message], *, ledger: CallLedger | None = None
+    ) -> int:
+        """The exact size of a chat prompt as the role's endpoint renders it (for `trim_exactly`)."""
+        return len(await self.tokenize(role, messages=messages, ledger=ledger))
+
+    async def detokenize(self, role: str, tokens: Sequence[int], *, ledger: CallLedger | None = None) -> str:
+        async def call(state: _EndpointState, record: CallRecord) -> str:
+            body = {"model": state.config.model, "tokens": list(tokens)}
+            response = await _root_client(state).post("/detokenize", cast_to=object, body=body)
+            if not isinstance(response, dict) or not isinstance(response.get("prompt"), str):
+                raise _MalformedAnswer(f"{state.config.name} /detokenize answered without text")
+            return str(response["prompt"])
+
+        return await self._call_with_fallback(role, "detokenize", 0, ledger or CallLedger(), call)
+
+    @staticmethod
+    async def _tokenize_on(
+        state: _EndpointState, *, text: str | None = None, messages: Sequence[Message] | None = None
+    ) -> list[int]:
+        body: dict[str, Any] = {"model": state.config.model}
         if messages is not None:
             body.update(messages=list(messages), add_generation_prompt=True)
         else:
             body.update(prompt=text or "", add_special_tokens=False)
-        response = await self._root_client(role).post("/tokenize", cast_to=object, body=body)
-        return list(response["tokens"])  # type: ignore[index]
+        response = await _root_client(state).post("/tokenize", cast_to=object, body=body)
+        tokens = response.get("tokens") if isinstance(response, dict) else None
+        if not isinstance(tokens, list) or not all(isinstance(t, int) for t in tokens):
+            raise _MalformedAnswer(f"{state.config.name} /tokenize answered without token ids")
+        return tokens
 
-    async def detokenize(self, role: str, tokens: Sequence[int]) -> str:
-        body = {"model": self.primary(role).model, "tokens": list(tokens)}
-        response = await self._root_client(role).post("/detokenize", cast_to=object, body=body)
-        return str(response["prompt"])  # type: ignore[index]
 
-    def _root_client(self, role: str) -> openai.AsyncOpenAI:
-        """vLLM serves /tokenize beside /v1, not under it."""
-        state = next((s for s in self._states[role] if not s.cooldown.resting), self._states[role][0])
-        root = state.config.base_url.rstrip("/").removesuffix("/v1")
-        return state.client.with_options(base_url=root)
+class _OutOfTime(stop_base):
+    """Stop retrying when the wait before the next attempt would use up the time left."""
+
+    def __call__(self, retry_state: RetryCallState) -> bool:
+        if retry_state.upcoming_sleep == float("inf"):  # `_wait`'s word for "not this endpoint"
+            return True
+        deadline = deadlines.current()
+        if deadline is None:
+            return False
+        return deadline.expired or retry_state.upcoming_sleep >= deadline.remaining()
+
+
+class _MalformedAnswer(RuntimeError):
+    """The endpoint answered 200 with something that is not what the API promises."""
+
+
+def _root_client(state: _EndpointState) -> openai.AsyncOpenAI:
+    """vLLM serves /tokenize beside /v1, not under it."""
+    root = state.config.base_url.rstrip("/").removesuffix("/v1")
+    return state.client.with_options(base_url=root)
+
+
+def _raise_if_past_deadline(role: str, errors: Sequence[str]) -> None:
+    deadline = deadlines.current()
+    if deadline is not None and deadline.expired:
+        tried = "; ".join(errors or ["no attempt yet"])
+        raise DeadlineExceeded(f"reply deadline reached before a {role} endpoint answered: {tried}")
+
+
+async def _close_quietly(stream: Any) -> None:
+    close = getattr(stream, "close", None)
+    if close is None:
+        return
+    try:
+        await close()
+    except Exception:  # closing a broken connection may fail again; nothing is left to save
+        logger.debug("closing a stream failed", exc_info=True)
 
 
 class _Prefetched:
     """A stream whose first chunk was already read."""
 
-    def __init__(self, first: Any, rest: AsyncIterator[Any]) -> None:
+    def __init__(self, first: Any, rest: AsyncIterator[Any], opened: Any) -> None:
         self._first: Any | None = first
         self._rest = rest
+        self._opened = opened
 
     def __aiter__(self) -> _Prefetched:
         return self
@@ -560,16 +718,21 @@ class _Prefetched:
             return first
         return await self._rest.__anext__()
 
+    async def close(self) -> None:
+        """Free the connection, however the stream ended."""
+        await _close_quietly(self._opened)
+
 
 class StreamIncomplete(RuntimeError):
     """The stream ended without a finish reason: the connection dropped mid-answer."""
 
 
 async def _deltas(stream: AsyncIterator[Any], endpoint: LLMEndpoint) -> AsyncIterator[tuple[str, Any]]:
+    """(text, usage) per chunk; a stall longer than `timeout` (or the time left) ends it."""
     finished = False
     while True:
         try:
-            chunk = await asyncio.wait_for(stream.__anext__(), timeout=endpoint.timeout)
+            chunk = await _bounded(stream.__anext__(), "reading the stream", endpoint.timeout)
         except StopAsyncIteration:
             if not finished:
                 raise StreamIncomplete(f"{endpoint.name} closed the stream mid-answer") from None
@@ -583,6 +746,19 @@ async def _deltas(stream: AsyncIterator[Any], endpoint: LLMEndpoint) -> AsyncIte
         else:
             delta = choice.text  # /v1/completions
         yield delta or "", getattr(chunk, "usage", None)
+
+
+async def _texts(
+    stream: AsyncIterator[Any], endpoint: LLMEndpoint, record: CallRecord, started: float
+) -> AsyncIterator[str]:
+    """The stream's text deltas; usage and time to first text go to `record` on the way."""
+    async for delta, usage in _deltas(stream, endpoint):
+        if usage is not None:
+            _count_usage(record, endpoint, usage)
+        if delta:
+            if record.ttft_ms is None:
+                record.ttft_ms = (time.perf_counter() - started) * 1000
+            yield delta
 
 
 def _count_usage(record: CallRecord, endpoint: LLMEndpoint, usage: Any) -> None:

@@ -10,6 +10,10 @@ Clock = Callable[[], float]
 Sleep = Callable[[float], Awaitable[None]]
 
 
+class WaitTooLong(RuntimeError):
+    """A limit would hold the caller longer than it may wait."""
+
+
 class TokenBucket:
     """`per_minute` units refill continuously; a caller waits until its amount is there.
 
@@ -33,14 +37,21 @@ class TokenBucket:
         self._level = min(self._capacity, self._level + (now - self._updated) * self._rate)
         self._updated = now
 
-    async def acquire(self, amount: float = 1.0) -> float:
-        """Take `amount`; returns the seconds spent waiting."""
+    async def acquire(self, amount: float = 1.0, *, max_wait: float | None = None) -> float:
+        """Take `amount`; returns the seconds spent waiting.
+
+        With `max_wait`, a wait longer than that raises `WaitTooLong` at once,
+        before sleeping and without taking anything: a reply whose deadline is
+        nearer than the next free slot is better served by the fallback now.
+        """
         waited = 0.0
         async with self._lock:
             needed = min(amount, self._capacity)
             self._refill()
             while self._level < needed:
                 delay = (needed - self._level) / self._rate
+                if max_wait is not None and waited + delay > max_wait:
+                    raise WaitTooLong(f"the rate limit frees this in {waited + delay:.1f} s")
                 await self._sleep(delay)
                 waited += delay
                 self._refill()
@@ -70,3 +81,8 @@ class Cooldown:
         if self._failures >= self._threshold:
             self._until = self._clock() + self._seconds
             self._failures = 0
+
+    def rest_for(self, seconds: float) -> None:
+        """Rest now, for as long as the endpoint itself asked (a long Retry-After)."""
+        self._until = max(self._until, self._clock() + seconds)
+        self._failures = 0

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from services.llm.local.availability import LocalModelUnavailable, bundled_model_path
+from services.llm.local.vocabulary import GgufVocabulary
 
 DETERMINISTIC_ENV = {"GGML_CPU_TILED_MM": "0"}
 
@@ -55,9 +56,10 @@ class LocalEngine:
         )
         self.n_vocab: int = self._llm.n_vocab()
         self.n_ctx = n_ctx
-        self._eos: int = self._llm.token_eos()
-        self._end_tokens = {self._eos, *self._special_ids("<|im_end|>", "<|endoftext|>", "<end_of_turn>")}
-        self._template = self._llm.metadata.get("tokenizer.chat_template")
+        self.vocabulary = GgufVocabulary(self._llm)
+        """The same tokenizer and template that token counting loads on its own."""
+        self._eos = self.vocabulary.eos
+        self._end_tokens = self.vocabulary.end_tokens
 
     @property
     def eos(self) -> int:
@@ -69,35 +71,17 @@ class LocalEngine:
     def is_end(self, token: int) -> bool:
         return token in self._end_tokens
 
-    def _special_ids(self, *texts: str) -> set[int]:
-        ids = set()
-        for text in texts:
-            tokens = self._llm.tokenize(text.encode(), add_bos=False, special=True)
-            if len(tokens) == 1:
-                ids.add(tokens[0])
-        return ids
-
     # --- text <-> tokens -----------------------------------------------------
 
     def tokenize(self, text: str, *, special: bool = False) -> list[int]:
-        return list(self._llm.tokenize(text.encode(), add_bos=False, special=special))
+        return self.vocabulary.encode(text, special=special)
 
     def detokenize(self, tokens: Sequence[int]) -> str:
-        data: bytes = self._llm.detokenize([t for t in tokens if not self.is_end(t)])
-        return data.decode("utf-8", errors="replace")
+        return self.vocabulary.decode(tokens)
 
     def render_chat(self, messages: Sequence[dict[str, str]]) -> list[int]:
         """The model's own chat template from the GGUF, with the assistant turn opened."""
-        if self._template:
-            from jinja2.sandbox import ImmutableSandboxedEnvironment
-
-            environment = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True)
-            text = environment.from_string(self._template).render(
-                messages=list(messages), add_generation_prompt=True, bos_token="", eos_token=""
-            )
-        else:
-            text = "".join(f"{m['role']}: {m['content']}\n" for m in messages) + "assistant: "
-        return self.tokenize(text, special=True)
+        return self.vocabulary.render(messages)
 
     # --- the ForwardModel protocol ------------------------------------------
 

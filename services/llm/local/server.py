@@ -8,13 +8,17 @@ So the speculative service can use a local model exactly like a remote one:
 - /tokenize and /detokenize, as vLLM serves them.
 Model calls run one at a time in a worker thread; the common prefix of
 consecutive prompts stays in the KV cache and its log-probabilities are reused.
+Bad requests get OpenAI-shaped errors, as vLLM gives them: 404 for another
+model's name, 400 for a malformed body, token ids outside the vocabulary or a
+prompt longer than the context, so the gateway neither retries them nor
+cools the endpoint down for a caller's mistake.
 """
 
 from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from aiohttp import web
@@ -22,6 +26,31 @@ from aiohttp import web
 from services.llm.local.decoding import Decoder, DraftPolicy, _top_logprobs
 from services.llm.local.engine import LocalEngine
 from services.llm.wire import chunk_choice, envelope, send_event, serve_on_loopback, usage
+
+
+class _BadRequest(Exception):
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@web.middleware
+async def _openai_errors(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
+    """Errors in the shape the OpenAI client reads (message, type, code)."""
+    try:
+        return await handler(request)
+    except _BadRequest as error:
+        kind = "NotFoundError" if error.status == 404 else "BadRequestError"
+        return _error(error.status, str(error), kind)
+    except (KeyError, TypeError, ValueError) as error:  # a body without what the API requires
+        return _error(400, f"malformed request: {type(error).__name__}: {error}", "BadRequestError")
+
+
+def _error(status: int, message: str, kind: str) -> web.Response:
+    body = {"error": {"message": message, "type": kind, "param": None, "code": status}}
+    return web.json_response(body, status=status)
 
 
 class LocalOpenAIServer:
@@ -35,7 +64,7 @@ class LocalOpenAIServer:
         self.base_url = ""
 
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> str:
-        app = web.Application()
+        app = web.Application(middlewares=[_openai_errors])
         app.router.add_post("/v1/completions", self._completions)
         app.router.add_post("/v1/chat/completions", self._chat)
         app.router.add_post("/tokenize", self._tokenize)
@@ -84,8 +113,41 @@ class LocalOpenAIServer:
 
     # --- HTTP ----------------------------------------------------------------
 
+    async def _body(self, request: web.Request) -> dict[str, Any]:
+        """The JSON body, for this server's model (any other name is a 404, as vLLM answers)."""
+        try:
+            body = await request.json()
+        except ValueError as error:
+            raise _BadRequest(f"the body is not JSON: {error}") from None
+        if not isinstance(body, dict):
+            raise _BadRequest("the body must be a JSON object")
+        if body.get("model", self.model) != self.model:
+            raise _BadRequest(f"The model `{body.get('model')}` does not exist.", status=404)
+        return body
+
+    def _token_ids(self, prompt: Any, *, may_be_empty: bool = False) -> list[int]:
+        if isinstance(prompt, str):
+            return self.engine.tokenize(prompt, special=True)
+        if not isinstance(prompt, list) or not all(type(t) is int for t in prompt):
+            raise _BadRequest("prompt must be a string or a list of token ids")
+        if any(not 0 <= t < self.engine.n_vocab for t in prompt):
+            raise _BadRequest(f"token ids must be in [0, {self.engine.n_vocab})")
+        if not prompt and not may_be_empty:
+            raise _BadRequest("the prompt is empty")
+        return list(prompt)
+
+    def _room(self, prompt: Sequence[int], max_tokens: int) -> int:
+        """`max_tokens`, within what the context leaves after the prompt."""
+        left = self.engine.n_ctx - len(prompt)
+        if left <= 0:
+            raise _BadRequest(
+                f"This model's maximum context length is {self.engine.n_ctx} tokens; "
+                f"the prompt has {len(prompt)}."
+            )
+        return max(1, min(max_tokens, left))
+
     async def _tokenize(self, request: web.Request) -> web.Response:
-        body = await request.json()
+        body = await self._body(request)
         if "messages" in body:
             tokens = self.engine.render_chat(body["messages"])
         else:
@@ -93,15 +155,15 @@ class LocalOpenAIServer:
         return web.json_response({"tokens": tokens, "count": len(tokens), "max_model_len": self.engine.n_ctx})
 
     async def _detokenize(self, request: web.Request) -> web.Response:
-        body = await request.json()
-        return web.json_response({"prompt": self.engine.detokenize(body["tokens"])})
+        body = await self._body(request)
+        return web.json_response(
+            {"prompt": self.engine.detokenize(self._token_ids(body["tokens"], may_be_empty=True))}
+        )
 
     async def _completions(self, request: web.Request) -> web.StreamResponse:
-        body = await request.json()
-        prompt = body["prompt"]
-        if isinstance(prompt, str):
-            prompt = self.engine.tokenize(prompt, special=True)
-        max_tokens = int(body.get("max_tokens") or 16)
+        body = await self._body(request)
+        prompt = self._token_ids(body.get("prompt"))
+        max_tokens = self._room(prompt, int(body.get("max_tokens") or 16))
         if body.get("echo"):
             top = int(body.get("logprobs") or 1)
             needed_from = int(body.get("prompt_logprobs_from") or 0)
@@ -126,9 +188,11 @@ class LocalOpenAIServer:
         return await self._reply(request, body, tokens, ended, len(prompt), completion=True)
 
     async def _chat(self, request: web.Request) -> web.StreamResponse:
-        body = await request.json()
+        body = await self._body(request)
         prompt = self.engine.render_chat(body["messages"])
-        max_tokens = int(body.get("max_tokens") or 256)
+        max_tokens = self._room(
+            prompt, int(body.get("max_tokens") or body.get("max_completion_tokens") or 256)
+        )
         tokens, ended = await asyncio.to_thread(self._generate, prompt, max_tokens)
         return await self._reply(request, body, tokens, ended, len(prompt), completion=False)
 

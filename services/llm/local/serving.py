@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from services.llm.config import LLMEndpoint, RetrievalCheck
+from services.llm.tokens import GGUF_PREFIX
 
 if TYPE_CHECKING:
     from services.llm.local.engine import LocalEngine
@@ -45,6 +46,7 @@ class LocalServer:
             timeout=120,
             first_token_timeout=120,
             partial_prompt_logprobs=True,
+            tokenizer=f"{GGUF_PREFIX}{engine.path}",  # trimming counts with the model's own vocabulary
         )
         return cls(engine, server, endpoint)
 

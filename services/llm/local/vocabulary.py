@@ -1,0 +1,77 @@
+"""A GGUF model's own tokenizer and chat template, without its weights.
+
+The local engine tokenizes with it, and token counting loads it on its own
+(`vocab_only`, a third of a second for SmolLM2) so that context trimming
+counts exactly what the engine will see: the model's vocabulary, its special
+tokens and the template's own tokens around each message.
+"""
+
+from __future__ import annotations
+
+import atexit
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from services.llm.local.availability import LocalModelUnavailable
+
+END_TEXTS = ("<|im_end|>", "<|endoftext|>", "<end_of_turn>")
+"""Tokens that end a turn in the common chat templates, besides the model's EOS."""
+
+
+class GgufVocabulary:
+    """Text <-> token ids and the chat template of one loaded llama.cpp model."""
+
+    def __init__(self, llm: Any) -> None:
+        self._llm = llm
+        self.eos: int = llm.token_eos()
+        self.end_tokens = {self.eos, *self._special_ids(*END_TEXTS)}
+        self._template: str | None = llm.metadata.get("tokenizer.chat_template")
+
+    def _special_ids(self, *texts: str) -> set[int]:
+        ids = set()
+        for text in texts:
+            tokens = self._llm.tokenize(text.encode(), add_bos=False, special=True)
+            if len(tokens) == 1:
+                ids.add(tokens[0])
+        return ids
+
+    def encode(self, text: str, *, special: bool = False) -> list[int]:
+        return list(self._llm.tokenize(text.encode(), add_bos=False, special=special))
+
+    def decode(self, tokens: Sequence[int]) -> str:
+        kept = [t for t in tokens if t not in self.end_tokens]
+        return str(self._llm.detokenize(kept).decode("utf-8", errors="replace"))
+
+    def render(self, messages: Sequence[Mapping[str, str]]) -> list[int]:
+        """The model's own chat template from the GGUF, with the assistant turn opened."""
+        if self._template:
+            from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+            environment = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True)
+            text = environment.from_string(self._template).render(
+                messages=[dict(m) for m in messages], add_generation_prompt=True, bos_token="", eos_token=""
+            )
+        else:
+            text = "".join(f"{m['role']}: {m['content']}\n" for m in messages) + "assistant: "
+        return self.encode(text, special=True)
+
+
+@lru_cache(maxsize=4)
+def load_vocabulary(path: str) -> GgufVocabulary:
+    """The vocabulary of the GGUF at `path`, weights left on disk (the `local` extra is needed)."""
+    try:
+        from llama_cpp import Llama
+    except ImportError as error:
+        raise LocalModelUnavailable(
+            "llama-cpp-python is not installed (pip install 'csbot[local]')"
+        ) from error
+    if not Path(path).is_file():
+        raise LocalModelUnavailable(f"model file not found: {path}")
+    return GgufVocabulary(Llama(model_path=path, vocab_only=True, verbose=False))
+
+
+# Free cached models while the interpreter still works: llama-cpp-python's own finaliser fails
+# ("'NoneType' object is not callable") when it runs during interpreter shutdown.
+atexit.register(load_vocabulary.cache_clear)
