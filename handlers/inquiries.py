@@ -25,7 +25,7 @@ from services.classifier import IntentClassifier
 from services.conversation_log import Interaction
 from services.entities import Entities
 from services.inquiry import answer_inquiry
-from services.llm.speculative import SpeculativeAnswerer
+from services.llm.speculative import SpeculativeAnswerer, Step
 from services.replies import AnswerSource, FollowUp, Reply
 from services.shipping import answer_orders
 from services.shopdata.factory import shop_data
@@ -197,7 +197,9 @@ async def _stream_reply(
     )
     report = reply.stream.report
     interaction.llm = report
-    interaction.routed(reply.route or "faq", "faq" if report.mode == "retrieval" else f"llm:{report.mode}")
+    interaction.routed(
+        reply.route or "faq", "faq" if report.mode.step is Step.RETRIEVAL else f"llm:{report.mode.label}"
+    )
     if not committed.strip():
         await say(
             message, t("faq_no_match", language), reply_markup=_offer(FollowUp.OFFER_HAND_OFF, language)

@@ -12,7 +12,7 @@ from bot.dispatcher import create_bot
 from bot.recording_session import LOCAL_BOT_TOKEN, RecordingSession
 from db.models import OutboundMessage
 from handlers.streaming import GenerationRegistry, ReplyStreamer
-from services.llm.speculative import VerifiedAnswer
+from services.llm.speculative import Step, VerifiedAnswer
 from services.text_html import to_plain
 from tests.harness import DEMO_USER_ID, Harness
 
@@ -147,7 +147,7 @@ async def test_model_text_is_escaped_html_and_the_label_is_set_apart() -> None:
     session, clock = RecordingSession(), Clock()
     text = "Use <b>My Page > Orders</b> & pay <script>x</script>."
     answer = scripted([(0.0, text)], clock)
-    answer.report.mode = "token"  # a model wrote it, so it carries the label
+    answer.report.mode.step = Step.TOKEN  # a model wrote it, so it carries the label
     await streamer(session, clock).stream(answer, label="[model] ")
     [draft] = session.sent(SendMessageDraft)
     [committed] = session.sent(SendMessage)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 
 Clock = Callable[[], float]
@@ -64,7 +64,6 @@ def within(deadline: Deadline | None) -> Iterator[Deadline | None]:
     try:
         yield deadline
     finally:
-        try:
+        # Closed from another context (an abandoned generator): there is nothing to restore.
+        with suppress(ValueError):
             _current.reset(token)
-        except ValueError:  # closed from another context (an abandoned generator): nothing to restore
-            pass

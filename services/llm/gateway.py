@@ -429,8 +429,9 @@ class LLMGateway:
         *,
         ledger: CallLedger,
         max_tokens: int,
+        temperature: float = 0.0,
     ) -> AsyncIterator[str]:
-        """Greedy continuation of token ids (/v1/completions): exactly what the model generates."""
+        """Continuation of token ids (/v1/completions): exactly what the model generates at `temperature`."""
 
         async def open_completion(state: _EndpointState, shown: str) -> AsyncIterator[Any]:
             ids = list(prompt)
@@ -440,7 +441,7 @@ class LLMGateway:
                 model=state.config.model,
                 prompt=ids,
                 max_tokens=max(1, max_tokens - (len(ids) - len(prompt))),
-                temperature=0.0,
+                temperature=temperature,
                 stream=True,
                 stream_options={"include_usage": True},
             )
