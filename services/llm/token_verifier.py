@@ -212,16 +212,20 @@ class TokenVerifier:
 def _resync(draft: Sequence[int], out: Sequence[int], *, anchor: int, rejected_at: int, misses: int) -> int:
     """Where the draft picks up again after the target corrected the draft token at `rejected_at`.
 
-    `anchor` is where the current run of corrections began. The target's last two tokens, then its
-    last one, are looked for near there; failing that, the first correction is taken for a
-    one-for-one substitution ("3 days" -> "2 days") and the draft goes on after the replaced token.
+    `anchor` is where the current run of corrections began. First guess: the target inserted or
+    dropped a token or two (its last tokens are found right there), else it replaced one word
+    ("3 days" -> "2 days") and the draft goes on after the replaced token. When that guess fails too,
+    the target's last tokens are looked for a little further on; then the draft is given up.
     """
-    if misses > MAX_MISSES:
-        return len(draft)
-    for n in (2, 1):
+    if misses == 1:
+        near = ngram_lookup(
+            draft, out, ngram=2, min_ngram=1, start=anchor, stop=rejected_at + 3, latest=False
+        )
+        return near if near is not None else rejected_at + 1
+    if misses <= MAX_MISSES:
         found = ngram_lookup(
-            draft, out, ngram=n, min_ngram=n, start=anchor, stop=rejected_at + RESYNC_WINDOW, latest=False
+            draft, out, ngram=2, min_ngram=1, start=anchor, stop=anchor + RESYNC_WINDOW, latest=False
         )
         if found is not None:
             return found
-    return rejected_at + 1 if misses == 1 else len(draft)
+    return len(draft)
