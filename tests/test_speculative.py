@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
+from aiohttp import web
 
 from bench.openai_double import Fault, OpenAIDouble, ScriptedModel, render_chat
 from services.faq import FaqAnswer, FaqDocument, FaqLookupAnswerer
@@ -20,6 +21,7 @@ from services.llm.speculative import (
     Step,
     VerifiedAnswer,
 )
+from services.llm.wire import chunk_choice, send_event, serve_on_loopback
 
 FAQ_TEXT = (
     "Orders paid by 2 p.m. on a weekday ship the same day and usually arrive the next day. "
@@ -366,3 +368,31 @@ async def test_a_reasoning_target_verifies_and_writes_with_its_own_options(doubl
     assert (written.report.mode.step, written.final_text) == (Step.TARGET, TARGET_ANSWER)
     sent = double.calls("/v1/chat/completions", "gpt-5")
     assert len(sent) == 2 and all("max_completion_tokens" in call.body for call in sent)
+
+
+async def test_a_stream_that_ends_without_a_finish_reason_is_not_a_whole_answer(gateways) -> None:  # type: ignore[no-untyped-def]
+    """A server that closes the stream cleanly but mid-answer (no finish reason): the customer is offered
+    a person rather than half an answer presented as whole."""
+
+    async def chat(request: web.Request) -> web.StreamResponse:
+        body = await request.json()
+        response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
+        await response.prepare(request)
+        for piece in ("Orders ship ", "the same day. ", "Orders after "):
+            await send_event(response, body, [chunk_choice(piece, None, completion=False)], completion=False)
+        await response.write(b"data: [DONE]\n\n")
+        return response
+
+    app = web.Application()
+    app.router.add_post("/v1/chat/completions", chat)
+    runner, base_url = await serve_on_loopback(app, "127.0.0.1")
+    try:
+        target = LLMEndpoint(base_url=base_url, model="m", verify="judge")
+        gateway = LLMGateway(LLMRoles(target=[target], retries=0))
+        gateways.append(gateway)
+        answer = SpeculativeAnswerer(LOOKUP, gateway).stream(request(faq=False))
+        await asyncio.wait_for(run(answer), 30)
+        assert answer.report.mode == ReplyMode(Step.TARGET, fell_back=True)
+        assert answer.report.fallback_reason is not None and answer.final_text == ""
+    finally:
+        await runner.cleanup()
