@@ -18,6 +18,7 @@ checked for exactness.
 from __future__ import annotations
 
 import asyncio
+import html
 import math
 from collections import deque
 from collections.abc import Callable
@@ -37,6 +38,13 @@ ANSWER_START, ANSWER_END = "<answer>", "</answer>"
 CONTINUE_MARKER = "Continue it exactly where it stops"
 
 FaultKind = Literal["400", "429", "500", "401", "hang", "cut", "malformed"]
+
+
+def _unquoted(text: str) -> str:
+    """The customer's words from a verdict prompt that quotes them as `<question>...</question>`."""
+    if "<question>" in text:
+        text = html.unescape(text.split("<question>", 1)[1].split("</question>", 1)[0])
+    return text
 
 
 def render_chat(messages: list[dict[str, str]]) -> str:
@@ -198,11 +206,12 @@ class OpenAIDouble:
         system = next((m["content"] for m in messages if m["role"] == "system"), "")
         users = [m["content"] for m in messages if m["role"] == "user"]
         if JUDGE_MARKER in system and ANSWER_START in users[-1]:
-            question = users[-1].split("QUESTION:", 1)[-1].split("\n", 1)[0].strip()
+            question = _unquoted(users[-1].split("QUESTION:", 1)[-1].split("\n", 1)[0].strip())
             quoted = users[-1].split(ANSWER_START, 1)[-1].split(ANSWER_END, 1)[0]
             return ("YES" if covers(quoted, model.answer(question)) else "NO"), True
         if JUDGE_MARKER in system:
-            question = system.split("QUESTION:", 1)[-1].split("\n", 1)[0].strip()
+            asked = users[-1] if "QUESTION:" in users[-1] else system
+            question = _unquoted(asked.split("QUESTION:", 1)[-1].split("\n", 1)[0].strip())
             block = users[-1].split(BLOCK_START, 1)[-1].split(BLOCK_END, 1)[0].strip()
             return ("YES" if block and block in model.answer(question) else "NO"), True
         if users and CONTINUE_MARKER in users[-1]:
