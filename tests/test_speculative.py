@@ -194,6 +194,16 @@ async def test_judge_mode_releases_agreed_sentences_then_the_target_writes_the_r
     assert all(c.body["max_tokens"] == 1 for c in judge_calls[:3])
 
 
+@pytest.mark.parametrize("overlap", [60, 100])
+async def test_judge_mode_cuts_what_the_target_repeats_when_it_continues(double, gateways, overlap) -> None:  # type: ignore[no-untyped-def]
+    """Told to continue after the agreed sentences, the target restarts `overlap` characters early."""
+    double.models["target"].overlap_on_continue = overlap
+    answer = answerer(double, gateways, verify="judge", retrieval_check="draft").stream(request())
+    chunks = await run(answer)
+    assert "".join(chunks) == answer.final_text == TARGET_ANSWER
+    assert answer.final_text.count("next business day") == 1
+
+
 async def test_drafter_model_drafts_when_no_faq_entry_fits(double, gateways) -> None:  # type: ignore[no-untyped-def]
     answer = answerer(double, gateways, verify="judge", drafter=True).stream(request(faq=False))
     await run(answer)
