@@ -91,7 +91,11 @@ async def build_app(settings: Settings, *, upgrade: bool = True, seed: bool = Fa
         )
     gateway = LLMGateway(roles) if roles.target else None
     answerer = SpeculativeAnswerer(
-        lookup, gateway, temperature=settings.llm_temperature, retrieval_check=roles.retrieval_check
+        lookup,
+        gateway,
+        temperature=settings.llm_temperature,
+        retrieval_check=roles.retrieval_check,
+        reply_deadline=roles.reply_deadline,
     )
     state_store = await open_state_store(
         settings.redis_url,

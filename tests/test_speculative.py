@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 from aiohttp import web
@@ -11,6 +12,7 @@ from aiohttp import web
 from bench.openai_double import Fault, OpenAIDouble, ScriptedModel, render_chat
 from services.faq import FaqAnswer, FaqDocument, FaqLookupAnswerer
 from services.llm.config import LLMEndpoint, LLMRoles, RetrievalCheck, VerifyMode
+from services.llm.deadline import current as current_deadline
 from services.llm.gateway import CallLedger, LLMGateway
 from services.llm.speculative import (
     DRAFTER_PROBE_EVERY,
@@ -406,3 +408,49 @@ async def test_a_stream_that_ends_without_a_finish_reason_is_not_a_whole_answer(
         assert answer.report.fallback_reason is not None and answer.final_text == ""
     finally:
         await runner.cleanup()
+
+
+def deadline_answerer(double: OpenAIDouble, made: list[LLMGateway], **options: Any) -> SpeculativeAnswerer:
+    target = LLMEndpoint(base_url=double.base_url, model="target", verify="token")
+    gateway = LLMGateway(LLMRoles(target=[target], retries=0))
+    made.append(gateway)
+    return SpeculativeAnswerer(LOOKUP, gateway, reply_deadline=0.5, **options)
+
+
+@pytest.mark.parametrize("check", ["relevance", "draft"])
+async def test_when_the_reply_deadline_passes_unconfirmed_faq_text_is_not_the_fallback(
+    double: OpenAIDouble, gateways: list[LLMGateway], check: RetrievalCheck, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The target hangs (the verdict, or the scoring of the FAQ text as a draft): the reply ends at the
+    deadline with an offer of a person, since no verdict vouched for the FAQ text, and says why."""
+    double.models["target"].faults.append(Fault("hang"))
+    answer = deadline_answerer(double, gateways, retrieval_check=check).stream(request())
+    with caplog.at_level("WARNING", logger="services.llm.reply"):
+        await asyncio.wait_for(run(answer), 20)
+    assert answer.final_text == "" and answer.report.mode.fell_back
+    assert answer.report.fallback_reason == "reply deadline of 0.5 s passed"
+    assert any("reply deadline passed" in record.getMessage() for record in caplog.records)
+
+
+async def test_when_the_deadline_passes_after_a_yes_the_confirmed_faq_text_is_sent() -> None:
+    async def confirmed_then_stuck(answer: VerifiedAnswer) -> AsyncIterator[str]:
+        answer.confirmed_faq = FAQ_TEXT
+        await asyncio.Event().wait()  # e.g. the guard's sentence never completes
+        yield ""
+
+    answer = VerifiedAnswer(confirmed_then_stuck, deadline=0.2)
+    await asyncio.wait_for(run(answer), 20)
+    assert answer.final_text == FAQ_TEXT and answer.report.fallback_reason is not None
+
+
+async def test_the_deadline_is_current_while_the_reply_is_produced() -> None:
+    seen = []
+
+    async def produce(answer: VerifiedAnswer) -> AsyncIterator[str]:
+        seen.append(current_deadline())
+        yield "Hello."
+
+    answer = VerifiedAnswer(produce, deadline=5)
+    assert await run(answer) == ["Hello."]
+    [deadline] = seen
+    assert deadline is not None and deadline.seconds == 5 and 0 < deadline.remaining() <= 5
