@@ -189,9 +189,7 @@ async def _stream_reply(
 ) -> None:
     """Stream a verified answer; when nothing verified came out, say so and offer a person."""
     assert reply.stream is not None
-    streamer = ReplyStreamer(
-        bot, message.chat.id, private=message.chat.type == "private", registry=generations
-    )
+    streamer = ReplyStreamer(bot, message.chat.id, registry=generations)
     committed = await streamer.stream(
         reply.stream, reply_markup=_offer(reply.follow_up, language), label=settings.generated_label
     )
