@@ -14,7 +14,7 @@ from db.repositories import logs
 from services.admin_views import render_conversation, render_logs
 from services.conversation_log import Interaction
 from services.handoff import open_handoffs, render_open_handoffs
-from services.llm.speculative import SpeculativeAnswerer
+from services.llm.speculative import FaqReplies
 from services.stats import collect_stats, parse_period
 from services.text_split import split_text
 
@@ -130,7 +130,7 @@ def create_router() -> Router:
 
     @router.message(Command("reload"))
     async def on_reload(
-        message: Message, session: AsyncSession, faq: SpeculativeAnswerer, interaction: Interaction
+        message: Message, session: AsyncSession, faq: FaqReplies, interaction: Interaction
     ) -> None:
         """Rebuild the FAQ index from the database now (it also reloads by itself when the table changes)."""
         interaction.routed("admin", "database")

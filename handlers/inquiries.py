@@ -25,7 +25,7 @@ from services.classifier import IntentClassifier
 from services.conversation_log import Interaction
 from services.entities import Entities
 from services.inquiry import answer_inquiry
-from services.llm.speculative import SpeculativeAnswerer, Step
+from services.llm.speculative import FaqReplies, Step
 from services.replies import AnswerSource, FollowUp, Reply
 from services.shipping import answer_orders
 from services.shopdata.factory import shop_data
@@ -49,7 +49,7 @@ def create_router() -> Router:
         state: FSMContext,
         settings: Settings,
         classifier: IntentClassifier,
-        faq: SpeculativeAnswerer,
+        faq: FaqReplies,
         generations: GenerationRegistry,
         interaction: Interaction,
     ) -> None:
