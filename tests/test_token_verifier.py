@@ -97,8 +97,8 @@ def test_the_cases_really_split_characters_across_tokens() -> None:
 @pytest.mark.parametrize("block_tokens", [1, 2, 3, 5, 192])
 @pytest.mark.parametrize(("target", "draft"), SPLIT_TEXT)
 async def test_split_characters_are_shown_whole_and_once(
-    double, gateways, target, draft, block_tokens
-) -> None:  # type: ignore[no-untyped-def]
+    double: OpenAIDouble, gateways: list[LLMGateway], target: str, draft: str, block_tokens: int
+) -> None:
     """Blocks and the draft's end fall inside multi-token characters; nothing is lost or doubled."""
     double.models["target"].answer = lambda q: target
     answer = token_answerer(double, gateways, block_tokens=block_tokens).stream(drafted(draft, target))
@@ -115,7 +115,9 @@ RESYNC_DRAFT = (
 )
 
 
-async def test_after_a_fully_accepted_block_the_extra_token_continues_the_draft(double, gateways) -> None:  # type: ignore[no-untyped-def]
+async def test_after_a_fully_accepted_block_the_extra_token_continues_the_draft(
+    double: OpenAIDouble, gateways: list[LLMGateway]
+) -> None:
     double.models["target"].answer = lambda q: RESYNC_DRAFT
     block = 8
     answer = token_answerer(double, gateways, block_tokens=block).stream(drafted(RESYNC_DRAFT, RESYNC_DRAFT))
@@ -131,8 +133,8 @@ async def test_after_a_fully_accepted_block_the_extra_token_continues_the_draft(
     [(" same day", " next day"), (" usually", " often"), (" weekday", " working weekday")],
 )
 async def test_after_a_one_word_change_the_draft_is_picked_up_again(
-    double, gateways, original, substitute
-) -> None:  # type: ignore[no-untyped-def]
+    double: OpenAIDouble, gateways: list[LLMGateway], original: str, substitute: str
+) -> None:
     target = RESYNC_DRAFT.replace(original, substitute, 1)
     double.models["target"].answer = lambda q: target
     answer = token_answerer(double, gateways).stream(drafted(RESYNC_DRAFT, f"{RESYNC_DRAFT}\n{target}"))
@@ -156,7 +158,9 @@ def test_the_extra_token_after_a_whole_block_is_sampled_at_temperature() -> None
     assert 0.35 < share < 0.55, f"the extra token follows p (0.45 for token 2), got {share:.3f}"
 
 
-async def test_the_continuation_samples_at_the_answerers_temperature(double, gateways) -> None:  # type: ignore[no-untyped-def]
+async def test_the_continuation_samples_at_the_answerers_temperature(
+    double: OpenAIDouble, gateways: list[LLMGateway]
+) -> None:
     double.models["target"].answer = lambda q: "Shipping is free today. It arrives tomorrow."
     answer = token_answerer(double, gateways, temperature=0.7).stream(
         drafted("Shipping is free today.", "Shipping is free today.")
@@ -166,7 +170,9 @@ async def test_the_continuation_samples_at_the_answerers_temperature(double, gat
     assert continuation.body["temperature"] == 0.7
 
 
-async def test_at_temperature_the_end_of_the_answer_is_the_sampled_token(double, gateways) -> None:  # type: ignore[no-untyped-def]
+async def test_at_temperature_the_end_of_the_answer_is_the_sampled_token(
+    double: OpenAIDouble, gateways: list[LLMGateway]
+) -> None:
     """The double offers end-of-text at 5% beside its own token: sampled, an answer sometimes ends early."""
     double.models["target"].answer = lambda q: RESYNC_DRAFT
     speculative = token_answerer(double, gateways, temperature=1.0, block_tokens=4)
@@ -190,7 +196,7 @@ class Clock:
         return self.now
 
 
-async def test_a_refused_tokenize_probe_is_asked_again_after_a_cool_down(gateways) -> None:  # type: ignore[no-untyped-def]
+async def test_a_refused_tokenize_probe_is_asked_again_after_a_cool_down(gateways: list[LLMGateway]) -> None:
     probes: list[str] = []
     tokenizer_up = False
 
@@ -222,7 +228,7 @@ async def test_a_refused_tokenize_probe_is_asked_again_after_a_cool_down(gateway
 # --- the same on the local engine ---------------------------------------------
 
 
-async def test_split_characters_on_the_local_engine(gateways) -> None:  # type: ignore[no-untyped-def]
+async def test_split_characters_on_the_local_engine(gateways: list[LLMGateway]) -> None:
     """SmolLM2 writes Korean in byte pieces; a draft that stops before a split syllable is finished whole."""
     from services.llm.local.availability import local_generation_available
 
