@@ -207,12 +207,12 @@ class OpenAIDouble:
         users = [m["content"] for m in messages if m["role"] == "user"]
         if JUDGE_MARKER in system and ANSWER_START in users[-1]:
             question = _unquoted(users[-1].split("QUESTION:", 1)[-1].split("\n", 1)[0].strip())
-            quoted = users[-1].split(ANSWER_START, 1)[-1].split(ANSWER_END, 1)[0]
+            quoted = html.unescape(users[-1].split(ANSWER_START, 1)[-1].split(ANSWER_END, 1)[0])
             return ("YES" if covers(quoted, model.answer(question)) else "NO"), True
         if JUDGE_MARKER in system:
             asked = users[-1] if "QUESTION:" in users[-1] else system
             question = _unquoted(asked.split("QUESTION:", 1)[-1].split("\n", 1)[0].strip())
-            block = users[-1].split(BLOCK_START, 1)[-1].split(BLOCK_END, 1)[0].strip()
+            block = html.unescape(users[-1].split(BLOCK_START, 1)[-1].split(BLOCK_END, 1)[0].strip())
             return ("YES" if block and block in model.answer(question) else "NO"), True
         if users and CONTINUE_MARKER in users[-1]:
             question = users[-2] if len(users) > 1 else ""

@@ -29,6 +29,9 @@ TOKEN_MODE_RECHECK_SECONDS = 300.0
 """After a refused /tokenize probe, judge mode is used this long before the endpoint is asked again."""
 RESYNC_WINDOW = 8
 """How far past a rejected draft token the target's words are looked for in the draft."""
+MIN_RESYNC_TOKENS = 16
+"""Draft left after a correction below which the target just writes the rest: each scoring call
+re-sends the prompt, so a short remainder costs more (and saves less time) than it is worth."""
 MAX_MISSES = 3
 """Blocks in a row rejected at their first token before the target is left to write the rest."""
 _PARTIAL = "\ufffd"
@@ -179,6 +182,8 @@ class TokenVerifier:
                 if misses == 1:
                     anchor = position
                 position = _resync(draft_ids, out, anchor=anchor, rejected_at=position, misses=misses)
+                if len(draft_ids) - position < MIN_RESYNC_TOKENS:
+                    position = len(draft_ids)
             else:
                 misses = 0
             if delta := await assembly.update(out):
