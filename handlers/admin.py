@@ -18,7 +18,7 @@ from services.console_auth import issue_login_link
 from services.console_resend import ResendResult, resend
 from services.conversation_log import Interaction, SentMessage, current_interaction
 from services.handoff import open_handoffs, render_open_handoffs
-from services.llm.speculative import SpeculativeAnswerer
+from services.llm.speculative import FaqReplies
 from services.stats import collect_stats, parse_period
 from services.text_split import split_text
 
@@ -187,7 +187,7 @@ def create_router() -> Router:
 
     @router.message(Command("reload"))
     async def on_reload(
-        message: Message, session: AsyncSession, faq: SpeculativeAnswerer, interaction: Interaction
+        message: Message, session: AsyncSession, faq: FaqReplies, interaction: Interaction
     ) -> None:
         """Rebuild the FAQ index from the database now (it also reloads by itself when the table changes)."""
         interaction.routed("admin", "database")

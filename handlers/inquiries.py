@@ -25,7 +25,7 @@ from services.classifier import IntentClassifier
 from services.conversation_log import Interaction
 from services.entities import Entities
 from services.inquiry import answer_inquiry
-from services.llm.speculative import SpeculativeAnswerer
+from services.llm.speculative import FaqReplies, Step
 from services.replies import AnswerSource, FollowUp, Reply
 from services.shipping import answer_orders
 from services.shopdata.factory import shop_data
@@ -49,7 +49,7 @@ def create_router() -> Router:
         state: FSMContext,
         settings: Settings,
         classifier: IntentClassifier,
-        faq: SpeculativeAnswerer,
+        faq: FaqReplies,
         generations: GenerationRegistry,
         interaction: Interaction,
     ) -> None:
@@ -190,15 +190,15 @@ async def _stream_reply(
 ) -> None:
     """Stream a verified answer; when nothing verified came out, say so and offer a person."""
     assert reply.stream is not None
-    streamer = ReplyStreamer(
-        bot, message.chat.id, private=message.chat.type == "private", registry=generations
-    )
+    streamer = ReplyStreamer(bot, message.chat.id, registry=generations)
     committed = await streamer.stream(
         reply.stream, reply_markup=_offer(reply.follow_up, language), label=settings.generated_label
     )
     report = reply.stream.report
     interaction.llm = report
-    interaction.routed(reply.route or "faq", "faq" if report.mode == "retrieval" else f"llm:{report.mode}")
+    interaction.routed(
+        reply.route or "faq", "faq" if report.mode.step is Step.RETRIEVAL else f"llm:{report.mode.label}"
+    )
     if not committed.strip():
         await say(
             message, t("faq_no_match", language), reply_markup=_offer(FollowUp.OFFER_HAND_OFF, language)

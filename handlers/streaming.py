@@ -1,8 +1,9 @@
 """Showing a verified answer while it is produced, within Telegram's limits.
 
-Private chats: sendMessageDraft at most about once a second (slower after each
-429), then the final text committed with sendMessage. Groups: sendMessage, then
-throttled editMessageText. Text past 4096 characters is committed in parts cut
+Customers talk to the bot in private chats only (the customer router filters
+on it), so there is one way to stream: sendMessageDraft at most about once a
+second (slower after each 429), then the final text committed with
+sendMessage. Text past 4096 characters is committed in parts cut
 at paragraph or sentence boundaries. Text goes out as HTML with everything the
 model or the FAQ wrote escaped, so it can never become markup; should Telegram
 still refuse to parse it, the same text is sent plain. The customer's stop
@@ -60,14 +61,12 @@ class ReplyStreamer:
         bot: Bot,
         chat_id: int,
         *,
-        private: bool,
         registry: GenerationRegistry,
         min_interval: float = MIN_INTERVAL,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._bot = bot
         self._chat_id = chat_id
-        self._private = private
         self._registry = registry
         self._interval = min_interval
         self._clock = clock
@@ -76,7 +75,6 @@ class ReplyStreamer:
         self._shown = ""
         self._committed_upto = 0
         """How much of `_shown` is already in committed messages."""
-        self._group_message_id: int | None = None
         self._previews = True
         """Off once a preview failed for a reason other than a 429: the final message still goes out."""
         self.stopped = False
@@ -119,25 +117,16 @@ class ReplyStreamer:
         if not self._previews or now < self._next_update or not pending.strip():
             return
         try:
-            if self._private:
-                await self._with_fallback(
-                    lambda text, mode: self._bot.send_message_draft(
-                        chat_id=self._chat_id,
-                        draft_id=self._draft_id,
-                        text=text,
-                        parse_mode=mode,
-                        can_stop=True,
-                    ),
-                    pending,
-                )
-            elif self._group_message_id is None:
-                message = await self._with_fallback(
-                    lambda text, mode: self._bot.send_message(self._chat_id, text, parse_mode=mode),
-                    pending,
-                )
-                self._group_message_id = message.message_id
-            else:
-                await self._edit(pending)
+            await self._with_fallback(
+                lambda text, mode: self._bot.send_message_draft(
+                    chat_id=self._chat_id,
+                    draft_id=self._draft_id,
+                    text=text,
+                    parse_mode=mode,
+                    can_stop=True,
+                ),
+                pending,
+            )
             self._next_update = now + self._interval
         except TelegramRetryAfter as error:
             self._interval = min(MAX_INTERVAL, self._interval * 2)
@@ -147,8 +136,6 @@ class ReplyStreamer:
                 extra={"retry_after": error.retry_after, "chat_id": self._chat_id},
             )
         except TelegramAPIError as error:
-            if not self._private:
-                raise  # in a group the preview message is the answer itself
             self._previews = False  # a preview is only a preview: the answer still goes out in full
             logger.warning(
                 "streaming preview failed; the final answer will be sent without it",
@@ -170,27 +157,6 @@ class ReplyStreamer:
             )
             return await send(label + text, None)
 
-    async def _edit(
-        self, text: str, reply_markup: InlineKeyboardMarkup | None = None, label: str = ""
-    ) -> None:
-        assert self._group_message_id is not None
-        message_id = self._group_message_id
-        try:
-            await self._with_fallback(
-                lambda body, mode: self._bot.edit_message_text(
-                    text=body,
-                    chat_id=self._chat_id,
-                    message_id=message_id,
-                    parse_mode=mode,
-                    reply_markup=reply_markup,
-                ),
-                text,
-                label,
-            )
-        except TelegramBadRequest as error:
-            if "message is not modified" not in error.message:
-                raise
-
     async def _commit(self, final: str, reply_markup: InlineKeyboardMarkup | None, label: str = "") -> None:
         committed = self._shown[: self._committed_upto]
         remaining = (final[len(committed) :] if final.startswith(committed) else final).strip()
@@ -206,10 +172,6 @@ class ReplyStreamer:
         self, text: str, reply_markup: InlineKeyboardMarkup | None, label: str = ""
     ) -> None:
         """Retries (429, 5xx) are the bot session's business: one policy for every call."""
-        if self._group_message_id is not None:
-            await self._edit(text, reply_markup, label)
-            self._group_message_id = None  # the next part starts a new message
-            return
         await self._with_fallback(
             lambda body, mode: self._bot.send_message(
                 self._chat_id, body, parse_mode=mode, reply_markup=reply_markup

@@ -169,7 +169,7 @@ async def _store_llm_report(session: AsyncSession, inbound_id: int, report: Repl
     ledger = report.ledger
     reply = LLMReply(
         inbound_id=inbound_id,
-        mode=report.mode,
+        mode=report.mode.label,
         drafter=report.drafter,
         draft_tokens=report.draft_tokens,
         accepted_tokens=report.accepted_tokens,

@@ -9,7 +9,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from db.models import Customer, InboundMessage
 from db.repositories import logs
 from services.llm.gateway import Message
-from services.llm.speculative import AnswerRequest, SpeculativeAnswerer
+from services.llm.speculative import AnswerRequest, FaqReplies
 from services.money import money
 from services.replies import AnswerSource, FollowUp, Reply
 from services.shopdata.base import ShopData, ShopDataUnavailable
@@ -20,7 +20,7 @@ async def faq_reply(
     session: AsyncSession,
     question: str,
     language: str,
-    answerer: SpeculativeAnswerer,
+    answerer: FaqReplies,
     *,
     customer: Customer | None,
     user_id: int | None,

@@ -10,7 +10,7 @@ from db.models import Customer
 from services.cancellation import answer_cancellation, asks_to_cancel
 from services.classifier import Intent
 from services.faq_answers import faq_reply
-from services.llm.speculative import SpeculativeAnswerer
+from services.llm.speculative import FaqReplies
 from services.policy import ShopPolicy
 from services.replies import AnswerSource, FollowUp, Reply
 from services.returns import answer_returns
@@ -32,7 +32,7 @@ async def answer_inquiry(
     text: str,
     understanding: Understanding,
     language: str,
-    faq: SpeculativeAnswerer,
+    faq: FaqReplies,
     low_stock_threshold: int,
     user_id: int | None = None,
     policy: ShopPolicy | None = None,

@@ -78,9 +78,9 @@ class Answer:
         ledger = report.ledger
         return cls(
             text=text,
-            mode=report.mode,
+            mode=report.mode.label,
             acceptance=report.acceptance_rate,
-            relevance=_relevance(report.mode),
+            relevance=_relevance(report.mode.label),
             guard=report.guard,
             fallback=report.fallback_reason,
             ttft_ms=report.ttft_ms,

@@ -13,7 +13,7 @@ from db.repositories import orders
 from db.repositories import returns as return_requests
 from services.entities import Entities
 from services.faq_answers import faq_reply
-from services.llm.speculative import SpeculativeAnswerer
+from services.llm.speculative import FaqReplies
 from services.policy import ShopPolicy
 from services.replies import AnswerSource, FollowUp, Reply
 from services.shipping import needs_contact
@@ -44,7 +44,7 @@ async def answer_returns(
     text: str,
     entities: Entities,
     language: str,
-    faq: SpeculativeAnswerer,
+    faq: FaqReplies,
     user_id: int | None = None,
     *,
     shop: ShopData | None = None,

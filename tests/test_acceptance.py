@@ -41,3 +41,20 @@ def test_a_retrieval_draft_is_accepted_as_often_as_the_target_would_say_it() -> 
     rng = random.Random(7)
     accepted = sum(accept_or_resample(TOP, 2, {2: 1.0}, temperature=1.0, rng=rng)[0] for _ in range(20_000))
     assert abs(accepted / 20_000 - 0.3) < 0.01
+
+
+def test_temperature_shapes_the_target_distribution() -> None:
+    """At T = 0.5 p is sharper than the reported probabilities: p(x) is proportional to prob(x) ** 2."""
+    sharp = target_distribution(TOP, 0.5)
+    squares = {token: math.exp(lp) ** 2 for token, lp in TOP.items()}
+    total = sum(squares.values())
+    for token, square in squares.items():
+        assert abs(sharp[token] - square / total) < 1e-9
+    rng = random.Random(99)
+    accepted = sum(accept_or_resample(TOP, 2, {2: 1.0}, temperature=0.5, rng=rng)[0] for _ in range(20_000))
+    assert abs(accepted / 20_000 - sharp[2]) < 0.01, "a draft token is kept as often as p at T says"
+    outputs: Counter[int] = Counter(
+        accept_or_resample(TOP, 3, {3: 1.0}, temperature=0.5, rng=rng)[1] for _ in range(20_000)
+    )
+    for token, probability in sharp.items():
+        assert abs(outputs[token] / 20_000 - probability) < 0.01, outputs

@@ -76,9 +76,18 @@ async def test_stats_show_acceptance_latency_and_cost(llm_harness: Harness) -> N
 async def test_an_invented_number_never_reaches_the_customer(
     llm_harness: Harness, double: OpenAIDouble
 ) -> None:
+    """The target said NO to the FAQ entry, then wrote an invented price: neither reaches the customer.
+
+    The rejected FAQ entry is no fallback (it does not answer, the target said); the customer is told
+    we do not know and offered a person.
+    """
     double.models["target"].answer = lambda q: "Orders paid by 2 p.m. ship the same day. Shipping is ₩2,500."
-    replies = await llm_harness.say(DEMO_USER_ID, QUESTION)
-    assert replies == [FAQ_EN]
+    calls = await llm_harness.feed(llm_harness.updates.text(DEMO_USER_ID, QUESTION))
+    [message] = [c for c in calls if isinstance(c, SendMessage)]
+    assert message.text == t("faq_no_match", "en")
+    assert buttons(message) == [("🙋 " + t("human_button", "en"), "ho")]
+    shown = " ".join(c.text or "" for c in calls if isinstance(c, (SendMessage, SendMessageDraft)))
+    assert "2,500" not in shown and "₩3,000" not in shown, "neither the invention nor the rejected entry"
     [reply] = await llm_harness.rows(LLMReply)
     assert reply.guard is not None and "2500" in reply.guard
     assert reply.mode == "relevance>target", "the target did not vouch for the FAQ text, so it wrote"

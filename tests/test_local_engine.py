@@ -88,7 +88,7 @@ async def test_token_mode_over_http_reproduces_the_models_own_answer(
     from services.faq import FaqAnswer, FaqLookupAnswerer
     from services.llm.config import LLMEndpoint, LLMRoles
     from services.llm.gateway import LLMGateway
-    from services.llm.speculative import AnswerRequest, SpeculativeAnswerer
+    from services.llm.speculative import AnswerRequest, SpeculativeAnswerer, Step
 
     gateway = LLMGateway(
         LLMRoles(target=[LLMEndpoint(base_url=server.base_url, model="local", verify="token")])
@@ -104,7 +104,7 @@ async def test_token_mode_over_http_reproduces_the_models_own_answer(
         messages = answerer._messages(request, answer.report)
         alone, _ = Decoder(engine).greedy(engine.render_chat(messages), 96)
         expected = engine.detokenize(alone)
-        assert answer.report.mode == "token" and answer.report.verify_calls >= 1
+        assert answer.report.mode.step is Step.TOKEN and answer.report.verify_calls >= 1
         if answer.report.guard is None:
             assert answer.shown == expected
         else:  # the fact guard stopped the model's own invention; what it had released is a prefix

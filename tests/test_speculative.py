@@ -4,20 +4,26 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
+from aiohttp import web
 
 from bench.openai_double import Fault, OpenAIDouble, ScriptedModel, render_chat
 from services.faq import FaqAnswer, FaqDocument, FaqLookupAnswerer
 from services.llm.config import LLMEndpoint, LLMRoles, RetrievalCheck, VerifyMode
+from services.llm.deadline import current as current_deadline
 from services.llm.gateway import CallLedger, LLMGateway
 from services.llm.speculative import (
     DRAFTER_PROBE_EVERY,
     SYSTEM_PROMPT,
     AnswerRequest,
+    ReplyMode,
     SpeculativeAnswerer,
+    Step,
     VerifiedAnswer,
 )
+from services.llm.wire import chunk_choice, send_event, serve_on_loopback
 
 FAQ_TEXT = (
     "Orders paid by 2 p.m. on a weekday ship the same day and usually arrive the next day. "
@@ -90,7 +96,7 @@ async def test_without_a_target_the_faq_text_is_streamed_as_is() -> None:
     answer = SpeculativeAnswerer(LOOKUP).stream(request())
     chunks = await run(answer)
     assert "".join(chunks) == FAQ_TEXT and len(chunks) == 3
-    assert answer.report.mode == "retrieval" and answer.report.ledger.calls == []
+    assert answer.report.mode == ReplyMode(Step.RETRIEVAL) and answer.report.ledger.calls == []
 
 
 async def test_faq_text_that_answers_is_sent_as_written_after_one_short_verdict(double, gateways) -> None:  # type: ignore[no-untyped-def]
@@ -101,7 +107,7 @@ async def test_faq_text_that_answers_is_sent_as_written_after_one_short_verdict(
     chunks = await run(answer)
     assert "".join(chunks) == answer.final_text == FAQ_TEXT, "the shop's words, not the target's"
     report = answer.report
-    assert (report.mode, report.drafter, report.verify_calls) == ("relevance", "retrieval", 1)
+    assert (report.mode, report.drafter, report.verify_calls) == (ReplyMode(Step.RELEVANCE), "retrieval", 1)
     assert report.acceptance_rate == 1.0 and not report.generated
     [verdict] = report.ledger.calls
     assert verdict.kind == "verdict" and verdict.completion_tokens == 1
@@ -109,7 +115,8 @@ async def test_faq_text_that_answers_is_sent_as_written_after_one_short_verdict(
     system, user = sent.body["messages"]
     assert QUESTION not in system["content"], "customer text stays in the user turn"
     assert user["content"].count(FAQ_TEXT) == 1 and SYSTEM_PROMPT[:40] not in system["content"]
-    assert "USER: Hi" in user["content"] and "ASSISTANT: Hello!" in user["content"]
+    assert '<turn role="user">Hi</turn>' in user["content"]
+    assert '<turn role="assistant">Hello! Hello!' in user["content"]
     assert len(user["content"]) < len(FAQ_TEXT) + 500, "earlier turns are clipped"
     answer_prompt = await gateways[0].tokenize("target", messages=speculative._messages(asked, report))
     assert verdict.prompt_tokens < len(answer_prompt), "the verdict reads less than answering would"
@@ -122,8 +129,30 @@ async def test_faq_text_that_does_not_answer_is_never_shown(double, gateways) ->
     chunks = await run(answer)
     assert answer.final_text == own and "2 p.m." not in "".join(chunks)
     report = answer.report
-    assert report.mode == "relevance>target" and report.generated
+    assert report.mode == ReplyMode(Step.TARGET, faq_rejected=True) and report.generated
     assert report.acceptance_rate == 0.0, "the rejected FAQ text counts as a rejected draft"
+
+
+@pytest.mark.parametrize("verify", ["token", "judge"])
+async def test_a_failure_after_a_no_never_shows_the_rejected_faq_text(double, gateways, verify) -> None:  # type: ignore[no-untyped-def]
+    """The target said the FAQ entry does not answer, then every call failed: the customer is offered
+    a person (empty replacement), never the entry the target rejected."""
+    said = []
+
+    def answers_once_then_breaks(q: str) -> str:
+        said.append(q)
+        if len(said) > 1:
+            raise RuntimeError("the target's server breaks down")  # the double answers 500
+        return "I can't promise a date for that. A person from our team can check it for you."
+
+    double.models["target"].answer = answers_once_then_breaks
+    speculative = answerer(double, gateways, verify=verify)
+    gateways[0]._sleep = _no_sleep  # type: ignore[method-assign]
+    answer = speculative.stream(request())
+    chunks = await run(answer)
+    assert answer.report.mode == ReplyMode(Step.TARGET, faq_rejected=True, fell_back=True)
+    assert answer.report.fallback_reason is not None
+    assert answer.final_text == "" and "2 p.m." not in "".join(chunks)
 
 
 async def test_token_mode_output_is_exactly_what_the_target_alone_generates(double, gateways) -> None:  # type: ignore[no-untyped-def]
@@ -137,7 +166,7 @@ async def test_token_mode_output_is_exactly_what_the_target_alone_generates(doub
     )
     assert answer.final_text == alone == TARGET_ANSWER
     report = answer.report
-    assert report.mode == "token" and report.drafter == "retrieval"
+    assert report.mode == ReplyMode(Step.TOKEN) and report.drafter == "retrieval"
     assert 0.5 < report.acceptance_rate < 1  # type: ignore[operator]
     assert report.verify_calls >= 1 and report.ledger.cost_usd > 0
 
@@ -160,9 +189,21 @@ async def test_judge_mode_releases_agreed_sentences_then_the_target_writes_the_r
         "Orders after 2 p.m. ship the next business day. ",
     ]
     report = answer.report
-    assert report.mode == "judge" and report.verify_calls == 3  # judged in parallel, one rejected
+    assert (
+        report.mode == ReplyMode(Step.JUDGE) and report.verify_calls == 3
+    )  # judged in parallel, one rejected
     judge_calls = double.calls("/v1/chat/completions", "target")
     assert all(c.body["max_tokens"] == 1 for c in judge_calls[:3])
+
+
+@pytest.mark.parametrize("overlap", [60, 100])
+async def test_judge_mode_cuts_what_the_target_repeats_when_it_continues(double, gateways, overlap) -> None:  # type: ignore[no-untyped-def]
+    """Told to continue after the agreed sentences, the target restarts `overlap` characters early."""
+    double.models["target"].overlap_on_continue = overlap
+    answer = answerer(double, gateways, verify="judge", retrieval_check="draft").stream(request())
+    chunks = await run(answer)
+    assert "".join(chunks) == answer.final_text == TARGET_ANSWER
+    assert answer.final_text.count("next business day") == 1
 
 
 async def test_drafter_model_drafts_when_no_faq_entry_fits(double, gateways) -> None:  # type: ignore[no-untyped-def]
@@ -333,9 +374,83 @@ async def test_a_reasoning_target_verifies_and_writes_with_its_own_options(doubl
     speculative = SpeculativeAnswerer(LOOKUP, gateway)
     confirmed = speculative.stream(request())
     await run(confirmed)
-    assert (confirmed.report.mode, confirmed.final_text) == ("relevance", FAQ_TEXT)
+    assert (confirmed.report.mode.step, confirmed.final_text) == (Step.RELEVANCE, FAQ_TEXT)
     written = speculative.stream(request(faq=False))
     await run(written)
-    assert (written.report.mode, written.final_text) == ("target", TARGET_ANSWER)
+    assert (written.report.mode.step, written.final_text) == (Step.TARGET, TARGET_ANSWER)
     sent = double.calls("/v1/chat/completions", "gpt-5")
     assert len(sent) == 2 and all("max_completion_tokens" in call.body for call in sent)
+
+
+async def test_a_stream_that_ends_without_a_finish_reason_is_not_a_whole_answer(gateways) -> None:  # type: ignore[no-untyped-def]
+    """A server that closes the stream cleanly but mid-answer (no finish reason): the customer is offered
+    a person rather than half an answer presented as whole."""
+
+    async def chat(request: web.Request) -> web.StreamResponse:
+        body = await request.json()
+        response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
+        await response.prepare(request)
+        for piece in ("Orders ship ", "the same day. ", "Orders after "):
+            await send_event(response, body, [chunk_choice(piece, None, completion=False)], completion=False)
+        await response.write(b"data: [DONE]\n\n")
+        return response
+
+    app = web.Application()
+    app.router.add_post("/v1/chat/completions", chat)
+    runner, base_url = await serve_on_loopback(app, "127.0.0.1")
+    try:
+        target = LLMEndpoint(base_url=base_url, model="m", verify="judge")
+        gateway = LLMGateway(LLMRoles(target=[target], retries=0))
+        gateways.append(gateway)
+        answer = SpeculativeAnswerer(LOOKUP, gateway).stream(request(faq=False))
+        await asyncio.wait_for(run(answer), 30)
+        assert answer.report.mode == ReplyMode(Step.TARGET, fell_back=True)
+        assert answer.report.fallback_reason is not None and answer.final_text == ""
+    finally:
+        await runner.cleanup()
+
+
+def deadline_answerer(double: OpenAIDouble, made: list[LLMGateway], **options: Any) -> SpeculativeAnswerer:
+    target = LLMEndpoint(base_url=double.base_url, model="target", verify="token")
+    gateway = LLMGateway(LLMRoles(target=[target], retries=0))
+    made.append(gateway)
+    return SpeculativeAnswerer(LOOKUP, gateway, reply_deadline=0.5, **options)
+
+
+@pytest.mark.parametrize("check", ["relevance", "draft"])
+async def test_when_the_reply_deadline_passes_unconfirmed_faq_text_is_not_the_fallback(
+    double: OpenAIDouble, gateways: list[LLMGateway], check: RetrievalCheck, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The target hangs (the verdict, or the scoring of the FAQ text as a draft): the reply ends at the
+    deadline with an offer of a person, since no verdict vouched for the FAQ text, and says why."""
+    double.models["target"].faults.append(Fault("hang"))
+    answer = deadline_answerer(double, gateways, retrieval_check=check).stream(request())
+    with caplog.at_level("WARNING", logger="services.llm.reply"):
+        await asyncio.wait_for(run(answer), 20)
+    assert answer.final_text == "" and answer.report.mode.fell_back
+    assert answer.report.fallback_reason == "reply deadline of 0.5 s passed"
+    assert any("reply deadline passed" in record.getMessage() for record in caplog.records)
+
+
+async def test_when_the_deadline_passes_after_a_yes_the_confirmed_faq_text_is_sent() -> None:
+    async def confirmed_then_stuck(answer: VerifiedAnswer) -> AsyncIterator[str]:
+        answer.confirmed_faq = FAQ_TEXT
+        await asyncio.Event().wait()  # e.g. the guard's sentence never completes
+        yield ""
+
+    answer = VerifiedAnswer(confirmed_then_stuck, deadline=0.2)
+    await asyncio.wait_for(run(answer), 20)
+    assert answer.final_text == FAQ_TEXT and answer.report.fallback_reason is not None
+
+
+async def test_the_deadline_is_current_while_the_reply_is_produced() -> None:
+    seen = []
+
+    async def produce(answer: VerifiedAnswer) -> AsyncIterator[str]:
+        seen.append(current_deadline())
+        yield "Hello."
+
+    answer = VerifiedAnswer(produce, deadline=5)
+    assert await run(answer) == ["Hello."]
+    [deadline] = seen
+    assert deadline is not None and deadline.seconds == 5 and 0 < deadline.remaining() <= 5

@@ -6,13 +6,13 @@ import asyncio
 from collections.abc import AsyncIterator, Sequence
 
 import pytest
-from aiogram.methods import EditMessageText, SendMessage, SendMessageDraft
+from aiogram.methods import SendMessage, SendMessageDraft
 
 from bot.dispatcher import create_bot
 from bot.recording_session import LOCAL_BOT_TOKEN, RecordingSession
 from db.models import OutboundMessage
 from handlers.streaming import GenerationRegistry, ReplyStreamer
-from services.llm.speculative import VerifiedAnswer
+from services.llm.speculative import Step, VerifiedAnswer
 from services.text_html import to_plain
 from tests.harness import DEMO_USER_ID, Harness
 
@@ -41,10 +41,10 @@ def scripted(
 
 
 def streamer(
-    session: RecordingSession, clock: Clock, *, private: bool = True, chat_id: int = 5
+    session: RecordingSession, clock: Clock, *, chat_id: int = 5
 ) -> ReplyStreamer:
     bot = create_bot(LOCAL_BOT_TOKEN, session=session)
-    return ReplyStreamer(bot, chat_id, private=private, registry=GenerationRegistry(), clock=clock)
+    return ReplyStreamer(bot, chat_id, registry=GenerationRegistry(), clock=clock)
 
 
 async def test_private_chat_drafts_at_most_once_a_second_then_commits() -> None:
@@ -91,22 +91,11 @@ async def test_replacement_is_what_gets_committed() -> None:
     assert [m.text for m in session.sent(SendMessage)] == ["FAQ text."]
 
 
-async def test_group_chat_sends_then_edits_and_ignores_not_modified() -> None:
-    session, clock = RecordingSession(), Clock()
-    session.queue_error(EditMessageText, error_code=400, description="Bad Request: message is not modified")
-    chunks = [(0.0, "one. "), (1.5, "two. "), (3.0, "three.")]
-    await streamer(session, clock, private=False, chat_id=-100).stream(scripted(chunks, clock))
-    assert [m.text for m in session.sent(SendMessage)] == ["one. "]
-    edits = [e.text for e in session.sent(EditMessageText)]
-    assert edits == ["one. two. ", "one. two. three.", "one. two. three."]
-    assert not session.sent(SendMessageDraft)
-
-
 async def test_stop_button_cancels_generation_and_keeps_what_was_shown() -> None:
     session, clock = RecordingSession(), Clock()
     registry = GenerationRegistry()
     bot = create_bot(LOCAL_BOT_TOKEN, session=session)
-    reply = ReplyStreamer(bot, 5, private=True, registry=registry, clock=clock)
+    reply = ReplyStreamer(bot, 5, registry=registry, clock=clock)
     release = asyncio.Event()
 
     first_shown = asyncio.Event()
@@ -147,7 +136,7 @@ async def test_model_text_is_escaped_html_and_the_label_is_set_apart() -> None:
     session, clock = RecordingSession(), Clock()
     text = "Use <b>My Page > Orders</b> & pay <script>x</script>."
     answer = scripted([(0.0, text)], clock)
-    answer.report.mode = "token"  # a model wrote it, so it carries the label
+    answer.report.mode.step = Step.TOKEN  # a model wrote it, so it carries the label
     await streamer(session, clock).stream(answer, label="[model] ")
     [draft] = session.sent(SendMessageDraft)
     [committed] = session.sent(SendMessage)

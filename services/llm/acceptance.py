@@ -1,17 +1,25 @@
-"""The acceptance rule of speculative decoding, on the log-probabilities an API returns.
+"""Speculative decoding's shared core: the acceptance rule, the acceptance loop, draft lengths, n-gram lookup.
+
+Both verifiers use this one implementation: the local engine (logits from its
+own forward pass) and the HTTP token verifier (top log-probabilities from
+/v1/completions echo). What differs between them is only where the scores
+come from (`Scores`) and where drafts come from.
 
 Greedy (temperature 0): keep a draft token while it equals the target's
 argmax. Sampling: accept a draft token x with probability min(1, p(x)/q(x));
-on rejection sample from norm(max(0, p - q)). Then the output is distributed
-exactly as the target's own samples (Leviathan et al. 2023; Chen et al. 2023),
-within the top-k the API reports.
+on rejection sample from norm(max(0, p - q)); after a fully accepted block the
+extra token is sampled from p. Then the output is distributed exactly as the
+target's own samples (Leviathan et al. 2023; Chen et al. 2023), within the
+top-k the API reports.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol
 
 
 def argmax(top: Mapping[int, float]) -> int:
@@ -48,9 +56,155 @@ def accept_or_resample(
     total = sum(residual.values())
     if total <= 0:  # p == q on the reported support: any sample from p is exact
         residual, total = p, 1.0
+    return False, _pick(residual, total, rng)
+
+
+def sample(top: Mapping[int, float], *, temperature: float, rng: random.Random) -> int:
+    """The target's own choice at a position: its argmax when greedy, else a sample of p."""
+    if temperature <= 0:
+        return argmax(top)
+    return _pick(target_distribution(top, temperature), 1.0, rng)
+
+
+def _pick(weights: Mapping[int, float], total: float, rng: random.Random) -> int:
     pick = rng.random() * total
-    for token, weight in residual.items():
+    for token, weight in weights.items():
         pick -= weight
         if pick <= 0:
-            return False, token
-    return False, next(reversed(residual))
+            return token
+    return next(reversed(list(weights)))
+
+
+class Scores(Protocol):
+    """The target's scores for consecutive positions: row i predicts the token at draft position i."""
+
+    def argmax(self, row: int) -> int: ...
+
+    def top(self, row: int) -> Mapping[int, float]:
+        """Log-probabilities of the likeliest tokens at `row` (what sampling needs)."""
+        ...
+
+
+@dataclass(frozen=True)
+class TopScores:
+    """Scores as an API reports them: the top log-probabilities per position."""
+
+    rows: Sequence[Mapping[int, float]]
+
+    def argmax(self, row: int) -> int:
+        return argmax(self.rows[row])
+
+    def top(self, row: int) -> Mapping[int, float]:
+        return self.rows[row]
+
+
+@dataclass(frozen=True)
+class BlockOutcome:
+    kept: int
+    """Draft tokens accepted, from the start of the block."""
+    next_token: int | None
+    """The target's token after the kept ones: its correction of the first rejected draft token, or
+    (all kept) the extra token of the last row. None when a kept token ended the answer."""
+    corrected: bool
+    """`next_token` replaces a rejected draft token (rather than following the whole block)."""
+
+
+def accept_block(
+    scores: Scores,
+    draft: Sequence[int],
+    *,
+    temperature: float,
+    rng: random.Random,
+    is_end: Callable[[int], bool] | None = None,
+) -> BlockOutcome:
+    """The acceptance loop over one scored block; `scores` has len(draft) + 1 rows.
+
+    A draft is a point mass (q = 1 for its token): retrieval text and prompt
+    lookup are deterministic, and a drafter model's text arrives without its
+    probabilities.
+    """
+    for offset, token in enumerate(draft):
+        if temperature <= 0:
+            choice = scores.argmax(offset)
+            accepted = choice == token
+        else:
+            accepted, choice = accept_or_resample(
+                scores.top(offset), token, {token: 1.0}, temperature=temperature, rng=rng
+            )
+        if not accepted:
+            return BlockOutcome(offset, choice, corrected=True)
+        if is_end is not None and is_end(token):
+            return BlockOutcome(offset + 1, None, corrected=False)
+    if temperature <= 0:
+        return BlockOutcome(len(draft), scores.argmax(len(draft)), corrected=False)
+    extra = sample(scores.top(len(draft)), temperature=temperature, rng=rng)
+    return BlockOutcome(len(draft), extra, corrected=False)
+
+
+@dataclass
+class DraftPolicy:
+    """How long a draft to try, learned from recent acceptance.
+
+    On a CPU each extra position in a forward pass costs about half a whole
+    single-token pass (`python -m bench.token_speculative` prints the costs), so
+    a draft pays only when most of it is accepted: below `skip_below` we stop
+    drafting and only probe now and then. Over HTTP a call costs a round trip
+    and a prompt, so the verifier starts long (`run`) and never skips.
+    """
+
+    max_tokens: int = 16
+    ngram: int = 3
+    min_ngram: int = 2
+    probe_every: int = 8
+    skip_below: float = 0.5
+    rate: float = 0.5
+    """Recent share of drafted tokens accepted."""
+    run: float = 2.0
+    """Recent accepted tokens per draft: the next draft is a little longer than that."""
+    _since_probe: int = 0
+
+    def length(self) -> int:
+        if self.max_tokens <= 0:
+            return 0
+        if self.rate < self.skip_below:
+            self._since_probe += 1
+            if self._since_probe < self.probe_every:
+                return 0
+            self._since_probe = 0
+            return min(2, self.max_tokens)
+        return max(min(2, self.max_tokens), min(self.max_tokens, round(self.run * 1.5) + 1))
+
+    def update(self, drafted: int, accepted: int) -> None:
+        if drafted:
+            self.rate += 0.5 * (accepted / drafted - self.rate)
+            self.run += 0.5 * (accepted - self.run)
+
+
+def ngram_lookup(
+    source: Sequence[int],
+    produced: Sequence[int],
+    *,
+    ngram: int,
+    min_ngram: int,
+    start: int = 0,
+    stop: int | None = None,
+    latest: bool = True,
+) -> int | None:
+    """Where `source` goes on after the last n tokens of `produced`, longest n first.
+
+    Returns the index just after an occurrence of that n-gram lying within
+    source[start:stop], the latest occurrence or the earliest, or None. Prompt
+    lookup (the local engine) searches the text so far, latest first; the HTTP
+    verifier re-syncs with its draft after a correction, earliest first.
+    """
+    end = len(source) if stop is None else min(stop, len(source))
+    for n in range(ngram, min_ngram - 1, -1):
+        if n <= 0 or len(produced) < n:
+            continue
+        tail = list(produced[-n:])
+        first, bound = max(start, 0), end - n + 1  # occurrences start in [first, bound)
+        starts = range(bound - 1, first - 1, -1) if latest else range(first, bound)
+        for index in starts:
+            if list(source[index : index + n]) == tail:
+                return index + n
+    return None

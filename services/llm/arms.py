@@ -78,7 +78,12 @@ class ArmSet:
             if gateway is not None:
                 gateways[name] = gateway
             answerers[name] = ArmAnswerer(
-                name, lookup, gateway, temperature=temperature, retrieval_check=own.retrieval_check
+                name,
+                lookup,
+                gateway,
+                temperature=temperature,
+                retrieval_check=own.retrieval_check,
+                reply_deadline=own.reply_deadline,
             )
         return cls(roles, answerers, gateways)
 

@@ -182,6 +182,12 @@ class LLMRoles(BaseModel):
         "(token or judge mode), so the reply is in the target's own words",
     )
     retries: int = Field(default=3, ge=0, description="attempts per endpoint after the first")
+    reply_deadline: float = Field(
+        default=20.0,
+        gt=0,
+        description="seconds a reply may take in all; then the customer gets the FAQ text the target "
+        "confirmed, or an offer of a person, and the reason is logged",
+    )
     cooldown_after_failures: int = Field(default=3, gt=0)
     cooldown_seconds: float = Field(default=30.0, ge=0)
     max_retry_wait: float = Field(

@@ -20,7 +20,8 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from services.llm.gateway import CallLedger, CallRecord, LLMGateway, Message
+from services.llm.gateway import CallLedger, CallRecord, Message
+from services.llm.model_api import ModelAPI
 
 logger = logging.getLogger(__name__)
 
@@ -41,7 +42,7 @@ class _Note:
 
 
 class TurnSummarizer:
-    def __init__(self, gateway: LLMGateway, *, max_tokens: int = 160, cache_size: int = 1024) -> None:
+    def __init__(self, gateway: ModelAPI, *, max_tokens: int = 160, cache_size: int = 1024) -> None:
         self._gateway = gateway
         self._max_tokens = max_tokens
         self._notes: OrderedDict[str, _Note] = OrderedDict()

@@ -11,7 +11,9 @@ acceptance rule keeps the model's distribution.
 
 The draft length follows recent acceptance: long while drafts are accepted,
 none when they are not (with a periodic short probe), so text that copies
-nothing costs what plain decoding costs.
+nothing costs what plain decoding costs. The acceptance loop, the draft-length
+policy and the n-gram lookup are the ones the HTTP token verifier uses
+(services/llm/acceptance.py); only the scores come from the engine here.
 """
 
 from __future__ import annotations
@@ -24,7 +26,9 @@ from typing import Protocol
 
 import numpy as np
 
-from services.llm.acceptance import accept_or_resample
+from services.llm.acceptance import DraftPolicy, accept_block, ngram_lookup, sample
+
+__all__ = ["DecodeStats", "Decoder", "DraftPolicy", "ForwardModel", "LogitRows", "lookup_draft"]
 
 
 class ForwardModel(Protocol):
@@ -67,56 +71,28 @@ class DecodeStats:
         return self.tokens / self.decode_seconds if self.decode_seconds > 0 else 0.0
 
 
-@dataclass
-class DraftPolicy:
-    """How long a draft to try, learned from recent acceptance.
-
-    On a CPU each extra position in a forward pass costs about half a whole
-    single-token pass (`python -m bench.token_speculative` prints the costs), so
-    a draft pays only when most of it is accepted: below `skip_below` we stop
-    drafting and only probe now and then.
-    """
-
-    max_tokens: int = 16
-    ngram: int = 3
-    min_ngram: int = 2
-    probe_every: int = 8
-    skip_below: float = 0.5
-    _rate: float = 0.5
-    _run: float = 2.0
-    """Recent accepted tokens per draft: the next draft is a little longer than that."""
-    _since_probe: int = 0
-
-    def length(self) -> int:
-        if self._rate < self.skip_below:
-            self._since_probe += 1
-            if self._since_probe < self.probe_every:
-                return 0
-            self._since_probe = 0
-            return 2
-        return max(2, min(self.max_tokens, round(self._run * 1.5) + 1))
-
-    def update(self, drafted: int, accepted: int) -> None:
-        if drafted:
-            self._rate += 0.5 * (accepted / drafted - self._rate)
-            self._run += 0.5 * (accepted - self._run)
-
-
 def lookup_draft(context: Sequence[int], policy: DraftPolicy, length: int) -> list[int]:
-    """Tokens that followed the latest earlier occurrence of the context's last n-gram."""
+    """Tokens that followed the latest earlier occurrence of the context's last n-gram (prompt lookup)."""
     if length <= 0:
         return []
-    for n in range(policy.ngram, policy.min_ngram - 1, -1):
-        if len(context) <= n:
-            continue
-        tail = list(context[-n:])
-        # Search backwards so the most recent match (the answer so far, then the prompt) wins.
-        for start in range(len(context) - n - 1, -1, -1):
-            if list(context[start : start + n]) == tail:
-                follow = list(context[start + n : start + n + length])
-                if follow:
-                    return follow
-    return []
+    # The occurrence must end before the context does, so something follows it.
+    found = ngram_lookup(
+        context, context, ngram=policy.ngram, min_ngram=policy.min_ngram, stop=len(context) - 1, latest=True
+    )
+    return [] if found is None else list(context[found : found + length])
+
+
+class LogitRows:
+    """Scores from the engine's own forward pass: full logit rows, top-k only when sampling needs it."""
+
+    def __init__(self, rows: np.ndarray) -> None:
+        self._rows = rows
+
+    def argmax(self, row: int) -> int:
+        return int(np.argmax(self._rows[row]))
+
+    def top(self, row: int) -> dict[int, float]:
+        return _top_logprobs(self._rows[row], 64)
 
 
 @dataclass
@@ -125,12 +101,14 @@ class Decoder:
     temperature: float = 0.0
     rng: random.Random = field(default_factory=random.Random)
 
+    def _is_eos(self, token: int) -> bool:
+        return token == self.model.eos
+
     def _choose(self, logits: np.ndarray) -> int:
+        scores = LogitRows(logits[None, :])
         if self.temperature <= 0:
-            return int(np.argmax(logits))
-        top = _top_logprobs(logits, 64)
-        _, token = accept_or_resample(top, -1, {}, temperature=self.temperature, rng=self.rng)
-        return token
+            return scores.argmax(0)
+        return sample(scores.top(0), temperature=self.temperature, rng=self.rng)
 
     def greedy(self, prompt: Sequence[int], max_tokens: int) -> tuple[list[int], DecodeStats]:
         """Plain decoding, one token per forward pass: the reference for speed and exactness."""
@@ -157,23 +135,10 @@ class Decoder:
             n_past = len(context) - 1
             rows = self.model.forward([pending, *draft], n_past)
             stats.forward_passes += 1
-            kept = 0
-            next_token: int | None = None
-            for offset, token in enumerate(draft):
-                if self.temperature <= 0:
-                    choice = int(np.argmax(rows[offset]))
-                    ok = choice == token
-                else:
-                    top = _top_logprobs(rows[offset], 64)
-                    ok, choice = accept_or_resample(
-                        top, token, {token: 1.0}, temperature=self.temperature, rng=self.rng
-                    )
-                if not ok:
-                    next_token = choice
-                    break
-                kept += 1
-                if token == self.model.eos:
-                    break
+            outcome = accept_block(
+                LogitRows(rows), draft, temperature=self.temperature, rng=self.rng, is_end=self._is_eos
+            )
+            kept, next_token = outcome.kept, outcome.next_token
             accepted = draft[:kept]
             stats.drafted += len(draft)
             stats.accepted += kept
@@ -188,7 +153,8 @@ class Decoder:
                 break
             context.extend(accepted)
             out.extend(accepted)
-            pending = next_token if next_token is not None else self._choose(rows[kept])
+            assert next_token is not None  # None only after an accepted end token, handled above
+            pending = next_token
         out = out[:max_tokens]
         stats.tokens = len(out)
         stats.seconds = time.perf_counter() - started

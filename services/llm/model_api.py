@@ -1,0 +1,62 @@
+"""What the speculative answerer needs from the LLM gateway, and nothing more.
+
+The answerer's parts type against this Protocol, not the gateway class, so
+they say exactly which calls they make (and a test may hand them anything that
+speaks it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from typing import Protocol
+
+from services.llm.config import LLMEndpoint
+from services.llm.gateway import CallLedger, ChatResult, Message, ScoreResult
+
+
+class ModelAPI(Protocol):
+    def has(self, role: str) -> bool: ...
+
+    def primary(self, role: str) -> LLMEndpoint: ...
+
+    async def chat(
+        self,
+        role: str,
+        messages: Sequence[Message],
+        *,
+        ledger: CallLedger,
+        max_tokens: int,
+        temperature: float = 0.0,
+        top_logprobs: int | None = None,
+        kind: str = "chat",
+    ) -> ChatResult: ...
+
+    async def score(
+        self, role: str, prompt: Sequence[int], *, ledger: CallLedger, top: int = 5, needed_from: int = 0
+    ) -> ScoreResult: ...
+
+    def stream_chat(
+        self,
+        role: str,
+        messages: Sequence[Message],
+        *,
+        ledger: CallLedger,
+        max_tokens: int,
+        temperature: float = 0.0,
+    ) -> AsyncIterator[str]: ...
+
+    def stream_completion(
+        self,
+        role: str,
+        prompt: Sequence[int],
+        *,
+        ledger: CallLedger,
+        max_tokens: int,
+        temperature: float = 0.0,
+    ) -> AsyncIterator[str]: ...
+
+    async def tokenize(
+        self, role: str, *, text: str | None = None, messages: Sequence[Message] | None = None
+    ) -> list[int]: ...
+
+    async def detokenize(self, role: str, tokens: Sequence[int]) -> str: ...

@@ -1,0 +1,189 @@
+"""One reply as the answerer produces it: the request, the report, and the text as it is released.
+
+`VerifiedAnswer` also owns the reply's time budget: every step of production
+runs within the reply's `Deadline`, and when it runs out the customer gets the
+honest fallback - the FAQ text only if the target confirmed that it answers,
+otherwise nothing (the caller then says it does not know and offers a person).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import time
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from services.faq import FaqAnswer
+from services.llm.deadline import Deadline, within
+from services.llm.gateway import CallLedger, Message
+
+logger = logging.getLogger(__name__)
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[^a-z0-9])|(?<=[。！？])\s*|\n+")
+"""A stop followed by a lower-case word ("2 p.m. on a weekday") is an abbreviation, not an end."""
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences with their trailing space kept, so joining them gives the text back."""
+    parts, start = [], 0
+    for match in _SENTENCE_END.finditer(text):
+        if match.end() > start:
+            parts.append(text[start : match.end()])
+            start = match.end()
+    if start < len(text):
+        parts.append(text[start:])
+    return parts
+
+
+@dataclass(frozen=True)
+class AnswerRequest:
+    question: str
+    language: str
+    faq: FaqAnswer | None
+    """The best FAQ entry: the retrieval draft."""
+    faq_context: str
+    """FAQ text the model may draw on."""
+    facts: str = ""
+    """This customer's own database facts, and nobody else's."""
+    history: Sequence[Message] = ()
+
+
+class Step(StrEnum):
+    """How the released text was produced."""
+
+    NONE = "none"
+    RETRIEVAL = "retrieval"
+    """No target configured: the shop's FAQ text as written."""
+    RELEVANCE = "relevance"
+    """The target confirmed that the FAQ text answers: sent as written."""
+    TOKEN = "token"
+    JUDGE = "judge"
+    TARGET = "target"
+    """The target wrote alone."""
+
+
+GENERATING_STEPS = frozenset({Step.TOKEN, Step.JUDGE, Step.TARGET})
+
+
+@dataclass
+class ReplyMode:
+    """What happened to a reply, as data (logs and the database store its `label`)."""
+
+    step: Step = Step.NONE
+    faq_rejected: bool = False
+    """The target said the FAQ entry does not answer this question: it must never be shown."""
+    fell_back: bool = False
+    """A failure, or the deadline, ended production: the customer got the fallback."""
+
+    @property
+    def generated(self) -> bool:
+        """A model wrote (part of) the text, as opposed to the shop's FAQ text sent as written."""
+        return self.step in GENERATING_STEPS
+
+    @property
+    def label(self) -> str:
+        """The stored form, e.g. "relevance>token+fallback" (the `llm_replies.mode` column)."""
+        text = f"relevance>{self.step}" if self.faq_rejected else str(self.step)
+        return text + ("+fallback" if self.fell_back else "")
+
+    def __str__(self) -> str:
+        return self.label
+
+
+@dataclass
+class ReplyReport:
+    mode: ReplyMode = field(default_factory=ReplyMode)
+    drafter: str = "none"
+    draft_tokens: int = 0
+    accepted_tokens: int = 0
+    verify_calls: int = 0
+    ttft_ms: float | None = None
+    total_ms: float = 0.0
+    dropped_turns: int = 0
+    guard: str | None = None
+    fallback_reason: str | None = None
+    ledger: CallLedger = field(default_factory=CallLedger)
+    arm: str | None = None
+    """The configuration (canary arm) that made the reply, for per-arm comparisons."""
+
+    @property
+    def acceptance_rate(self) -> float | None:
+        return self.accepted_tokens / self.draft_tokens if self.draft_tokens else None
+
+    @property
+    def generated(self) -> bool:
+        return self.mode.generated
+
+
+class GuardRejected(Exception):
+    pass
+
+
+class VerifiedAnswer:
+    """Verified text as it is produced; `final_text` and `report` are complete after iteration.
+
+    `replacement` is set when what was streamed must not stand (the fact guard
+    refused a sentence, every endpoint failed, or time ran out): the caller
+    commits it instead ('' means: say so and offer a person).
+    """
+
+    def __init__(
+        self,
+        produce: Callable[[VerifiedAnswer], AsyncIterator[str]],
+        *,
+        deadline: float | None = None,
+    ) -> None:
+        self.report = ReplyReport()
+        self.shown = ""
+        self.replacement: str | None = None
+        self.confirmed_faq: str | None = None
+        """FAQ text the target confirmed (or that needs no confirmation): the one fallback text."""
+        self._produce = produce
+        self._deadline_seconds = deadline
+
+    @property
+    def final_text(self) -> str:
+        return self.replacement if self.replacement is not None else self.shown
+
+    async def __aiter__(self) -> AsyncIterator[str]:
+        started = time.perf_counter()
+        deadline = Deadline(self._deadline_seconds) if self._deadline_seconds is not None else None
+        chunks = aiter(self._produce(self))
+        try:
+            while True:
+                try:
+                    # The budget bounds each step, not the caller's work between steps (a Telegram
+                    # send); the gateway also reads it to cap its own waits.
+                    with within(deadline):
+                        async with asyncio.timeout(deadline.remaining() if deadline else None):
+                            chunk = await chunks.__anext__()
+                except StopAsyncIteration:
+                    break
+                except TimeoutError:
+                    assert deadline is not None
+                    self._out_of_time(deadline)
+                    break
+                if not chunk:
+                    continue
+                if self.report.ttft_ms is None:
+                    self.report.ttft_ms = (time.perf_counter() - started) * 1000
+                self.shown += chunk
+                yield chunk
+        finally:
+            if isinstance(chunks, AsyncGenerator):  # finish it here, not whenever it is collected
+                await chunks.aclose()
+            self.report.total_ms = (time.perf_counter() - started) * 1000
+
+    def _out_of_time(self, deadline: Deadline) -> None:
+        report = self.report
+        report.mode.fell_back = True
+        report.fallback_reason = f"reply deadline of {deadline.seconds:g} s passed"
+        self.replacement = self.confirmed_faq or ""
+        logger.warning(
+            "reply deadline passed: the customer gets %s",
+            "the confirmed FAQ text" if self.replacement else "an offer of a person",
+            extra={"deadline_s": deadline.seconds, "mode": report.mode.label, "shown_chars": len(self.shown)},
+        )

@@ -1,0 +1,42 @@
+"""What a model repeats when told to continue is cut, wherever in the recent text it comes from."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from services.llm.overlap import strip_overlap, without_repeats
+
+SHOWN = (
+    "Orders paid by 2 p.m. on a weekday ship the same day and usually arrive the next day. "
+    "Orders after 2 p.m. or on weekends ship the next business day. "
+)
+REST = "Jeju takes 1-2 days more."
+
+
+@pytest.mark.parametrize("repeat", [6, 20, 48, 60, 100, len(SHOWN)])
+def test_a_repeat_of_the_end_of_the_shown_text_is_cut_whatever_its_length(repeat: int) -> None:
+    assert strip_overlap(SHOWN, SHOWN[-repeat:] + REST) == REST
+
+
+def test_a_repeated_sentence_from_the_middle_is_cut_a_changed_one_stands() -> None:
+    middle = "Orders paid by 2 p.m. on a weekday ship the same day and usually arrive the next day. "
+    assert strip_overlap(SHOWN, middle + REST) == REST
+    changed = "Orders after 2 p.m. ship in a week."
+    assert strip_overlap(SHOWN, changed) == changed, "restating a sentence to change it is not a repeat"
+    assert strip_overlap(SHOWN, REST) == REST
+
+
+async def _pieces(text: str, size: int = 7) -> AsyncIterator[str]:
+    for start in range(0, len(text), size):
+        yield text[start : start + size]
+
+
+@pytest.mark.parametrize("repeat", [0, 60, 100])
+async def test_streamed_continuations_are_held_back_only_while_they_may_repeat(repeat: int) -> None:
+    continuation = SHOWN[len(SHOWN) - repeat :] + REST
+    released = [piece async for piece in without_repeats(SHOWN, _pieces(continuation))]
+    assert "".join(released) == REST
+    if not repeat:
+        assert released[0] == REST[:7], "text that repeats nothing is not held back"

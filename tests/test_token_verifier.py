@@ -1,0 +1,273 @@
+"""Token mode over real HTTP: whole characters, the target's distribution, re-sync, the probe.
+
+The HTTP double scores token ids against its scripted answer, position by
+position, so "what the target alone generates" is known exactly.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import AsyncIterator
+
+import pytest
+from aiohttp import web
+
+from bench.openai_double import OpenAIDouble, ScriptedModel
+from services.faq import FaqAnswer, FaqLookupAnswerer
+from services.llm.acceptance import TopScores, accept_block
+from services.llm.config import LLMEndpoint, LLMRoles, VerifyMode
+from services.llm.gateway import LLMGateway
+from services.llm.speculative import AnswerRequest, SpeculativeAnswerer, Step, VerifiedAnswer
+from services.llm.token_verifier import TokenModeProbe
+from services.llm.tokens import encoding
+from services.llm.wire import serve_on_loopback
+
+LOOKUP = FaqLookupAnswerer([])
+O200K = encoding("o200k_base")
+
+
+@pytest.fixture
+async def double() -> AsyncIterator[OpenAIDouble]:
+    server = OpenAIDouble({"target": ScriptedModel(lambda q: "")})
+    await server.start()
+    yield server
+    await server.stop()
+
+
+@pytest.fixture
+async def gateways() -> AsyncIterator[list[LLMGateway]]:
+    made: list[LLMGateway] = []
+    yield made
+    for gateway in made:
+        await gateway.close()
+
+
+def token_answerer(
+    double: OpenAIDouble,
+    made: list[LLMGateway],
+    *,
+    block_tokens: int = 192,
+    temperature: float = 0.0,
+    verify: VerifyMode = "token",
+    reply_budget: int = 400,
+) -> SpeculativeAnswerer:
+    target = LLMEndpoint(base_url=double.base_url, model="target", verify=verify)
+    gateway = LLMGateway(LLMRoles(target=[target], retries=0))
+    made.append(gateway)
+    return SpeculativeAnswerer(
+        LOOKUP,
+        gateway,
+        block_tokens=block_tokens,
+        temperature=temperature,
+        reply_budget=reply_budget,
+        retrieval_check="draft",
+        rng=random.Random(3),
+    )
+
+
+def drafted(draft: str, context: str) -> AnswerRequest:
+    return AnswerRequest("q", "en", FaqAnswer(draft, "entry", 1.0), faq_context=context)
+
+
+async def run(answer: VerifiedAnswer) -> str:
+    return "".join([chunk async for chunk in answer])
+
+
+# --- whole characters (Korean, emoji) ----------------------------------------
+
+SPLIT_TEXT = [
+    # (what the target says, a draft that stops where the next character is split across tokens)
+    ("Shipping is 똠 free today", "Shipping is"),
+    ("Your gift 🎁 ships today, 똠얌 too.", "Your gift"),
+    ("배송은 내일 도착합니다. 똠얌 소스 🎁 도 같이 보내요.", "배송은 내일 도착합니다."),
+    (
+        "배송은 내일 도착합니다. 똠얌 소스 🎁 도 같이 보내요.",
+        "배송은 내일 도착합니다. 똠얌 소스 🎁 도 같이 보내요.",
+    ),
+]
+
+
+def test_the_cases_really_split_characters_across_tokens() -> None:
+    for text in ("똠", "🎁", " 똠"):
+        ids = O200K.encode(text)
+        assert len(ids) > 1 and O200K.decode(ids[:1]).endswith("\ufffd")
+
+
+@pytest.mark.parametrize("block_tokens", [1, 2, 3, 5, 192])
+@pytest.mark.parametrize(("target", "draft"), SPLIT_TEXT)
+async def test_split_characters_are_shown_whole_and_once(
+    double: OpenAIDouble, gateways: list[LLMGateway], target: str, draft: str, block_tokens: int
+) -> None:
+    """Blocks and the draft's end fall inside multi-token characters; nothing is lost or doubled."""
+    double.models["target"].answer = lambda q: target
+    answer = token_answerer(double, gateways, block_tokens=block_tokens).stream(drafted(draft, target))
+    shown = await run(answer)
+    assert shown == answer.final_text == target
+    assert "\ufffd" not in shown and answer.report.mode.step is Step.TOKEN
+
+
+# --- accepted blocks, re-sync ------------------------------------------------
+
+RESYNC_DRAFT = (
+    "Orders paid by 2 p.m. on a weekday ship the same day and usually arrive the next day. "
+    "Orders after 2 p.m. ship the next business day, and Jeju takes 1-2 days more."
+)
+
+
+async def test_after_a_fully_accepted_block_the_extra_token_continues_the_draft(
+    double: OpenAIDouble, gateways: list[LLMGateway]
+) -> None:
+    double.models["target"].answer = lambda q: RESYNC_DRAFT
+    block = 8
+    answer = token_answerer(double, gateways, block_tokens=block).stream(drafted(RESYNC_DRAFT, RESYNC_DRAFT))
+    assert await run(answer) == RESYNC_DRAFT
+    report = answer.report
+    size = len(O200K.encode(RESYNC_DRAFT))
+    assert report.accepted_tokens == report.draft_tokens == size, "every draft token was the target's"
+    assert report.verify_calls <= math.ceil(size / (block + 1)), "each call covers a block and one token"
+
+
+@pytest.mark.parametrize(
+    ("original", "substitute"),
+    [(" same day", " next day"), (" usually", " often"), (" weekday", " working weekday")],
+)
+async def test_after_a_one_word_change_the_draft_is_picked_up_again(
+    double: OpenAIDouble, gateways: list[LLMGateway], original: str, substitute: str
+) -> None:
+    target = RESYNC_DRAFT.replace(original, substitute, 1)
+    double.models["target"].answer = lambda q: target
+    answer = token_answerer(double, gateways).stream(drafted(RESYNC_DRAFT, f"{RESYNC_DRAFT}\n{target}"))
+    assert await run(answer) == target
+    report = answer.report
+    size = len(O200K.encode(RESYNC_DRAFT))
+    assert report.accepted_tokens >= size - 6, f"only {report.accepted_tokens} of {size} draft tokens kept"
+    assert [c.kind for c in report.ledger.calls].count("completion") == 0, "no generation call needed"
+
+
+# --- temperature > 0 -----------------------------------------------------------
+
+
+def test_the_extra_token_after_a_whole_block_is_sampled_at_temperature() -> None:
+    rows = TopScores([{7: math.log(0.9), 8: math.log(0.1)}, {1: math.log(0.55), 2: math.log(0.45)}])
+    rng = random.Random(11)
+    extras = [accept_block(rows, [7], temperature=1.0, rng=rng).next_token for _ in range(2000)]
+    kept = [accept_block(rows, [7], temperature=0.0, rng=rng) for _ in range(20)]
+    assert all(outcome.kept == 1 and outcome.next_token == 1 for outcome in kept), "greedy: argmax"
+    share = extras.count(2) / len(extras)
+    assert 0.35 < share < 0.55, f"the extra token follows p (0.45 for token 2), got {share:.3f}"
+
+
+async def test_the_continuation_samples_at_the_answerers_temperature(
+    double: OpenAIDouble, gateways: list[LLMGateway]
+) -> None:
+    double.models["target"].answer = lambda q: "Shipping is free today. It arrives tomorrow."
+    answer = token_answerer(double, gateways, temperature=0.7).stream(
+        drafted("Shipping is free today.", "Shipping is free today.")
+    )
+    await run(answer)
+    [continuation] = [c for c in double.calls("/v1/completions") if not c.body.get("echo")]
+    assert continuation.body["temperature"] == 0.7
+
+
+async def test_at_temperature_the_end_of_the_answer_is_the_sampled_token(
+    double: OpenAIDouble, gateways: list[LLMGateway]
+) -> None:
+    """The double offers end-of-text at 5% beside its own token: sampled, an answer sometimes ends early."""
+    double.models["target"].answer = lambda q: RESYNC_DRAFT
+    speculative = token_answerer(double, gateways, temperature=1.0, block_tokens=4)
+    lengths = set()
+    for _ in range(6):
+        answer = speculative.stream(drafted(RESYNC_DRAFT, RESYNC_DRAFT))
+        text = await run(answer)
+        assert RESYNC_DRAFT.startswith(text.rstrip()) or text == RESYNC_DRAFT
+        lengths.add(len(text))
+    assert len(lengths) > 1, "with T = 1 the target's own end-of-text choices show"
+
+
+# --- the token-mode probe -----------------------------------------------------
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_a_refused_tokenize_probe_is_asked_again_after_a_cool_down(gateways: list[LLMGateway]) -> None:
+    probes: list[str] = []
+    tokenizer_up = False
+
+    async def tokenize(request: web.Request) -> web.Response:
+        probes.append((await request.json())["prompt"])
+        if not tokenizer_up:
+            return web.json_response({"error": {"message": "not found"}}, status=404)
+        return web.json_response({"tokens": [1], "count": 1, "max_model_len": 8192})
+
+    app = web.Application()
+    app.router.add_post("/tokenize", tokenize)
+    runner, base_url = await serve_on_loopback(app, "127.0.0.1")
+    try:
+        gateway = LLMGateway(LLMRoles(target=[LLMEndpoint(base_url=base_url, model="m")], retries=0))
+        gateways.append(gateway)
+        clock = Clock()
+        probe = TokenModeProbe(recheck_after=300, clock=clock)
+        assert await probe.supported(gateway) is False
+        clock.now = 299
+        assert await probe.supported(gateway) is False and len(probes) == 1, "no probe during the cool-down"
+        tokenizer_up = True
+        clock.now = 301
+        assert await probe.supported(gateway) is True and len(probes) == 2, "asked again after it"
+        assert await probe.supported(gateway) is True and len(probes) == 2
+    finally:
+        await runner.cleanup()
+
+
+# --- the same on the local engine ---------------------------------------------
+
+
+async def test_split_characters_on_the_local_engine(gateways: list[LLMGateway]) -> None:
+    """SmolLM2 writes Korean in byte pieces; a draft that stops before a split syllable is finished whole."""
+    from services.llm.local.availability import local_generation_available
+
+    available, why = local_generation_available()
+    if not available:
+        pytest.skip(f"local model not installed: {why}")
+    from services.llm.local.decoding import Decoder
+    from services.llm.local.engine import LocalEngine
+    from services.llm.local.server import LocalOpenAIServer
+    from services.llm.reply import ReplyReport
+
+    engine = LocalEngine(n_ctx=1024)
+    server = LocalOpenAIServer(engine)
+    await server.start()
+    try:
+        target = LLMEndpoint(base_url=server.base_url, model="local", verify="token")
+        gateway = LLMGateway(LLMRoles(target=[target], retries=0))
+        gateways.append(gateway)
+        budget = 16
+        answerer = SpeculativeAnswerer(LOOKUP, gateway, reply_budget=budget, retrieval_check="draft")
+        context = "배송은 내일 도착합니다 🎁"
+        question = "배송은 내일 도착합니다 🎁 이 문장을 그대로 따라 쓰세요."
+
+        def request(draft: str) -> AnswerRequest:
+            return AnswerRequest(question, "ko", FaqAnswer(draft, "entry", 1.0), faq_context=context)
+
+        messages = answerer._messages(request(context), ReplyReport())
+        alone, _ = Decoder(engine).greedy(engine.render_chat(messages), budget)
+        splits = [
+            k
+            for k in range(1, len(alone))
+            if not engine.detokenize(alone[:k]).endswith("\ufffd")
+            and engine.detokenize(alone[: k + 1]).endswith("\ufffd")
+        ]
+        assert splits, f"the model was expected to write split characters: {engine.detokenize(alone)!r}"
+        answer = answerer.stream(request(engine.detokenize(alone[: splits[0]])))
+        shown = await run(answer)
+        assert shown == engine.detokenize(alone), "exactly the model's own answer, no byte lost or doubled"
+        assert answer.report.mode.step is Step.TOKEN and answer.report.guard is None
+    finally:
+        await server.stop()
+        engine.close()
