@@ -12,6 +12,7 @@ shop's own text. Used by tests and `bench/canary.py` over `bench/openai_double.p
 from __future__ import annotations
 
 import hashlib
+import html
 import re
 from collections.abc import Callable
 
@@ -37,6 +38,7 @@ QUESTIONS = (
 """FAQ-style questions the bot routes to the answer service (several phrasings)."""
 
 _WORD = re.compile(r"[a-z]+")
+_QUOTED_QUESTION = re.compile(r"<question>(.*?)</question>", re.DOTALL)
 _ENGLISH = [(question, answer) for _, language, question, answer, *_ in FAQ if language == "en"]
 
 
@@ -44,16 +46,27 @@ def _words(text: str) -> set[str]:
     return {word for word in _WORD.findall(text.lower()) if len(word) > 3}
 
 
-def faq_answer(question: str) -> str:
+def asked_question(conversation: str) -> str:
+    """The customer's question as a model reads it from the conversation the double passes: the
+    quoted `<question>` of a verdict task, otherwise the last message (the customer's turn).
+    Matching on the whole conversation would let the instructions and the FAQ text in the
+    system prompt choose the answer."""
+    quoted = _QUOTED_QUESTION.findall(conversation)
+    if quoted:
+        return html.unescape(quoted[-1])
+    return conversation.rsplit("\n", 1)[-1]
+
+
+def faq_answer(conversation: str) -> str:
     """What a good model says: the FAQ entry closest to the question, or that it does not know."""
-    asked = _words(question)
+    asked = _words(asked_question(conversation))
     score, best = max(((len(asked & _words(q)), answer) for q, answer in _ENGLISH), key=lambda pair: pair[0])
     return best if score else DONT_KNOW
 
 
 def invents_on(question: str, every: int) -> bool:
     """Whether the inventor invents on this question: the same answer on every call."""
-    digest = hashlib.sha256(" ".join(question.split()).encode()).digest()
+    digest = hashlib.sha256(" ".join(asked_question(question).split()).encode()).digest()
     return digest[0] % every == 0
 
 

@@ -80,7 +80,9 @@ async def test_replay_reports_an_inventing_candidate_question_by_question(
         if question in invented:
             assert comparison.candidate.relevance == "rejected"
             assert comparison.candidate.guard is not None and "2500" in comparison.candidate.guard
-            assert comparison.candidate.text == comparison.original.text, "the FAQ text, not the invention"
+            # The target said NO to the FAQ entry, so that entry is not shown either: the
+            # honest "I don't know" (the customer is offered a person), never the invention.
+            assert "2,500" not in comparison.candidate.text and comparison.candidate.dont_know
         else:
             assert comparison.candidate.guard is None and comparison.difference == 0
             assert comparison.candidate.ttft_ms is not None
@@ -89,7 +91,7 @@ async def test_replay_reports_an_inventing_candidate_question_by_question(
     assert report.totals["original"].guard_rejections == 0
     assert {c.question for c in report.most_different} == invented
     text = report.render()
-    assert f"{len(ASKED)} of {len(ASKED)} questions" in text and "[GUARD]" in text
+    assert f"{len(ASKED)} of {len(ASKED)} questions" in text and "[GUARD" in text
     assert len(harness.session.requests) == telegram_calls, "nothing was sent to anyone"
 
 
