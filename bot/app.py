@@ -11,6 +11,7 @@ from pathlib import Path
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.cache_bus import CacheBus
 from bot.config import Settings
 from bot.dispatcher import create_dispatcher
 from bot.durable_dispatcher import DurableDispatcher
@@ -26,6 +27,7 @@ from services.llm.gateway import LLMGateway
 from services.llm.local.availability import local_generation_available
 from services.llm.local.serving import LocalServer
 from services.llm.speculative import SpeculativeAnswerer
+from services.read_cache import caches_for
 
 logger = logging.getLogger(__name__)
 
@@ -43,8 +45,11 @@ class App:
     local_server: LocalServer | None = None
     state_store: StateStore | None = None
     answerer: SpeculativeAnswerer | None = None
+    cache_bus: CacheBus | None = None
 
     async def close(self) -> None:
+        if self.cache_bus is not None:
+            await self.cache_bus.close()
         if self.state_store is not None:
             await self.state_store.close()
         if self.answerer is not None:
@@ -120,6 +125,22 @@ async def build_app(settings: Settings, *, upgrade: bool = True, seed: bool = Fa
         storage=state_store.storage,
         events_isolation=state_store.isolation,
     )
+    redis = getattr(state_store.storage, "redis", None)
+    cache_bus = None
+    if redis is not None:  # several processes may share the database: they hear of each other's writes
+        cache_bus = CacheBus(
+            redis, channel=f"{settings.redis_prefix}:cache", caches=caches_for(engine.sync_engine)
+        )
+        await cache_bus.start()
     return App(
-        engine, session_factory, dispatcher, inbox, metrics, gateway, local_server, state_store, answerer
+        engine,
+        session_factory,
+        dispatcher,
+        inbox,
+        metrics,
+        gateway,
+        local_server,
+        state_store,
+        answerer,
+        cache_bus,
     )

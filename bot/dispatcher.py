@@ -17,6 +17,7 @@ from bot.fsm_memory import BoundedMemoryStorage
 from bot.metrics import Metrics, TelegramErrorCounter
 from bot.middlewares.db_session import DbSessionMiddleware
 from bot.middlewares.outbound_log import OutboundLogMiddleware
+from bot.middlewares.response_types import PinResponseTypes
 from bot.middlewares.telegram_retry import TelegramRetryMiddleware
 from handlers import create_routers
 from handlers.streaming import GenerationRegistry
@@ -68,6 +69,7 @@ def create_bot(
     if session is None and api_url is not None:
         session = AiohttpSession(api=TelegramAPIServer.from_base(api_url))
     bot = Bot(token, session=session, default=DefaultBotProperties(parse_mode=None))
+    bot.session.middleware(PinResponseTypes())
     if metrics is not None:
         bot.session.middleware(TelegramErrorCounter(metrics))  # outermost: counts each final failure once
     bot.session.middleware(OutboundLogMiddleware())  # sees each message once, with its final outcome

@@ -84,6 +84,9 @@ class Admission(NamedTuple):
     summary: UpdateSummary
     receipt: InboundMessage | Receipt
     """The stored row (claimed by whoever admitted it), or why there is none."""
+    earlier: int | None = None
+    """When `checked`: an earlier unanswered update of the chat, learnt while storing this one."""
+    checked: bool = False
 
 
 class DurableDispatcher(Dispatcher):
@@ -123,15 +126,15 @@ class DurableDispatcher(Dispatcher):
         after loses nothing. Unclaimed (`claim=False`) it waits for the inbox worker."""
         update, raw = storable_update(update, bot)
         summary = summarize(update)
-        receipt = await self.inbox.receive(
+        stored = await self.inbox.receive_checked(
             Arrival(
                 bot.id, update.update_id, summary.user_id, summary.chat_id, summary.kind, summary.text, raw
             ),
             claim=claim,
         )
         if self._metrics is not None:
-            self._metrics.record_arrival(summary.kind, receipt)
-        return Admission(update, summary, receipt)
+            self._metrics.record_arrival(summary.kind, stored.receipt)
+        return Admission(update, summary, stored.receipt, stored.earlier, stored.checked)
 
     @property
     def busy(self) -> int:
@@ -157,7 +160,7 @@ class DurableDispatcher(Dispatcher):
         return True
 
     async def _handle_admitted(self, bot: Bot, admission: Admission, kwargs: dict[str, Any]) -> Any:
-        update, summary, receipt = admission
+        update, summary, receipt = admission.update, admission.summary, admission.receipt
         if receipt is Receipt.DUPLICATE:
             logger.info("duplicate update skipped", extra={"update_id": update.update_id, "bot_id": bot.id})
             return None
@@ -168,7 +171,7 @@ class DurableDispatcher(Dispatcher):
         task = asyncio.current_task()
         if task is not None:
             self._in_flight[task] = receipt.id  # before the check: a later message here sees this one
-        earlier = await self.inbox.earlier_in_flight(receipt)
+        earlier = admission.earlier if admission.checked else await self.inbox.earlier_in_flight(receipt)
         if earlier is not None and earlier not in self._in_flight.values():
             # Another process has this chat's earlier message: waiting here for the chat's lock
             # could still let this one go first. The inbox worker takes a chat's messages in order.
@@ -198,11 +201,19 @@ class DurableDispatcher(Dispatcher):
     ) -> Any:
         token = current_interaction.set(interaction)
         outcome: Outcome = ANSWERED
+        # One session for the update: the handlers' reads and the outcome's write. After an
+        # error or a cancellation the outcome goes through a fresh one (this one's connection
+        # may be what failed).
+        session = self.inbox.session()
+        healthy = False
         try:
             async with asyncio.timeout(self._update_timeout):
-                response = await super().feed_update(bot, update, interaction=interaction, **kwargs)
+                response = await super().feed_update(
+                    bot, update, interaction=interaction, session=session, **kwargs
+                )
             if interaction.undelivered():
                 outcome = self._retry_later(interaction, "telegram refused every reply")
+            healthy = True
             return response
         except asyncio.CancelledError:
             # Interrupted (a shutdown past its deadline): handled again after the restart, unless
@@ -221,7 +232,12 @@ class DurableDispatcher(Dispatcher):
             current_interaction.reset(token)
             if self._metrics is not None:
                 self._metrics.record_outcome(interaction, outcome, time.perf_counter() - interaction.started)
-            await self.inbox.close(interaction, outcome, interaction.llm)
+            try:
+                await self.inbox.close(
+                    interaction, outcome, interaction.llm, session=session if healthy else None
+                )
+            finally:
+                await session.close()
 
     async def _after_error(
         self, bot: Bot, summary: UpdateSummary, interaction: Interaction, error: Exception
