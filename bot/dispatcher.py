@@ -42,6 +42,7 @@ def create_dispatcher(
         inbox=inbox,
         update_timeout=settings.update_timeout,
         metrics=metrics,
+        concurrency=settings.max_concurrent_updates,
         storage=storage or BoundedMemoryStorage(),
         events_isolation=events_isolation,
         settings=settings,

@@ -15,6 +15,7 @@ import asyncio
 import json
 import logging
 import time
+from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -22,6 +23,7 @@ from aiogram import Bot, Dispatcher
 from aiogram.exceptions import TelegramAPIError
 from aiogram.types import Update
 
+from bot.chat_scheduler import ChatScheduler
 from bot.faults import is_transient
 from bot.metrics import Metrics
 from db.models import InboundMessage, InboundStatus
@@ -79,6 +81,14 @@ def storable_update(update: Update, bot: Bot) -> tuple[Update, str]:
     return Update.model_validate(storable_tree(data), context={"bot": bot}), raw
 
 
+def chat_key(summary: UpdateSummary) -> Hashable:
+    """What is handled one at a time: a user's updates in one chat (aiogram's FSM isolation key).
+    An update without a chat or user (a poll answer, a channel post) waits for nobody."""
+    if summary.chat_id is None and summary.user_id is None:
+        return object()
+    return (summary.chat_id, summary.user_id)
+
+
 class Admission(NamedTuple):
     update: Update
     summary: UpdateSummary
@@ -96,12 +106,16 @@ class DurableDispatcher(Dispatcher):
         inbox: Inbox,
         update_timeout: float,
         metrics: Metrics | None = None,
+        concurrency: int = 16,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self.inbox = inbox
+        self.scheduler = ChatScheduler(concurrency)
+        """Handling slots for polling and the webhook: one per chat at most, round robin."""
         self._update_timeout = update_timeout
         self._metrics = metrics
+        self._background: set[asyncio.Task[Any]] = set()
         self._in_flight: dict[asyncio.Task[Any], int | None] = {}
         """Handling tasks, with the inbound row each one holds (None while storing)."""
 
@@ -119,6 +133,35 @@ class DurableDispatcher(Dispatcher):
             current_update.reset(token)
             if task is not None:
                 self._in_flight.pop(task, None)
+
+    async def dispatch(self, bot: Bot, update: Update, *, queue: bool = True) -> Admission:
+        """Store the update, then handle it when its chat's turn and a slot come (in the background).
+
+        Returns once it is stored (the poller confirms it to Telegram then, the webhook answers
+        200). An update that starts at once is stored claimed; one that waits behind its chat's
+        earlier update (or for a slot) is stored unclaimed and claimed when its turn comes, so
+        no lease runs out while it waits. `queue=False` (the webhook): when this process has
+        no free slot and nothing of this chat, the update is left stored for any instance's worker.
+        """
+        ticket = self.scheduler.reserve(chat_key(summarize(update)), queue=queue)
+        try:
+            admission = await self.admit(bot, update, claim=ticket is not None and ticket.starts_now)
+        except BaseException:
+            if ticket is not None:
+                ticket.drop()
+            raise
+        if ticket is None:
+            if isinstance(admission.receipt, Receipt):  # nothing stored to leave: tell or skip now
+                task = asyncio.create_task(self.feed_update(bot, admission.update, admission=admission))
+                self._background.add(task)
+                task.add_done_callback(self._background.discard)
+            return admission
+        receipt = admission.receipt
+        if ticket.starts_now or isinstance(receipt, Receipt):
+            ticket.run(lambda: self.feed_update(bot, admission.update, admission=admission))
+        else:
+            ticket.run(lambda: self.handle_stored(bot, receipt))
+        return admission
 
     async def admit(self, bot: Bot, update: Update, *, claim: bool = True) -> Admission:
         """Store a new update in the inbox (or the journal). The poller calls this before it
@@ -278,8 +321,10 @@ class DurableDispatcher(Dispatcher):
         return True
 
     async def drain(self, *, within: float) -> list[int]:
-        """Let in-flight handling finish within `within` seconds; cancel the rest, return their rows."""
+        """Let in-flight handling finish within `within` seconds; cancel the rest, return their rows.
+        Updates still waiting for their turn are not started: they stay stored for the next start."""
         started = time.monotonic()
+        self.scheduler.stop()
         pending = set(self._in_flight)
         if pending:
             logger.info("draining in-flight updates", extra={"count": len(pending), "timeout_s": within})
