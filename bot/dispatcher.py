@@ -18,6 +18,7 @@ from bot.metrics import Metrics, TelegramErrorCounter
 from bot.middlewares.db_session import DbSessionMiddleware
 from bot.middlewares.outbound_log import OutboundLogMiddleware
 from bot.middlewares.response_types import PinResponseTypes
+from bot.middlewares.telegram_limits import OutgoingLimiter
 from bot.middlewares.telegram_retry import TelegramRetryMiddleware
 from handlers import create_routers
 from handlers.streaming import GenerationRegistry
@@ -62,10 +63,13 @@ def create_bot(
     retry: TelegramRetryMiddleware | None = None,
     api_url: str | None = None,
     metrics: Metrics | None = None,
+    limiter: OutgoingLimiter | None = None,
 ) -> Bot:
     """A Bot whose every call is retried by one policy and every message logged with its outcome.
 
     `api_url` points every Bot API call (file downloads too) at another Bot API server.
+    `limiter` keeps Telegram's message limits for every call, each retry included (innermost);
+    a serving process has one, a local chat or a test needs none.
     """
     if session is None and api_url is not None:
         session = AiohttpSession(api=TelegramAPIServer.from_base(api_url))
@@ -75,4 +79,6 @@ def create_bot(
         bot.session.middleware(TelegramErrorCounter(metrics))  # outermost: counts each final failure once
     bot.session.middleware(OutboundLogMiddleware())  # sees each message once, with its final outcome
     bot.session.middleware(retry or TelegramRetryMiddleware())
+    if limiter is not None:
+        bot.session.middleware(limiter)
     return bot

@@ -23,6 +23,7 @@ from aiogram.exceptions import TelegramAPIError, TelegramBadRequest, TelegramRet
 from aiogram.types import InlineKeyboardMarkup
 from aiogram.utils.chat_action import ChatActionSender
 
+from bot.middlewares.telegram_limits import PreviewDropped, as_preview
 from services.llm.speculative import VerifiedAnswer
 from services.text_html import HTML, labelled_html
 from services.text_split import TELEGRAM_LIMIT, split_text
@@ -120,7 +121,7 @@ class ReplyStreamer:
             return
         try:
             if self._private:
-                await self._with_fallback(
+                await self._with_fallback(  # a draft is always a preview to the limiter
                     lambda text, mode: self._bot.send_message_draft(
                         chat_id=self._chat_id,
                         draft_id=self._draft_id,
@@ -137,8 +138,13 @@ class ReplyStreamer:
                 )
                 self._group_message_id = message.message_id
             else:
-                await self._edit(pending)
+                with as_preview():
+                    await self._edit(pending)
             self._next_update = now + self._interval
+        except PreviewDropped as error:
+            # The bot is near Telegram's limits: show less often rather than delay anyone's answer.
+            self._interval = min(MAX_INTERVAL, self._interval * 1.5)
+            self._next_update = now + max(error.wait, self._interval)
         except TelegramRetryAfter as error:
             self._interval = min(MAX_INTERVAL, self._interval * 2)
             self._next_update = now + max(float(error.retry_after), self._interval)

@@ -37,7 +37,7 @@ async def test_a_chat_sending_many_messages_does_not_hold_up_the_others(harness:
 
     async with harness.app.session_factory() as session:
         rows = (await session.exec(select(InboundMessage).where(InboundMessage.chat_id == BUSY_CHAT))).all()
-        order = {row.id: row.update_id for row in rows}
+        order = {row.id: row.update_id or 0 for row in rows}
         sent = (
             await session.exec(
                 select(OutboundMessage)

@@ -39,7 +39,7 @@ from aiogram.client.session.middlewares.base import BaseRequestMiddleware, NextR
 from aiogram.methods import Response, SendMessageDraft, TelegramMethod
 from aiogram.methods.base import TelegramType
 
-from bot.rate_windows import LocalWindows, RateWindows, Window
+from bot.rate_windows import LocalWindows, RateWindows, RedisWindows, Window
 
 logger = logging.getLogger(__name__)
 
@@ -161,3 +161,10 @@ class OutgoingLimiter(BaseRequestMiddleware):
         while wait := await self.windows.acquire(key, window):
             self.waited_s += wait
             await self._sleep(wait)
+
+
+def limiter_for(redis: Any | None, *, prefix: str) -> OutgoingLimiter:
+    """The serving process's limiter: its windows in Redis when the bot's processes share one."""
+    if redis is None:
+        return OutgoingLimiter()
+    return OutgoingLimiter(RedisWindows(redis, prefix=prefix))
