@@ -73,6 +73,15 @@ class TelegramLimits:
     """About one a second, a short burst tolerated (a preview, the answer and its buttons)."""
     group_chat: Window = field(default_factory=lambda: Window(20, 60.0))
 
+    def widened(self, share: float) -> TelegramLimits:
+        """The same limits over windows `share` longer: a margin for the time between the
+        limiter's decision and Telegram's count (awaits, the network), which varies per call."""
+
+        def wider(window: Window) -> Window:
+            return Window(window.limit, window.seconds * (1 + share))
+
+        return TelegramLimits(wider(self.overall), wider(self.private_chat), wider(self.group_chat))
+
     def for_chat(self, chat_id: int | str) -> Window:
         """Groups and channels have negative ids (or an @username)."""
         if isinstance(chat_id, str) and not chat_id.lstrip("-").isdigit():
@@ -98,11 +107,12 @@ class OutgoingLimiter(BaseRequestMiddleware):
         windows: RateWindows | None = None,
         limits: TelegramLimits | None = None,
         *,
+        margin: float = 0.1,
         scope: str = "bot",
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self.windows: RateWindows = windows or LocalWindows()
-        self.limits = limits or TelegramLimits()
+        self.limits = (limits or TelegramLimits()).widened(margin)
         self._scope = scope
         self._sleep = sleep
         self._turn = asyncio.Lock()

@@ -6,13 +6,14 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, func, insert, or_, update
+from sqlalchemy import ColumnElement, bindparam, func, insert, or_, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import aliased
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import InboundMessage, InboundStatus
+from db.types import UTCDateTime
 
 
 async def store(session: AsyncSession, row: InboundMessage) -> InboundMessage | None:
@@ -26,6 +27,31 @@ async def store(session: AsyncSession, row: InboundMessage) -> InboundMessage | 
     return row
 
 
+def _store_checked_statement() -> Any:
+    """Built once (an aliased subquery costs more to build than to run): bound per call."""
+    earlier = aliased(InboundMessage, name="earlier")
+    inserted = InboundMessage.__table__  # type: ignore[attr-defined]
+    # Every row this statement can see is older than the one it inserts (SQLite writes one at a
+    # time; a PostgreSQL row committed before the statement began took its id before it): the
+    # new row itself is left out by its update id, which is unique per bot.
+    earlier_id = (
+        select(func.min(earlier.id))
+        .where(
+            col(earlier.bot_id) == bindparam("earlier_bot_id"),
+            col(earlier.chat_id) == bindparam("earlier_chat_id"),
+            col(earlier.update_id) != bindparam("earlier_update_id"),
+            col(earlier.status) == InboundStatus.RECEIVED,
+            col(earlier.created_at) >= bindparam("earlier_since", type_=UTCDateTime()),
+        )
+        .scalar_subquery()
+    )
+    return insert(InboundMessage).returning(inserted.c.id, earlier_id)
+
+
+_STORE_CHECKED = _store_checked_statement()
+_COLUMNS = [column.key for column in InboundMessage.__table__.c if column.key != "id"]  # type: ignore[attr-defined]
+
+
 async def store_checked(
     session: AsyncSession, row: InboundMessage, *, since: datetime
 ) -> tuple[InboundMessage, int | None] | None:
@@ -37,27 +63,15 @@ async def store_checked(
     `earlier_in_flight` would see right after the commit, except rows committed in
     between, which that check could miss just the same.
     """
-    earlier = aliased(InboundMessage, name="earlier")
-    inserted = InboundMessage.__table__  # type: ignore[attr-defined]
-    # Every row this statement can see is older than the one it inserts (SQLite writes one at a
-    # time; a PostgreSQL row committed before the statement began took its id before it): the
-    # new row itself is left out by its update id, which is unique per bot.
-    earlier_id = (
-        select(func.min(earlier.id))
-        .where(
-            col(earlier.bot_id) == row.bot_id,
-            col(earlier.chat_id) == row.chat_id,
-            col(earlier.update_id) != row.update_id,
-            col(earlier.status) == InboundStatus.RECEIVED,
-            col(earlier.created_at) >= since,
-        )
-        .scalar_subquery()
+    parameters = {name: getattr(row, name) for name in _COLUMNS}
+    parameters.update(
+        earlier_bot_id=row.bot_id,
+        earlier_chat_id=row.chat_id,
+        earlier_update_id=row.update_id,
+        earlier_since=since,
     )
-    values = {column.key: getattr(row, column.key) for column in inserted.c if column.key != "id"}
     try:
-        result = await session.exec(  # type: ignore[call-overload]
-            insert(InboundMessage).values(**values).returning(inserted.c.id, earlier_id)
-        )
+        result = await session.exec(_STORE_CHECKED, params=parameters)  # type: ignore[call-overload]
         inbound_id, earlier_in_flight = result.one()
         await session.commit()
     except IntegrityError:
