@@ -33,6 +33,10 @@ async def active_handoff(session: AsyncSession, user_id: int) -> HandoffSession 
     return await read_cache.open_handoff(session, user_id)
 
 
+async def in_handoff(session: AsyncSession, user_id: int) -> bool:
+    return await read_cache.has_open_handoff(session, user_id)
+
+
 async def close_handoff(session: AsyncSession, user_id: int) -> bool:
     existing = await handoff.open_session_for(session, user_id)
     if existing is None:

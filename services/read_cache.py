@@ -172,6 +172,16 @@ async def open_handoff(session: AsyncSession, user_id: int) -> HandoffSession | 
     )
 
 
+async def has_open_handoff(session: AsyncSession, user_id: int) -> bool:
+    """Whether a person is talking to this customer: the question every message asks first,
+    answered without handing out (merging) the row when it is cached."""
+    caches = read_caches(session)
+    cached = caches.handoffs.get(user_id) if caches is not None else MISSING
+    if not isinstance(cached, _Missing):
+        return cached is not None
+    return await open_handoff(session, user_id) is not None
+
+
 def _changed_keys(session: Session) -> set[tuple[str, int]]:
     keys: set[tuple[str, int]] = set()
     for row in (*session.new, *session.dirty, *session.deleted):
