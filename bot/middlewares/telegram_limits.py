@@ -73,12 +73,12 @@ class TelegramLimits:
     """About one a second, a short burst tolerated (a preview, the answer and its buttons)."""
     group_chat: Window = field(default_factory=lambda: Window(20, 60.0))
 
-    def widened(self, share: float) -> TelegramLimits:
-        """The same limits over windows `share` longer: a margin for the time between the
+    def widened(self, seconds: float) -> TelegramLimits:
+        """The same limits over windows `seconds` longer: a margin for the time between the
         limiter's decision and Telegram's count (awaits, the network), which varies per call."""
 
         def wider(window: Window) -> Window:
-            return Window(window.limit, window.seconds * (1 + share))
+            return Window(window.limit, window.seconds + seconds)
 
         return TelegramLimits(wider(self.overall), wider(self.private_chat), wider(self.group_chat))
 
@@ -107,7 +107,7 @@ class OutgoingLimiter(BaseRequestMiddleware):
         windows: RateWindows | None = None,
         limits: TelegramLimits | None = None,
         *,
-        margin: float = 0.1,
+        margin: float = 0.05,
         scope: str = "bot",
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
