@@ -11,6 +11,7 @@ from pathlib import Path
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.cache_bus import CacheBus
 from bot.config import Settings
 from bot.dispatcher import create_dispatcher
 from bot.durable_dispatcher import DurableDispatcher
@@ -28,6 +29,7 @@ from services.llm.gateway import LLMGateway
 from services.llm.local.availability import local_generation_available
 from services.llm.local.serving import LocalServer
 from services.llm.speculative import SpeculativeAnswerer
+from services.read_cache import caches_for
 
 logger = logging.getLogger(__name__)
 
@@ -48,8 +50,11 @@ class App:
     """The baseline arm's answerer."""
     canary: Canary | None = None
     """Every configured arm, their weights, guard rails and schedule."""
+    cache_bus: CacheBus | None = None
 
     async def close(self) -> None:
+        if self.cache_bus is not None:
+            await self.cache_bus.close()
         if self.state_store is not None:
             await self.state_store.close()
         settling = self.canary.arms.settled() if self.canary is not None else None
@@ -131,6 +136,13 @@ async def build_app(settings: Settings, *, upgrade: bool = True, seed: bool = Fa
         storage=state_store.storage,
         events_isolation=state_store.isolation,
     )
+    redis = getattr(state_store.storage, "redis", None)
+    cache_bus = None
+    if redis is not None:  # several processes may share the database: they hear of each other's writes
+        cache_bus = CacheBus(
+            redis, channel=f"{settings.redis_prefix}:cache", caches=caches_for(engine.sync_engine)
+        )
+        await cache_bus.start()
     return App(
         engine,
         session_factory,
@@ -142,4 +154,5 @@ async def build_app(settings: Settings, *, upgrade: bool = True, seed: bool = Fa
         state_store,
         answerer,
         canary,
+        cache_bus,
     )

@@ -256,6 +256,7 @@ async def _serve(app: App, token: str, settings: Settings, args: argparse.Namesp
 
     from bot.dispatcher import create_bot
     from bot.http_server import HttpFront
+    from bot.middlewares.telegram_limits import limiter_for
     from bot.middlewares.telegram_retry import TelegramRetryMiddleware
     from bot.polling import PollingConflict
     from bot.serving import serve
@@ -263,11 +264,13 @@ async def _serve(app: App, token: str, settings: Settings, args: argparse.Namesp
     webhook = _wants_webhook(args, settings)
     url, secret = settings.require_webhook() if webhook else (None, None)
     port = settings.http_port or (DEFAULT_HTTP_PORT if webhook else None)
+    redis = getattr(app.state_store.storage, "redis", None) if app.state_store else None
     bot = create_bot(
         token,
         retry=TelegramRetryMiddleware(budget=settings.telegram_retry_budget),
         api_url=settings.telegram_api_url,
         metrics=app.metrics,
+        limiter=limiter_for(redis, prefix=settings.redis_prefix),
     )
     front = (
         HttpFront(

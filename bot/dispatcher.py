@@ -18,6 +18,8 @@ from bot.metrics import Metrics, TelegramErrorCounter
 from bot.middlewares.canary_routing import CanaryRoutingMiddleware
 from bot.middlewares.db_session import DbSessionMiddleware
 from bot.middlewares.outbound_log import OutboundLogMiddleware
+from bot.middlewares.response_types import PinResponseTypes
+from bot.middlewares.telegram_limits import OutgoingLimiter
 from bot.middlewares.telegram_retry import TelegramRetryMiddleware
 from handlers import create_routers
 from handlers.streaming import GenerationRegistry
@@ -44,6 +46,7 @@ def create_dispatcher(
         inbox=inbox,
         update_timeout=settings.update_timeout,
         metrics=metrics,
+        concurrency=settings.max_concurrent_updates,
         storage=storage or BoundedMemoryStorage(),
         events_isolation=events_isolation,
         settings=settings,
@@ -66,16 +69,22 @@ def create_bot(
     retry: TelegramRetryMiddleware | None = None,
     api_url: str | None = None,
     metrics: Metrics | None = None,
+    limiter: OutgoingLimiter | None = None,
 ) -> Bot:
     """A Bot whose every call is retried by one policy and every message logged with its outcome.
 
     `api_url` points every Bot API call (file downloads too) at another Bot API server.
+    `limiter` keeps Telegram's message limits for every call, each retry included (innermost);
+    a serving process has one, a local chat or a test needs none.
     """
     if session is None and api_url is not None:
         session = AiohttpSession(api=TelegramAPIServer.from_base(api_url))
     bot = Bot(token, session=session, default=DefaultBotProperties(parse_mode=None))
+    bot.session.middleware(PinResponseTypes())
     if metrics is not None:
         bot.session.middleware(TelegramErrorCounter(metrics))  # outermost: counts each final failure once
     bot.session.middleware(OutboundLogMiddleware())  # sees each message once, with its final outcome
     bot.session.middleware(retry or TelegramRetryMiddleware())
+    if limiter is not None:
+        bot.session.middleware(limiter)
     return bot

@@ -15,6 +15,7 @@ import asyncio
 import json
 import logging
 import time
+from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -22,6 +23,7 @@ from aiogram import Bot, Dispatcher
 from aiogram.exceptions import TelegramAPIError
 from aiogram.types import Update
 
+from bot.chat_scheduler import ChatScheduler
 from bot.faults import is_transient
 from bot.metrics import Metrics
 from db.models import InboundMessage, InboundStatus
@@ -79,11 +81,22 @@ def storable_update(update: Update, bot: Bot) -> tuple[Update, str]:
     return Update.model_validate(storable_tree(data), context={"bot": bot}), raw
 
 
+def chat_key(summary: UpdateSummary) -> Hashable:
+    """What is handled one at a time: a user's updates in one chat (aiogram's FSM isolation key).
+    An update without a chat or user (a poll answer, a channel post) waits for nobody."""
+    if summary.chat_id is None and summary.user_id is None:
+        return object()
+    return (summary.chat_id, summary.user_id)
+
+
 class Admission(NamedTuple):
     update: Update
     summary: UpdateSummary
     receipt: InboundMessage | Receipt
     """The stored row (claimed by whoever admitted it), or why there is none."""
+    earlier: int | None = None
+    """When `checked`: an earlier unanswered update of the chat, learnt while storing this one."""
+    checked: bool = False
 
 
 class DurableDispatcher(Dispatcher):
@@ -93,12 +106,16 @@ class DurableDispatcher(Dispatcher):
         inbox: Inbox,
         update_timeout: float,
         metrics: Metrics | None = None,
+        concurrency: int = 16,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self.inbox = inbox
+        self.scheduler = ChatScheduler(concurrency)
+        """Handling slots for polling and the webhook: one per chat at most, round robin."""
         self._update_timeout = update_timeout
         self._metrics = metrics
+        self._background: set[asyncio.Task[Any]] = set()
         self._in_flight: dict[asyncio.Task[Any], int | None] = {}
         """Handling tasks, with the inbound row each one holds (None while storing)."""
 
@@ -117,21 +134,50 @@ class DurableDispatcher(Dispatcher):
             if task is not None:
                 self._in_flight.pop(task, None)
 
+    async def dispatch(self, bot: Bot, update: Update, *, queue: bool = True) -> Admission:
+        """Store the update, then handle it when its chat's turn and a slot come (in the background).
+
+        Returns once it is stored (the poller confirms it to Telegram then, the webhook answers
+        200). An update that starts at once is stored claimed; one that waits behind its chat's
+        earlier update (or for a slot) is stored unclaimed and claimed when its turn comes, so
+        no lease runs out while it waits. `queue=False` (the webhook): when this process has
+        no free slot and nothing of this chat, the update is left stored for any instance's worker.
+        """
+        ticket = self.scheduler.reserve(chat_key(summarize(update)), queue=queue)
+        try:
+            admission = await self.admit(bot, update, claim=ticket is not None and ticket.starts_now)
+        except BaseException:
+            if ticket is not None:
+                ticket.drop()
+            raise
+        if ticket is None:
+            if isinstance(admission.receipt, Receipt):  # nothing stored to leave: tell or skip now
+                task = asyncio.create_task(self.feed_update(bot, admission.update, admission=admission))
+                self._background.add(task)
+                task.add_done_callback(self._background.discard)
+            return admission
+        receipt = admission.receipt
+        if ticket.starts_now or isinstance(receipt, Receipt):
+            ticket.run(lambda: self.feed_update(bot, admission.update, admission=admission))
+        else:
+            ticket.run(lambda: self.handle_stored(bot, receipt))
+        return admission
+
     async def admit(self, bot: Bot, update: Update, *, claim: bool = True) -> Admission:
         """Store a new update in the inbox (or the journal). The poller calls this before it
         confirms the update to Telegram, the webhook before it answers 200, so a crash right
         after loses nothing. Unclaimed (`claim=False`) it waits for the inbox worker."""
         update, raw = storable_update(update, bot)
         summary = summarize(update)
-        receipt = await self.inbox.receive(
+        stored = await self.inbox.receive_checked(
             Arrival(
                 bot.id, update.update_id, summary.user_id, summary.chat_id, summary.kind, summary.text, raw
             ),
             claim=claim,
         )
         if self._metrics is not None:
-            self._metrics.record_arrival(summary.kind, receipt)
-        return Admission(update, summary, receipt)
+            self._metrics.record_arrival(summary.kind, stored.receipt)
+        return Admission(update, summary, stored.receipt, stored.earlier, stored.checked)
 
     @property
     def busy(self) -> int:
@@ -157,7 +203,7 @@ class DurableDispatcher(Dispatcher):
         return True
 
     async def _handle_admitted(self, bot: Bot, admission: Admission, kwargs: dict[str, Any]) -> Any:
-        update, summary, receipt = admission
+        update, summary, receipt = admission.update, admission.summary, admission.receipt
         if receipt is Receipt.DUPLICATE:
             logger.info("duplicate update skipped", extra={"update_id": update.update_id, "bot_id": bot.id})
             return None
@@ -168,7 +214,7 @@ class DurableDispatcher(Dispatcher):
         task = asyncio.current_task()
         if task is not None:
             self._in_flight[task] = receipt.id  # before the check: a later message here sees this one
-        earlier = await self.inbox.earlier_in_flight(receipt)
+        earlier = admission.earlier if admission.checked else await self.inbox.earlier_in_flight(receipt)
         if earlier is not None and earlier not in self._in_flight.values():
             # Another process has this chat's earlier message: waiting here for the chat's lock
             # could still let this one go first. The inbox worker takes a chat's messages in order.
@@ -198,11 +244,19 @@ class DurableDispatcher(Dispatcher):
     ) -> Any:
         token = current_interaction.set(interaction)
         outcome: Outcome = ANSWERED
+        # One session for the update: the handlers' reads and the outcome's write. After an
+        # error or a cancellation the outcome goes through a fresh one (this one's connection
+        # may be what failed).
+        session = self.inbox.session()
+        healthy = False
         try:
             async with asyncio.timeout(self._update_timeout):
-                response = await super().feed_update(bot, update, interaction=interaction, **kwargs)
+                response = await super().feed_update(
+                    bot, update, interaction=interaction, session=session, **kwargs
+                )
             if interaction.undelivered():
                 outcome = self._retry_later(interaction, "telegram refused every reply")
+            healthy = True
             return response
         except asyncio.CancelledError:
             # Interrupted (a shutdown past its deadline): handled again after the restart, unless
@@ -221,7 +275,12 @@ class DurableDispatcher(Dispatcher):
             current_interaction.reset(token)
             if self._metrics is not None:
                 self._metrics.record_outcome(interaction, outcome, time.perf_counter() - interaction.started)
-            await self.inbox.close(interaction, outcome, interaction.llm)
+            try:
+                await self.inbox.close(
+                    interaction, outcome, interaction.llm, session=session if healthy else None
+                )
+            finally:
+                await session.close()
 
     async def _after_error(
         self, bot: Bot, summary: UpdateSummary, interaction: Interaction, error: Exception
@@ -262,8 +321,10 @@ class DurableDispatcher(Dispatcher):
         return True
 
     async def drain(self, *, within: float) -> list[int]:
-        """Let in-flight handling finish within `within` seconds; cancel the rest, return their rows."""
+        """Let in-flight handling finish within `within` seconds; cancel the rest, return their rows.
+        Updates still waiting for their turn are not started: they stay stored for the next start."""
         started = time.monotonic()
+        self.scheduler.stop()
         pending = set(self._in_flight)
         if pending:
             logger.info("draining in-flight updates", extra={"count": len(pending), "timeout_s": within})

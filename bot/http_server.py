@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import hmac
 import logging
-from typing import Any
 
 from aiogram import Bot
 from aiogram.types import Update
@@ -34,7 +33,6 @@ from bot.durable_dispatcher import DurableDispatcher
 from bot.fsm_storage import StateStore
 from bot.metrics import CONTENT_TYPE, Metrics
 from db.repositories import gauges
-from services.inbox import Receipt
 
 logger = logging.getLogger(__name__)
 
@@ -61,11 +59,10 @@ class HttpFront:
         self._engine = engine
         self._state_store = state_store
         self._metrics = metrics
-        self._concurrency = concurrency
+        dispatcher.scheduler.capacity = concurrency
         self._webhook_path = webhook_path
         self._secret = webhook_secret
         self._console = console
-        self._tasks: set[asyncio.Task[Any]] = set()
         self.draining = False
 
     def application(self) -> web.Application:
@@ -124,12 +121,7 @@ class HttpFront:
             update = Update.model_validate(await request.json(), context={"bot": self._bot})
         except (ValueError, ValidationError):
             return web.json_response({"ok": False, "error": "not a Telegram update"}, status=400)
-        handle_now = self._dispatcher.busy < self._concurrency
-        admission = await self._dispatcher.admit(self._bot, update, claim=handle_now)
-        # A stored row nobody claimed waits for the inbox worker; anything else (claimed, journaled,
-        # a repeat) is dealt with here, after the 200.
-        if handle_now or isinstance(admission.receipt, Receipt):
-            task = asyncio.create_task(self._dispatcher.feed_update(self._bot, update, admission=admission))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+        # Stored before the 200. When this process has no free slot and nothing of this chat,
+        # the stored row waits for whichever instance's inbox worker is free first.
+        await self._dispatcher.dispatch(self._bot, update, queue=False)
         return web.json_response({"ok": True})

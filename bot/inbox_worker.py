@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import defaultdict
+from collections.abc import Hashable
 
 from aiogram import Bot
 
@@ -35,9 +36,11 @@ class InboxWorker:
         if inbox.journal.pending():
             await inbox.replay_journal()
         rows = await inbox.due(self._bot.id)
-        by_chat: dict[int | None, list[InboundMessage]] = defaultdict(list)
+        by_chat: dict[Hashable, list[InboundMessage]] = defaultdict(list)
         for row in rows:
-            by_chat[row.chat_id].append(row)
+            key = (row.chat_id, row.telegram_user_id)
+            if not self._dispatcher.scheduler.holds(key):  # queued here already: taken in its turn
+                by_chat[key].append(row)
         await asyncio.gather(*(self._handle_in_order(chat_rows, stop) for chat_rows in by_chat.values()))
         return len(rows)
 

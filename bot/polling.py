@@ -4,15 +4,15 @@
 own polling calls it again while the previous batch is still being handled, so
 a crash or a deploy loses whatever was not stored yet. Here each batch is
 admitted to the inbox first, and only then does the next call confirm it. The
-batch size follows the free handling slots, so a stored update never waits for
-a slot while its lease runs out.
+batch size follows the free handling slots; updates that wait behind an earlier
+one of their chat take no slot (bot/chat_scheduler.py) and are stored unclaimed,
+so no lease runs out while they wait.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
 
 from aiogram import Bot
 from aiogram.exceptions import (
@@ -29,6 +29,8 @@ logger = logging.getLogger(__name__)
 
 POLLING_TIMEOUT_S = 30
 MAX_BACKOFF_S = 30.0
+BACKLOG_PER_SLOT = 8
+"""Stored updates allowed to wait behind their chats' earlier ones, per slot, before polling pauses."""
 
 
 class PollingConflict(RuntimeError):
@@ -41,17 +43,18 @@ class DurablePoller:
     ) -> None:
         self._dispatcher = dispatcher
         self._bot = bot
-        self._capacity = concurrency
+        self._scheduler = dispatcher.scheduler
+        self._scheduler.capacity = concurrency  # the process's slots, whoever feeds them
         self._allowed_updates = allowed_updates
-        self._tasks: set[asyncio.Task[Any]] = set()
-        self._slot_free = asyncio.Event()
-        self._slot_free.set()
 
     async def run(self, stop: asyncio.Event) -> None:
         offset: int | None = None
         backoff = 1.0
         while not stop.is_set():
-            await self._wait_for_slot(stop)
+            await unless_stopped(
+                self._scheduler.wait_for_room(backlog_limit=BACKLOG_PER_SLOT * self._scheduler.capacity),
+                stop,
+            )
             if stop.is_set():
                 return
             try:
@@ -59,7 +62,7 @@ class DurablePoller:
                     self._bot.get_updates(
                         offset=offset,
                         timeout=POLLING_TIMEOUT_S,
-                        limit=min(100, self._capacity - len(self._tasks)),
+                        limit=min(100, max(1, self._scheduler.free_slots)),
                         allowed_updates=self._allowed_updates,
                         request_timeout=POLLING_TIMEOUT_S + 10,
                     ),
@@ -83,24 +86,5 @@ class DurablePoller:
             backoff = 1.0
             for update in updates:
                 # Stored before the next getUpdates confirms it; handled in the background.
-                admission = await self._dispatcher.admit(self._bot, update)
-                self._spawn(self._dispatcher.feed_update(self._bot, update, admission=admission))
+                await self._dispatcher.dispatch(self._bot, update)
                 offset = update.update_id + 1
-
-    def _spawn(self, handling: Any) -> None:
-        task = asyncio.create_task(handling)
-        self._tasks.add(task)
-        if len(self._tasks) >= self._capacity:
-            self._slot_free.clear()
-        task.add_done_callback(self._done)
-
-    def _done(self, task: asyncio.Task[Any]) -> None:
-        self._tasks.discard(task)
-        self._slot_free.set()
-        if not task.cancelled() and task.exception() is not None:
-            logger.error("update task crashed", exc_info=task.exception())
-
-    async def _wait_for_slot(self, stop: asyncio.Event) -> None:
-        while len(self._tasks) >= self._capacity and not stop.is_set():
-            self._slot_free.clear()
-            await unless_stopped(self._slot_free.wait(), stop)

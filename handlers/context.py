@@ -6,7 +6,7 @@ from aiogram.types import Message, ReplyKeyboardRemove, User
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Customer
-from db.repositories import customers
+from services import read_cache
 from services.text_normalize import detect_language
 
 
@@ -21,7 +21,7 @@ def language_of(user: User | None, text: str = "") -> str:
 async def linked_customer(session: AsyncSession, user: User | None) -> Customer | None:
     if user is None:
         return None
-    return await customers.by_telegram_user(session, user.id)
+    return await read_cache.linked_customer(session, user.id)
 
 
 async def release_connection(session: AsyncSession) -> None:

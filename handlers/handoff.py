@@ -30,7 +30,7 @@ class InHandoff(Filter):
     async def __call__(self, message: Message, session: AsyncSession) -> bool:
         if message.from_user is None:
             return False
-        return await handoff.active_handoff(session, message.from_user.id) is not None
+        return await handoff.in_handoff(session, message.from_user.id)
 
 
 async def start_handoff(

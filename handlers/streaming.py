@@ -24,6 +24,7 @@ from aiogram.exceptions import TelegramAPIError, TelegramBadRequest, TelegramRet
 from aiogram.types import InlineKeyboardMarkup
 from aiogram.utils.chat_action import ChatActionSender
 
+from bot.middlewares.telegram_limits import PreviewDropped
 from services.llm.speculative import VerifiedAnswer
 from services.text_html import HTML, labelled_html
 from services.text_split import TELEGRAM_LIMIT, split_text
@@ -128,6 +129,10 @@ class ReplyStreamer:
                 pending,
             )
             self._next_update = now + self._interval
+        except PreviewDropped as error:
+            # The bot is near Telegram's limits: show less often rather than delay anyone's answer.
+            self._interval = min(MAX_INTERVAL, self._interval * 1.5)
+            self._next_update = now + max(error.wait, self._interval)
         except TelegramRetryAfter as error:
             self._interval = min(MAX_INTERVAL, self._interval * 2)
             self._next_update = now + max(float(error.retry_after), self._interval)

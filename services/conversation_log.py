@@ -19,13 +19,13 @@ from typing import Any
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import (
-    InboundMessage,
     InboundStatus,
     LLMCall,
     LLMReply,
     OutboundMessage,
     OutboundStatus,
 )
+from db.repositories import inbox as inbox_rows
 from db.types import utcnow
 from services.classifier import Classification
 from services.llm.speculative import ReplyReport
@@ -135,34 +135,40 @@ def outcome_record(interaction: Interaction, outcome: Outcome) -> dict[str, Any]
 async def write_outcome(
     session: AsyncSession, record: dict[str, Any], llm: ReplyReport | None = None
 ) -> None:
-    """Fill in the inbound row and add the outbound rows, in the caller's transaction."""
-    row = await session.get(InboundMessage, record["inbound_id"])
-    if row is None:
+    """Fill in the inbound row and add the outbound rows, in the caller's transaction.
+
+    The row is updated without being read first (one statement, not two); a row that
+    is no longer waiting was written already (a journal replay) and is left alone.
+    """
+    inbound_id = record["inbound_id"]
+    values: dict[str, Any] = {
+        "status": record["status"],
+        "status_reason": record["reason"],
+        "lease_until": datetime.fromisoformat(record["retry_at"]) if record["retry_at"] else None,
+        **{
+            name: record[name]
+            for name in ("intent", "confidence", "entities", "route", "answer_source", "error", "latency_ms")
+        },
+    }
+    if record["apologized"]:
+        values["apologized"] = True  # never set back: an apology once sent stays sent
+    if not await inbox_rows.record_outcome(session, inbound_id, values):
         return
-    if row.status != InboundStatus.RECEIVED:
-        return  # already written (a journal replay after a write that did land)
-    row.status = record["status"]
-    row.status_reason = record["reason"]
-    row.lease_until = datetime.fromisoformat(record["retry_at"]) if record["retry_at"] else None
-    row.apologized = row.apologized or record["apologized"]
-    for name in ("intent", "confidence", "entities", "route", "answer_source", "error", "latency_ms"):
-        setattr(row, name, record[name])
-    session.add(row)
     user_id = record["user_id"]
-    for sent in record["sent"]:
-        session.add(
-            OutboundMessage(
-                inbound_id=row.id,
-                chat_id=sent["chat_id"],
-                telegram_user_id=sent["chat_id"] if sent["chat_id"] == user_id else None,
-                method=sent["method"],
-                text=sent["text"],
-                status=sent["status"],
-                error=sent["error"],
-            )
+    session.add_all(
+        OutboundMessage(
+            inbound_id=inbound_id,
+            chat_id=sent["chat_id"],
+            telegram_user_id=sent["chat_id"] if sent["chat_id"] == user_id else None,
+            method=sent["method"],
+            text=sent["text"],
+            status=sent["status"],
+            error=sent["error"],
         )
-    if llm is not None and row.id is not None:
-        await _store_llm_report(session, row.id, llm)
+        for sent in record["sent"]
+    )
+    if llm is not None:
+        await _store_llm_report(session, inbound_id, llm)
 
 
 async def _store_llm_report(session: AsyncSession, inbound_id: int, report: ReplyReport) -> None:

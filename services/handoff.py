@@ -15,6 +15,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from db.models import HandoffLink, HandoffSession
 from db.repositories import handoff, logs
 from db.types import utcnow
+from services import read_cache
 
 
 async def open_handoff(session: AsyncSession, *, user_id: int, chat_id: int, language: str) -> HandoffSession:
@@ -28,7 +29,12 @@ async def open_handoff(session: AsyncSession, *, user_id: int, chat_id: int, lan
 
 
 async def active_handoff(session: AsyncSession, user_id: int) -> HandoffSession | None:
-    return await handoff.open_session_for(session, user_id)
+    """Asked on every customer message: served from the read cache (services/read_cache.py)."""
+    return await read_cache.open_handoff(session, user_id)
+
+
+async def in_handoff(session: AsyncSession, user_id: int) -> bool:
+    return await read_cache.has_open_handoff(session, user_id)
 
 
 async def close_handoff(session: AsyncSession, user_id: int) -> bool:

@@ -72,6 +72,16 @@ class Arrival:
 
 
 @dataclass(frozen=True)
+class Stored:
+    """What storing an update gave: the row (or why there is none) and, when `checked`, the
+    earliest unanswered earlier update of its chat, read in the same round trip."""
+
+    receipt: InboundMessage | Receipt
+    earlier: int | None = None
+    checked: bool = False
+
+
+@dataclass(frozen=True)
 class InboxPolicy:
     lease: timedelta = timedelta(seconds=90)
     """Longer than handling may take (the per-update timeout plus a margin)."""
@@ -99,7 +109,13 @@ class Inbox:
         self.policy = policy or InboxPolicy()
 
     async def receive(self, arrival: Arrival, *, claim: bool = True) -> InboundMessage | Receipt:
-        """Store a new update; journal it when the database is down.
+        """Store a new update; journal it when the database is down."""
+        return (await self.receive_checked(arrival, claim=claim)).receipt
+
+    async def receive_checked(self, arrival: Arrival, *, claim: bool = True) -> Stored:
+        """Store a new update, and learn in the same round trip whether an earlier update of
+        its chat is still unanswered (see `earlier_in_flight`); journal it when the database
+        is down.
 
         `claim`: the caller handles it now (the row is leased to it). Unclaimed, it waits in
         the inbox for whichever process's worker is free first.
@@ -111,28 +127,52 @@ class Inbox:
         )
         try:
             async with self._session_factory() as session:
-                stored = await rows.store(session, row)
+                stored = await rows.store_checked(session, row, since=utcnow() - self.policy.in_flight)
         except STORAGE_ERRORS as error:
             await self.journal.append({"type": "update", "arrival": _arrival_record(arrival)})
             logger.error(
                 "database unavailable: update journaled, it will be handled when the database answers",
                 extra={"update_id": arrival.update_id, "bot_id": arrival.bot_id, "error": _short(error)},
             )
-            return Receipt.JOURNALED
-        return stored if stored is not None else Receipt.DUPLICATE
+            return Stored(Receipt.JOURNALED)
+        if stored is None:
+            return Stored(Receipt.DUPLICATE)
+        return Stored(stored[0], stored[1], checked=True)
 
-    async def close(self, interaction: Interaction, outcome: Outcome, llm: ReplyReport | None = None) -> None:
+    def session(self) -> AsyncSession:
+        """A session on the inbox's database, for a caller that writes the outcome in its own."""
+        return self._session_factory()
+
+    async def close(
+        self,
+        interaction: Interaction,
+        outcome: Outcome,
+        llm: ReplyReport | None = None,
+        *,
+        session: AsyncSession | None = None,
+    ) -> None:
+        """Record how handling ended: one transaction, in `session` when the caller passes the
+        one handling used (its pending work is rolled back first: handlers commit what they
+        mean to keep), else in a new one. Journaled when the database does not answer."""
         record = outcome_record(interaction, outcome)
         try:
-            async with self._session_factory() as session:
-                await write_outcome(session, record, llm)
-                await session.commit()
+            if session is not None:
+                await session.rollback()
+                await self._write(session, record, llm)
+            else:
+                async with self._session_factory() as fresh:
+                    await self._write(fresh, record, llm)
         except STORAGE_ERRORS as error:
             await self.journal.append(record)
             logger.error(
                 "database unavailable: outcome journaled",
                 extra={"inbound_id": interaction.inbound_id, "error": _short(error)},
             )
+
+    @staticmethod
+    async def _write(session: AsyncSession, record: dict[str, Any], llm: ReplyReport | None) -> None:
+        await write_outcome(session, record, llm)
+        await session.commit()
 
     async def replay_journal(self) -> int:
         """Write journaled updates and outcomes into the database, in order; how many were replayed."""

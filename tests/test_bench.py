@@ -41,3 +41,30 @@ def test_understanding_bench_prints_the_goal_ratio(capsys: pytest.CaptureFixture
         r"vs_cue_tables=\d+x",
         lines[-1],
     )
+
+
+async def test_bot_overhead_bench_prints_its_table_and_line(database_url: str) -> None:
+    """A short run of bench/bot_overhead.py on each backend: three dispatchers, both modes."""
+    from bench import bot_overhead
+
+    url = None if database_url.startswith("sqlite") else database_url
+    args = ["--updates", "30", "--users", "10", "--concurrency", "5"]
+    if url is not None:
+        args += ["--database-url", url]
+    report = await bot_overhead.run(bot_overhead.parse_args(args))
+    lines = bot_overhead.render(report)
+    assert sum(line.startswith("| SQLite," if url is None else "| PostgreSQL,") for line in lines) == 2
+    assert re.fullmatch(r"updates_per_s=\d+\.\d p99_ms=\d+\.\d\d floor_ratio=\d+\.\d\d", lines[-1])
+    statements = next(line for line in lines if line.startswith("csbot per update"))
+    assert float(statements.split(": ")[1].split()[0]) < 6, "round trips per update crept back up"
+
+
+async def test_streaming_load_bench_answers_every_chat_without_a_429() -> None:
+    """A short run of bench/streaming_load.py: a few chats at once, model latencies scaled down."""
+    from bench import streaming_load
+
+    report = await streaming_load.run(streaming_load.parse_args(["--chats", "40", "--time-scale", "0.02"]))
+    lines = streaming_load.render(report)
+    assert (report["answered"], report["refused_429"]) == (40, 0), lines
+    assert report["drafts_sent"] + report["drafts_dropped"] > 0, "the answers were streamed"
+    assert re.fullmatch(r"answered=40/40 429s=0 p95_final_s=\d+\.\d\d bound_s=\d+\.\d\d", lines[-1])

@@ -1,4 +1,8 @@
-"""One database session per update; committing is the services' business."""
+"""One database session per update; committing is the services' business.
+
+The durable dispatcher opens the update's session itself (the outcome is written
+in it too) and passes it in; an update dispatched without one gets its own here.
+"""
 
 from __future__ import annotations
 
@@ -21,6 +25,8 @@ class DbSessionMiddleware(BaseMiddleware):
         event: TelegramObject,
         data: dict[str, Any],
     ) -> Any:
+        if data.get("session") is not None:
+            return await handler(event, data)
         async with self._session_factory() as session:
             data["session"] = session
             return await handler(event, data)

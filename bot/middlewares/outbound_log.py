@@ -25,6 +25,7 @@ from aiogram.methods import (
 from aiogram.methods.base import TelegramType
 
 from bot.faults import is_transient
+from bot.middlewares.telegram_limits import PreviewDropped
 from db.models import OutboundStatus
 from services.conversation_log import SentMessage, current_interaction
 from services.text_html import to_plain
@@ -53,6 +54,8 @@ class OutboundLogMiddleware(BaseRequestMiddleware):
         sent = SentMessage(method.__api_method__, int(chat_id) if chat_id is not None else None, text)
         try:
             response = await make_request(bot, method)
+        except PreviewDropped:
+            raise  # never sent, on purpose: a streaming preview skipped to keep Telegram's limits
         except BaseException as error:  # a cancelled send (timeout, shutdown) did not arrive either
             sent.status = OutboundStatus.FAILED
             sent.error = f"{type(error).__name__}: {error}"[:1000]

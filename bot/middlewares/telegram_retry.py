@@ -83,7 +83,13 @@ class TelegramRetryMiddleware(BaseRequestMiddleware):
             reraise=True,
             **options,  # type: ignore[arg-type]  # tenacity types sleep loosely
         )
-        return await retrying(make_request, bot, method)
+
+        async def attempt(bot: Bot, method: TelegramMethod[TelegramType]) -> Response[TelegramType]:
+            # A coroutine function for tenacity: the next middleware may be a callable object,
+            # which tenacity would take for a synchronous function and never await.
+            return await make_request(bot, method)
+
+        return await retrying(attempt, bot, method)
 
 
 def _log_retry(retry_state: RetryCallState) -> None:

@@ -1,0 +1,125 @@
+"""Sliding-window rate limits: at most `limit` events in any `seconds`-long window, per key.
+
+One algorithm, two stores: in this process (`LocalWindows`) or in Redis
+(`RedisWindows`), where several bot processes share one budget. The same rule
+drives the bot's outgoing limiter and the fake Telegram that enforces the limits
+in the benchmarks, so "the bot keeps the limit" and "Telegram would have
+accepted it" are one statement. A sliding log rather than a token bucket: a
+bucket of rate r and burst b lets r + b events into one window, which a
+window-counting server refuses.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class Window:
+    limit: int
+    seconds: float
+
+    def __str__(self) -> str:
+        return f"{self.limit}/{self.seconds:g}s"
+
+
+class RateWindows(Protocol):
+    async def acquire(self, key: str, window: Window, *, headroom: int = 0) -> float:
+        """Take one event in `key`'s window when fewer than `limit - headroom` are in it (returns 0);
+        otherwise take nothing and return the seconds until the oldest event leaves the window."""
+        ...
+
+
+class LocalWindows:
+    """Windows in this process. Keys whose events all left their window are forgotten."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._events: dict[str, deque[float]] = {}
+        self._sweep_at = 1024
+
+    def used(self, key: str, window: Window) -> int:
+        events = self._events.get(key)
+        if events is None:
+            return 0
+        self._expire(events, self._clock() - window.seconds)
+        return len(events)
+
+    async def acquire(self, key: str, window: Window, *, headroom: int = 0) -> float:
+        return self.acquire_now(key, window, headroom=headroom)
+
+    def acquire_now(self, key: str, window: Window, *, headroom: int = 0) -> float:
+        now = self._clock()
+        events = self._events.get(key)
+        if events is None:
+            events = self._events[key] = deque()
+            if len(self._events) > self._sweep_at:
+                self._sweep(now, window)
+        self._expire(events, now - window.seconds)
+        if len(events) < window.limit - headroom:
+            events.append(now)
+            return 0.0
+        # The event that must leave before one more fits under limit - headroom.
+        index = len(events) - (window.limit - headroom)
+        return max(1e-3, events[index] + window.seconds - now)
+
+    @staticmethod
+    def _expire(events: deque[float], horizon: float) -> None:
+        while events and events[0] <= horizon:
+            events.popleft()
+
+    def _sweep(self, now: float, window: Window) -> None:
+        """Forget idle keys, so a bot that met a million chats does not keep a million deques."""
+        horizon = now - max(window.seconds, 60.0)
+        for key in [key for key, events in self._events.items() if not events or events[-1] <= horizon]:
+            del self._events[key]
+        self._sweep_at = max(1024, 2 * len(self._events))
+
+
+# KEYS[1]: the window; ARGV: limit, window in microseconds, headroom, a unique member.
+# Redis's own clock, so processes on several machines agree on what "the last second" is.
+_ACQUIRE = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local limit = tonumber(ARGV[1])
+local span = tonumber(ARGV[2])
+local allowed = limit - tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - span)
+local used = redis.call('ZCARD', KEYS[1])
+if used < allowed then
+  redis.call('ZADD', KEYS[1], now, ARGV[4])
+  redis.call('PEXPIRE', KEYS[1], math.ceil(span / 1000) + 1000)
+  return 0
+end
+local oldest = redis.call('ZRANGE', KEYS[1], used - allowed, used - allowed, 'WITHSCORES')
+return math.max(1000, tonumber(oldest[2]) + span - now)
+"""
+
+
+class RedisWindows:
+    """Windows in Redis: every process of a bot counts against the same budget.
+
+    One atomic script per event (remove what left the window, count, add), timed by
+    Redis's clock. Keys carry the deployment's prefix and expire when idle.
+    """
+
+    def __init__(self, redis: Any, *, prefix: str) -> None:
+        self._redis = redis
+        self._prefix = prefix
+        self._script = redis.register_script(_ACQUIRE)
+        self._members = itertools.count()
+        self._origin = f"{os.getpid()}-{id(self):x}"
+
+    async def acquire(self, key: str, window: Window, *, headroom: int = 0) -> float:
+        member = f"{self._origin}-{next(self._members)}"
+        wait_us = await self._script(
+            keys=[f"{self._prefix}:rate:{key}"],
+            args=[window.limit, int(window.seconds * 1_000_000), headroom, member],
+        )
+        return int(wait_us) / 1_000_000

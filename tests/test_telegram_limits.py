@@ -1,0 +1,244 @@
+"""The outgoing limiter: Telegram's limits kept for every call, final answers before previews,
+and one budget for all processes of a bot through Redis."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from aiogram import Bot
+from aiogram.methods import EditMessageText, ForwardMessage, SendChatAction, SendMessage, SendMessageDraft
+
+from bot.middlewares.telegram_limits import OutgoingLimiter, PreviewDropped, TelegramLimits, as_preview
+from bot.rate_windows import LocalWindows, RateWindows, RedisWindows, Window
+from bot.recording_session import LOCAL_BOT_TOKEN, RecordingSession
+
+REDIS_URL = "redis://127.0.0.1:6379/0"
+
+
+class Clock:
+    """Virtual time: a sleep moves it on, so tests of 30-per-second limits take no real time."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def in_any_window(times: list[float], seconds: float) -> int:
+    """The most events in any window of `seconds` (closed at its end, as the windows count)."""
+    times = sorted(times)
+    return max((sum(1 for t in times if end - seconds < t <= end) for end in times), default=0)
+
+
+# --- one contract for both window stores ---------------------------------------------------
+
+
+def _require_redis() -> None:
+    redis = pytest.importorskip("redis")
+    try:
+        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1).ping()
+    except redis.RedisError as error:
+        pytest.skip(f"no Redis at {REDIS_URL}: {error}")
+
+
+@pytest.fixture
+async def redis_client() -> AsyncIterator[Any]:
+    _require_redis()
+    from redis.asyncio import Redis
+
+    client = Redis.from_url(REDIS_URL, socket_connect_timeout=1)
+    yield client
+    await client.aclose()
+
+
+@pytest.fixture(params=["local", "redis"])
+async def windows(request: pytest.FixtureRequest) -> AsyncIterator[RateWindows]:
+    if request.param == "local":
+        yield LocalWindows()
+        return
+    _require_redis()
+    from redis.asyncio import Redis
+
+    client = Redis.from_url(REDIS_URL, socket_connect_timeout=1)
+    yield RedisWindows(client, prefix=f"test-h12-{uuid.uuid4().hex[:8]}")
+    await client.aclose()
+
+
+async def test_a_window_admits_its_limit_then_says_how_long_to_wait(windows: RateWindows) -> None:
+    window = Window(3, 0.5)
+    assert [await windows.acquire("k", window) for _ in range(3)] == [0.0, 0.0, 0.0]
+    wait = await windows.acquire("k", window)
+    assert 0 < wait <= 0.5
+    assert await windows.acquire("other", window) == 0.0, "keys are counted apart"
+    await asyncio.sleep(wait + 0.02)
+    assert await windows.acquire("k", window) == 0.0, "the oldest left the window"
+
+
+async def test_headroom_keeps_slots_free_for_others(windows: RateWindows) -> None:
+    window = Window(3, 5.0)
+    assert await windows.acquire("k", window, headroom=1) == 0.0
+    assert await windows.acquire("k", window, headroom=1) == 0.0
+    assert await windows.acquire("k", window, headroom=1) > 0, "the last slot is kept"
+    assert await windows.acquire("k", window) == 0.0, "and taken by a call without headroom"
+
+
+def test_local_windows_forget_idle_keys() -> None:
+    clock = Clock()
+    windows = LocalWindows(clock)
+    for chat in range(3000):
+        windows.acquire_now(f"chat:{chat}", Window(1, 1.0))
+    clock.now += 120
+    windows.acquire_now("fresh", Window(1, 1.0))
+    for chat in range(3000, 5000):
+        windows.acquire_now(f"chat:{chat}", Window(1, 1.0))
+    assert windows.used("chat:1", Window(1, 1.0)) == 0
+    assert len(windows._events) < 4000
+
+
+# --- the limiter ---------------------------------------------------------------------------
+
+
+def limited_bot(
+    clock: Clock, windows: RateWindows | None = None
+) -> tuple[Bot, RecordingSession, list[float]]:
+    session = RecordingSession()
+    sent_at: list[float] = []
+    original = session.make_request
+
+    async def stamped(bot: Bot, method: Any, timeout: int | None = None) -> Any:  # noqa: ASYNC109
+        sent_at.append(clock())
+        return await original(bot, method, timeout)
+
+    session.make_request = stamped  # type: ignore[method-assign]
+    bot = Bot(LOCAL_BOT_TOKEN, session=session)
+    bot.session.middleware(OutgoingLimiter(windows or LocalWindows(clock), sleep=clock.sleep))
+    return bot, session, sent_at
+
+
+async def test_final_messages_to_many_chats_keep_30_per_second() -> None:
+    clock = Clock()
+    bot, session, sent_at = limited_bot(clock)
+    for chat in range(90):
+        await bot.send_message(10_000 + chat, "answer")
+    assert len(session.sent(SendMessage)) == 90, "none dropped: final messages wait their turn"
+    assert in_any_window(sent_at, 1.0) <= 30
+    assert clock.now - 1000.0 >= 2.0, "90 messages at 30 a second take two seconds at least"
+
+
+async def test_one_chat_gets_about_one_a_second_and_a_group_20_a_minute() -> None:
+    clock = Clock()
+    bot, _, sent_at = limited_bot(clock)
+    for _ in range(9):
+        await bot.send_message(42, "answer")
+    assert in_any_window(sent_at, 3.0) <= 3
+    sent_at.clear()
+    for _ in range(25):
+        await bot.send_message(-100_5, "answer")
+    assert in_any_window(sent_at, 60.0) <= 20
+    assert max(sent_at) - min(sent_at) >= 60.0
+
+
+async def test_previews_are_dropped_not_delayed_and_the_final_message_still_goes() -> None:
+    clock = Clock()
+    bot, session, _ = limited_bot(clock)
+    await bot.send_message_draft(chat_id=42, draft_id=1, text="Hel")
+    await bot.send_message_draft(chat_id=42, draft_id=1, text="Hello")
+    started = clock.now
+    with pytest.raises(PreviewDropped):
+        await bot.send_message_draft(chat_id=42, draft_id=1, text="Hello, w")
+    assert clock.now == started, "a preview never waits"
+    await bot.send_message(42, "Hello, world")
+    assert [type(call) for call in session.requests] == [SendMessageDraft, SendMessageDraft, SendMessage]
+    with as_preview(), pytest.raises(PreviewDropped):
+        await bot.edit_message_text(text="streamed edit", chat_id=42, message_id=7)
+    await bot.edit_message_text(text="final edit", chat_id=42, message_id=7)
+    assert isinstance(session.requests[-1], EditMessageText)
+
+
+async def test_previews_leave_the_global_budget_to_final_messages() -> None:
+    clock = Clock()
+    bot, session, _ = limited_bot(clock)
+    for chat in range(24):
+        await bot.send_message(20_000 + chat, "answer")
+    with pytest.raises(PreviewDropped):
+        await bot.send_message_draft(chat_id=30_000, draft_id=1, text="preview")
+    for chat in range(6):
+        await bot.send_message(20_100 + chat, "answer")
+    assert len(session.sent(SendMessage)) == 30 and clock.now == 1000.0
+
+
+async def test_a_waiting_final_message_goes_before_any_preview() -> None:
+    clock = Clock()
+    bot, session, _ = limited_bot(clock)
+    for chat in range(30):
+        await bot.send_message(20_000 + chat, "answer")
+    release = asyncio.Event()
+
+    async def slow_sleep(seconds: float) -> None:
+        await release.wait()
+        clock.now += seconds
+
+    limiter = next(m for m in bot.session.middleware._middlewares if isinstance(m, OutgoingLimiter))
+    limiter._sleep = slow_sleep
+    final = asyncio.create_task(bot.send_message(40_000, "final"))
+    await asyncio.sleep(0)
+    clock.now += 1.5  # the window has room again, but the final message was first in line
+    with pytest.raises(PreviewDropped):
+        await bot.send_message_draft(chat_id=40_001, draft_id=1, text="preview")
+    release.set()
+    await final
+    assert isinstance(session.requests[-1], SendMessage) and session.requests[-1].chat_id == 40_000
+
+
+async def test_forwards_count_and_typing_indicators_do_not() -> None:
+    clock = Clock()
+    bot, session, _ = limited_bot(clock)
+    for _ in range(10):
+        await bot.send_chat_action(42, "typing")
+    assert clock.now == 1000.0
+    for message_id in range(3):
+        await bot.forward_message(chat_id=-100_5, from_chat_id=42, message_id=message_id)
+    assert len(session.sent(SendChatAction)) == 10 and len(session.sent(ForwardMessage)) == 3
+    limiter = next(m for m in bot.session.middleware._middlewares if isinstance(m, OutgoingLimiter))
+    assert limiter.sent["forwardMessage"] == 3 and "sendChatAction" not in limiter.sent
+
+
+async def test_two_processes_share_one_global_budget_through_redis(redis_client: Any) -> None:
+    """Two limiters (two processes) on one Redis prefix, 45 final messages each to distinct
+    chats: together they keep 30 per second, as Telegram counts them for the bot."""
+    prefix = f"test-h12-{uuid.uuid4().hex[:8]}"
+    sent_at: list[float] = []
+
+    def process() -> Bot:
+        session = RecordingSession()
+        original = session.make_request
+
+        async def stamped(bot: Bot, method: Any, timeout: int | None = None) -> Any:  # noqa: ASYNC109
+            sent_at.append(time.monotonic())
+            return await original(bot, method, timeout)
+
+        session.make_request = stamped  # type: ignore[method-assign]
+        bot = Bot(LOCAL_BOT_TOKEN, session=session)
+        limits = TelegramLimits(overall=Window(30, 1.0))
+        bot.session.middleware(OutgoingLimiter(RedisWindows(redis_client, prefix=prefix), limits))
+        return bot
+
+    first, second = process(), process()
+
+    async def send_all(bot: Bot, base: int) -> None:
+        await asyncio.gather(*(bot.send_message(base + chat, "answer") for chat in range(45)))
+
+    started = time.monotonic()
+    await asyncio.gather(send_all(first, 50_000), send_all(second, 60_000))
+    assert len(sent_at) == 90
+    assert time.monotonic() - started >= 2.0, "90 messages at 30 a second"
+    assert in_any_window(sent_at, 0.95) <= 30  # a little slack for Redis's clock against ours
