@@ -79,15 +79,15 @@ def main() -> None:
         for name in names:
             if not (DATA / name).exists():
                 continue
-            report = evaluate_intents(classifier, load_labelled(DATA / name))
-            by = report.by_language
+            intents = evaluate_intents(classifier, load_labelled(DATA / name))
+            by = intents.by_language
             japanese = by.get("ja", by.get("mix", float("nan")))
             print(
-                f"{name:<34}{role:<10}{report.macro_f1:>9.3f}{by.get('ko', float('nan')):>7.3f}"
+                f"{name:<34}{role:<10}{intents.macro_f1:>9.3f}{by.get('ko', float('nan')):>7.3f}"
                 f"{by.get('en', float('nan')):>7.3f}{japanese:>7.3f}"
             )
             if args.misses:
-                for item, guess in report.mistakes:
+                for item, guess in intents.mistakes:
                     print(f"    [{item.intent.value} -> {guess.value}] ({item.language}) {item.text}")
 
 
