@@ -12,11 +12,20 @@ question" is confident. Its evidence, for the best entry:
   the FAQ does *not* cover (services/data/shop_questions.txt, minus the ones this
   FAQ covers) than to the entry: "Do you ship internationally?" is nearer to
   that background question than to a same-day-dispatch entry;
-- `uncovered_word`: the most specific word of the question that neither appears
-  in the entry nor means something close to one of its words ("military" in
-  "military discount" against a student-discount entry);
 - `answer_similarity` and `lexical`: cosine to the answer text, and TF-IDF
-  agreement of the words.
+  agreement of the words;
+- `centroid` and `centroid_margin`: cosine to the mean of all the entry's
+  phrasings (its question in every language and its examples), which is less
+  noisy than the single nearest phrasing, and its lead over the runner-up;
+- `lexical_agrees` and `semantic_agrees`: whether words alone and meaning alone
+  pick the same entry as the combination (agreement of independent evidence);
+  `lexical_margin` and `answer_margin`: their leads over the runner-up;
+- `cjk`: the question is Korean or Japanese, so the calibration can hold those
+  scripts to their own bar (similarities run differently per script).
+
+A word-level feature (embedding each specific word of the question) was
+measured and removed: it did not help on held-out FAQs and cost an extra
+encoder call on most messages, the p99 latency tail.
 
 A logistic model over these (weights and threshold in
 services/data/faq_calibration.json, fitted by bench/calibrate.py on the tuning
@@ -28,16 +37,16 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import threading
-from collections import Counter, OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from services.encoder import SentenceEncoder, shared_encoder
-from services.lexical import TfidfIndex, best_per_group, content_words
+from services.lexical import TfidfIndex, best_per_group
 
 DATA = Path(__file__).parent / "data"
 CALIBRATION_PATH = DATA / "faq_calibration.json"
@@ -53,18 +62,20 @@ its phrasings): stricter than answering a customer, and independent of the answe
 that fitting the threshold does not move the features it is fitted on."""
 BACKGROUND_NEUTRAL = 0.0
 """The gap used while judging the background itself, and when every background question is covered."""
-MOST_SPECIFIC_WORDS = 4
-"""Words of a question weighed against an entry: a long message costs no more than this."""
-RECENT_WORDS = 20_000
-"""Customer words outside the FAQ whose embeddings are kept (512 floats each: ~40 MB at most)."""
 FEATURES = (
     "similarity",
     "margin",
     "background_gap",
-    "uncovered_word",
     "answer_similarity",
     "lexical",
     "semantic_margin",
+    "centroid",
+    "centroid_margin",
+    "lexical_agrees",
+    "semantic_agrees",
+    "lexical_margin",
+    "answer_margin",
+    "cjk",
 )
 
 
@@ -108,23 +119,15 @@ class Calibration:
 
 
 class _Background:
-    """Common shop questions and word frequencies: the same for every shop, built once."""
+    """Common shop questions: the same for every shop, embedded once per process."""
 
     def __init__(self, encoder: SentenceEncoder) -> None:
-        from services.classifier import load_examples
-
         self.questions = [
             line.strip()
             for line in BACKGROUND_PATH.read_text(encoding="utf-8").splitlines()
             if line.strip() and not line.startswith("#")
         ]
         self.embeddings = encoder.encode(self.questions)
-        corpus = self.questions + [example.text for example in load_examples()]
-        self.frequency = Counter(word for text in corpus for word in set(content_words(text)))
-        self.size = len(corpus)
-        vocabulary = sorted(self.frequency)
-        self.word_vectors = dict(zip(vocabulary, encoder.encode(vocabulary), strict=True))
-        """Customers' everyday words, embedded once per process rather than per message."""
 
 
 _backgrounds: dict[int, _Background] = {}
@@ -139,7 +142,7 @@ def _background(encoder: SentenceEncoder) -> _Background:
 
 
 def warm_up_background(encoder: SentenceEncoder) -> None:
-    """Embed the common questions and words now (called from the start-up warm-up thread)."""
+    """Embed the common questions now (called from the start-up warm-up thread)."""
     _background(encoder)
 
 
@@ -176,22 +179,9 @@ class FaqMatcher:
         self._document_groups = [slot[d.slug] for d in self.documents]
 
         background = _background(self._encoder)
-        self._background_words = background.word_vectors
         self._uncovered_background = background.embeddings[:0]
         self._background_known = False
-        self._vocabulary: list[set[str]] = [set() for _ in self.slugs]
-        for d in self.documents:
-            for text in (d.question, d.answer, *d.examples, *d.tags):
-                self._vocabulary[slot[d.slug]].update(content_words(text))
-        words = sorted(set().union(*self._vocabulary))
-        self._word_vectors = dict(zip(words, self._encoder.encode(words), strict=True))
-        self._recent_words: OrderedDict[str, np.ndarray] = OrderedDict()
-        self._entry_words = [np.array([self._word_vectors[w] for w in sorted(v)]) for v in self._vocabulary]
-        frequency = Counter(background.frequency)
-        for d in self.documents:
-            frequency.update(set(content_words(" ".join((d.question, d.answer, *d.examples)))))
-        self._frequency, self._corpus_size = frequency, background.size + len(self.documents)
-        self._words_lock = threading.Lock()
+        self._centroids = self._centroids_of(self._phrase_vectors, self._phrase_groups)
         covered, entries = self._covers(background)
         self._uncovered_background = background.embeddings[~covered]
         self._background_known = True
@@ -200,6 +190,17 @@ class FaqMatcher:
             vectors = np.vstack([self._phrase_vectors, background.embeddings[covered]])
             order = np.argsort(groups, kind="stable")
             self._phrase_groups, self._phrase_vectors = groups[order], vectors[order]
+
+    def _centroids_of(self, vectors: np.ndarray, groups: np.ndarray) -> np.ndarray:
+        """Each entry's mean phrasing, normalised: what its question means across languages and wordings.
+
+        Computed from the shop's own rows only (not the common questions an entry is
+        found to cover), so the judgement of coverage cannot feed back into it.
+        """
+        centroids = np.zeros((len(self.slugs), vectors.shape[1]), dtype=np.float32)
+        np.add.at(centroids, groups, vectors)
+        centroids /= np.maximum(np.linalg.norm(centroids, axis=1, keepdims=True), 1e-6)
+        return centroids
 
     def _covers(self, background: _Background) -> tuple[np.ndarray, np.ndarray]:
         """Which common shop questions this FAQ answers, by the matcher's own judgement.
@@ -243,18 +244,16 @@ class FaqMatcher:
             + LEXICAL_QUESTION_WEIGHT * lexical_question
             + LEXICAL_DOCUMENT_WEIGHT * lexical_document
         )
-        parts = {"semantic": semantic, "answer": answer, "lexical": lexical_question + lexical_document}
+        parts = {
+            "semantic": semantic,
+            "answer": answer,
+            "lexical": lexical_question + lexical_document,
+            "centroid": self._centroids @ vector,
+        }
         return combined, parts | {"vector": vector}
 
-    def evidence(
-        self, question: str, *, words_if: float | None = None
-    ) -> tuple[int, int | None, dict[str, float]] | None:
-        """The best slug's index, the runner-up's, and the features the calibration reads.
-
-        With `words_if`, the word-level feature (the costly one: it may embed new
-        words) is computed only when the entry would otherwise reach that
-        probability: it can only lower the confidence.
-        """
+    def evidence(self, question: str) -> tuple[int, int | None, dict[str, float]] | None:
+        """The best slug's index, the runner-up's, and the features the calibration reads."""
         if not self.documents or not question.strip():
             return None
         combined, parts = self.scores(question)
@@ -268,22 +267,26 @@ class FaqMatcher:
             if self._background_known and len(self._uncovered_background)
             else BACKGROUND_NEUTRAL
         )
+        lexical, centroid = parts["lexical"], parts["centroid"]
         evidence = {
             "similarity": similarity,
             "margin": float(combined[best]) - runner,
             "background_gap": gap,
-            "uncovered_word": 0.0,
             "answer_similarity": float(parts["answer"][best]),
-            "lexical": float(parts["lexical"][best]),
-            "semantic_margin": similarity - float(np.delete(parts["semantic"], best).max(initial=-1.0)),
+            "lexical": float(lexical[best]),
+            "semantic_margin": _lead(parts["semantic"], best),
+            "centroid": float(centroid[best]),
+            "centroid_margin": _lead(centroid, best),
+            "lexical_agrees": float(lexical.max() > 0 and int(np.argmax(lexical)) == best),
+            "semantic_agrees": float(int(np.argmax(parts["semantic"])) == best),
+            "lexical_margin": float(lexical[best]) - float(np.delete(lexical, best).max(initial=0.0)),
+            "answer_margin": _lead(parts["answer"], best),
+            "cjk": float(bool(_CJK.search(question))),
         }
-        lowers_only = self._calibration.weights[FEATURES.index("uncovered_word")] <= 0
-        if words_if is None or not lowers_only or self._calibration.probability(evidence) >= words_if:
-            evidence["uncovered_word"] = self._uncovered_word(question, best)
         return best, second, evidence
 
     def match(self, question: str, *, language: str) -> FaqMatch | None:
-        found = self.evidence(question, words_if=self._calibration.threshold)
+        found = self.evidence(question)
         if found is None:
             return None
         best, second, evidence = found
@@ -314,30 +317,10 @@ class FaqMatcher:
         combined, _ = self.scores(question)
         return [self.localized(self.slugs[int(i)], language) for i in np.argsort(-combined)[:limit]]
 
-    def _uncovered_word(self, question: str, slot: int) -> float:
-        """Specificity x distance of the question word the entry least accounts for (0 when none)."""
-        vocabulary = self._vocabulary[slot]
-        words = [w for w in dict.fromkeys(content_words(question)) if w not in vocabulary]
-        if not words or not len(self._entry_words[slot]):
-            return 0.0
-        specificity = {
-            w: min(1.0, math.log(1 + self._corpus_size / (self._frequency.get(w, 0) + 1)) / 4) for w in words
-        }
-        words = sorted(words, key=lambda w: -specificity[w])[:MOST_SPECIFIC_WORDS]
-        closeness = (self._word_embeddings(words) @ self._entry_words[slot].T).max(axis=1)
-        return max((1 - float(close)) * specificity[w] for w, close in zip(words, closeness, strict=True))
 
-    def _word_embeddings(self, words: Sequence[str]) -> np.ndarray:
-        """Words of the FAQ are encoded at load; customers' other words once, then remembered."""
-        common = self._background_words
-        with self._words_lock:
-            found = {w: self._word_vectors.get(w, common.get(w, self._recent_words.get(w))) for w in words}
-        missing = [w for w, vector in found.items() if vector is None]
-        if missing:
-            fresh = dict(zip(missing, self._encoder.encode(missing), strict=True))
-            found.update(fresh)
-            with self._words_lock:
-                self._recent_words.update(fresh)
-                while len(self._recent_words) > RECENT_WORDS:
-                    self._recent_words.popitem(last=False)
-        return np.array([found[w] for w in words])
+_CJK = re.compile(r"[\uac00-\ud7a3\u3040-\u30ff\u4e00-\u9fff]")
+
+
+def _lead(scores: np.ndarray, best: int) -> float:
+    """How far `best` is ahead of every other entry on one kind of evidence (negative when behind)."""
+    return float(scores[best]) - float(np.delete(scores, best).max(initial=-1.0))

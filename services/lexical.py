@@ -98,3 +98,42 @@ def content_words(text: str) -> list[str]:
         for word in _WORD_TOKEN.findall(normalize(text))
         if len(word) >= 2 and word not in _STOPWORDS and word not in _FUNCTION_WORDS
     ]
+
+
+class TermLikelihood:
+    """Naive Bayes over the same terms: how typical each of a message's terms is of each group.
+
+    Nearest-example TF-IDF asks "which single example shares the most words";
+    this asks "which group uses these words", pooling every example of a group.
+    It matters most for Korean and Japanese, where one stem ("반품", "返品")
+    decides the intent but the rest of a short message ("택배 언제 ... 가요?")
+    overlaps a different intent's nearest example.
+    """
+
+    SMOOTHING = 0.5
+
+    def __init__(self, texts: Iterable[str], groups: Sequence[int], count: int) -> None:
+        documents = [Counter(set(terms(text))) for text in texts]
+        per_group: list[Counter[str]] = [Counter() for _ in range(count)]
+        for bag, group in zip(documents, groups, strict=True):
+            per_group[group].update(bag)
+        vocabulary = set().union(*per_group)
+        self._count = count
+        self._log_probability: list[dict[str, float]] = []
+        self._unseen: list[float] = []
+        for bag in per_group:
+            denominator = sum(bag.values()) + self.SMOOTHING * max(1, len(vocabulary))
+            self._log_probability.append(
+                {term: math.log((n + self.SMOOTHING) / denominator) for term, n in bag.items()}
+            )
+            self._unseen.append(math.log(self.SMOOTHING / denominator))
+
+    def log_likelihoods(self, text: str) -> list[float]:
+        """Mean log-probability of the message's distinct terms under each group (0s when it has none)."""
+        found = set(terms(text))
+        if not found:
+            return [0.0] * self._count
+        return [
+            sum(table.get(term, unseen) for term in found) / len(found)
+            for table, unseen in zip(self._log_probability, self._unseen, strict=True)
+        ]

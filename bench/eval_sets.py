@@ -1,0 +1,95 @@
+"""Every evaluation set in one run: tuning next to held-out, the table for the README and the note.
+
+    .venv/bin/python -m bench.eval_sets            # FAQ sets and intent sets
+    .venv/bin/python -m bench.eval_sets --misses   # and each set's misses
+
+Why one command: a change is judged by whether it helps the held-out sets as much as
+the tuning sets it was chosen on; printing them side by side makes over-fitting
+visible. The role of each file (tuning or held out) is stated in its header and in
+TUNING_FAQ / HELD_OUT_FAQ below; bench/calibrate.py reads only the tuning ones.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from db.seed import DEMO_PRODUCTS
+from services.classifier import IntentClassifier
+from services.classifier_eval import evaluate as evaluate_intents
+from services.classifier_eval import load_labelled
+from services.entities import CatalogueName
+from services.faq import FaqLookupAnswerer
+from services.faq_eval import evaluate, load_questions
+from services.faq_matcher import FaqDocument
+from services.faq_store import demo_documents, file_documents
+
+DATA = Path("tests/data")
+TUNING_FAQ: tuple[tuple[str, str], ...] = (
+    ("demo", "faq_demo.tsv"),
+    ("unseen_faq.csv", "unseen_faq_questions.tsv"),
+    ("tuning_faq3.csv", "tuning_faq3_questions.tsv"),
+    ("tuning_faq4.csv", "tuning_faq4_questions.tsv"),
+)
+"""FAQ files and their questions that bench/calibrate.py fits on."""
+HELD_OUT_FAQ: tuple[tuple[str, str], ...] = (
+    ("demo", "faq_demo_holdout.tsv"),
+    ("unseen_faq2.csv", "unseen_faq2_questions.tsv"),
+    ("holdout_faq5.csv", "holdout_faq5_questions.tsv"),
+)
+"""Never read by bench/calibrate.py nor used to choose a weight."""
+TUNING_INTENTS = ("intents.tsv",)
+HELD_OUT_INTENTS = ("intents_holdout.tsv", "intents_holdout2.tsv", "intents_holdout3.tsv")
+
+
+def faq_documents(name: str) -> list[FaqDocument]:
+    if name == "demo":
+        return demo_documents()
+    path = DATA / name
+    return file_documents(path.read_bytes(), source=str(path))
+
+
+def demo_classifier() -> IntentClassifier:
+    return IntentClassifier(CatalogueName(p["sku"], (p["name"], p["name_ko"])) for p in DEMO_PRODUCTS)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--misses", action="store_true", help="print each set's misses")
+    args = parser.parse_args()
+    classifier = demo_classifier()
+    print(f"{'FAQ set':<34}{'role':<10}{'coverage':>9}{'false':>7}{'questions':>10}")
+    for role, sets in (("tuning", TUNING_FAQ), ("held-out", HELD_OUT_FAQ)):
+        for faq, questions in sets:
+            if not (DATA / questions).exists():
+                continue
+            report = evaluate(
+                load_questions(DATA / questions), classifier, FaqLookupAnswerer(faq_documents(faq))
+            )
+            print(
+                f"{questions:<34}{role:<10}{report.coverage or 0:>9.3f}{report.false_answer_rate:>7.3f}"
+                f"{len(report.rows):>10}"
+            )
+            if args.misses:
+                for question, label in report.rows:
+                    if label != question.expected:
+                        print(f"    [{question.expected} -> {label}] ({question.language}) {question.text}")
+    print(f"\n{'intent set':<34}{'role':<10}{'macro-F1':>9}{'ko':>7}{'en':>7}{'ja/mix':>7}")
+    for role, names in (("tuning", TUNING_INTENTS), ("held-out", HELD_OUT_INTENTS)):
+        for name in names:
+            if not (DATA / name).exists():
+                continue
+            intents = evaluate_intents(classifier, load_labelled(DATA / name))
+            by = intents.by_language
+            japanese = by.get("ja", by.get("mix", float("nan")))
+            print(
+                f"{name:<34}{role:<10}{intents.macro_f1:>9.3f}{by.get('ko', float('nan')):>7.3f}"
+                f"{by.get('en', float('nan')):>7.3f}{japanese:>7.3f}"
+            )
+            if args.misses:
+                for item, guess in intents.mistakes:
+                    print(f"    [{item.intent.value} -> {guess.value}] ({item.language}) {item.text}")
+
+
+if __name__ == "__main__":
+    main()
