@@ -94,7 +94,7 @@ class InboxPolicy:
     """After a transient fault the next try waits retry_base * 2**(attempt - 1) seconds (at most 60)."""
 
     def retry_delay(self, attempt: int) -> float:
-        return min(60.0, self.retry_base * 2 ** max(0, attempt - 1))
+        return min(60.0, self.retry_base * 2.0 ** max(0, attempt - 1))
 
 
 class Inbox:
