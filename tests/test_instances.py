@@ -71,7 +71,9 @@ async def _instances(
             CSBOT_WEBHOOK_SECRET=SECRET,
             CSBOT_HTTP_HOST="127.0.0.1",
             CSBOT_HTTP_PORT=str(port),
-            CSBOT_UPDATE_TIMEOUT="2",  # a lease of 2 x 2 + 5 s: a killed instance's update is free soon
+            # A lease of 2 x 5 + 5 s: a killed instance's update is free soon; not shorter, since a
+            # reply may wait its turn at the per-chat Telegram limit (three quick form steps).
+            CSBOT_UPDATE_TIMEOUT="5",
         )
         started.append((process, f"http://127.0.0.1:{port}"))
     async with aiohttp.ClientSession() as http:
