@@ -357,7 +357,16 @@ class Replayer:
             if progress is not None:
                 progress(finished, total)
 
-        await asyncio.gather(*(one(inbound_id) for inbound_id in todo))
+        tasks = [asyncio.create_task(one(inbound_id)) for inbound_id in todo]
+        try:
+            await asyncio.gather(*tasks)
+        except BaseException:
+            # An interruption stops the questions still waiting too (gather alone leaves them
+            # running): what is stored is exactly what a resumed run skips.
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            raise
         async with self._session_factory() as session:
             stored = await session.get(ReplayRun, run.id)
             if stored is not None:
