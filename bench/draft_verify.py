@@ -122,7 +122,7 @@ async def run_direct(
     ledger = CallLedger()
     found = await answerer.lookup.answer(question, language="en")
     request = AnswerRequest(question, "en", found, context(answerer, question, found))
-    messages = answerer._messages(request, ReplyReport())
+    messages = await answerer._messages(request, ReplyReport())
     ttft, total = await timed_stream(
         lambda: gateway.stream_chat(role, messages, ledger=ledger, max_tokens=400), scale
     )

@@ -101,7 +101,7 @@ async def test_token_mode_over_http_reproduces_the_models_own_answer(
         answer = answerer.stream(request)
         async for _ in answer:
             pass
-        messages = answerer._messages(request, answer.report)
+        messages = await answerer._messages(request, answer.report)
         alone, _ = Decoder(engine).greedy(engine.render_chat(messages), 96)
         expected = engine.detokenize(alone)
         assert answer.report.mode.step is Step.TOKEN and answer.report.verify_calls >= 1

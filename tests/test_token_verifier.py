@@ -255,7 +255,7 @@ async def test_split_characters_on_the_local_engine(gateways: list[LLMGateway]) 
         def request(draft: str) -> AnswerRequest:
             return AnswerRequest(question, "ko", FaqAnswer(draft, "entry", 1.0), faq_context=context)
 
-        messages = answerer._messages(request(context), ReplyReport())
+        messages = await answerer._messages(request(context), ReplyReport())
         alone, _ = Decoder(engine).greedy(engine.render_chat(messages), budget)
         splits = [
             k

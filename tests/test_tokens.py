@@ -11,6 +11,8 @@ from bench.openai_double import OpenAIDouble, ScriptedModel
 from services.llm.config import LLMEndpoint, LLMRoles
 from services.llm.gateway import LLMGateway
 from services.llm.local.availability import bundled_model_path, local_generation_available
+from services.llm.prompts import SYSTEM_PROMPT, PromptBuilder
+from services.llm.reply import AnswerRequest, ReplyReport
 from services.llm.tokens import (
     GGUF_PREFIX,
     ContextOverflow,
@@ -207,3 +209,33 @@ async def test_other_models_are_trimmed_by_their_endpoint_s_own_count(vllm_like:
     assert trimmed.prompt_tokens == await count(trimmed.messages) <= 1000
     assert trimmed.messages[-1]["content"] == "When does it arrive?" and trimmed.messages[1]["role"] == "user"
     assert trimmed.dropped_turns == 80 - (len(trimmed.messages) - 2) > estimated.dropped_turns
+
+
+async def test_the_answer_prompt_fits_by_the_target_s_own_count() -> None:
+    """The answerer's prompt builder, not only the helper: a Korean history that fits by o200k's
+    count but not by the model's own is trimmed until /tokenize says it fits."""
+    double = OpenAIDouble(
+        {"Qwen/Qwen2.5-7B-Instruct": ScriptedModel(lambda text: "ok", vocabulary="cl100k_base")}
+    )
+    await double.start()
+    endpoint = LLMEndpoint(base_url=double.base_url, model="Qwen/Qwen2.5-7B-Instruct", context_window=1400)
+    gateway = LLMGateway(LLMRoles(target=[endpoint]))
+    try:
+        builder = PromptBuilder(gateway, reply_budget=200, summarizer=None)
+        request = AnswerRequest("When does it arrive?", "en", None, "", history=conversation(40))
+        estimated = trim_to_window(
+            counter_for(endpoint),
+            system=SYSTEM_PROMPT.format(language="English", facts="(none)", faq="(none)"),
+            history=request.history,
+            question=request.question,
+            context_window=1400,
+            reply_budget=200,
+        )
+        assert await gateway.prompt_tokens("target", estimated.messages) > 1200, "o200k alone overflows"
+        report = ReplyReport()
+        messages = await builder.trimmed(request, report)
+        assert await gateway.prompt_tokens("target", messages) <= 1200
+        assert report.dropped_turns > estimated.dropped_turns
+    finally:
+        await gateway.close()
+        await double.stop()

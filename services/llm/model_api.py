@@ -56,7 +56,18 @@ class ModelAPI(Protocol):
     ) -> AsyncIterator[str]: ...
 
     async def tokenize(
-        self, role: str, *, text: str | None = None, messages: Sequence[Message] | None = None
+        self,
+        role: str,
+        *,
+        text: str | None = None,
+        messages: Sequence[Message] | None = None,
+        ledger: CallLedger | None = None,
     ) -> list[int]: ...
 
-    async def detokenize(self, role: str, tokens: Sequence[int]) -> str: ...
+    async def detokenize(
+        self, role: str, tokens: Sequence[int], *, ledger: CallLedger | None = None
+    ) -> str: ...
+
+    async def prompt_tokens(
+        self, role: str, messages: Sequence[Message], *, ledger: CallLedger | None = None
+    ) -> int: ...

@@ -12,13 +12,16 @@ customer's words as their own user turns (the chat format separates roles).
 from __future__ import annotations
 
 import html
+import logging
 from collections.abc import Sequence
 
-from services.llm.gateway import Message
+from services.llm.gateway import LLMUnavailable, Message
 from services.llm.model_api import ModelAPI
 from services.llm.reply import AnswerRequest, ReplyReport
 from services.llm.summaries import SUMMARY_MARK, TurnSummarizer, with_summary
-from services.llm.tokens import TokenCounter, encoding, encoding_name_for, trim_to_window
+from services.llm.tokens import TokenCounter, counter_for, trim_exactly, trim_to_window
+
+logger = logging.getLogger(__name__)
 
 LANGUAGE_NAMES = {"ko": "Korean", "en": "English"}
 SYSTEM_PROMPT = (
@@ -105,18 +108,19 @@ class PromptBuilder:
         self._summarizer = summarizer
 
     def counter(self) -> TokenCounter:
-        target = self._model.primary("target")
-        return TokenCounter(encoding(encoding_name_for(target.model, target.tokenizer)))
+        """The target's own tokenizer where csbot has it (OpenAI's BPE, the GGUF's vocabulary);
+        otherwise an estimate that `trimmed` checks against the endpoint's /tokenize."""
+        return counter_for(self._model.primary("target"))
 
-    def answer_messages(self, request: AnswerRequest, report: ReplyReport) -> list[Message]:
+    async def answer_messages(self, request: AnswerRequest, report: ReplyReport) -> list[Message]:
         """The answer prompt; with a drafter, turns that do not fit come back as its note on them."""
-        messages = self.trimmed(request, report)
+        messages = await self.trimmed(request, report)
         if self._summarizer is None or not report.dropped_turns:
             return messages
         unreserved = (messages, report.dropped_turns)
         counter = self.counter()
         reserve = self._summarizer.max_tokens + counter.count(SUMMARY_MARK.format(summary=""))
-        messages = self.trimmed(request, report, reserve=reserve)
+        messages = await self.trimmed(request, report, reserve=reserve)
         dropped = request.history[: report.dropped_turns]
         note = self._summarizer.note_for(dropped, ledger=report.ledger)
         if not note:  # no note yet: keep the turns that fit without one
@@ -124,21 +128,45 @@ class PromptBuilder:
             return messages
         return with_summary(messages, counter.truncate(note, self._summarizer.max_tokens))
 
-    def trimmed(self, request: AnswerRequest, report: ReplyReport, *, reserve: int = 0) -> list[Message]:
-        """`reserve`: tokens kept free besides the reply budget (for the summary of dropped turns)."""
+    async def trimmed(
+        self, request: AnswerRequest, report: ReplyReport, *, reserve: int = 0
+    ) -> list[Message]:
+        """`reserve`: tokens kept free besides the reply budget (for the summary of dropped turns).
+
+        Counted with the target's own tokenizer; where csbot only has an estimate (a vLLM model,
+        say), the endpoint's /tokenize has the last word, and if it cannot answer the estimate
+        stands (the reply matters more than an exact count)."""
         target = self._model.primary("target")
+        counter = self.counter()
         system = SYSTEM_PROMPT.format(
             language=LANGUAGE_NAMES.get(request.language, "English"),
             facts=request.facts or "(none)",
             faq=request.faq_context or "(none)",
         )
-        trimmed = trim_to_window(
-            self.counter(),
-            system=system,
-            history=request.history,
-            question=request.question,
-            context_window=target.context_window,
-            reply_budget=self._reply_budget + reserve,
-        )
+        budget = self._reply_budget + reserve
+
+        async def count_prompt(messages: Sequence[Message]) -> int:
+            return await self._model.prompt_tokens("target", messages, ledger=report.ledger)
+
+        try:
+            trimmed = await trim_exactly(
+                counter,
+                count_prompt,
+                system=system,
+                history=request.history,
+                question=request.question,
+                context_window=target.context_window,
+                reply_budget=budget,
+            )
+        except LLMUnavailable as error:
+            logger.warning("prompt size estimated: the target did not count it", extra={"error": f"{error}"})
+            trimmed = trim_to_window(
+                counter,
+                system=system,
+                history=request.history,
+                question=request.question,
+                context_window=target.context_window,
+                reply_budget=budget,
+            )
         report.dropped_turns = trimmed.dropped_turns
         return trimmed.messages

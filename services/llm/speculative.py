@@ -154,13 +154,13 @@ class SpeculativeAnswerer:
         if self._summarizer is not None:
             await self._summarizer.settled()
 
-    def _messages(self, request: AnswerRequest, report: ReplyReport) -> list[Message]:
+    async def _messages(self, request: AnswerRequest, report: ReplyReport) -> list[Message]:
         """The answer prompt trimmed to the window, without a note on dropped turns (bench, tests)."""
-        return self._prompts.trimmed(request, report)
+        return await self._prompts.trimmed(request, report)
 
-    def answer_messages(self, request: AnswerRequest, report: ReplyReport) -> list[Message]:
+    async def answer_messages(self, request: AnswerRequest, report: ReplyReport) -> list[Message]:
         """The answer prompt as the target reads it (tests compare with the target writing alone)."""
-        return self._prompts.answer_messages(request, report)
+        return await self._prompts.answer_messages(request, report)
 
     async def _produce(self, answer: VerifiedAnswer, request: AnswerRequest) -> AsyncGenerator[str, None]:
         report = answer.report
@@ -198,7 +198,7 @@ class SpeculativeAnswerer:
                     yield sentence
                 return
             report.mode.faq_rejected, retrieval = True, None
-        messages = self._prompts.answer_messages(request, report)
+        messages = await self._prompts.answer_messages(request, report)
         token_mode = await self._token_probe.supported(model)
         model_drafted = (report.draft_tokens, report.accepted_tokens)
         draft: AsyncIterator[str] | None = None

@@ -189,6 +189,12 @@ PromptCount = Callable[[list[dict[str, str]]], Awaitable[int]]
 """The exact token count of a chat prompt as the endpoint renders it (its /tokenize)."""
 
 
+ESTIMATE_TRUSTED_SHARE = 0.5
+"""An estimate at most this share of the room is taken as it is: another vocabulary may need up
+to about twice o200k's tokens (Korean on some open models), never more than the whole window.
+Most FAQ prompts are far below it, so most replies pay no /tokenize call."""
+
+
 async def trim_exactly(
     counter: TokenCounter,
     count_prompt: PromptCount,
@@ -211,9 +217,9 @@ async def trim_exactly(
         context_window=context_window,
         reply_budget=reply_budget,
     )
-    if counter.exact:
-        return trimmed
     limit = context_window - reply_budget
+    if counter.exact or trimmed.prompt_tokens <= limit * ESTIMATE_TRUSTED_SHARE:
+        return trimmed
     messages = trimmed.messages
     prompt_tokens = await count_prompt(messages)
     while prompt_tokens > limit:
