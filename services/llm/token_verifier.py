@@ -19,7 +19,7 @@ import time
 from collections.abc import AsyncIterator, Callable, Sequence
 
 from services.llm.acceptance import DraftPolicy, TopScores, accept_block, ngram_lookup
-from services.llm.gateway import Message, ScoreResult
+from services.llm.gateway import CallLedger, Message, ScoreResult
 from services.llm.model_api import ModelAPI
 from services.llm.reply import ReplyReport
 
@@ -78,14 +78,16 @@ class TokenModeProbe:
 class _Assembly:
     """The text of the target's token ids, decoded together, released up to its last whole character."""
 
-    def __init__(self, model: ModelAPI) -> None:
+    def __init__(self, model: ModelAPI, ledger: CallLedger) -> None:
         self._model = model
+        self._ledger = ledger
+        """The reply's: its /detokenize calls are billed and shown with the rest of it."""
         self.shown = ""
         self.whole = 0
         """How many of the ids the shown text is made of (it ends on a whole character)."""
 
     async def update(self, tokens: Sequence[int]) -> str:
-        text = await self._model.detokenize("target", tokens)
+        text = await self._model.detokenize("target", tokens, ledger=self._ledger)
         if text.endswith(_PARTIAL):
             return ""  # the rest of the character comes with the next token
         return self._release(text, len(tokens))
@@ -98,14 +100,14 @@ class _Assembly:
         for count in range(len(tokens), max(self.whole, len(tokens) - 3) - 1, -1):
             if count == self.whole:
                 break
-            text = await self._model.detokenize("target", tokens[:count])
+            text = await self._model.detokenize("target", tokens[:count], ledger=self._ledger)
             if not text.endswith(_PARTIAL):
                 return self._release(text, count)
         return ""
 
     async def flush(self, tokens: Sequence[int]) -> str:
         """The answer ended here: whatever the ids say."""
-        text = await self._model.detokenize("target", tokens)
+        text = await self._model.detokenize("target", tokens, ledger=self._ledger)
         return self._release(text, len(tokens))
 
     def _release(self, text: str, count: int) -> str:
@@ -138,12 +140,12 @@ class TokenVerifier:
 
     async def verify(self, messages: list[Message], draft: str, report: ReplyReport) -> AsyncIterator[str]:
         model = self._model
-        prompt = await model.tokenize("target", messages=messages)
-        draft_ids = await model.tokenize("target", text=draft)
+        prompt = await model.tokenize("target", messages=messages, ledger=report.ledger)
+        draft_ids = await model.tokenize("target", text=draft, ledger=report.ledger)
         policy = self._policy()
         out: list[int] = []
         """The target's own tokens so far."""
-        assembly = _Assembly(model)
+        assembly = _Assembly(model, report.ledger)
         position = 0
         anchor = 0
         misses = 0
@@ -172,7 +174,7 @@ class TokenVerifier:
                     position += 1
                 else:
                     corrected = True
-            if await self._ends_answer(token, scored, corrected):
+            if await self._ends_answer(token, scored, corrected, report.ledger):
                 if delta := await assembly.flush(out):
                     yield delta
                 return
@@ -203,7 +205,9 @@ class TokenVerifier:
         ):
             yield delta
 
-    async def _ends_answer(self, token: int, scored: ScoreResult, corrected: bool) -> bool:
+    async def _ends_answer(
+        self, token: int, scored: ScoreResult, corrected: bool, ledger: CallLedger
+    ) -> bool:
         """Whether the target's token is its end of text.
 
         Greedy after a whole block, the server's own generated token is ours and its finish
@@ -211,7 +215,7 @@ class TokenVerifier:
         """
         if not corrected and self._temperature <= 0:
             return scored.finished
-        return await self._model.detokenize("target", [token]) == ""
+        return await self._model.detokenize("target", [token], ledger=ledger) == ""
 
 
 def _resync(draft: Sequence[int], out: Sequence[int], *, anchor: int, rejected_at: int, misses: int) -> int:
