@@ -38,13 +38,12 @@ from aiogram.types import Message, Update
 from sqlalchemy import BigInteger, Column, Integer, MetaData, Table, Text, event, insert
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from bench.databases import fresh_database
 from bot.app import App, build_app
 from bot.config import Settings
 from bot.dispatcher import create_bot
 from bot.fake_updates import UpdateFactory
 from bot.recording_session import LOCAL_BOT_TOKEN, RecordingSession
-from db import migrate
-from db.engine import create_engine
 
 QUESTIONS = (
     "What payment methods do you accept?",
@@ -159,18 +158,6 @@ class StatementCounter:
         return self.statements, self.commits, self.connections
 
 
-async def _database(url: str | None, workdir: Path) -> str:
-    if url is None:
-        return f"sqlite+aiosqlite:///{workdir / 'overhead.db'}"
-    url = Settings(database_url=url, _env_file=None).database_url  # type: ignore[call-arg]
-    engine = create_engine(url)
-    try:
-        await migrate.recreate(engine)
-    finally:
-        await engine.dispose()
-    return url
-
-
 def script(count: int, users: int, factory: UpdateFactory) -> list[Update]:
     """Round robin over users: any `users` consecutive updates come from distinct chats."""
     return [
@@ -180,7 +167,7 @@ def script(count: int, users: int, factory: UpdateFactory) -> list[Update]:
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     workdir = Path(tempfile.mkdtemp(prefix="csbot-overhead-"))
-    database_url = await _database(args.database_url, workdir)
+    database_url = await fresh_database(args.database_url, workdir, name="overhead")
     settings = Settings(
         database_url=database_url,
         journal_path=str(workdir / "journal.jsonl"),

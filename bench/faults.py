@@ -45,6 +45,7 @@ from aiogram.methods.base import TelegramType
 from aiogram.types import Update
 from sqlmodel import func, select
 
+from bench.databases import fresh_database
 from bench.db_faults import database_outage, held_lock
 from bot.app import App, build_app
 from bot.config import Settings
@@ -54,8 +55,6 @@ from bot.inbox_worker import InboxWorker
 from bot.middlewares.telegram_retry import TelegramRetryMiddleware
 from bot.recording_session import LOCAL_BOT_TOKEN, QueuedResponse, RecordingSession
 from bot.serving import serve
-from db import migrate
-from db.engine import create_engine
 from db.models import InboundMessage, ReturnRequest
 from services.conversation_log import current_interaction
 from services.texts import t
@@ -123,18 +122,6 @@ class FakeTelegram(RecordingSession):
         return result
 
 
-async def _fresh_database(url: str | None, workdir: Path) -> str:
-    if url is None:
-        return f"sqlite+aiosqlite:///{workdir / 'faults.db'}"
-    url = Settings(database_url=url, _env_file=None).database_url  # type: ignore[call-arg]
-    engine = create_engine(url)
-    try:
-        await migrate.recreate(engine)
-    finally:
-        await engine.dispose()
-    return url
-
-
 def _script(updates: UpdateFactory, count: int, users: int, rng: random.Random) -> list[Update]:
     script = []
     for index in range(count):
@@ -186,7 +173,7 @@ async def _count(app: App, model: type[Any]) -> int:
 async def run(args: argparse.Namespace) -> dict[str, int]:
     rng = random.Random(args.seed)
     workdir = Path(tempfile.mkdtemp(prefix="csbot-faults-"))
-    database_url = await _fresh_database(args.database_url, workdir)
+    database_url = await fresh_database(args.database_url, workdir, name="faults")
     settings = Settings(
         database_url=database_url,
         journal_path=str(workdir / "journal.jsonl"),
