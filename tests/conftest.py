@@ -18,6 +18,7 @@ from bot.app import App, build_app
 from bot.config import Settings
 from db import migrate
 from db.engine import create_engine
+from services.llm.gateway import LLMGateway
 from tests.harness import ADMIN_ID, SUPPORT_CHAT_ID, Harness
 
 PG_ENV = "CSBOT_TEST_DATABASE_URL"
@@ -122,3 +123,12 @@ async def app(settings: Settings) -> AsyncIterator[App]:
 @pytest.fixture
 def harness(app: App) -> Harness:
     return Harness(app)
+
+
+@pytest.fixture
+async def gateways() -> AsyncIterator[list[LLMGateway]]:
+    """Gateways a test builds over its model double, closed after it (tests of the answerer)."""
+    made: list[LLMGateway] = []
+    yield made
+    for gateway in made:
+        await gateway.close()

@@ -35,14 +35,6 @@ async def double() -> AsyncIterator[OpenAIDouble]:
     await server.stop()
 
 
-@pytest.fixture
-async def gateways() -> AsyncIterator[list[LLMGateway]]:
-    made: list[LLMGateway] = []
-    yield made
-    for gateway in made:
-        await gateway.close()
-
-
 def token_answerer(
     double: OpenAIDouble,
     made: list[LLMGateway],
