@@ -30,12 +30,15 @@ TUNING_FAQ: tuple[tuple[str, str], ...] = (
     ("unseen_faq.csv", "unseen_faq_questions.tsv"),
     ("tuning_faq3.csv", "tuning_faq3_questions.tsv"),
     ("tuning_faq4.csv", "tuning_faq4_questions.tsv"),
+    ("tuning_faq6.csv", "tuning_faq6_questions.tsv"),
+    ("tuning_faq7.csv", "tuning_faq7_questions.tsv"),
 )
 """FAQ files and their questions that bench/calibrate.py fits on."""
 HELD_OUT_FAQ: tuple[tuple[str, str], ...] = (
     ("demo", "faq_demo_holdout.tsv"),
     ("unseen_faq2.csv", "unseen_faq2_questions.tsv"),
     ("holdout_faq5.csv", "holdout_faq5_questions.tsv"),
+    ("holdout_faq8.csv", "holdout_faq8_questions.tsv"),
 )
 """Never read by bench/calibrate.py nor used to choose a weight."""
 TUNING_INTENTS = ("intents.tsv",)

@@ -65,7 +65,7 @@ FAQ: list[tuple[str, str, str, str, str, str]] = [
     (
         "return-method",
         "ko",
-        "반품은 어떻게 하나요? 반품 방법과 기간",
+        "반품은 어떻게 하나요?",
         "상품 수령 후 7일 이내에 반품·교환을 신청하실 수 있어요. 챗봇에서 '반품 신청'을 "
         "누르거나 /return 을 보내 주시면 "
         "접수 번호(RMA)가 발급되고, 택배 기사님이 2영업일 안에 회수합니다. 단순 변심은 "
@@ -73,12 +73,12 @@ FAQ: list[tuple[str, str, str, str, str, str]] = [
         "무료예요. 환불은 회수 확인 후 3영업일 이내에 결제 수단으로 처리됩니다.",
         "returns,refund,exchange",
         "반품하고 싶은데 어떻게 해요?\n반품 기간이 며칠이에요?\n교환은 어떻게 신청하나요?"
-        "\n환불은 언제 들어와요?\n반품 배송비 얼마예요?",
+        "\n환불은 언제 들어와요?\n반품 배송비 얼마예요?\n반품 방법과 기간",
     ),
     (
         "return-method",
         "en",
-        "How do I return an item? Return method and deadline",
+        "How do I return an item?",
         "You can request a return or exchange within 7 days of delivery. Tap 'Start "
         "a return' or send /return to get an RMA number; a courier picks the parcel "
         "up within 2 business days. For a change of mind, the ₩6,000 round-trip "
@@ -88,7 +88,7 @@ FAQ: list[tuple[str, str, str, str, str, str]] = [
         "returns,refund,exchange",
         "How do I send something back?\nHow many days do I have to return an item?\nCan "
         "I exchange for another size?\nWhen will I get my refund?\nWho pays for return "
-        "shipping?",
+        "shipping?\nWhat is the return method and deadline?",
     ),
     (
         "return-method",
@@ -105,13 +105,13 @@ FAQ: list[tuple[str, str, str, str, str, str]] = [
     (
         "membership-discounts",
         "ko",
-        "회원 등급별 할인 혜택이 뭐예요? 멤버십 등급",
+        "회원 등급별 할인 혜택이 뭐예요?",
         "회원 등급은 최근 6개월 구매 금액으로 정해져요. 실버(30만 원 이상) 3% 할인,"
         " 골드(60만 원 이상) 5% 할인과 무료 "
         "배송, VIP(120만 원 이상) 8% 할인과 무료 배송·생일 쿠폰을 드립니다. 등급은 매월 1일에 갱신돼요.",
         "membership,discount,coupon",
         "VIP 혜택이 뭐예요?\n골드 등급 되려면 얼마나 사야 해요?\n회원 등급은 언제 바"
-        "뀌어요?\n등급별 할인율 알려주세요",
+        "뀌어요?\n등급별 할인율 알려주세요\n멤버십 등급",
     ),
     (
         "membership-discounts",
@@ -138,7 +138,7 @@ FAQ: list[tuple[str, str, str, str, str, str]] = [
     (
         "same-day-dispatch",
         "ko",
-        "오늘 주문하면 언제 도착하나요? 당일 발송 마감 시간",
+        "오늘 주문하면 언제 도착하나요?",
         "평일 오후 2시까지 결제된 주문은 당일 발송되고, 보통 다음 날 도착해요 (제주·도서산간은 "
         "1~2일 더 걸려요). 오후 2시 "
         "이후나 주말·공휴일 주문은 다음 영업일에 발송됩니다. 배송비는 3,000원이며 "
@@ -146,12 +146,12 @@ FAQ: list[tuple[str, str, str, str, str, str]] = [
         "shipping,delivery",
         "몇 시까지 주문하면 오늘 보내 주나요?\n배송 기간이 얼마나 걸려요?\n배송비 얼마예요?\n주말에 "
         "주문하면 언제 발송돼요?\n제주도는 "
-        "배송 며칠 걸려요?",
+        "배송 며칠 걸려요?\n당일 발송 마감 시간",
     ),
     (
         "same-day-dispatch",
         "en",
-        "If I order today, when does it arrive? Same-day dispatch cut-off",
+        "If I order today, when does it arrive?",
         "Orders paid by 2 p.m. on a weekday ship the same day and usually arrive "
         "the next day (Jeju and remote islands take 1-2 days more). Orders after "
         "2 p.m. or on weekends and holidays ship the next business day. Shipping "
@@ -159,27 +159,28 @@ FAQ: list[tuple[str, str, str, str, str, str]] = [
         "shipping,delivery",
         "What's the cut-off time for same-day shipping?\nHow long does delivery "
         "take?\nHow much is shipping?\nIs shipping free over a certain amount?\nWhen "
-        "do weekend orders ship?",
+        "do weekend orders ship?\nWhat is the same-day dispatch cut-off?",
     ),
     (
         "same-day-dispatch",
         "ja",
-        "今日注文したらいつ届きますか？当日発送の締め切り",
+        "今日注文したらいつ届きますか？",
         "平日午後2時までにお支払いが完了したご注文は当日発送し、通常翌日に届きます(済州・離島は1"
         "〜2日多くかかります)。午後2時以降や週末・祝日のご注文は翌営業日の発送です。送料は3,0"
         "00ウォン、5万ウォン以上で無料です。",
         "shipping,delivery",
-        "何時までに注文すれば当日発送ですか\n配送にはどのくらいかかりますか\n送料はいくらですか",
+        "何時までに注文すれば当日発送ですか\n配送にはどのくらいかかりますか\n送料はいくらですか\n当日発送の締め切り",
     ),
     (
         "payment-methods",
         "ko",
-        "결제 수단은 뭐가 있나요? 카드 무통장 결제 방법",
+        "결제 수단은 뭐가 있나요?",
         "신용·체크카드(국내 모든 카드, 5만 원 이상 2~6개월 무이자 할부), 카카오페이,"
         " 네이버페이, 토스페이, 무통장입금(주문 "
         "후 24시간 이내 입금)으로 결제하실 수 있어요.",
         "payment",
-        "카카오페이 되나요?\n무이자 할부 가능해요?\n무통장 입금 되나요?\n네이버페이로 결제할 수 있어요?",
+        "카카오페이 되나요?\n무이자 할부 가능해요?\n무통장 입금 되나요?\n네이버페이로 결제할 수 있어요?"
+        "\n카드 무통장 결제 방법",
     ),
     (
         "payment-methods",

@@ -261,12 +261,16 @@ class FaqMatcher:
         best = int(order[0])
         second = int(order[1]) if len(order) > 1 else None
         similarity = float(parts["semantic"][best])
-        runner = float(combined[second]) if second is not None else 0.0
-        gap = (
-            float((self._uncovered_background @ parts["vector"]).max()) - similarity
+        nearest_uncovered = (
+            float((self._uncovered_background @ parts["vector"]).max())
             if self._background_known and len(self._uncovered_background)
-            else BACKGROUND_NEUTRAL
+            else None
         )
+        gap = BACKGROUND_NEUTRAL if nearest_uncovered is None else nearest_uncovered - similarity
+        # A FAQ of one entry has no runner-up: the nearest topic it leaves out stands in for one,
+        # else every question would lead by the whole score ("capital of France?" -> delivery).
+        alone = -1.0 if nearest_uncovered is None else nearest_uncovered
+        runner = float(combined[second]) if second is not None else max(alone, 0.0)
         lexical, centroid = parts["lexical"], parts["centroid"]
         evidence = {
             "similarity": similarity,
@@ -274,13 +278,13 @@ class FaqMatcher:
             "background_gap": gap,
             "answer_similarity": float(parts["answer"][best]),
             "lexical": float(lexical[best]),
-            "semantic_margin": _lead(parts["semantic"], best),
+            "semantic_margin": _lead(parts["semantic"], best, alone),
             "centroid": float(centroid[best]),
-            "centroid_margin": _lead(centroid, best),
+            "centroid_margin": _lead(centroid, best, alone),
             "lexical_agrees": float(lexical.max() > 0 and int(np.argmax(lexical)) == best),
             "semantic_agrees": float(int(np.argmax(parts["semantic"])) == best),
             "lexical_margin": float(lexical[best]) - float(np.delete(lexical, best).max(initial=0.0)),
-            "answer_margin": _lead(parts["answer"], best),
+            "answer_margin": _lead(parts["answer"], best, alone),
             "cjk": float(bool(_CJK.search(question))),
         }
         return best, second, evidence
@@ -321,6 +325,8 @@ class FaqMatcher:
 _CJK = re.compile(r"[\uac00-\ud7a3\u3040-\u30ff\u4e00-\u9fff]")
 
 
-def _lead(scores: np.ndarray, best: int) -> float:
-    """How far `best` is ahead of every other entry on one kind of evidence (negative when behind)."""
-    return float(scores[best]) - float(np.delete(scores, best).max(initial=-1.0))
+def _lead(scores: np.ndarray, best: int, alone: float) -> float:
+    """How far `best` is ahead of every other entry on one kind of evidence (negative when behind);
+    `alone` is what it is measured against when there is no other entry."""
+    others = np.delete(scores, best)
+    return float(scores[best]) - (float(others.max()) if len(others) else alone)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -164,12 +163,11 @@ class TestEvalCommand:
         )
         result = csbot(tmp_path, "eval", "questions.tsv", "--faq", "faq.csv")
         assert result.returncode == 0, result.stderr
-        # The format, not the matcher's quality (tests/test_understanding.py guards that): on this
-        # two-entry FAQ the issue-9 second-pass calibration answers "bicycles" with gift-cards.
-        assert re.search(
-            r"FAQ coverage 1\.000 \(2 questions an entry answers\); "
-            r"false-answer rate 0\.\d{3} \(of 4 questions\)",
-            result.stdout,
+        # A two-entry FAQ: "do you sell bicycles?" shares "sell" with the gift-card entry and nothing
+        # competes with it; the calibration is fitted on smaller versions of the tuning FAQs too.
+        assert (
+            "FAQ coverage 1.000 (2 questions an entry answers); false-answer rate 0.000 (of 4 questions)"
+            in result.stdout
         ), result.stdout
         assert "human" in result.stdout and "macro-F1" in result.stdout
 

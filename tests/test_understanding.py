@@ -16,7 +16,7 @@ from services.classifier_eval import evaluate as evaluate_intents
 from services.classifier_eval import load_labelled
 from services.entities import CatalogueName, Entities
 from services.faq import FaqLookupAnswerer
-from services.faq_eval import evaluate, load_questions
+from services.faq_eval import Question, evaluate, load_questions
 from services.faq_matcher import FaqDocument
 from services.faq_store import demo_documents, file_documents
 from services.understanding import Route, decide, understand
@@ -169,10 +169,11 @@ def test_reload_swaps_the_whole_index(demo_faq: FaqLookupAnswerer) -> None:
 @pytest.mark.parametrize(
     ("questions", "faq", "min_coverage", "max_false"),
     [
-        ("faq_demo.tsv", None, 0.66, 0.03),  # tuning: 0.698 / 0.010
-        ("faq_demo_holdout.tsv", None, 0.70, 0.05),  # held out: 0.743 / 0.033
-        ("unseen_faq2_questions.tsv", "unseen_faq2.csv", 0.67, 0.05),  # held out: 0.714 / 0.030
+        ("faq_demo.tsv", None, 0.56, 0.03),  # tuning: 0.603 / 0.019
+        ("faq_demo_holdout.tsv", None, 0.64, 0.05),  # held out: 0.686 / 0.033
+        ("unseen_faq2_questions.tsv", "unseen_faq2.csv", 0.61, 0.05),  # held out: 0.653 / 0.030
         ("holdout_faq5_questions.tsv", "holdout_faq5.csv", 0.58, 0.10),  # held out: 0.625 / 0.071
+        ("holdout_faq8_questions.tsv", "holdout_faq8.csv", 0.30, 0.08),  # held out: 0.345 / 0.053
     ],
 )
 def test_faq_coverage_and_false_answers(
@@ -186,6 +187,42 @@ def test_faq_coverage_and_false_answers(
     report = evaluate(load_questions(DATA / questions), classifier, faq_file(faq) if faq else demo_faq)
     assert report.coverage is not None and report.coverage >= min_coverage, report.coverage
     assert report.false_answer_rate <= max_false, report.false_answer_rate
+
+
+def test_a_small_faq_does_not_answer_what_it_only_shares_a_word_with() -> None:
+    """With two entries the runner-up is no competition; "sell" alone must not make a match."""
+    lookup = FaqLookupAnswerer(
+        [
+            FaqDocument("gift-cards", "en", "Do you sell gift cards?", "Yes: digital gift cards from $10."),
+            FaqDocument("warranty", "en", "What warranty do you give?", "Two years on electronics."),
+        ]
+    )
+    for question in ("do you sell bicycles?", "do you sell shoes?"):
+        found = lookup.match(question, language="en")
+        assert found is not None and not found.answered, (question, found)
+    found = lookup.match("can I buy a gift card?", language="en")
+    assert found is not None and found.answered and found.slug == "gift-cards"
+
+
+def test_an_entry_named_like_an_intent_is_not_credited_for_an_intent_route(
+    classifier: IntentClassifier,
+) -> None:
+    """A shop may call an entry "shipping": an order lookup is not that entry's answer."""
+    lookup = FaqLookupAnswerer(
+        [FaqDocument("shipping", "en", "How much is delivery?", "Delivery is free from $50, else $4.")]
+    )
+    report = evaluate(
+        [
+            Question("shipping", "en", "how much does delivery cost?", 1),
+            Question("shipping", "en", "where is my order 20240115-001234?", 2),
+            Question("none", "en", "what is the capital of France?", 3),
+        ],
+        classifier,
+        lookup,
+    )
+    labels = [label for _, label in report.rows]
+    assert labels[:2] == ["shipping", "intent:shipping"]
+    assert report.coverage == 0.5 and report.false_answer_rate == 0.0, labels
 
 
 @pytest.mark.parametrize(
