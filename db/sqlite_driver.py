@@ -34,8 +34,16 @@ _Outcome = tuple[Any, int, int | None, Sequence[Any]]
 """description, rowcount, lastrowid, rows."""
 
 
-def _run(connection: aiosqlite.Connection, operation: str, parameters: Any, many: bool) -> _Outcome:
-    """On the connection's thread: execute, fetch everything, close the cursor."""
+def _run(
+    connection: aiosqlite.Connection,
+    operation: str,
+    parameters: Any,
+    many: bool,
+    running: set[object],
+    token: object,
+) -> _Outcome:
+    """On the connection's thread: execute, fetch everything, close the cursor; then take
+    `token` off `running` (the call may outlive a cancelled caller)."""
     cursor = connection._conn.cursor()
     try:
         if many:
@@ -49,6 +57,7 @@ def _run(connection: aiosqlite.Connection, operation: str, parameters: Any, many
         return description, cursor.rowcount, cursor.lastrowid, rows
     finally:
         cursor.close()
+        running.discard(token)
 
 
 class OneHopCursor(AsyncAdapt_aiosqlite_cursor):
@@ -92,22 +101,40 @@ class OneHopCursor(AsyncAdapt_aiosqlite_cursor):
         return await self._one_hop(operation, seq_of_parameters, many=True)
 
     async def _one_hop(self, operation: str, parameters: Any, *, many: bool) -> None:
-        async with self._adapt_connection._execute_mutex:
+        adapted: OneHopConnection = self._adapt_connection  # type: ignore[assignment]
+        async with adapted._execute_mutex:
+            token = object()
+            adapted._running.add(token)  # before the call is queued: see OneHopConnection._idle
             outcome: _Outcome = await self._connection._execute(
-                _run, self._connection, operation, parameters, many
+                _run, self._connection, operation, parameters, many, adapted._running, token
             )
         self._description, self._rowcount, self._lastrowid, rows = outcome
         self._rows = collections.deque(rows)
 
 
 class OneHopConnection(AsyncAdapt_aiosqlite_connection):
-    __slots__ = ()
+    __slots__ = ("_running",)
     _cursor_cls = OneHopCursor  # type: ignore[assignment]
 
+    def __init__(self, dbapi: Any, connection: Any) -> None:
+        super().__init__(dbapi, connection)
+        self._running: set[object] = set()
+        """A statement queued or running on the connection's thread. A cancelled caller
+        (a timeout, a shutdown) stops waiting, but its statement still runs there and may
+        open a transaction after `in_transaction` was read: a rollback skipped then would
+        leave that write open on a pooled connection. The thread takes each one off when it
+        ends (a set: a cancelled one may still be queued when the next is added)."""
+
     def _idle(self) -> bool:
-        """No transaction open and no call in flight: commit and rollback have nothing to do."""
+        """No transaction open and nothing queued or running: commit and rollback would be
+        no-ops on the thread, so they are skipped here."""
         driver = self._connection._connection
-        return driver is not None and not driver.in_transaction and not self._execute_mutex.locked()
+        return (
+            driver is not None
+            and not self._running
+            and not driver.in_transaction
+            and not self._execute_mutex.locked()
+        )
 
     def rollback(self) -> None:
         if not self._idle():
