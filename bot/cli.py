@@ -129,7 +129,7 @@ def _parser() -> argparse.ArgumentParser:
     stats.add_argument(
         "--by-arm",
         action="store_true",
-        help="per canary arm: answers, acceptance, guard rejections, fallbacks, \"I don't know\", "
+        help='per canary arm: answers, acceptance, guard rejections, fallbacks, "I don\'t know", '
         "hand-offs after an answer, latency, cost, with sample sizes",
     )
 

@@ -87,9 +87,7 @@ async def run_replay(args: argparse.Namespace, settings: Settings) -> int:
         try:
             report = await replayer.run(run, done, ProgressBar())
         except asyncio.CancelledError:
-            print(
-                f"\ncsbot: replay #{run.id} interrupted; run the same command to resume", file=sys.stderr
-            )
+            print(f"\ncsbot: replay #{run.id} interrupted; run the same command to resume", file=sys.stderr)
             raise
     finally:
         await replayer.close()

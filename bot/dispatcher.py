@@ -14,6 +14,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.config import Settings
 from bot.durable_dispatcher import DurableDispatcher
 from bot.fsm_memory import BoundedMemoryStorage
+from bot.inline_filters import inline_cheap_filters
 from bot.metrics import Metrics, TelegramErrorCounter
 from bot.middlewares.canary_routing import CanaryRoutingMiddleware
 from bot.middlewares.db_session import DbSessionMiddleware
@@ -59,6 +60,7 @@ def create_dispatcher(
     if canary is not None and canary.active:  # one chain: nothing to route, nothing to judge
         dispatcher.update.outer_middleware(CanaryRoutingMiddleware(canary, settings.admin_ids))
     dispatcher.include_routers(*create_routers(support_chat_id=settings.support_chat_id))
+    inline_cheap_filters(dispatcher)
     return dispatcher
 
 

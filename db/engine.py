@@ -9,6 +9,8 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from db.sqlite_driver import one_hop_dbapi
+
 SQLITE_BUSY_TIMEOUT_MS = 5_000
 CONNECT_TIMEOUT_S = 5.0
 
@@ -31,6 +33,8 @@ def create_engine(
     blocking every handler behind it.
     """
     if database_url.startswith("sqlite"):
+        if database_url.startswith("sqlite+aiosqlite") and "module" not in kwargs:
+            kwargs["module"] = one_hop_dbapi()  # one thread hop per statement (db/sqlite_driver.py)
         engine = create_async_engine(database_url, **kwargs)
         event.listen(
             engine.sync_engine,

@@ -18,13 +18,7 @@ from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import (
-    InboundStatus,
-    LLMCall,
-    LLMReply,
-    OutboundMessage,
-    OutboundStatus,
-)
+from db.models import InboundStatus, OutboundStatus
 from db.repositories import inbox as inbox_rows
 from db.types import utcnow
 from services.classifier import Classification
@@ -155,17 +149,20 @@ async def write_outcome(
     if not await inbox_rows.record_outcome(session, inbound_id, values):
         return
     user_id = record["user_id"]
-    session.add_all(
-        OutboundMessage(
-            inbound_id=inbound_id,
-            chat_id=sent["chat_id"],
-            telegram_user_id=sent["chat_id"] if sent["chat_id"] == user_id else None,
-            method=sent["method"],
-            text=sent["text"],
-            status=sent["status"],
-            error=sent["error"],
-        )
-        for sent in record["sent"]
+    await inbox_rows.add_outbound(
+        session,
+        [
+            {
+                "inbound_id": inbound_id,
+                "chat_id": sent["chat_id"],
+                "telegram_user_id": sent["chat_id"] if sent["chat_id"] == user_id else None,
+                "method": sent["method"],
+                "text": sent["text"],
+                "status": sent["status"],
+                "error": sent["error"],
+            }
+            for sent in record["sent"]
+        ],
     )
     if llm is not None:
         await _store_llm_report(session, inbound_id, llm)
@@ -173,24 +170,21 @@ async def write_outcome(
 
 async def _store_llm_report(session: AsyncSession, inbound_id: int, report: ReplyReport) -> None:
     ledger = report.ledger
-    reply = LLMReply(
-        inbound_id=inbound_id,
-        mode=report.mode.label,
-        drafter=report.drafter,
-        draft_tokens=report.draft_tokens,
-        accepted_tokens=report.accepted_tokens,
-        verify_calls=report.verify_calls,
-        ttft_ms=round(report.ttft_ms, 3) if report.ttft_ms is not None else None,
-        total_ms=round(report.total_ms, 3),
-        prompt_tokens=ledger.prompt_tokens,
-        completion_tokens=ledger.completion_tokens,
-        cost_usd=ledger.cost_usd,
-        dropped_turns=report.dropped_turns,
-        guard=report.guard,
-        fallback_reason=report.fallback_reason,
-        arm=report.arm,
-    )
-    session.add(reply)
-    await session.flush()
-    assert reply.id is not None
-    session.add_all(LLMCall(reply_id=reply.id, **asdict(call)) for call in ledger.calls)
+    reply = {
+        "inbound_id": inbound_id,
+        "mode": report.mode.label,
+        "drafter": report.drafter,
+        "draft_tokens": report.draft_tokens,
+        "accepted_tokens": report.accepted_tokens,
+        "verify_calls": report.verify_calls,
+        "ttft_ms": round(report.ttft_ms, 3) if report.ttft_ms is not None else None,
+        "total_ms": round(report.total_ms, 3),
+        "prompt_tokens": ledger.prompt_tokens,
+        "completion_tokens": ledger.completion_tokens,
+        "cost_usd": ledger.cost_usd,
+        "dropped_turns": report.dropped_turns,
+        "guard": report.guard,
+        "fallback_reason": report.fallback_reason,
+        "arm": report.arm,
+    }
+    await inbox_rows.add_llm_reply(session, reply, [asdict(call) for call in ledger.calls])

@@ -40,9 +40,7 @@ def scripted(
     return VerifiedAnswer(produce)
 
 
-def streamer(
-    session: RecordingSession, clock: Clock, *, chat_id: int = 5
-) -> ReplyStreamer:
+def streamer(session: RecordingSession, clock: Clock, *, chat_id: int = 5) -> ReplyStreamer:
     bot = create_bot(LOCAL_BOT_TOKEN, session=session)
     return ReplyStreamer(bot, chat_id, registry=GenerationRegistry(), clock=clock)
 

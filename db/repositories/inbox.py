@@ -12,7 +12,8 @@ from sqlalchemy.orm import aliased
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import InboundMessage, InboundStatus
+from db.core_rows import column_values
+from db.models import InboundMessage, InboundStatus, LLMCall, LLMReply, OutboundMessage
 from db.types import UTCDateTime
 
 
@@ -45,53 +46,87 @@ def _store_checked_statement() -> Any:
         )
         .scalar_subquery()
     )
-    return insert(InboundMessage).returning(inserted.c.id, earlier_id)
+    return insert(inserted).returning(inserted.c.id, earlier_id)
 
 
 _STORE_CHECKED = _store_checked_statement()
-_COLUMNS = [column.key for column in InboundMessage.__table__.c if column.key != "id"]  # type: ignore[attr-defined]
 
 
 async def store_checked(
-    session: AsyncSession, row: InboundMessage, *, since: datetime
-) -> tuple[InboundMessage, int | None] | None:
-    """Insert and commit, and learn in the same statement whether an earlier update of this
-    chat (received since `since`) is still unanswered; None for a re-delivery.
+    session: AsyncSession, values: Mapping[str, Any], *, since: datetime
+) -> tuple[int, int | None] | None:
+    """Insert the row's `values` and commit, and learn in the same statement whether an
+    earlier update of this chat (received since `since`) is still unanswered: the new
+    row's id and that update's, or None for a re-delivery.
 
     One round trip instead of two on every update: the check is a subquery in the
     INSERT's RETURNING clause (PostgreSQL and SQLite 3.35+ both allow it). It sees what
     `earlier_in_flight` would see right after the commit, except rows committed in
-    between, which that check could miss just the same.
+    between, which that check could miss just the same. A Core statement: no ORM
+    object is built or flushed for it.
     """
-    parameters = {name: getattr(row, name) for name in _COLUMNS}
-    parameters.update(
-        earlier_bot_id=row.bot_id,
-        earlier_chat_id=row.chat_id,
-        earlier_update_id=row.update_id,
-        earlier_since=since,
-    )
+    parameters = {
+        **values,
+        "earlier_bot_id": values["bot_id"],
+        "earlier_chat_id": values["chat_id"],
+        "earlier_update_id": values["update_id"],
+        "earlier_since": since,
+    }
     try:
-        result = await session.exec(_STORE_CHECKED, params=parameters)  # type: ignore[call-overload]
-        inbound_id, earlier_in_flight = result.one()
+        connection = await session.connection()
+        inbound_id, earlier_in_flight = (await connection.execute(_STORE_CHECKED, parameters)).one()
         await session.commit()
     except IntegrityError:
         await session.rollback()
         return None
-    row.id = inbound_id
-    return row, earlier_in_flight
+    return int(inbound_id), earlier_in_flight
+
+
+_INBOUND = InboundMessage.__table__  # type: ignore[attr-defined]
+_RECORD_OUTCOME = (
+    update(_INBOUND)
+    .where(_INBOUND.c.id == bindparam("row_id"), _INBOUND.c.status == InboundStatus.RECEIVED)
+    .execution_options(synchronize_session=False)
+)
+"""Built once: the values to set come as parameters (a Core statement, no ORM bookkeeping)."""
 
 
 async def record_outcome(session: AsyncSession, inbound_id: int, values: Mapping[str, Any]) -> bool:
     """Fill in how handling ended, in the caller's transaction, without reading the row first;
     False when the row is no longer waiting (written already: a journal replay of a write
     that did land)."""
-    result = await session.exec(  # type: ignore[call-overload]
-        update(InboundMessage)
-        .where(col(InboundMessage.id) == inbound_id, col(InboundMessage.status) == InboundStatus.RECEIVED)
-        .values(**values)
-        .execution_options(synchronize_session=False)
-    )
+    connection = await session.connection()
+    result = await connection.execute(_RECORD_OUTCOME, {**values, "row_id": inbound_id})
     return bool(result.rowcount == 1)
+
+
+_ADD_OUTBOUND = insert(OutboundMessage.__table__)  # type: ignore[attr-defined]
+
+
+async def add_outbound(session: AsyncSession, rows: Sequence[Mapping[str, Any]]) -> None:
+    """Insert outbound rows in the caller's transaction: one executemany, no ORM objects."""
+    if not rows:
+        return
+    connection = await session.connection()
+    await connection.execute(_ADD_OUTBOUND, [column_values(OutboundMessage, row) for row in rows])
+
+
+_LLM_REPLIES = LLMReply.__table__  # type: ignore[attr-defined]
+_ADD_LLM_REPLY = insert(_LLM_REPLIES).returning(_LLM_REPLIES.c.id)
+
+
+async def add_llm_reply(
+    session: AsyncSession, reply: Mapping[str, Any], calls: Sequence[Mapping[str, Any]]
+) -> int:
+    """Insert an LLM reply and its calls in the caller's transaction; the reply's id."""
+    connection = await session.connection()
+    reply_id = int((await connection.execute(_ADD_LLM_REPLY, column_values(LLMReply, reply))).scalar_one())
+    if calls:
+        await connection.execute(
+            insert(LLMCall.__table__),  # type: ignore[attr-defined]
+            [column_values(LLMCall, {**call, "reply_id": reply_id}) for call in calls],
+        )
+    return reply_id
 
 
 def _unowned(now: datetime) -> ColumnElement[bool]:

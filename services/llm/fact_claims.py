@@ -108,9 +108,18 @@ _MONTHS = {
     name: number
     for number, names in enumerate(
         [
-            ("January", "Jan"), ("February", "Feb"), ("March", "Mar"), ("April", "Apr"), ("May",),
-            ("June", "Jun"), ("July", "Jul"), ("August", "Aug"), ("September", "Sep", "Sept"),
-            ("October", "Oct"), ("November", "Nov"), ("December", "Dec"),
+            ("January", "Jan"),
+            ("February", "Feb"),
+            ("March", "Mar"),
+            ("April", "Apr"),
+            ("May",),
+            ("June", "Jun"),
+            ("July", "Jul"),
+            ("August", "Aug"),
+            ("September", "Sep", "Sept"),
+            ("October", "Oct"),
+            ("November", "Nov"),
+            ("December", "Dec"),
         ],
         start=1,
     )
@@ -120,13 +129,17 @@ _MONTH = "(?:" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + ")"
 _ORDINAL = r"(?:st|nd|rd|th)"
 _DATE_PATTERNS = [
     # 2026-12-01, 2026.12.01, 2026/12/01, 2026. 12. 1.
-    re.compile(r"(?<![\d.])(?P<y>\d{4})\s?(?P<sep>[-./])\s?(?P<m>\d{1,2})\s?(?P=sep)\s?(?P<d>\d{1,2})(?!\d)\.?"),
+    re.compile(
+        r"(?<![\d.])(?P<y>\d{4})\s?(?P<sep>[-./])\s?(?P<m>\d{1,2})\s?(?P=sep)\s?(?P<d>\d{1,2})(?!\d)\.?"
+    ),
     # 2026년 12월 1일, 2026年12月1日, 12월 1일, 12月1日
     re.compile(r"(?:(?P<y>\d{4})\s?[년年]\s?)?(?P<m>\d{1,2})\s?[월月]\s?(?P<d>\d{1,2})\s?[일日]"),
     # December 1, 2026; Dec. 1st; December 1
     re.compile(rf"\b(?P<mn>{_MONTH})\.?\s(?P<d>\d{{1,2}}){_ORDINAL}?(?!\d)(?:,?\s(?P<y>\d{{4}})(?!\d))?"),
     # 1 December 2026; the 1st of December
-    re.compile(rf"(?<!\d)(?P<d>\d{{1,2}}){_ORDINAL}?\s(?:of\s)?(?P<mn>{_MONTH})\b\.?(?:,?\s(?P<y>\d{{4}})(?!\d))?"),
+    re.compile(
+        rf"(?<!\d)(?P<d>\d{{1,2}}){_ORDINAL}?\s(?:of\s)?(?P<mn>{_MONTH})\b\.?(?:,?\s(?P<y>\d{{4}})(?!\d))?"
+    ),
 ]
 _SLASH_DATE = re.compile(r"(?<![\d/])(?P<a>\d{1,2})/(?P<b>\d{1,2})(?:/(?P<y>\d{4}|\d{2}))?(?![\d/])")
 _NOT_DATES = {"24/7"}
@@ -355,8 +368,10 @@ def _quantities(text: str) -> list[_Quantity]:
     for match in _KANJI.finditer(text):
         if text.startswith("分", match.end()):
             continue  # 十分: "enough"
-        if match.group() == "一" and text.startswith("時", match.end()) and not _PREFIX_DAYTIME.search(
-            text[: match.start()]
+        if (
+            match.group() == "一"
+            and text.startswith("時", match.end())
+            and not _PREFIX_DAYTIME.search(text[: match.start()])
         ):
             continue  # 一時: "for a while"
         add(match.start(), match.end(), cjk_value(match.group()), needs_unit=True)

@@ -1,0 +1,159 @@
+"""SQLAlchemy's aiosqlite adapter with one thread hop per statement instead of three or four.
+
+aiosqlite runs every call on the connection's own thread, and SQLAlchemy's adapter
+makes one call per DBAPI step: open a cursor, execute, fetch, close. Each call is a
+round trip to that thread (a queue put, a wake-up, a `call_soon_threadsafe` back),
+and on these machines the hops, not SQLite, were most of what storing an update
+cost (22 hops per update, about 20 us each before any contention). Here a statement
+runs, fetches and closes its cursor in one call on the same thread. Commit and
+rollback skip the hop when SQLite has no transaction open (Python's sqlite3 makes
+them no-ops then anyway): the pool's rollback after every commit, and the rollback
+of a session that only read, cost nothing.
+
+Same thread, same connection, same statements: only the number of trips changes.
+Used by `db.engine.create_engine` for every `sqlite+aiosqlite` URL.
+"""
+
+from __future__ import annotations
+
+import collections
+import sqlite3
+from collections.abc import Sequence
+from typing import Any
+
+import aiosqlite
+from sqlalchemy.dialects.sqlite.aiosqlite import (
+    AsyncAdapt_aiosqlite_connection,
+    AsyncAdapt_aiosqlite_cursor,
+    AsyncAdapt_aiosqlite_dbapi,
+)
+from sqlalchemy.util import EMPTY_DICT
+from sqlalchemy.util.concurrency import await_
+
+_Outcome = tuple[Any, int, int | None, Sequence[Any]]
+"""description, rowcount, lastrowid, rows."""
+
+
+def _run(
+    connection: aiosqlite.Connection,
+    operation: str,
+    parameters: Any,
+    many: bool,
+    running: set[object],
+    token: object,
+) -> _Outcome:
+    """On the connection's thread: execute, fetch everything, close the cursor; then take
+    `token` off `running` (the call may outlive a cancelled caller)."""
+    cursor = connection._conn.cursor()
+    try:
+        if many:
+            cursor.executemany(operation, parameters)
+        elif parameters is None:
+            cursor.execute(operation)
+        else:
+            cursor.execute(operation, parameters)
+        description = cursor.description
+        rows = cursor.fetchall() if description else ()
+        return description, cursor.rowcount, cursor.lastrowid, rows
+    finally:
+        cursor.close()
+        running.discard(token)
+
+
+class OneHopCursor(AsyncAdapt_aiosqlite_cursor):
+    """A buffered cursor: no driver cursor lives between calls, results are kept here."""
+
+    __slots__ = ("_description", "_lastrowid", "_rowcount")
+
+    def __init__(self, adapt_connection: AsyncAdapt_aiosqlite_connection) -> None:
+        # Not super().__init__: that opens a driver cursor (a hop) this class never uses.
+        self._adapt_connection = adapt_connection
+        self._connection = adapt_connection._connection
+        self._cursor = None  # type: ignore[assignment]
+        self._soft_closed_memoized = EMPTY_DICT
+        self._rows = collections.deque()
+        self._description: Any = None
+        self._rowcount = -1
+        self._lastrowid: int | None = None
+
+    @property
+    def description(self) -> Any:
+        return self._description
+
+    @property
+    def rowcount(self) -> int:
+        return self._rowcount
+
+    @property
+    def lastrowid(self) -> int:
+        return self._lastrowid  # type: ignore[return-value]
+
+    async def _async_soft_close(self) -> None:
+        return None  # the driver cursor was closed in the call that used it
+
+    def close(self) -> None:
+        self._rows.clear()
+
+    async def _execute_async(self, operation: Any, parameters: Any) -> Any:
+        return await self._one_hop(operation, parameters, many=False)
+
+    async def _executemany_async(self, operation: Any, seq_of_parameters: Any) -> Any:
+        return await self._one_hop(operation, seq_of_parameters, many=True)
+
+    async def _one_hop(self, operation: str, parameters: Any, *, many: bool) -> None:
+        adapted: OneHopConnection = self._adapt_connection  # type: ignore[assignment]
+        async with adapted._execute_mutex:
+            token = object()
+            adapted._running.add(token)  # before the call is queued: see OneHopConnection._idle
+            outcome: _Outcome = await self._connection._execute(
+                _run, self._connection, operation, parameters, many, adapted._running, token
+            )
+        self._description, self._rowcount, self._lastrowid, rows = outcome
+        self._rows = collections.deque(rows)
+
+
+class OneHopConnection(AsyncAdapt_aiosqlite_connection):
+    __slots__ = ("_running",)
+    _cursor_cls = OneHopCursor  # type: ignore[assignment]
+
+    def __init__(self, dbapi: Any, connection: Any) -> None:
+        super().__init__(dbapi, connection)
+        self._running: set[object] = set()
+        """A statement queued or running on the connection's thread. A cancelled caller
+        (a timeout, a shutdown) stops waiting, but its statement still runs there and may
+        open a transaction after `in_transaction` was read: a rollback skipped then would
+        leave that write open on a pooled connection. The thread takes each one off when it
+        ends (a set: a cancelled one may still be queued when the next is added)."""
+
+    def _idle(self) -> bool:
+        """No transaction open and nothing queued or running: commit and rollback would be
+        no-ops on the thread, so they are skipped here."""
+        driver = self._connection._connection
+        return (
+            driver is not None
+            and not self._running
+            and not driver.in_transaction
+            and not self._execute_mutex.locked()
+        )
+
+    def rollback(self) -> None:
+        if not self._idle():
+            super().rollback()
+
+    def commit(self) -> None:
+        if not self._idle():
+            super().commit()
+
+
+class OneHopDBAPI(AsyncAdapt_aiosqlite_dbapi):
+    def connect(self, *arg: Any, **kw: Any) -> OneHopConnection:
+        creator_fn = kw.pop("async_creator_fn", None)
+        connection = creator_fn(*arg, **kw) if creator_fn else self.aiosqlite.connect(*arg, **kw)
+        if not creator_fn:
+            connection._thread.daemon = True  # as SQLAlchemy's adapter does: never blocks exit
+        return OneHopConnection(self, await_(connection))
+
+
+def one_hop_dbapi() -> OneHopDBAPI:
+    """The `module=` for `create_async_engine` on a `sqlite+aiosqlite` URL."""
+    return OneHopDBAPI(aiosqlite, sqlite3)

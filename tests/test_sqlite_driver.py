@@ -1,0 +1,98 @@
+"""The one-hop SQLite adapter: same results as SQLAlchemy's, fewer trips to the connection's thread."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+import pytest
+from sqlalchemy import Column, Integer, MetaData, Table, Text, insert, select, text, update
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from db.engine import create_engine
+from db.sqlite_driver import OneHopConnection
+
+ITEMS = Table("items", MetaData(), Column("id", Integer, primary_key=True), Column("name", Text))
+
+
+@pytest.fixture
+async def engine(tmp_path: Path) -> AsyncIterator[AsyncEngine]:
+    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'driver.db'}")
+    async with engine.begin() as connection:
+        await connection.run_sync(ITEMS.metadata.create_all)
+    yield engine
+    await engine.dispose()
+
+
+class HopCounter:
+    """Calls queued to aiosqlite's connection threads while installed."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.hops = 0
+        original = aiosqlite.Connection._execute
+
+        async def counted(connection: aiosqlite.Connection, fn: Any, *args: Any, **kwargs: Any) -> Any:
+            self.hops += 1
+            return await original(connection, fn, *args, **kwargs)
+
+        monkeypatch.setattr(aiosqlite.Connection, "_execute", counted)
+
+
+async def test_statements_return_what_sqlalchemy_expects(engine: AsyncEngine) -> None:
+    async with engine.begin() as connection:
+        inserted = await connection.execute(insert(ITEMS).returning(ITEMS.c.id), {"name": "a"})
+        first = inserted.scalar_one()
+        many = await connection.execute(insert(ITEMS), [{"name": "b"}, {"name": "c"}])
+        assert many.rowcount == 2
+        changed = await connection.execute(update(ITEMS).where(ITEMS.c.name != "a").values(name="z"))
+        assert changed.rowcount == 2
+        single = await connection.execute(insert(ITEMS).values(name="d"))
+        assert single.inserted_primary_key == (first + 3,)
+    async with engine.connect() as connection:
+        rows = (await connection.execute(select(ITEMS.c.name).order_by(ITEMS.c.id))).scalars().all()
+    assert rows == ["a", "z", "z", "d"]
+
+
+async def test_a_statement_is_one_trip_and_an_idle_commit_none(
+    engine: AsyncEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with engine.connect() as connection:
+        await connection.execute(text("SELECT 1"))  # the pool's first checkout is not counted
+        await connection.commit()
+        counter = HopCounter(monkeypatch)
+        await connection.execute(insert(ITEMS), {"name": "a"})
+        await connection.commit()
+        assert counter.hops == 2, "the insert and its commit"
+        await connection.execute(select(ITEMS))
+        await connection.commit()  # a read opens no SQLite transaction: nothing to commit
+        await connection.rollback()
+    assert counter.hops == 3
+
+
+async def test_a_cancelled_write_is_rolled_back_not_left_open(engine: AsyncEngine) -> None:
+    """A caller that stops waiting (a timeout, a shutdown) leaves its statement queued on the
+    connection's thread; whatever follows (a rollback, SQLAlchemy invalidating the connection)
+    must still reach SQLite after it, so the write is never committed by a later user."""
+    release = threading.Event()
+    async with engine.connect() as connection:
+        await connection.execute(select(ITEMS))
+        adapted = (await connection.get_raw_connection()).dbapi_connection
+        assert isinstance(adapted, OneHopConnection)
+        driver = adapted._connection
+        busy = asyncio.ensure_future(driver._execute(release.wait, 5))  # holds the thread
+        write = asyncio.ensure_future(connection.execute(insert(ITEMS), {"name": "cancelled"}))
+        await asyncio.sleep(0.05)
+        write.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await write
+        rollback = asyncio.ensure_future(connection.rollback())
+        await asyncio.sleep(0.05)
+        release.set()
+        await busy
+        await rollback
+    async with engine.connect() as connection:
+        assert (await connection.execute(select(ITEMS))).all() == []
