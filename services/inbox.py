@@ -122,7 +122,10 @@ class Inbox:
         self._writes = asyncio.Lock() if bind is not None and bind.dialect.name == "sqlite" else None
         """SQLite takes one writer at a time, and a second one waits in SQLite's busy handler,
         which sleeps 1, 2, 5 ... 100 ms between tries: at 50 updates in flight that, not the
-        work, was the p99 (1.8 s). This process's inbox writes queue here instead, in order."""
+        work, was the p99 (1.8 s). This process's inbox writes queue here instead, in order.
+        Every inbox write takes it (claims, deferrals and releases too): a writer left to the
+        busy handler loses every race to the queued ones and, under load, ran out of SQLite's
+        busy timeout ("database is locked" in the fault bench)."""
 
     async def receive(self, arrival: Arrival, *, claim: bool = True) -> InboundMessage | Receipt:
         """Store a new update; journal it when the database is down."""
@@ -204,7 +207,7 @@ class Inbox:
             return 0
         done = 0
         try:
-            async with self._session_factory() as session:
+            async with self._writing(), self._session_factory() as session:
                 for record in records:
                     await self._replay(session, record)
                     done += 1
@@ -229,7 +232,7 @@ class Inbox:
         """Stored updates nobody is handling; those past the policy's limits are abandoned instead."""
         now = utcnow()
         ready = []
-        async with self._session_factory() as session:
+        async with self._writing(), self._session_factory() as session:  # it may abandon rows
             for row in await rows.due(session, bot_id, now=now, limit=limit):
                 assert row.id is not None
                 reason = self._give_up_reason(row, now)
@@ -252,7 +255,7 @@ class Inbox:
 
     async def claim(self, inbound_id: int) -> InboundMessage | None:
         now = utcnow()
-        async with self._session_factory() as session:
+        async with self._writing(), self._session_factory() as session:
             return await rows.claim(session, inbound_id, now=now, until=now + self.policy.lease)
 
     async def earlier_in_flight(self, row: InboundMessage) -> int | None:
@@ -269,11 +272,11 @@ class Inbox:
     async def defer(self, row: InboundMessage) -> None:
         """Give the row back for the inbox worker, which takes a chat's updates in order."""
         assert row.id is not None
-        async with self._session_factory() as session:
+        async with self._writing(), self._session_factory() as session:
             await rows.defer(session, row.id, until=utcnow() + timedelta(seconds=DEFER_SECONDS))
 
     async def release(self, inbound_ids: list[int], *, reason: str) -> None:
-        async with self._session_factory() as session:
+        async with self._writing(), self._session_factory() as session:
             await rows.release(session, inbound_ids, reason=reason)
 
 
