@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 
@@ -141,15 +141,59 @@ def accept_block(
     return BlockOutcome(len(draft), extra, corrected=False)
 
 
+class PassCosts:
+    """What one forward pass costs on this machine by the number of draft positions it scores.
+
+    `ms[k]` is a pass scoring the pending token plus k draft tokens. Measured at
+    start for a few sizes (the rest interpolated) and kept up to date from the
+    passes actually timed, so the draft length follows the machine's load:
+    quiet, an extra position costs about a third of a single-token pass; under
+    load, more than half.
+    """
+
+    def __init__(self, measured: Mapping[int, float], max_tokens: int, *, smoothing: float = 0.1) -> None:
+        if 0 not in measured:
+            raise ValueError("the cost of a pass without draft tokens is needed")
+        sizes = sorted(measured)
+        self.ms: list[float] = [_interpolate(measured, sizes, k) for k in range(max_tokens + 1)]
+        self._smoothing = smoothing
+
+    def observe(self, drafted: int, ms: float) -> None:
+        """One more timed pass: the estimate for its size moves a little towards it."""
+        if drafted < len(self.ms):
+            self.ms[drafted] += self._smoothing * (ms - self.ms[drafted])
+
+    def ceiling(self, drafted: int) -> float:
+        """Speedup over plain decoding if all `drafted` positions were accepted: k + 1 tokens per pass."""
+        return (drafted + 1) * self.ms[0] / self.ms[min(drafted, len(self.ms) - 1)]
+
+
+def _interpolate(measured: Mapping[int, float], sizes: Sequence[int], k: int) -> float:
+    if k in measured:
+        return measured[k]
+    lower = max((size for size in sizes if size < k), default=sizes[0])
+    upper = min((size for size in sizes if size > k), default=None)
+    if upper is None:  # past the largest measured size: the last step's slope goes on
+        below = max((size for size in sizes if size < lower), default=None)
+        slope = 0.0 if below is None else (measured[lower] - measured[below]) / (lower - below)
+        return measured[lower] + slope * (k - lower)
+    share = (k - lower) / (upper - lower)
+    return measured[lower] + share * (measured[upper] - measured[lower])
+
+
 @dataclass
 class DraftPolicy:
     """How long a draft to try, learned from recent acceptance.
 
-    On a CPU each extra position in a forward pass costs about half a whole
-    single-token pass (`python -m bench.token_speculative` prints the costs), so
-    a draft pays only when most of it is accepted: below `skip_below` we stop
-    drafting and only probe now and then. Over HTTP a call costs a round trip
-    and a prompt, so the verifier starts long (`run`) and never skips.
+    Without pass costs (HTTP token mode: a call costs a round trip and the
+    prompt whatever the block) the next draft is a little longer than the
+    recent accepted run, and below `skip_below` drafting stops but for a
+    periodic probe. With `costs` (the local engine, which times its own
+    passes) the length is the k that maximises expected tokens per
+    millisecond, (1 + sum of P(first j accepted), j <= k) / ms[k], where
+    P(first j accepted) is the product of the recent acceptance rates at
+    draft positions 1..j: a draft pays only as far as it is likely to be
+    kept, and k = 0 (plain decoding, with a periodic probe) when nothing pays.
     """
 
     max_tokens: int = 16
@@ -161,23 +205,76 @@ class DraftPolicy:
     """Recent share of drafted tokens accepted."""
     run: float = 2.0
     """Recent accepted tokens per draft: the next draft is a little longer than that."""
+    costs: PassCosts | None = None
+    prior: float = 0.7
+    """Acceptance rate assumed at a draft position before it has been tried (with weight `prior_weight`)."""
+    prior_weight: float = 2.0
+    decay: float = 0.9
+    """How much of the past each new observation at a position leaves (recent acceptance counts most)."""
     _since_probe: int = 0
+    _tried: list[float] = field(default_factory=list)
+    _kept: list[float] = field(default_factory=list)
 
     def length(self) -> int:
         if self.max_tokens <= 0:
             return 0
-        if self.rate < self.skip_below:
-            self._since_probe += 1
-            if self._since_probe < self.probe_every:
-                return 0
+        if self.costs is not None:
+            best = self.best_length()
+        elif self.rate < self.skip_below:
+            best = 0
+        else:
+            return max(min(2, self.max_tokens), min(self.max_tokens, round(self.run * 1.5) + 1))
+        if best > 0:
             self._since_probe = 0
-            return min(2, self.max_tokens)
-        return max(min(2, self.max_tokens), min(self.max_tokens, round(self.run * 1.5) + 1))
+            return best
+        self._since_probe += 1
+        if self._since_probe < self.probe_every:
+            return 0
+        self._since_probe = 0
+        return min(2, self.max_tokens)
+
+    def acceptance_at(self, position: int) -> float:
+        """Recent rate at which a draft token at `position` (1-based) is kept, given all before it were."""
+        self._grow()
+        return self._kept[position] / self._tried[position]
+
+    def expected_tokens(self, drafted: int) -> float:
+        """Tokens a pass with `drafted` draft positions yields on average: 1 + expected accepted run."""
+        expected, survive = 1.0, 1.0
+        for position in range(1, drafted + 1):
+            survive *= self.acceptance_at(position)
+            expected += survive
+        return expected
+
+    def best_length(self) -> int:
+        """The draft length with the most expected tokens per millisecond (0: drafting does not pay)."""
+        assert self.costs is not None
+        best, best_rate = 0, 1.0 / self.costs.ms[0]
+        expected, survive = 1.0, 1.0
+        for drafted in range(1, self.max_tokens + 1):
+            survive *= self.acceptance_at(drafted)
+            expected += survive
+            rate = expected / self.costs.ms[min(drafted, len(self.costs.ms) - 1)]
+            if rate > best_rate:
+                best, best_rate = drafted, rate
+        return best
 
     def update(self, drafted: int, accepted: int) -> None:
-        if drafted:
-            self.rate += 0.5 * (accepted / drafted - self.rate)
-            self.run += 0.5 * (accepted - self.run)
+        if not drafted:
+            return
+        self.rate += 0.5 * (accepted / drafted - self.rate)
+        self.run += 0.5 * (accepted - self.run)
+        self._grow()
+        # Positions up to the first rejected one were tried; those before it were kept.
+        for position in range(1, min(drafted, accepted + 1) + 1):
+            self._tried[position] = self._tried[position] * self.decay + 1.0
+            self._kept[position] = self._kept[position] * self.decay + (1.0 if position <= accepted else 0.0)
+
+    def _grow(self) -> None:
+        if len(self._tried) < self.max_tokens + 2:
+            missing = self.max_tokens + 2 - len(self._tried)
+            self._tried += [self.prior_weight] * missing
+            self._kept += [self.prior_weight * self.prior] * missing
 
 
 def ngram_lookup(

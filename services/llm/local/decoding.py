@@ -9,8 +9,10 @@ the KV cache is cut back past what was rejected. Under greedy decoding the
 output is token for token what plain decoding gives; under sampling, the
 acceptance rule keeps the model's distribution.
 
-The draft length follows recent acceptance: long while drafts are accepted,
-none when they are not (with a periodic short probe), so text that copies
+The draft length is the one with the most expected tokens per millisecond,
+from this machine's own pass costs (measured once at start, then from every
+timed pass) and the recent acceptance at each draft position: none when
+drafts are not accepted (with a periodic short probe), so text that copies
 nothing costs what plain decoding costs. The acceptance loop, the draft-length
 policy and the n-gram lookup are the ones the HTTP token verifier uses
 (services/llm/acceptance.py); only the scores come from the engine here.
@@ -26,9 +28,18 @@ from typing import Protocol
 
 import numpy as np
 
-from services.llm.acceptance import DraftPolicy, accept_block, ngram_lookup, sample
+from services.llm.acceptance import DraftPolicy, PassCosts, accept_block, ngram_lookup, sample
 
-__all__ = ["DecodeStats", "Decoder", "DraftPolicy", "ForwardModel", "LogitRows", "lookup_draft"]
+__all__ = [
+    "DecodeStats",
+    "Decoder",
+    "DraftPolicy",
+    "ForwardModel",
+    "LogitRows",
+    "PassCosts",
+    "lookup_draft",
+    "measure_pass_costs",
+]
 
 
 class ForwardModel(Protocol):
@@ -56,6 +67,16 @@ class DecodeStats:
     seconds: float = 0.0
     prompt_seconds: float = 0.0
     """Evaluating the prompt: the same work for every decoder, kept apart from decoding."""
+    draft_lengths: list[int] = field(default_factory=list)
+    """Draft tokens of each verification pass, as the policy chose them."""
+
+    def ceiling(self, costs: PassCosts) -> float:
+        """Speedup over plain decoding had every drafted position been accepted, at the lengths chosen."""
+        if not self.draft_lengths:
+            return 1.0
+        tokens = sum(length + 1 for length in self.draft_lengths)
+        ms = sum(costs.ms[min(length, len(costs.ms) - 1)] for length in self.draft_lengths)
+        return tokens * costs.ms[0] / ms
 
     @property
     def acceptance(self) -> float:
@@ -95,11 +116,44 @@ class LogitRows:
         return _top_logprobs(self._rows[row], 64)
 
 
+def measure_pass_costs(
+    model: ForwardModel,
+    context: Sequence[int],
+    max_tokens: int,
+    *,
+    sizes: Sequence[int] = (0, 1, 3, 7, 15),
+    repeats: int = 3,
+) -> PassCosts:
+    """Milliseconds of a verification pass by draft positions, after `context` (already cached).
+
+    The fastest of a few repeats per size: the machine's own cost, not a
+    neighbour's burst. The cache is left holding `context` only.
+    """
+    measured: dict[int, float] = {}
+    n_past = len(context)
+    filler = [context[-1]] * (max(sizes) + 1)
+    for size in sizes:
+        timings = []
+        for _ in range(repeats):
+            model.truncate(n_past)
+            started = time.perf_counter()
+            model.forward(filler[: size + 1], n_past)
+            timings.append((time.perf_counter() - started) * 1000)
+        measured[size] = min(timings)
+    model.truncate(n_past)
+    return PassCosts(measured, max_tokens)
+
+
 @dataclass
 class Decoder:
     model: ForwardModel
     temperature: float = 0.0
     rng: random.Random = field(default_factory=random.Random)
+    costs: PassCosts | None = None
+    """This machine's pass costs: measured on the first speculative answer, then kept up to date."""
+    max_draft: int = 16
+    timed: bool = True
+    """Whether timed passes update `costs` (off for a scripted model, whose timings say nothing)."""
 
     def _is_eos(self, token: int) -> bool:
         return token == self.model.eos
@@ -117,13 +171,17 @@ class Decoder:
     def speculative(
         self, prompt: Sequence[int], max_tokens: int, *, policy: DraftPolicy | None = None
     ) -> tuple[list[int], DecodeStats]:
-        policy = policy or DraftPolicy()
         stats = DecodeStats()
         started = time.perf_counter()
         self.model.truncate(0)
         logits = self.model.forward(prompt, 0)
         stats.forward_passes += 1
         stats.prompt_seconds = time.perf_counter() - started
+        if policy is None:
+            if self.costs is None:
+                self.costs = measure_pass_costs(self.model, prompt, self.max_draft)
+                started = time.perf_counter() - stats.prompt_seconds  # measuring is not decoding
+            policy = DraftPolicy(max_tokens=self.max_draft, costs=self.costs)
         context = list(prompt)
         pending = self._choose(logits[-1])
         out: list[int] = []
@@ -133,8 +191,12 @@ class Decoder:
             room = max_tokens - len(out)
             draft = lookup_draft(context, policy, min(policy.length() if policy.max_tokens else 0, room))
             n_past = len(context) - 1
+            pass_started = time.perf_counter()
             rows = self.model.forward([pending, *draft], n_past)
+            if policy.costs is not None and self.timed:
+                policy.costs.observe(len(draft), (time.perf_counter() - pass_started) * 1000)
             stats.forward_passes += 1
+            stats.draft_lengths.append(len(draft))
             outcome = accept_block(
                 LogitRows(rows), draft, temperature=self.temperature, rng=self.rng, is_end=self._is_eos
             )
