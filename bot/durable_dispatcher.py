@@ -276,6 +276,10 @@ class DurableDispatcher(Dispatcher):
             if self._metrics is not None:
                 self._metrics.record_outcome(interaction, outcome, time.perf_counter() - interaction.started)
             try:
+                if not healthy:
+                    # Its uncommitted writes would hold SQLite's lock against the outcome's own
+                    # session (and the inbox's write lock with it) for the whole busy timeout.
+                    await session.close()
                 await self.inbox.close(
                     interaction, outcome, interaction.llm, session=session if healthy else None
                 )

@@ -63,7 +63,7 @@ def _run(
 class OneHopCursor(AsyncAdapt_aiosqlite_cursor):
     """A buffered cursor: no driver cursor lives between calls, results are kept here."""
 
-    __slots__ = ("_description", "_lastrowid", "_rowcount")
+    __slots__ = ("_arraysize", "_description", "_lastrowid", "_rowcount")
 
     def __init__(self, adapt_connection: AsyncAdapt_aiosqlite_connection) -> None:
         # Not super().__init__: that opens a driver cursor (a hop) this class never uses.
@@ -75,6 +75,7 @@ class OneHopCursor(AsyncAdapt_aiosqlite_cursor):
         self._description: Any = None
         self._rowcount = -1
         self._lastrowid: int | None = None
+        self._arraysize = 1
 
     @property
     def description(self) -> Any:
@@ -87,6 +88,20 @@ class OneHopCursor(AsyncAdapt_aiosqlite_cursor):
     @property
     def lastrowid(self) -> int:
         return self._lastrowid  # type: ignore[return-value]
+
+    @property
+    def arraysize(self) -> int:
+        return self._arraysize
+
+    @arraysize.setter
+    def arraysize(self, value: int) -> None:
+        self._arraysize = value
+
+    def setinputsizes(self, *inputsizes: Any) -> None:
+        return None  # SQLite takes none
+
+    def nextset(self) -> None:
+        return None  # one statement, one result set
 
     async def _async_soft_close(self) -> None:
         return None  # the driver cursor was closed in the call that used it

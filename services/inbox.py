@@ -207,9 +207,10 @@ class Inbox:
             return 0
         done = 0
         try:
-            async with self._writing(), self._session_factory() as session:
+            async with self._session_factory() as session:
                 for record in records:
-                    await self._replay(session, record)
+                    async with self._writing():  # per record: new updates are stored meanwhile
+                        await self._replay(session, record)
                     done += 1
         except STORAGE_ERRORS as error:
             logger.warning(

@@ -28,6 +28,16 @@ async def engine(tmp_path: Path) -> AsyncIterator[AsyncEngine]:
     await engine.dispose()
 
 
+async def test_results_can_be_read_in_batches(engine: AsyncEngine) -> None:
+    """fetchmany and partitions read the cursor's arraysize, which the buffered cursor keeps itself."""
+    async with engine.begin() as connection:
+        await connection.execute(insert(ITEMS), [{"name": name} for name in "abcde"])
+        result = await connection.execute(select(ITEMS.c.name).order_by(ITEMS.c.id))
+        assert [row.name for row in result.fetchmany(2)] == ["a", "b"]
+        assert [[row.name for row in part] for part in result.partitions(2)] == [["c", "d"], ["e"]]
+        assert [row.name for row in (await connection.execute(select(ITEMS.c.name))).fetchmany()] == ["a"]
+
+
 class HopCounter:
     """Calls queued to aiosqlite's connection threads while installed."""
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pytest
 
-from services.llm.local.decoding import Decoder, DraftPolicy, lookup_draft
+from services.llm.local.decoding import Decoder, DraftPolicy, PassCosts, lookup_draft
 
 
 class ReferenceModel:
@@ -63,10 +64,16 @@ def prompts(count: int) -> list[list[int]]:
     return made
 
 
+def decoder_for(model: ReferenceModel, **options: Any) -> Decoder:
+    """Pass costs as measured on a quiet machine (an extra position costs 0.35 of a pass), not timed:
+    a Python stub's wall-clock timings say nothing, and would make draft lengths vary run to run."""
+    return Decoder(model, costs=PassCosts({0: 1.0, 1: 1.35, 16: 6.6}, 16), timed=False, **options)
+
+
 @pytest.mark.parametrize("prompt", prompts(40))
 def test_speculative_output_is_token_identical_to_greedy(prompt: list[int]) -> None:
     model = ReferenceModel()
-    decoder = Decoder(model)
+    decoder = decoder_for(model)
     plain, plain_stats = decoder.greedy(prompt, 80)
     fast, fast_stats = decoder.speculative(prompt, 80)
     assert fast == plain
@@ -75,7 +82,7 @@ def test_speculative_output_is_token_identical_to_greedy(prompt: list[int]) -> N
 
 def test_drafts_pay_off_on_copied_text() -> None:
     model = ReferenceModel()
-    decoder = Decoder(model)
+    decoder = decoder_for(model)
     totals = [0, 0]
     for prompt in prompts(40):
         totals[0] += decoder.greedy(prompt, 80)[1].forward_passes
@@ -84,14 +91,14 @@ def test_drafts_pay_off_on_copied_text() -> None:
 
 
 def test_budget_and_eos_are_respected() -> None:
-    decoder = Decoder(ReferenceModel())
+    decoder = decoder_for(ReferenceModel())
     for prompt in prompts(10):
         out, stats = decoder.speculative(prompt, 7)
         assert len(out) <= 7 and 0 not in out and stats.tokens == len(out)
 
 
 def test_sampling_runs_through_the_acceptance_rule() -> None:
-    decoder = Decoder(ReferenceModel(), temperature=0.8, rng=random.Random(5))
+    decoder = decoder_for(ReferenceModel(), temperature=0.8, rng=random.Random(5))
     out, stats = decoder.speculative(prompts(1)[0], 40)
     assert 0 < len(out) <= 40 and stats.forward_passes > 0
 

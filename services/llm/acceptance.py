@@ -159,9 +159,11 @@ class PassCosts:
         self._smoothing = smoothing
 
     def observe(self, drafted: int, ms: float) -> None:
-        """One more timed pass: the estimate for its size moves a little towards it."""
-        if drafted < len(self.ms):
-            self.ms[drafted] += self._smoothing * (ms - self.ms[drafted])
+        """One more timed pass: the whole curve moves a little towards it, keeping its shape, so a
+        neighbour's load shows at every size at once (moving one size alone bent the curve)."""
+        if drafted < len(self.ms) and self.ms[drafted] > 0:
+            factor = 1 + self._smoothing * (ms / self.ms[drafted] - 1)
+            self.ms = [cost * factor for cost in self.ms]
 
     def ceiling(self, drafted: int) -> float:
         """Speedup over plain decoding if all `drafted` positions were accepted: k + 1 tokens per pass."""

@@ -179,7 +179,10 @@ class Decoder:
         stats.prompt_seconds = time.perf_counter() - started
         if policy is None:
             if self.costs is None:
-                self.costs = measure_pass_costs(self.model, prompt, self.max_draft)
+                try:
+                    self.costs = measure_pass_costs(self.model, prompt, self.max_draft)
+                except ValueError:  # no room left in the context for the sizes measured
+                    self.model.truncate(len(prompt))
                 started = time.perf_counter() - stats.prompt_seconds  # measuring is not decoding
             policy = DraftPolicy(max_tokens=self.max_draft, costs=self.costs)
         context = list(prompt)

@@ -60,6 +60,8 @@ class LocalOpenAIServer:
         self.speculative = speculative
         self._lock = threading.Lock()
         self._cached: list[int] = []
+        self._decoder = Decoder(engine)
+        """One for the server's life: it keeps the pass costs it measured on the first answer."""
         self._runner: web.AppRunner | None = None
         self.base_url = ""
 
@@ -105,9 +107,10 @@ class LocalOpenAIServer:
     def _generate(self, prompt: list[int], max_tokens: int) -> tuple[list[int], bool]:
         with self._lock:
             self._cached = []
-            decoder = Decoder(self.engine)
-            policy = DraftPolicy() if self.speculative else DraftPolicy(max_tokens=0)
-            tokens, _ = decoder.speculative(prompt, max_tokens, policy=policy)
+            if self.speculative:  # the decoder's draft length follows this machine's pass costs
+                tokens, _ = self._decoder.speculative(prompt, max_tokens)
+            else:
+                tokens, _ = self._decoder.speculative(prompt, max_tokens, policy=DraftPolicy(max_tokens=0))
             ended = len(tokens) < max_tokens
             return tokens, ended
 
