@@ -43,6 +43,7 @@ from bot.app import App, build_app
 from bot.config import Settings
 from bot.dispatcher import create_bot
 from bot.fake_updates import UpdateFactory
+from bot.heap import settle_heap
 from bot.recording_session import LOCAL_BOT_TOKEN, RecordingSession
 
 QUESTIONS = (
@@ -187,6 +188,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     app: App = await build_app(settings, seed=True)
     async with app.engine.begin() as connection:
         await connection.run_sync(FLOOR_TABLE.metadata.create_all)
+    settle_heap()  # as `csbot run` does once started
     factory = UpdateFactory(first_update_id=1_000)
     csbot_bot = create_bot(LOCAL_BOT_TOKEN, session=RecordingSession())
     bare_bot = Bot(LOCAL_BOT_TOKEN, session=RecordingSession())
