@@ -18,6 +18,7 @@ Figures from one run are only comparable with each other (the machine is shared)
     .venv/bin/python -m bench.bot_overhead [--updates 2000] [--users 200] [--concurrency 50]
         [--database-url postgresql+asyncpg://...  (its schema is dropped and recreated)]
         [--profile out.prof  (cProfile of csbot's sequential run)]
+        [--distinct  (no text repeats within 600 updates: every message is encoded, as customers' are)]
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from bot.app import App, build_app
 from bot.config import Settings
 from bot.dispatcher import create_bot
 from bot.fake_updates import UpdateFactory
+from bot.heap import settle_heap
 from bot.recording_session import LOCAL_BOT_TOKEN, RecordingSession
 
 QUESTIONS = (
@@ -53,6 +55,32 @@ QUESTIONS = (
     "How long does shipping take?",
     "Is SKU-1204 in stock?",
 )
+OPENINGS = (
+    "",
+    "Hi, ",
+    "Hello! ",
+    "Quick question: ",
+    "안녕하세요, ",
+    "Excuse me, ",
+    "Sorry to bother you, ",
+    "Hey, ",
+    "Good morning. ",
+    "저기요, ",
+)
+CLOSINGS = (
+    "",
+    " Thanks.",
+    " Please.",
+    " Thank you!",
+    " 감사합니다.",
+    " Thanks a lot.",
+    " 부탁드려요.",
+    " Asking for a friend.",
+    " I'm in a hurry.",
+    " Cheers.",
+)
+"""With `--distinct`, each question is framed by an opening and a closing: 600 texts before any
+repeats, so the sentence encoder's cache of recent texts (256) never answers, as with real customers."""
 FIRST_USER = 810_000_000
 FLOOR_TABLE = Table(
     "bench_storage_floor",
@@ -158,7 +186,22 @@ class StatementCounter:
         return self.statements, self.commits, self.connections
 
 
-def script(count: int, users: int, factory: UpdateFactory, bot: Bot | None = None) -> list[Update]:
+def texts(count: int, *, distinct: bool) -> list[str]:
+    """The six questions in turn; with `distinct`, framed so no text repeats within 600 updates."""
+    if not distinct:
+        return [QUESTIONS[index % len(QUESTIONS)] for index in range(count)]
+    framed = [
+        f"{opening}{question}{closing}"
+        for closing in CLOSINGS
+        for opening in OPENINGS
+        for question in QUESTIONS
+    ]
+    return [framed[index % len(framed)] for index in range(count)]
+
+
+def script(
+    count: int, users: int, factory: UpdateFactory, bot: Bot | None = None, *, distinct: bool = False
+) -> list[Update]:
     """Round robin over users: any `users` consecutive updates come from distinct chats.
 
     With `bot`, each update is parsed with that bot in its context, as aiogram's polling and
@@ -166,7 +209,8 @@ def script(count: int, users: int, factory: UpdateFactory, bot: Bot | None = Non
     attach the bot, a cost no serving process pays.
     """
     updates = [
-        factory.text(FIRST_USER + index % users, QUESTIONS[index % len(QUESTIONS)]) for index in range(count)
+        factory.text(FIRST_USER + index % users, text)
+        for index, text in enumerate(texts(count, distinct=distinct))
     ]
     if bot is None:
         return updates
@@ -187,6 +231,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     app: App = await build_app(settings, seed=True)
     async with app.engine.begin() as connection:
         await connection.run_sync(FLOOR_TABLE.metadata.create_all)
+    settle_heap()  # as `csbot run` does once started
     factory = UpdateFactory(first_update_id=1_000)
     csbot_bot = create_bot(LOCAL_BOT_TOKEN, session=RecordingSession())
     bare_bot = Bot(LOCAL_BOT_TOKEN, session=RecordingSession())
@@ -212,7 +257,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     try:
         for mode, concurrency in (("sequential", 1), ("concurrent", args.concurrency)):
             for name, feed in feeds.items():
-                updates = script(args.updates, args.users, factory, bots[name])
+                updates = script(args.updates, args.users, factory, bots[name], distinct=args.distinct)
                 before = counter.snapshot()
                 profiler = (
                     cProfile.Profile() if args.profile and name == "csbot" and concurrency == 1 else None
@@ -237,6 +282,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "updates": args.updates,
         "users": args.users,
         "concurrency": args.concurrency,
+        "distinct": args.distinct,
     }
 
 
@@ -244,7 +290,7 @@ def render(report: dict[str, Any]) -> list[str]:
     backend, results = report["backend"], report["results"]
     lines = [
         f"{report['updates']} text updates from {report['users']} users per run, recording Telegram session, "
-        f"no LLM; {backend}",
+        f"no LLM; {backend}; {'distinct texts' if report['distinct'] else 'six questions in turn'}",
         "",
         "| run | csbot updates/s | csbot p50 / p95 / p99 ms | bare aiogram updates/s "
         "| storage floor updates/s | floor p99 ms | bare/csbot | floor/csbot "
@@ -281,6 +327,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--concurrency", type=int, default=50)
     parser.add_argument(
         "--database-url", default=None, help="PostgreSQL URL; its schema is dropped (default: fresh SQLite)"
+    )
+    parser.add_argument(
+        "--distinct",
+        action="store_true",
+        help="no text repeats within 600 updates (default: six questions in turn, so the sentence "
+        "encoder's cache always answers)",
     )
     parser.add_argument("--profile", default=None, help="write a cProfile of csbot's sequential run here")
     return parser.parse_args(argv)

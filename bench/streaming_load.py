@@ -40,6 +40,7 @@ from bot.app import App, build_app
 from bot.config import Settings
 from bot.dispatcher import create_bot
 from bot.fake_updates import UpdateFactory
+from bot.heap import settle_heap
 from bot.middlewares.telegram_limits import OutgoingLimiter, TelegramLimits, counts_as_message
 from bot.rate_windows import LocalWindows
 from bot.recording_session import LOCAL_BOT_TOKEN, QueuedResponse, RecordingSession
@@ -151,6 +152,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         _env_file=None,  # type: ignore[call-arg]
     )
     app = await build_app(settings, seed=True)
+    settle_heap()  # as `csbot run` does once started
     try:
         factory = UpdateFactory()
         alone, _ = await _one_run(app, [FIRST_USER - 1], factory, OutgoingLimiter())

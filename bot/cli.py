@@ -191,14 +191,17 @@ async def _run_async(args: argparse.Namespace, settings: Settings) -> int:
 
         me = await check_bot_token(token, settings)  # a refused token or a silent Telegram: before it too
         from bot.app import build_app  # aiogram takes seconds to import: only when serving
+        from bot.heap import settle_heap
 
         app = await build_app(settings, upgrade=not args.no_migrate)
+        settle_heap()
         try:
             return await _serve(app, token, settings, args, me)
         finally:
             await app.close()
     if args.command == "chat":
         from bot.app import build_app
+        from bot.heap import settle_heap
         from bot.local_chat import run_local_chat
 
         if args.generate:
@@ -207,6 +210,7 @@ async def _run_async(args: argparse.Namespace, settings: Settings) -> int:
             )
         # The demo shop only where the shop's data lives in csbot's own tables.
         app = await build_app(settings, seed=settings.shop_api_url is None)
+        settle_heap()
         try:
             await run_local_chat(
                 app,

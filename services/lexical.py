@@ -13,6 +13,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 from services.text_normalize import normalize
 
@@ -35,11 +36,18 @@ def _stem(word: str) -> str:
 
 def terms(text: str) -> list[str]:
     """Latin word stems plus CJK character bigrams (a lone CJK character stands for itself)."""
+    return list(_terms(text))
+
+
+@lru_cache(maxsize=64)
+def _terms(text: str) -> tuple[str, ...]:
+    """Each message is split four times (the classifier's two lexical models, the FAQ matcher's
+    two indexes): the last few splits are kept."""
     clean = normalize(text)
     found = [_stem(word) for word in _LATIN.findall(clean) if word not in _STOPWORDS]
     for run in _CJK_RUN.findall(clean):
         found.extend(run[i : i + 2] for i in range(max(1, len(run) - 1)))
-    return found
+    return tuple(found)
 
 
 class TfidfIndex:

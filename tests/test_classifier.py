@@ -83,3 +83,21 @@ class TestEntities:
         assert found.rma_numbers == ("RMA-20240201123456",)
         assert found.products == ("SKU-5521",)
         assert found.order_numbers == ()
+
+
+@pytest.mark.parametrize("sizes", [(5, 4, 3, 7, 6), (1, 2, 0, 5, 3), (3, 3, 3, 3, 3)])
+def test_nearest_examples_per_intent_match_a_sort_per_intent(sizes: tuple[int, ...]) -> None:
+    """The padded one-partition version gives the per-intent loop's means exactly, small and empty
+    intents included (fewer than three examples: their mean; none: 0)."""
+    import numpy as np
+
+    from services.classifier import _NearestPerGroup
+
+    rng = np.random.default_rng(7)
+    labels = rng.permutation(np.repeat(np.arange(len(sizes)), sizes))
+    similarities = rng.uniform(-1, 1, len(labels)).astype(np.float32)
+    expected = np.zeros(len(sizes))
+    for group in range(len(sizes)):
+        nearest = np.sort(similarities[labels == group])[-3:]
+        expected[group] = nearest.mean() if nearest.size else 0.0
+    assert _NearestPerGroup(labels, len(sizes), 3).means(similarities).tolist() == expected.tolist()

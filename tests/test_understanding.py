@@ -233,3 +233,18 @@ def test_intent_macro_f1_on_held_out_sets(name: str, floor: float, classifier: I
     report = evaluate_intents(classifier, load_labelled(DATA / name))
     assert report.macro_f1 >= floor, report.mistakes
     assert set(report.per_intent) == set(Intent)
+
+
+@pytest.mark.parametrize(
+    "scores", [[0.3, 0.9, 0.1], [0.9, 0.9, 0.2], [0.5], [0.2, 0.2], [-0.4, -0.1, -0.7, -0.1]]
+)
+def test_the_runner_up_score_is_the_highest_of_the_others(scores: list[float]) -> None:
+    """What `np.delete(scores, best).max()` gave, ties included, for every choice of `best`."""
+    import numpy as np
+
+    from services.faq_matcher import _max_except
+
+    array = np.array(scores)
+    for best in range(len(scores)):
+        others = np.delete(array, best)
+        assert _max_except(array, best, -9.0) == (float(others.max()) if len(others) else -9.0)

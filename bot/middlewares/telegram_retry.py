@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import random
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -74,19 +75,33 @@ class TelegramRetryMiddleware(BaseRequestMiddleware):
     ) -> Response[TelegramType]:
         if isinstance(method, NOT_RETRIED):
             return await make_request(bot, method)
+        # Most calls succeed the first time: try once before building tenacity's machinery (its
+        # retrying object, stop and wait strategies and call state cost more than a recorded call).
+        started = time.monotonic()
+        try:
+            return await make_request(bot, method)
+        except RETRIED_ERRORS as error:
+            first_failure = error
+        budget = self._budget - (time.monotonic() - started)
         options = {"sleep": self._sleep} if self._sleep is not None else {}
         retrying = AsyncRetrying(
             retry=retry_if_exception_type(RETRIED_ERRORS),
             wait=self._wait,
-            stop=stop_after_attempt(self._max_attempts) | _StopWhenBudgetSpent(self._budget, self._wait),
+            stop=stop_after_attempt(self._max_attempts) | _StopWhenBudgetSpent(budget, self._wait),
             before_sleep=_log_retry,
             reraise=True,
             **options,  # type: ignore[arg-type]  # tenacity types sleep loosely
         )
+        replayed = False
 
         async def attempt(bot: Bot, method: TelegramMethod[TelegramType]) -> Response[TelegramType]:
             # A coroutine function for tenacity: the next middleware may be a callable object,
             # which tenacity would take for a synchronous function and never await.
+            # Its first attempt is the failure above, so waits, stops and logs count it as before.
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                raise first_failure
             return await make_request(bot, method)
 
         return await retrying(attempt, bot, method)

@@ -2,18 +2,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy import func
+from sqlalchemy import bindparam, func
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Product
+
+_BY_SKUS = select(Product).where(func.upper(col(Product.sku)).in_(bindparam("skus", expanding=True)))
+"""Built once: building the statement cost more than running it (every stock question asks)."""
 
 
 async def by_skus(session: AsyncSession, skus: Sequence[str]) -> list[Product]:
     if not skus:
         return []
     upper = [sku.upper() for sku in skus]
-    result = await session.exec(select(Product).where(func.upper(col(Product.sku)).in_(upper)))
+    result = await session.exec(_BY_SKUS, params={"skus": upper})
     found = {product.sku.upper(): product for product in result}
     return [found[sku] for sku in dict.fromkeys(upper) if sku in found]
 
