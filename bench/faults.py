@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import os
 import random
@@ -57,6 +58,7 @@ from bot.recording_session import LOCAL_BOT_TOKEN, QueuedResponse, RecordingSess
 from bot.serving import serve
 from db.models import InboundMessage, ReturnRequest
 from services.conversation_log import current_interaction
+from services.inbox import STORAGE_ERRORS
 from services.texts import t
 from services.update_context import current_update
 
@@ -248,7 +250,8 @@ async def run(args: argparse.Namespace) -> dict[str, int]:
             ).one()
         if not waiting and not app.inbox.journal.pending():
             break
-        await worker.run_once()
+        with contextlib.suppress(*STORAGE_ERRORS):  # as InboxWorker.run does: the next pass tries again
+            await worker.run_once()
         await asyncio.sleep(0.3)
     os.kill(os.getpid(), signal.SIGTERM)
     report["exit_code_at_end"] = await serving

@@ -41,7 +41,15 @@ class InboxWorker:
             key = (row.chat_id, row.telegram_user_id)
             if not self._dispatcher.scheduler.holds(key):  # queued here already: taken in its turn
                 by_chat[key].append(row)
-        await asyncio.gather(*(self._handle_in_order(chat_rows, stop) for chat_rows in by_chat.values()))
+        # As many chats at once as the dispatcher has slots: a hundred recovered chats at once took
+        # more database connections than the pool holds (PostgreSQL: "QueuePool limit reached").
+        slots = asyncio.Semaphore(max(1, self._dispatcher.scheduler.capacity))
+
+        async def in_turn(chat_rows: list[InboundMessage]) -> None:
+            async with slots:
+                await self._handle_in_order(chat_rows, stop)
+
+        await asyncio.gather(*(in_turn(chat_rows) for chat_rows in by_chat.values()))
         return len(rows)
 
     async def _handle_in_order(self, rows: list[InboundMessage], stop: asyncio.Event | None) -> None:

@@ -17,6 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from aiogram import Bot
 from aiogram.methods import SendMessage, SendMessageDraft
 from aiogram.types import Update
 
@@ -519,3 +520,31 @@ async def test_a_chats_later_message_waits_while_another_process_handles_an_earl
     assert await _worker_pass(harness) == 2
     answers = texts_to(harness.session.requests, DEMO_USER_ID)
     assert ["SKU-1204" in answers[0], "SKU-7890" in answers[1]] == [True, True]
+
+
+async def test_the_inbox_worker_takes_no_more_chats_at_once_than_the_dispatcher_has_slots(
+    harness: Harness,
+) -> None:
+    """A hundred recovered chats at once took more connections than the pool holds."""
+    dispatcher = harness.app.dispatcher
+    dispatcher.scheduler.capacity = 2
+    for user in range(700_200_001, 700_200_009):
+        await dispatcher.admit(harness.bot, harness.updates.text(user, STOCK_QUESTION), claim=False)
+    running, most = 0, 0
+    handle_stored = dispatcher.handle_stored
+
+    async def counted(bot: Bot, row: InboundMessage) -> bool:
+        nonlocal running, most
+        running += 1
+        most = max(most, running)
+        try:
+            await asyncio.sleep(0.01)  # let the other chats start if nothing holds them back
+            return await handle_stored(bot, row)
+        finally:
+            running -= 1
+
+    dispatcher.handle_stored = counted  # type: ignore[method-assign]
+    assert await _worker_pass(harness) == 8
+    assert most == 2
+    rows = await harness.rows(InboundMessage)
+    assert [row.status for row in rows] == ["answered"] * 8
