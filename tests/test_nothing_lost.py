@@ -15,6 +15,7 @@ import signal
 from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from aiogram import Bot
@@ -548,3 +549,29 @@ async def test_the_inbox_worker_takes_no_more_chats_at_once_than_the_dispatcher_
     assert most == 2
     rows = await harness.rows(InboundMessage)
     assert [row.status for row in rows] == ["answered"] * 8
+
+
+async def test_a_shutdown_landing_in_the_outcome_write_still_records_the_answer(harness: Harness) -> None:
+    """The drain's deadline passing just as handling ended cancelled the outcome's write: the
+    reply was out, the row stayed unanswered, and the restarted process answered again."""
+    inbox = harness.app.inbox
+    writing, proceed = asyncio.Event(), asyncio.Event()
+    write = inbox._write
+
+    async def slow_write(*args: Any, **kwargs: Any) -> None:
+        writing.set()
+        await proceed.wait()
+        await write(*args, **kwargs)
+
+    inbox._write = slow_write  # type: ignore[method-assign]
+    update = harness.updates.text(DEMO_USER_ID, STOCK_QUESTION)
+    handling = asyncio.create_task(harness.app.dispatcher.feed_update(harness.bot, update))
+    await writing.wait()
+    handling.cancel()  # what DurableDispatcher.drain does to handling past its deadline
+    await asyncio.sleep(0)
+    proceed.set()
+    with pytest.raises(asyncio.CancelledError):
+        await handling
+    [row] = await harness.rows(InboundMessage)
+    assert row.status == "answered"
+    assert STOCK_ANSWER_MARK in texts_to(harness.session.requests, DEMO_USER_ID)[0]
