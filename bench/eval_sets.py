@@ -61,7 +61,9 @@ def main() -> None:
     parser.add_argument("--misses", action="store_true", help="print each set's misses")
     args = parser.parse_args()
     classifier = demo_classifier()
-    print(f"{'FAQ set':<34}{'role':<10}{'coverage':>9}{'false':>7}{'questions':>10}")
+    print(
+        f"{'FAQ set':<34}{'role':<10}{'coverage':>9}{'false':>7}{'one tap':>9}{'reached':>9}{'noise':>7}{'questions':>10}"
+    )
     for role, sets in (("tuning", TUNING_FAQ), ("held-out", HELD_OUT_FAQ)):
         for faq, questions in sets:
             if not (DATA / questions).exists():
@@ -71,6 +73,8 @@ def main() -> None:
             )
             print(
                 f"{questions:<34}{role:<10}{report.coverage or 0:>9.3f}{report.false_answer_rate:>7.3f}"
+                f"{report.one_tap or 0:>9.3f}{(report.coverage or 0) + (report.one_tap or 0):>9.3f}"
+                f"{report.offered_uncovered or 0:>7.3f}"
                 f"{len(report.rows):>10}"
             )
             if args.misses:

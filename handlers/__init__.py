@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiogram import F, Router
 
-from handlers import admin, canary, fallback, generation, handoff, inquiries, returns, start
+from handlers import admin, canary, fallback, faq_choices, generation, handoff, inquiries, returns, start
 
 
 def create_routers(*, support_chat_id: int | None) -> list[Router]:
@@ -26,6 +26,7 @@ def create_routers(*, support_chat_id: int | None) -> list[Router]:
         handoff.create_customer_router(),
         returns.create_router(),
         inquiries.create_router(),
+        faq_choices.create_router(),
         fallback.create_router(),
     )
     routers.append(customer)

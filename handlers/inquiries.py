@@ -12,9 +12,11 @@ from handlers.context import linked_customer, release_connection, say
 from handlers.handoff import start_handoff
 from handlers.keyboards import (
     Clarification,
-    HandoffOffer,
+    FaqChoice,
     ReturnStep,
     choices,
+    offer_person,
+    person_choice,
     share_contact_keyboard,
     single_button,
 )
@@ -24,6 +26,8 @@ from services.answerers import refresh_catalogue
 from services.classifier import IntentClassifier
 from services.conversation_log import Interaction
 from services.entities import Entities
+from services.faq_choices import entry_key
+from services.faq_matcher import FaqDocument
 from services.inquiry import answer_inquiry
 from services.llm.speculative import FaqReplies, Step
 from services.replies import AnswerSource, FollowUp, Reply
@@ -84,6 +88,8 @@ def create_router() -> Router:
             policy=settings.shop_policy(),
         )
         interaction.answered(reply)
+        if reply.choices and isinstance(interaction.entities.get("faq"), dict):
+            interaction.entities["faq"]["offered"] = [entry.slug for entry in reply.choices]
         if reply.stream is not None:
             # The facts are read: give the pooled connection back before the model talks.
             await release_connection(session)
@@ -101,7 +107,7 @@ def create_router() -> Router:
             case FollowUp.SHARE_CONTACT:
                 await say(message, reply.text, reply_markup=share_contact_keyboard(language))
             case _:
-                await say(message, reply.text, reply_markup=_offer(reply.follow_up, language))
+                await say(message, reply.text, reply_markup=_offer(reply.follow_up, language, reply.choices))
 
     @router.callback_query(Clarification.filter())
     async def on_clarified(
@@ -160,15 +166,20 @@ def _log_understanding(interaction: Interaction, understanding: Understanding) -
         }
 
 
-def _offer(follow_up: FollowUp, language: str) -> InlineKeyboardMarkup | None:
-    """The button that goes with a reply, if any."""
+def _offer(
+    follow_up: FollowUp, language: str, entries: tuple[FaqDocument, ...] = ()
+) -> InlineKeyboardMarkup | None:
+    """The buttons that go with a reply, if any."""
     if follow_up == FollowUp.OFFER_RETURN:
         return single_button(t("return_start_button", language), ReturnStep(action="start", flow="-").pack())
     if follow_up == FollowUp.OFFER_HAND_OFF:
-        return single_button("🙋 " + t("human_button", language), HandoffOffer().pack())
+        return offer_person(language)
+    if follow_up == FollowUp.OFFER_FAQ_CHOICES:
+        return choices([*_faq_choices(entries, language), person_choice(language)])
     if follow_up == FollowUp.CLARIFY:
         return choices(
-            [
+            _faq_choices(entries, language)
+            + [
                 (
                     t(f"clarify_button_{choice}", language),
                     Clarification(choice=choice, language=language).pack(),
@@ -177,6 +188,23 @@ def _offer(follow_up: FollowUp, language: str) -> InlineKeyboardMarkup | None:
             ]
         )
     return None
+
+
+BUTTON_LABEL_CHARS = 60
+"""Telegram shows about this much of a button's text on a phone; the rest is cut with an ellipsis."""
+
+
+def _faq_choices(entries: tuple[FaqDocument, ...], language: str) -> list[tuple[str, str]]:
+    """One button per offered FAQ entry, labelled with its question."""
+    return [
+        (_button_label(entry.question), FaqChoice(entry=entry_key(entry.slug), language=language).pack())
+        for entry in entries
+    ]
+
+
+def _button_label(question: str) -> str:
+    question = " ".join(question.split())
+    return question if len(question) <= BUTTON_LABEL_CHARS else question[: BUTTON_LABEL_CHARS - 1] + "…"
 
 
 async def _stream_reply(

@@ -25,6 +25,14 @@ class HandoffOffer(CallbackData, prefix="ho"):
     pass
 
 
+class FaqChoice(CallbackData, prefix="fq"):
+    """The customer picked one of the FAQ entries offered when the bot was not sure."""
+
+    entry: str
+    """services.faq_choices.entry_key of the entry's slug."""
+    language: str = "en"
+
+
 class Clarification(CallbackData, prefix="cl"):
     """The customer's answer to "what is this about?" after a message the bot could not place."""
 
@@ -44,6 +52,15 @@ def single_button(text: str, callback_data: str) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(
         inline_keyboard=[[InlineKeyboardButton(text=text, callback_data=callback_data)]]
     )
+
+
+def person_choice(language: str) -> tuple[str, str]:
+    """The "talk to a person" button as (label, callback data), for `choices`."""
+    return "🙋 " + t("human_button", language), HandoffOffer().pack()
+
+
+def offer_person(language: str) -> InlineKeyboardMarkup:
+    return single_button(*person_choice(language))
 
 
 def choices(rows: list[tuple[str, str]]) -> InlineKeyboardMarkup:

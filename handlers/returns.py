@@ -17,7 +17,7 @@ from db.models import ReturnKind
 from db.repositories import orders
 from db.types import utcnow
 from handlers.context import language_of, linked_customer, say
-from handlers.keyboards import HandoffOffer, ReturnStep, choices, share_contact_keyboard, single_button
+from handlers.keyboards import ReturnStep, choices, offer_person, share_contact_keyboard
 from services import returns
 from services.conversation_log import Interaction
 from services.replies import AnswerSource
@@ -43,10 +43,6 @@ def _cancel_row(flow: str, language: str) -> tuple[str, str]:
     return (t("button_cancel", language), ReturnStep(action="cancel", flow=flow).pack())
 
 
-def _offer_person(language: str) -> InlineKeyboardMarkup:
-    return single_button("🙋 " + t("human_button", language), HandoffOffer().pack())
-
-
 async def start_return_flow(
     message: Message,
     user: User,
@@ -67,7 +63,7 @@ async def start_return_flow(
         try:
             await mirror_returnable_orders(session, shop_data(session, settings), customer, policy)
         except ShopDataUnavailable:
-            await say(message, t("shop_unavailable", language), reply_markup=_offer_person(language))
+            await say(message, t("shop_unavailable", language), reply_markup=offer_person(language))
             return
     flow = secrets.token_hex(4)
     await state.set_state(ReturnFlow.choosing_order)
@@ -78,7 +74,7 @@ async def start_return_flow(
             refusal = await returns.return_refusal(session, named, policy, utcnow())
             if refusal is not None:
                 await state.clear()
-                await say(message, refusal.text(language), reply_markup=_offer_person(language))
+                await say(message, refusal.text(language), reply_markup=offer_person(language))
                 return
             await _ask_item(message, state, session, named.id, named.number)
             return
@@ -233,7 +229,7 @@ def create_router() -> Router:
                 if refusal is not None:
                     await state.clear()
                     await message.edit_text(
-                        refusal.text(language), parse_mode=None, reply_markup=_offer_person(language)
+                        refusal.text(language), parse_mode=None, reply_markup=offer_person(language)
                     )
                     return
                 await _ask_item(message, state, session, order.id, order.number)

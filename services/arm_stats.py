@@ -39,7 +39,8 @@ def says_dont_know(text: str) -> bool:
     flat = " ".join(text.split())
     if not flat:
         return True
-    if any(flat == t("faq_no_match", language) for language in ("en", "ko", "ja")):
+    own = ("faq_no_match", "faq_no_match_choices")
+    if any(flat == t(key, language) for key in own for language in ("en", "ko", "ja")):
         return True
     return _DONT_KNOW.search(flat) is not None
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from services.classifier import Intent, IntentClassifier
 from services.classifier_eval import macro_f1
 from services.faq import FaqLookupAnswerer
+from services.faq_choices import offered
 from services.understanding import understand
 
 INTENT_NAMES = frozenset(i.value for i in Intent)
@@ -41,6 +42,10 @@ class EvalReport:
     """Each question with the bot's label."""
     per_class: dict[str, tuple[float, float, int]] = field(default_factory=dict)
     coverage: float | None = None
+    one_tap: float | None = None
+    """Share of covered questions not answered outright whose entry was among the choices offered."""
+    offered_uncovered: float | None = None
+    """Share of the questions the FAQ does not cover (`none`) that were offered choices all the same."""
     false_answer_rate: float = 0.0
     covered: int = 0
     macro_f1: float = 0.0
@@ -79,10 +84,14 @@ def evaluate(
     slugs = set(lookup.matcher.slugs)
     intent_only = all(q.expected in INTENT_NAMES for q in questions)
     report = EvalReport()
+    offered_right = offered_none = 0
     for question in questions:
         started = time.perf_counter()
         understanding = understand(question.text, language_of(question), classifier, lookup)
         report.latencies_ms.append((time.perf_counter() - started) * 1000)
+        choices = offered(understanding)
+        offered_right += question.expected in choices
+        offered_none += question.expected == "none" and bool(choices)
         label = understanding.label
         if intent_only and (label in slugs or label == "none"):
             label = understanding.intent.value  # an intents file asks what the message is about
@@ -106,6 +115,10 @@ def evaluate(
     report.covered = len(covered)
     if covered:
         report.coverage = sum(label == q.expected for q, label in covered) / len(covered)
+        report.one_tap = offered_right / len(covered)
+    uncovered = sum(q.expected == "none" for q, _ in expecting_entry)
+    if uncovered:
+        report.offered_uncovered = offered_none / uncovered
     wrong = sum(label in slugs and label != q.expected for q, label in report.rows)
     report.false_answer_rate = wrong / len(report.rows)
     return report
@@ -120,6 +133,14 @@ def render(report: EvalReport) -> str:
         lines.append(
             f"FAQ coverage {report.coverage:.3f} ({report.covered} questions an entry answers); "
             f"false-answer rate {report.false_answer_rate:.3f} (of {len(report.rows)} questions)"
+        )
+        lines.append(
+            f"one tap away {report.one_tap or 0.0:.3f} (of the covered questions: not answered outright, "
+            "the right entry among the choices offered)"
+        )
+    if report.offered_uncovered is not None:
+        lines.append(
+            f"choices offered to {report.offered_uncovered:.3f} of the questions the FAQ does not cover"
         )
     latencies = sorted(report.latencies_ms)
     if latencies:

@@ -61,6 +61,9 @@ BACKGROUND_COVERED = 0.9
 its phrasings): stricter than answering a customer, and independent of the answering threshold so
 that fitting the threshold does not move the features it is fitted on."""
 BACKGROUND_NEUTRAL = 0.0
+ALTERNATIVES = 3
+"""Closest entries kept with a match: the right entry is among the three closest for 93-100% of
+the covered tuning questions, among the first for 77-100%."""
 """The gap used while judging the background itself, and when every background question is covered."""
 FEATURES = (
     "similarity",
@@ -98,6 +101,9 @@ class FaqMatch:
     answered: bool
     runner_up: str | None
     evidence: dict[str, float] = field(default_factory=dict)
+    alternatives: tuple[str, ...] = ()
+    """The closest entries, best first (`slug` included): what a customer may pick from when the
+    matcher will not answer outright (services.faq_choices)."""
 
 
 @dataclass(frozen=True)
@@ -265,6 +271,14 @@ class FaqMatcher:
 
     def evidence(self, question: str) -> tuple[int, int | None, dict[str, float]] | None:
         """The best slug's index, the runner-up's, and the features the calibration reads."""
+        judged = self._judge(question)
+        if judged is None:
+            return None
+        order, evidence = judged
+        return int(order[0]), int(order[1]) if len(order) > 1 else None, evidence
+
+    def _judge(self, question: str) -> tuple[np.ndarray, dict[str, float]] | None:
+        """Every entry's index, closest first, and the features of the first."""
         if not self.documents or not question.strip():
             return None
         combined, parts = self.scores(question)
@@ -298,22 +312,23 @@ class FaqMatcher:
             "answer_margin": _lead(parts["answer"], best, alone),
             "cjk": float(bool(_CJK.search(question))),
         }
-        return best, second, evidence
+        return order, evidence
 
     def match(self, question: str, *, language: str) -> FaqMatch | None:
-        found = self.evidence(question)
-        if found is None:
+        judged = self._judge(question)
+        if judged is None:
             return None
-        best, second, evidence = found
+        order, evidence = judged
         confidence = self._calibration.probability(evidence)
-        slug = self.slugs[best]
+        slug = self.slugs[int(order[0])]
         return FaqMatch(
             slug=slug,
             document=self.localized(slug, language),
             confidence=round(confidence, 3),
             answered=confidence >= self._calibration.threshold,
-            runner_up=self.slugs[second] if second is not None else None,
+            runner_up=self.slugs[int(order[1])] if len(order) > 1 else None,
             evidence={name: round(value, 3) for name, value in evidence.items()},
+            alternatives=tuple(self.slugs[int(i)] for i in order[:ALTERNATIVES]),
         )
 
     def localized(self, slug: str, language: str) -> FaqDocument:

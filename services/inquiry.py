@@ -10,6 +10,7 @@ from db.models import Customer
 from services.cancellation import answer_cancellation, asks_to_cancel
 from services.classifier import Intent
 from services.faq_answers import faq_reply
+from services.faq_choices import choices, offered
 from services.llm.speculative import FaqReplies
 from services.policy import ShopPolicy
 from services.replies import AnswerSource, FollowUp, Reply
@@ -65,7 +66,10 @@ async def answer_inquiry(
         case Route.HANDOFF:
             return Reply("", AnswerSource.HANDOFF, FollowUp.HAND_OFF, "human")
         case Route.CLARIFY:
-            return Reply(t("clarify", language), AnswerSource.TEMPLATE, FollowUp.CLARIFY, "clarify")
+            entries = choices(faq.lookup, offered(understanding), language)
+            return Reply(
+                t("clarify", language), AnswerSource.TEMPLATE, FollowUp.CLARIFY, "clarify", choices=entries
+            )
         case Route.FAQ_ENTRY:
             returns = understanding.intent is Intent.RETURNS
             reply = await faq_reply(
@@ -82,7 +86,18 @@ async def answer_inquiry(
             if reply is not None:
                 return reply
     reply = await faq_reply(session, text, language, faq, customer=customer, user_id=user_id, shop=shop)
-    return reply or Reply(t("faq_no_match", language), AnswerSource.TEMPLATE, FollowUp.OFFER_HAND_OFF, "faq")
+    if reply is not None:
+        return reply
+    entries = choices(faq.lookup, offered(understanding), language)
+    if entries:
+        return Reply(
+            t("faq_no_match_choices", language),
+            AnswerSource.TEMPLATE,
+            FollowUp.OFFER_FAQ_CHOICES,
+            "faq",
+            choices=entries,
+        )
+    return Reply(t("faq_no_match", language), AnswerSource.TEMPLATE, FollowUp.OFFER_HAND_OFF, "faq")
 
 
 def _customer_id(customer: Customer | None) -> str | None:

@@ -7,6 +7,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from services.faq_matcher import FaqDocument
     from services.llm.speculative import VerifiedAnswer
 
 
@@ -32,6 +33,8 @@ class FollowUp(StrEnum):
     OFFER_HAND_OFF = "offer_hand_off"
     CLARIFY = "clarify"
     """Buttons: order status / stock / return / something else."""
+    OFFER_FAQ_CHOICES = "offer_faq_choices"
+    """Buttons: the closest FAQ entries (`Reply.choices`), then a person."""
 
 
 @dataclass(frozen=True)
@@ -43,3 +46,5 @@ class Reply:
     """Which service answered (stock, shipping, returns, faq, human...), for the logs."""
     stream: VerifiedAnswer | None = None
     """FAQ-style answers arrive as verified text over time; `text` is empty then."""
+    choices: tuple[FaqDocument, ...] = ()
+    """With `OFFER_FAQ_CHOICES`: the entries offered, closest first."""

@@ -201,6 +201,20 @@ _TEXTS: dict[str, dict[str, str]] = {
         "ja": "申し訳ありません、そのご質問には確かなお答えができません。「担当者につないで」と送ってい"
         "ただければ担当者がお手伝いします。",
     },
+    "faq_no_match_choices": {
+        "ko": "죄송해요, 그 질문에 정확한 답인지 확신이 없어요. 아래 중 궁금하신 내용이 있으면 눌러 주세요. "
+        "없으면 상담원을 연결해 드릴게요.",
+        "en": "Sorry, I'm not sure I have the answer to that. Is it one of these? If not, a person "
+        "from our team can help.",
+        "ja": "申し訳ありません、そのご質問への確かな答えか分かりません。下の中にお探しの内容があれば"
+        "押してください。なければ担当者におつなぎします。",
+    },
+    "faq_choice_gone": {
+        "ko": "죄송해요, 그 안내는 그사이 바뀌었어요. 질문을 다시 보내 주시거나 상담원을 연결해 주세요.",
+        "en": "Sorry, that answer has changed since. Please ask again, or talk to a person.",
+        "ja": "申し訳ありません、その案内はその後変更されました。もう一度ご質問いただくか、"
+        "担当者におつなぎください。",
+    },
     "handoff_started": {
         "ko": "상담원에게 연결해 드릴게요. 지금부터 보내시는 메시지는 담당자에게 전달돼요. "
         "챗봇으로 돌아가려면 /bot 을 보내 주세요.",

@@ -1,0 +1,144 @@
+"""When the matcher will not answer outright, the closest FAQ entries are one tap away."""
+
+from __future__ import annotations
+
+from aiogram.methods import SendMessage
+
+from bot.app import App
+from bot.local_chat import LocalChat
+from db.models import InboundMessage
+from handlers.keyboards import FaqChoice, HandoffOffer
+from services.arm_stats import says_dont_know
+from services.classifier import Classification, Intent
+from services.entities import Entities
+from services.faq import FaqLookupAnswerer
+from services.faq_choices import OFFER_ABOVE, entry_key, offered, picked_entry
+from services.faq_matcher import FaqDocument, FaqMatch
+from services.faq_store import demo_documents
+from services.texts import t
+from services.understanding import Route, Understanding
+from tests.harness import OTHER_USER_ID, Harness, buttons
+
+UNSURE_PAYMENT_QUESTION = "do you take Naver Pay"
+"""Covered by the demo FAQ's payment entry, which the matcher ranks first without being sure."""
+
+
+def _entry(slug: str, language: str = "en") -> FaqDocument:
+    [document] = [d for d in demo_documents() if d.slug == slug and d.language == language]
+    return document
+
+
+async def _row_of(harness: Harness, update_id: int) -> InboundMessage:
+    [row] = [r for r in await harness.rows(InboundMessage) if r.update_id == update_id]
+    return row
+
+
+async def test_an_unsure_question_offers_the_closest_entries_and_a_tap_answers(harness: Harness) -> None:
+    question = harness.updates.text(OTHER_USER_ID, UNSURE_PAYMENT_QUESTION)
+    [reply] = [c for c in await harness.feed(question) if isinstance(c, SendMessage)]
+    assert reply.text == t("faq_no_match_choices", "en")
+    offered_buttons = buttons(reply)
+    payment = _entry("payment-methods")
+    assert offered_buttons[0][0] == payment.question  # the closest first, labelled with its question
+    assert 2 <= len(offered_buttons) <= 4  # at most three entries, then a person
+    assert offered_buttons[-1] == ("🙋 " + t("human_button", "en"), HandoffOffer().pack())
+    logged = await _row_of(harness, question.update_id)
+    assert logged.entities is not None and logged.entities["faq"]["answered"] is False
+    assert logged.entities["faq"]["offered"][0] == "payment-methods"  # the admin sees what was offered
+
+    tap = harness.updates.callback(OTHER_USER_ID, offered_buttons[0][1])
+    answers = [c.text for c in await harness.feed(tap) if isinstance(c, SendMessage)]
+    assert answers == [payment.answer]  # the shop's own words, nothing else
+    picked = await _row_of(harness, tap.update_id)
+    assert (picked.route, picked.answer_source) == ("faq_choice", "faq")
+    assert picked.entities is not None and picked.entities["faq"]["slug"] == "payment-methods"
+
+
+async def test_a_tap_answers_in_the_language_the_choices_were_offered_in(harness: Harness) -> None:
+    tap = FaqChoice(entry=entry_key("payment-methods"), language="ko").pack()
+    answers = [
+        c.text
+        for c in await harness.feed(harness.updates.callback(OTHER_USER_ID, tap))
+        if isinstance(c, SendMessage)
+    ]
+    assert answers == [_entry("payment-methods", "ko").answer]
+
+
+async def test_a_question_far_from_every_entry_gets_the_plain_honest_answer(harness: Harness) -> None:
+    [reply] = [
+        c
+        for c in await harness.feed(harness.updates.text(OTHER_USER_ID, "What is the capital of France?"))
+        if isinstance(c, SendMessage)
+    ]
+    assert reply.text == t("faq_no_match", "en")
+    assert buttons(reply) == [("🙋 " + t("human_button", "en"), HandoffOffer().pack())]
+
+
+async def test_an_entry_removed_since_the_choices_were_shown_is_not_answered(harness: Harness) -> None:
+    stale = FaqChoice(entry=entry_key("a-retired-entry"), language="en").pack()
+    update = harness.updates.callback(OTHER_USER_ID, stale)
+    [reply] = [c for c in await harness.feed(update) if isinstance(c, SendMessage)]
+    assert reply.text == t("faq_choice_gone", "en")
+    assert buttons(reply) == [("🙋 " + t("human_button", "en"), HandoffOffer().pack())]
+    assert (await _row_of(harness, update.update_id)).route == "faq_choice:gone"
+
+
+async def test_an_unclear_message_lists_likely_entries_before_the_clarify_buttons(harness: Harness) -> None:
+    calls = await harness.feed(harness.updates.text(OTHER_USER_ID, "can I reach your team on Saturday?"))
+    [reply] = [c for c in calls if isinstance(c, SendMessage)]
+    assert reply.text == t("clarify", "en")
+    labels = [label for label, _ in buttons(reply)]
+    clarify = [t(f"clarify_button_{c}", "en") for c in ("order", "stock", "return", "other")]
+    assert labels[-4:] == clarify
+    assert labels[0] == _entry("opening-hours").question
+
+
+async def test_the_json_chat_lists_the_offered_entries(app: App) -> None:
+    chat = LocalChat(app, user_id=OTHER_USER_ID)
+    [unsure] = await chat.send_json(UNSURE_PAYMENT_QUESTION)
+    assert unsure["faq"] is None and unsure["offered"][0] == "payment-methods"
+    [picked] = await chat.send_json("1")  # the first button
+    assert picked["faq"] == "payment-methods" and picked["route"] == "faq_choice" and picked["turn"] == 2
+    [answered] = await chat.send_json("What payment methods do you accept?")
+    assert answered["faq"] == "payment-methods" and answered["offered"] == []
+
+
+def _understanding(route: Route, confidence: float, *, answered: bool = False) -> Understanding:
+    document = _entry("receipts")
+    match = FaqMatch(
+        "receipts",
+        document,
+        confidence,
+        answered,
+        "payment-methods",
+        alternatives=("receipts", "payment-methods"),
+    )
+    return Understanding(Classification(Intent.FAQ, 0.9, Entities()), match, route, Intent.FAQ)
+
+
+def test_choices_only_where_the_bot_has_no_answer_of_its_own() -> None:
+    likely = OFFER_ABOVE + 0.2
+    assert offered(_understanding(Route.NO_ENTRY, likely)) == ("receipts", "payment-methods")
+    assert offered(_understanding(Route.CLARIFY, likely)) == ("receipts", "payment-methods")
+    assert offered(_understanding(Route.NO_ENTRY, OFFER_ABOVE - 0.05)) == ()  # nothing likely enough
+    assert offered(_understanding(Route.FAQ_ENTRY, 0.95, answered=True)) == ()  # answered outright
+    assert offered(_understanding(Route.ORDERS, likely)) == ()  # the orders service answers
+    assert offered(_understanding(Route.STOCK, likely)) == ()
+
+
+def test_a_long_slug_still_fits_telegram_s_callback_data() -> None:
+    slug = "how-do-i-change-the-delivery-address-after-the-order-has-been-dispatched-" * 3
+    lookup = FaqLookupAnswerer(
+        [FaqDocument(slug, "en", "Change the address?", "Write to us."), _entry("receipts")]
+    )
+    packed = FaqChoice(entry=entry_key(slug), language="ja").pack()
+    assert len(packed.encode("utf-8")) <= 64
+    chosen = picked_entry(lookup, FaqChoice.unpack(packed).entry, "ja")
+    assert chosen is not None and chosen.slug == slug  # no Japanese row: the English one
+    assert entry_key(slug) != entry_key("receipts")
+
+
+def test_the_unsure_reply_counts_as_no_answer_in_the_arm_figures() -> None:
+    """A canary arm that offers choices more often must not look as if it answered more."""
+    for language in ("en", "ko", "ja"):
+        assert says_dont_know(t("faq_no_match_choices", language))
