@@ -19,11 +19,12 @@ from datetime import datetime, timedelta
 from enum import Enum
 from typing import Any
 
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.core_rows import column_values
+from db.group_commit import GroupCommit
 from db.journal import Journal
 from db.models import InboundMessage, InboundStatus
 from db.repositories import inbox as rows
@@ -126,6 +127,8 @@ class Inbox:
         Every inbox write takes it (claims, deferrals and releases too): a writer left to the
         busy handler loses every race to the queued ones and, under load, ran out of SQLite's
         busy timeout ("database is locked" in the fault bench)."""
+        self.group = GroupCommit(session_factory, self._writing)
+        """New updates and outcomes: under load, those that queue behind one are committed together."""
 
     async def receive(self, arrival: Arrival, *, claim: bool = True) -> InboundMessage | Receipt:
         """Store a new update; journal it when the database is down."""
@@ -144,9 +147,13 @@ class Inbox:
             if claim
             else arrival.values(lease_until=None, attempts=0)
         )
+        since = utcnow() - self.policy.in_flight
         try:
-            async with self._writing(), self._session_factory() as session:
-                stored = await rows.store_checked(session, values, since=utcnow() - self.policy.in_flight)
+            inbound_id, earlier = await self.group.write(
+                lambda session: rows.insert_checked(session, values, since=since)
+            )
+        except IntegrityError:  # this bot stored this update id before
+            return Stored(Receipt.DUPLICATE)
         except STORAGE_ERRORS as error:
             await self.journal.append({"type": "update", "arrival": _arrival_record(arrival)})
             logger.error(
@@ -154,9 +161,6 @@ class Inbox:
                 extra={"update_id": arrival.update_id, "bot_id": arrival.bot_id, "error": _short(error)},
             )
             return Stored(Receipt.JOURNALED)
-        if stored is None:
-            return Stored(Receipt.DUPLICATE)
-        inbound_id, earlier = stored
         # A snapshot of the row as stored, for reading (id, attempts, chat): attached to no
         # session and built without the ORM's instrumentation (170 us an update otherwise).
         receipt = InboundMessage.model_construct(**values, id=inbound_id)
@@ -176,15 +180,13 @@ class Inbox:
     ) -> None:
         """Record how handling ended: one transaction, in `session` when the caller passes the
         one handling used (its pending work is rolled back first: handlers commit what they
-        mean to keep), else in a new one. Journaled when the database does not answer."""
+        mean to keep), else in a new one; under load, in the group commit of the outcomes and
+        updates that queued meanwhile. Journaled when the database does not answer."""
         record = outcome_record(interaction, outcome)
         try:
             if session is not None:
                 await session.rollback()
-                await self._write(session, record, llm)
-            else:
-                async with self._session_factory() as fresh:
-                    await self._write(fresh, record, llm)
+            await self._write(session, record, llm)
         except STORAGE_ERRORS as error:
             await self.journal.append(record)
             logger.error(
@@ -192,10 +194,10 @@ class Inbox:
                 extra={"inbound_id": interaction.inbound_id, "error": _short(error)},
             )
 
-    async def _write(self, session: AsyncSession, record: dict[str, Any], llm: ReplyReport | None) -> None:
-        async with self._writing():
-            await write_outcome(session, record, llm)
-            await session.commit()
+    async def _write(
+        self, session: AsyncSession | None, record: dict[str, Any], llm: ReplyReport | None
+    ) -> None:
+        await self.group.write(lambda batch: write_outcome(batch, record, llm), session=session)
 
     def _writing(self) -> AbstractAsyncContextManager[object]:
         return self._writes if self._writes is not None else contextlib.nullcontext()

@@ -52,18 +52,19 @@ def _store_checked_statement() -> Any:
 _STORE_CHECKED = _store_checked_statement()
 
 
-async def store_checked(
+async def insert_checked(
     session: AsyncSession, values: Mapping[str, Any], *, since: datetime
-) -> tuple[int, int | None] | None:
-    """Insert the row's `values` and commit, and learn in the same statement whether an
-    earlier update of this chat (received since `since`) is still unanswered: the new
-    row's id and that update's, or None for a re-delivery.
+) -> tuple[int, int | None]:
+    """Insert the row's `values` in the caller's transaction, and learn in the same statement
+    whether an earlier update of this chat (received since `since`) is still unanswered: the
+    new row's id and that update's. A re-delivery raises IntegrityError (the unique update id).
 
     One round trip instead of two on every update: the check is a subquery in the
     INSERT's RETURNING clause (PostgreSQL and SQLite 3.35+ both allow it). It sees what
     `earlier_in_flight` would see right after the commit, except rows committed in
-    between, which that check could miss just the same. A Core statement: no ORM
-    object is built or flushed for it.
+    between, which that check could miss just the same; an earlier update written in the
+    same transaction (a group commit) it sees. A Core statement: no ORM object is built or
+    flushed for it.
     """
     parameters = {
         **values,
@@ -72,13 +73,8 @@ async def store_checked(
         "earlier_update_id": values["update_id"],
         "earlier_since": since,
     }
-    try:
-        connection = await session.connection()
-        inbound_id, earlier_in_flight = (await connection.execute(_STORE_CHECKED, parameters)).one()
-        await session.commit()
-    except IntegrityError:
-        await session.rollback()
-        return None
+    connection = await session.connection()
+    inbound_id, earlier_in_flight = (await connection.execute(_STORE_CHECKED, parameters)).one()
     return int(inbound_id), earlier_in_flight
 
 
