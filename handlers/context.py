@@ -18,6 +18,11 @@ def language_of(user: User | None, text: str = "") -> str:
     return "ko" if code.startswith("ko") else "ja" if code.startswith("ja") else "en"
 
 
+def button_language(code: str | None) -> str | None:
+    """The reply language a button's callback data carries, when it is one the bot speaks."""
+    return code if code in ("ko", "en", "ja") else None
+
+
 async def linked_customer(session: AsyncSession, user: User | None) -> Customer | None:
     if user is None:
         return None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from aiogram import Router
 from aiogram.types import CallbackQuery, Message
 
-from handlers.context import say
+from handlers.context import button_language, say
 from handlers.keyboards import FaqChoice, offer_person
 from services.conversation_log import Interaction
 from services.faq_choices import picked_entry
@@ -28,7 +28,7 @@ def create_router() -> Router:
         message = query.message
         if not isinstance(message, Message):
             return
-        language = callback_data.language if callback_data.language in ("ko", "en", "ja") else "en"
+        language = button_language(callback_data.language) or "en"
         entry = picked_entry(faq.lookup, callback_data.entry, language)
         if entry is None:
             interaction.routed(f"{PICKED_ROUTE}:gone", AnswerSource.TEMPLATE)

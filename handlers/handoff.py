@@ -12,8 +12,8 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.config import Settings
 from db.repositories.logs import STAFF_ROUTE
-from handlers.context import language_of, say
-from handlers.keyboards import HandoffOffer
+from handlers.context import button_language, language_of, say
+from handlers.keyboards import HandoffOffer, LegacyHandoffOffer
 from services import handoff
 from services.conversation_log import Interaction
 from services.handoff_brief import staff_brief
@@ -42,6 +42,7 @@ async def start_handoff(
     *,
     question_id: int | None = None,
     own_message: bool = True,
+    language: str | None = None,
 ) -> None:
     """Open a hand-off: a brief for staff, then the customer's question forwarded.
 
@@ -51,7 +52,7 @@ async def start_handoff(
     """
     assert message.from_user is not None
     user = message.from_user
-    language = language_of(user, message.text or "")
+    language = language or language_of(user, message.text or "")
     interaction.routed("human", AnswerSource.HANDOFF)
     if settings.support_chat_id is None:
         # Nobody to relay to: record the request for the admins and keep the bot answering.
@@ -127,8 +128,14 @@ def create_customer_router() -> Router:
         await start_handoff(message, bot, session, settings, interaction)
 
     @router.callback_query(HandoffOffer.filter())
+    @router.callback_query(LegacyHandoffOffer.filter())
     async def on_offer(
-        query: CallbackQuery, bot: Bot, session: AsyncSession, settings: Settings, interaction: Interaction
+        query: CallbackQuery,
+        callback_data: HandoffOffer | LegacyHandoffOffer,
+        bot: Bot,
+        session: AsyncSession,
+        settings: Settings,
+        interaction: Interaction,
     ) -> None:
         await query.answer()
         if isinstance(query.message, Message):
@@ -139,7 +146,14 @@ def create_customer_router() -> Router:
                 session, user_id=query.from_user.id, chat_id=message.chat.id
             )
             await start_handoff(
-                message.as_(bot), bot, session, settings, interaction, question_id=question, own_message=False
+                message.as_(bot),
+                bot,
+                session,
+                settings,
+                interaction,
+                question_id=question,
+                own_message=False,
+                language=button_language(getattr(callback_data, "language", None)),
             )
 
     @router.message(Command("bot"))

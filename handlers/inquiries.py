@@ -8,7 +8,7 @@ from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.config import Settings
-from handlers.context import linked_customer, release_connection, say
+from handlers.context import button_language, linked_customer, release_connection, say
 from handlers.handoff import start_handoff
 from handlers.keyboards import (
     Clarification,
@@ -124,7 +124,7 @@ def create_router() -> Router:
         message = query.message
         if not isinstance(message, Message) or query.from_user is None:
             return
-        language = callback_data.language if callback_data.language in ("ko", "en", "ja") else "en"
+        language = button_language(callback_data.language) or "en"
         interaction.routed(f"clarify:{callback_data.choice}", AnswerSource.TEMPLATE)
         match callback_data.choice:
             case "order":
@@ -169,16 +169,16 @@ def _log_understanding(interaction: Interaction, understanding: Understanding) -
 def _offer(
     follow_up: FollowUp, language: str, entries: tuple[FaqDocument, ...] = ()
 ) -> InlineKeyboardMarkup | None:
-    """The buttons that go with a reply, if any."""
+    """The buttons that go with a reply, if any: the FAQ entries offered (`entries`) first."""
+    rows = _faq_choices(entries, language)
     if follow_up == FollowUp.OFFER_RETURN:
-        return single_button(t("return_start_button", language), ReturnStep(action="start", flow="-").pack())
+        start = (t("return_start_button", language), ReturnStep(action="start", flow="-").pack())
+        return choices([*rows, start, person_choice(language)]) if rows else single_button(*start)
     if follow_up == FollowUp.OFFER_HAND_OFF:
-        return offer_person(language)
-    if follow_up == FollowUp.OFFER_FAQ_CHOICES:
-        return choices([*_faq_choices(entries, language), person_choice(language)])
+        return choices([*rows, person_choice(language)]) if rows else offer_person(language)
     if follow_up == FollowUp.CLARIFY:
         return choices(
-            _faq_choices(entries, language)
+            rows
             + [
                 (
                     t(f"clarify_button_{choice}", language),

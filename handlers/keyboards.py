@@ -21,8 +21,16 @@ class ReturnStep(CallbackData, prefix="rt"):
     value: str = ""
 
 
-class HandoffOffer(CallbackData, prefix="ho"):
-    pass
+class HandoffOffer(CallbackData, prefix="hl"):
+    """The "talk to a person" button."""
+
+    language: str
+    """The language of the reply the button sat on: the hand-off answers in it (a button press has
+    no text of its own, and the Telegram app's language may be another)."""
+
+
+class LegacyHandoffOffer(CallbackData, prefix="ho"):
+    """The same button as sent before it carried a language: still in customers' chats."""
 
 
 class FaqChoice(CallbackData, prefix="fq"):
@@ -56,7 +64,7 @@ def single_button(text: str, callback_data: str) -> InlineKeyboardMarkup:
 
 def person_choice(language: str) -> tuple[str, str]:
     """The "talk to a person" button as (label, callback data), for `choices`."""
-    return "🙋 " + t("human_button", language), HandoffOffer().pack()
+    return "🙋 " + t("human_button", language), HandoffOffer(language=language).pack()
 
 
 def offer_person(language: str) -> InlineKeyboardMarkup:

@@ -21,7 +21,7 @@ import hashlib
 
 from services.faq import FaqLookupAnswerer
 from services.faq_matcher import FaqDocument
-from services.understanding import Route, Understanding
+from services.understanding import Route, Understanding, asks_return_policy
 
 OFFER_ABOVE = 0.1
 """The matcher's probability for its closest entry below which no choices are offered. Chosen on
@@ -31,15 +31,20 @@ choices to 42% of the questions the FAQ does not cover instead of 93% (held out:
 
 OFFERED_ON = frozenset({Route.NO_ENTRY, Route.CLARIFY})
 """Where the bot has no answer of its own: an honest "I don't know" and a "what is this about?"
-(whose order / stock / return buttons follow the entries). A message routed to the orders, stock
-or returns service gets that service's answer instead."""
+(whose order / stock / return buttons follow the entries); also a question about the returns
+policy that no entry answers outright (before the "start a return" button). A message routed to
+the orders or stock service, or a return request, gets that service's answer instead."""
 
 
-def offered(understanding: Understanding) -> tuple[str, ...]:
-    """The slugs to offer, closest first; none when the bot answers, routes elsewhere, or has
-    nothing likely enough."""
+def offered(understanding: Understanding, text: str) -> tuple[str, ...]:
+    """The slugs to offer for the message `text`, closest first; none when the bot answers, routes
+    elsewhere, or has nothing likely enough."""
     match = understanding.faq
-    if understanding.route not in OFFERED_ON or match is None or match.answered:
+    route = understanding.route
+    about_return_policy = route is Route.RETURNS and asks_return_policy(
+        text, understanding.classification.entities
+    )
+    if not (route in OFFERED_ON or about_return_policy) or match is None or match.answered:
         return ()
     if match.confidence < OFFER_ABOVE:
         return ()

@@ -46,6 +46,9 @@ class EvalReport:
     """Share of covered questions not answered outright whose entry was among the choices offered."""
     offered_uncovered: float | None = None
     """Share of the questions the FAQ does not cover (`none`) that were offered choices all the same."""
+    one_tap_count: int = 0
+    uncovered: int = 0
+    offered_uncovered_count: int = 0
     false_answer_rate: float = 0.0
     covered: int = 0
     macro_f1: float = 0.0
@@ -89,7 +92,7 @@ def evaluate(
         started = time.perf_counter()
         understanding = understand(question.text, language_of(question), classifier, lookup)
         report.latencies_ms.append((time.perf_counter() - started) * 1000)
-        choices = offered(understanding)
+        choices = offered(understanding, question.text)
         offered_right += question.expected in choices
         offered_none += question.expected == "none" and bool(choices)
         label = understanding.label
@@ -116,9 +119,10 @@ def evaluate(
     if covered:
         report.coverage = sum(label == q.expected for q, label in covered) / len(covered)
         report.one_tap = offered_right / len(covered)
-    uncovered = sum(q.expected == "none" for q, _ in expecting_entry)
-    if uncovered:
-        report.offered_uncovered = offered_none / uncovered
+    report.one_tap_count, report.offered_uncovered_count = offered_right, offered_none
+    report.uncovered = sum(q.expected == "none" for q, _ in expecting_entry)
+    if report.uncovered:
+        report.offered_uncovered = offered_none / report.uncovered
     wrong = sum(label in slugs and label != q.expected for q, label in report.rows)
     report.false_answer_rate = wrong / len(report.rows)
     return report
@@ -135,12 +139,14 @@ def render(report: EvalReport) -> str:
             f"false-answer rate {report.false_answer_rate:.3f} (of {len(report.rows)} questions)"
         )
         lines.append(
-            f"one tap away {report.one_tap or 0.0:.3f} (of the covered questions: not answered outright, "
-            "the right entry among the choices offered)"
+            f"one tap away {report.one_tap or 0.0:.3f} ({report.one_tap_count} of the {report.covered} "
+            "covered questions were not answered outright but had the right entry among the buttons "
+            f"offered); reached {report.coverage + (report.one_tap or 0.0):.3f}"
         )
     if report.offered_uncovered is not None:
         lines.append(
-            f"choices offered to {report.offered_uncovered:.3f} of the questions the FAQ does not cover"
+            f"buttons offered anyway to {report.offered_uncovered:.3f} of the questions the FAQ does not "
+            f"cover ({report.offered_uncovered_count} of {report.uncovered})"
         )
     latencies = sorted(report.latencies_ms)
     if latencies:

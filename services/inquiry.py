@@ -62,11 +62,14 @@ async def answer_inquiry(
         return Reply(t("shop_unavailable", language), AnswerSource.TEMPLATE, FollowUp.OFFER_HAND_OFF, route)
     match understanding.route:
         case Route.RETURNS:
-            return await answer_returns(session, customer, text, entities, language, faq, user_id, shop=shop)
+            entries = choices(faq.lookup, offered(understanding, text), language)
+            return await answer_returns(
+                session, customer, text, entities, language, faq, user_id, shop=shop, choices=entries
+            )
         case Route.HANDOFF:
             return Reply("", AnswerSource.HANDOFF, FollowUp.HAND_OFF, "human")
         case Route.CLARIFY:
-            entries = choices(faq.lookup, offered(understanding), language)
+            entries = choices(faq.lookup, offered(understanding, text), language)
             return Reply(
                 t("clarify", language), AnswerSource.TEMPLATE, FollowUp.CLARIFY, "clarify", choices=entries
             )
@@ -88,12 +91,12 @@ async def answer_inquiry(
     reply = await faq_reply(session, text, language, faq, customer=customer, user_id=user_id, shop=shop)
     if reply is not None:
         return reply
-    entries = choices(faq.lookup, offered(understanding), language)
+    entries = choices(faq.lookup, offered(understanding, text), language)
     if entries:
         return Reply(
             t("faq_no_match_choices", language),
             AnswerSource.TEMPLATE,
-            FollowUp.OFFER_FAQ_CHOICES,
+            FollowUp.OFFER_HAND_OFF,
             "faq",
             choices=entries,
         )

@@ -33,8 +33,6 @@ class FollowUp(StrEnum):
     OFFER_HAND_OFF = "offer_hand_off"
     CLARIFY = "clarify"
     """Buttons: order status / stock / return / something else."""
-    OFFER_FAQ_CHOICES = "offer_faq_choices"
-    """Buttons: the closest FAQ entries (`Reply.choices`), then a person."""
 
 
 @dataclass(frozen=True)
@@ -47,4 +45,5 @@ class Reply:
     stream: VerifiedAnswer | None = None
     """FAQ-style answers arrive as verified text over time; `text` is empty then."""
     choices: tuple[FaqDocument, ...] = ()
-    """With `OFFER_FAQ_CHOICES`: the entries offered, closest first."""
+    """FAQ entries offered as buttons before the follow-up's own, closest first: the bot was not
+    sure enough to answer with one (services.faq_choices)."""

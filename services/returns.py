@@ -13,6 +13,7 @@ from db.repositories import orders
 from db.repositories import returns as return_requests
 from services.entities import Entities
 from services.faq_answers import faq_reply
+from services.faq_matcher import FaqDocument
 from services.llm.speculative import FaqReplies
 from services.policy import ShopPolicy
 from services.replies import AnswerSource, FollowUp, Reply
@@ -48,7 +49,9 @@ async def answer_returns(
     user_id: int | None = None,
     *,
     shop: ShopData | None = None,
+    choices: tuple[FaqDocument, ...] = (),
 ) -> Reply:
+    """`choices`: FAQ entries to offer when no policy entry answers outright (services.faq_choices)."""
     clean = normalize(text)
     if entities.rma_numbers or (ASKS_RETURN_STATUS.search(clean) and customer is not None):
         return await _status(session, customer, entities.rma_numbers, language)
@@ -69,8 +72,11 @@ async def answer_returns(
         shop=shop,
         follow_up=FollowUp.OFFER_RETURN,
     )
-    return policy or Reply(
-        t("faq_no_match", language), AnswerSource.TEMPLATE, FollowUp.OFFER_RETURN, "returns"
+    if policy is not None:
+        return policy
+    unsure = "faq_no_match_choices" if choices else "faq_no_match"
+    return Reply(
+        t(unsure, language), AnswerSource.TEMPLATE, FollowUp.OFFER_RETURN, "returns", choices=choices
     )
 
 

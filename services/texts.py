@@ -210,9 +210,10 @@ _TEXTS: dict[str, dict[str, str]] = {
         "押してください。なければ担当者におつなぎします。",
     },
     "faq_choice_gone": {
-        "ko": "죄송해요, 그 안내는 그사이 바뀌었어요. 질문을 다시 보내 주시거나 상담원을 연결해 주세요.",
-        "en": "Sorry, that answer has changed since. Please ask again, or talk to a person.",
-        "ja": "申し訳ありません、その案内はその後変更されました。もう一度ご質問いただくか、"
+        "ko": "죄송해요, 그 안내는 더 이상 제공되지 않아요. 질문을 다시 보내 주시거나 "
+        "상담원을 연결해 주세요.",
+        "en": "Sorry, that answer is no longer available. Please ask again, or talk to a person.",
+        "ja": "申し訳ありません、その案内は現在ご利用いただけません。もう一度ご質問いただくか、"
         "担当者におつなぎください。",
     },
     "handoff_started": {

@@ -16,6 +16,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from services.classifier import Classification, Intent, IntentClassifier
+from services.entities import Entities
 from services.faq import FaqLookupAnswerer
 from services.faq_matcher import FaqMatch
 from services.text_normalize import normalize
@@ -63,6 +64,15 @@ ASKS_RETURN_STATUS = re.compile(
     r"|(환불|반품|교환)\s?(언제|진행|처리|상태|어떻게\s?됐)"
     r"|(返金|返品)(はいつ|状況)"
 )
+
+
+def asks_return_policy(text: str, entities: Entities) -> bool:
+    """A returns question the returns service answers from the policy (the FAQ): not an RMA
+    number, a status check or a request to file one."""
+    clean = normalize(text)
+    return not (
+        entities.rma_numbers or ASKS_RETURN_STATUS.search(clean) or WANTS_TO_FILE_RETURN.search(clean)
+    )
 
 
 class Route(StrEnum):

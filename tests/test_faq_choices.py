@@ -41,7 +41,8 @@ async def test_an_unsure_question_offers_the_closest_entries_and_a_tap_answers(h
     payment = _entry("payment-methods")
     assert offered_buttons[0][0] == payment.question  # the closest first, labelled with its question
     assert 2 <= len(offered_buttons) <= 4  # at most three entries, then a person
-    assert offered_buttons[-1] == ("🙋 " + t("human_button", "en"), HandoffOffer().pack())
+    assert all(label for label, _ in offered_buttons)
+    assert offered_buttons[-1] == ("🙋 " + t("human_button", "en"), HandoffOffer(language="en").pack())
     logged = await _row_of(harness, question.update_id)
     assert logged.entities is not None and logged.entities["faq"]["answered"] is False
     assert logged.entities["faq"]["offered"][0] == "payment-methods"  # the admin sees what was offered
@@ -71,7 +72,7 @@ async def test_a_question_far_from_every_entry_gets_the_plain_honest_answer(harn
         if isinstance(c, SendMessage)
     ]
     assert reply.text == t("faq_no_match", "en")
-    assert buttons(reply) == [("🙋 " + t("human_button", "en"), HandoffOffer().pack())]
+    assert buttons(reply) == [("🙋 " + t("human_button", "en"), HandoffOffer(language="en").pack())]
 
 
 async def test_an_entry_removed_since_the_choices_were_shown_is_not_answered(harness: Harness) -> None:
@@ -79,7 +80,7 @@ async def test_an_entry_removed_since_the_choices_were_shown_is_not_answered(har
     update = harness.updates.callback(OTHER_USER_ID, stale)
     [reply] = [c for c in await harness.feed(update) if isinstance(c, SendMessage)]
     assert reply.text == t("faq_choice_gone", "en")
-    assert buttons(reply) == [("🙋 " + t("human_button", "en"), HandoffOffer().pack())]
+    assert buttons(reply) == [("🙋 " + t("human_button", "en"), HandoffOffer(language="en").pack())]
     assert (await _row_of(harness, update.update_id)).route == "faq_choice:gone"
 
 
@@ -118,12 +119,40 @@ def _understanding(route: Route, confidence: float, *, answered: bool = False) -
 
 def test_choices_only_where_the_bot_has_no_answer_of_its_own() -> None:
     likely = OFFER_ABOVE + 0.2
-    assert offered(_understanding(Route.NO_ENTRY, likely)) == ("receipts", "payment-methods")
-    assert offered(_understanding(Route.CLARIFY, likely)) == ("receipts", "payment-methods")
-    assert offered(_understanding(Route.NO_ENTRY, OFFER_ABOVE - 0.05)) == ()  # nothing likely enough
-    assert offered(_understanding(Route.FAQ_ENTRY, 0.95, answered=True)) == ()  # answered outright
-    assert offered(_understanding(Route.ORDERS, likely)) == ()  # the orders service answers
-    assert offered(_understanding(Route.STOCK, likely)) == ()
+    text = "do I need the receipt"
+    assert offered(_understanding(Route.NO_ENTRY, likely), text) == ("receipts", "payment-methods")
+    assert offered(_understanding(Route.CLARIFY, likely), text) == ("receipts", "payment-methods")
+    assert offered(_understanding(Route.NO_ENTRY, OFFER_ABOVE - 0.05), text) == ()  # nothing likely enough
+    assert offered(_understanding(Route.FAQ_ENTRY, 0.95, answered=True), text) == ()  # answered outright
+    assert offered(_understanding(Route.ORDERS, likely), text) == ()  # the orders service answers
+    assert offered(_understanding(Route.STOCK, likely), text) == ()
+    # The returns service: a policy question gets the entries, a request to file one its flow.
+    policy = "is there a fee for returning something?"
+    assert offered(_understanding(Route.RETURNS, likely), policy) == ("receipts", "payment-methods")
+    assert offered(_understanding(Route.RETURNS, likely), "I want to return my order") == ()
+    assert offered(_understanding(Route.RETURNS, likely), "where is my refund?") == ()
+
+
+async def test_a_returns_policy_question_no_entry_answers_offers_entries_then_a_return(
+    harness: Harness,
+) -> None:
+    calls = await harness.feed(harness.updates.text(OTHER_USER_ID, "Is there a fee for returning something?"))
+    [reply] = [c for c in calls if isinstance(c, SendMessage)]
+    assert reply.text == t("faq_no_match_choices", "en")
+    labels = [label for label, _ in buttons(reply)]
+    assert labels[0] == _entry("return-method").question
+    assert labels[-2:] == [t("return_start_button", "en"), "🙋 " + t("human_button", "en")]
+
+
+async def test_the_person_button_answers_in_the_language_of_the_reply_it_sat_on(harness: Harness) -> None:
+    """A button press has no text: the hand-off used the Telegram app's language (Korean here) for an
+    English conversation."""
+    question = harness.updates.text(OTHER_USER_ID, "What is the capital of France?")  # app language: ko
+    [reply] = [c for c in await harness.feed(question) if isinstance(c, SendMessage)]
+    [(_, person)] = buttons(reply)
+    pressed = await harness.feed(harness.updates.callback(OTHER_USER_ID, person))
+    to_customer = [c.text for c in pressed if isinstance(c, SendMessage) and c.chat_id == OTHER_USER_ID]
+    assert to_customer == [t("handoff_started", "en")]
 
 
 def test_a_long_slug_still_fits_telegram_s_callback_data() -> None:

@@ -169,6 +169,7 @@ class TestEvalCommand:
             "FAQ coverage 1.000 (2 questions an entry answers); false-answer rate 0.000 (of 4 questions)"
             in result.stdout
         ), result.stdout
+        assert "one tap away 0.000 (0 of the 2 covered questions" in result.stdout  # both answered outright
         assert "human" in result.stdout and "macro-F1" in result.stdout
 
     def test_a_bad_line_is_one_message_with_its_number(self, tmp_path: Path) -> None:

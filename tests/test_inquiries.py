@@ -70,7 +70,7 @@ class TestReturnsAndFaq:
         calls = await harness.feed(harness.updates.text(DEMO_USER_ID, "What is the meaning of life?"))
         [message] = [c for c in calls if isinstance(c, SendMessage)]
         assert message.text == t("faq_no_match", "en")
-        assert buttons(message) == [("🙋 " + t("human_button", "en"), "ho")]
+        assert buttons(message) == [("🙋 " + t("human_button", "en"), "hl:en")]
 
 
 class TestHuman:

@@ -85,7 +85,7 @@ async def test_an_invented_number_never_reaches_the_customer(
     calls = await llm_harness.feed(llm_harness.updates.text(DEMO_USER_ID, QUESTION))
     [message] = [c for c in calls if isinstance(c, SendMessage)]
     assert message.text == t("faq_no_match", "en")
-    assert buttons(message) == [("🙋 " + t("human_button", "en"), "ho")]
+    assert buttons(message) == [("🙋 " + t("human_button", "en"), "hl:en")]
     shown = " ".join(c.text or "" for c in calls if isinstance(c, (SendMessage, SendMessageDraft)))
     assert "2,500" not in shown and "₩3,000" not in shown, "neither the invention nor the rejected entry"
     [reply] = await llm_harness.rows(LLMReply)
@@ -107,7 +107,7 @@ async def test_nothing_to_say_offers_a_person_never_silence(
     calls = await llm_harness.feed(llm_harness.updates.text(DEMO_USER_ID, "What is the meaning of life?"))
     [message] = [c for c in calls if isinstance(c, SendMessage)]
     assert message.text == t("faq_no_match", "en")
-    assert buttons(message) == [("🙋 " + t("human_button", "en"), "ho")]
+    assert buttons(message) == [("🙋 " + t("human_button", "en"), "hl:en")]
 
 
 @pytest.mark.parametrize("llm_harness", ["draft"], indirect=True)

@@ -30,7 +30,7 @@ async def test_the_400_day_old_delivery_is_refused_politely_with_a_person_offere
     [edit] = [c for c in calls if isinstance(c, EditMessageText)]
     assert edit.text is not None and edit.text.startswith(f"죄송해요, 주문 {OLD_DELIVERED}은(는)")
     assert "배송 완료 후 7일" in edit.text
-    assert buttons(edit) == [("🙋 " + t("human_button", "ko"), HandoffOffer().pack())]
+    assert buttons(edit) == [("🙋 " + t("human_button", "ko"), HandoffOffer(language="ko").pack())]
     assert await harness.rows(ReturnRequest) == []
 
 
@@ -39,7 +39,7 @@ async def test_naming_the_old_order_is_refused_in_english_too(harness: Harness) 
     [reply] = [c for c in calls if isinstance(c, SendMessage)]
     assert reply.text.startswith(f"I'm sorry: order {OLD_DELIVERED} was delivered on ")
     assert "within 7 days of delivery" in reply.text
-    assert buttons(reply) == [("🙋 " + t("human_button", "en"), HandoffOffer().pack())]
+    assert buttons(reply) == [("🙋 " + t("human_button", "en"), HandoffOffer(language="en").pack())]
     assert await harness.rows(ReturnRequest) == []
 
 
@@ -108,7 +108,7 @@ async def test_a_paid_order_can_be_cancelled_a_shipped_one_is_returned_instead(h
     calls = await harness.feed(harness.updates.text(DEMO_USER_ID, f"주문 {PAID} 취소하고 싶어요"))
     [reply] = [c for c in calls if isinstance(c, SendMessage)]
     assert reply.text == t("cancel_possible", "ko", number=PAID, status=t("status_paid", "ko"))
-    assert buttons(reply) == [("🙋 " + t("human_button", "ko"), HandoffOffer().pack())]
+    assert buttons(reply) == [("🙋 " + t("human_button", "ko"), HandoffOffer(language="ko").pack())]
     calls = await harness.feed(harness.updates.text(DEMO_USER_ID, f"can I cancel order {SHIPPED}?"))
     [reply] = [c for c in calls if isinstance(c, SendMessage)]
     assert reply.text == t("cancel_not_possible", "en", number=SHIPPED, status=t("status_shipped", "en"))

@@ -184,7 +184,7 @@ async def api_harness(settings: Settings) -> Harness:
 def assert_unavailable(calls: list, user_id: int, language: str = "ko") -> None:
     [message] = [c for c in calls if isinstance(c, SendMessage) and c.chat_id == user_id]
     assert message.text == t("shop_unavailable", language)
-    assert buttons(message) == [("🙋 " + t("human_button", language), HandoffOffer().pack())]
+    assert buttons(message) == [("🙋 " + t("human_button", language), HandoffOffer(language=language).pack())]
 
 
 async def test_outage_is_said_honestly_never_as_not_found(api: tuple[ShopApiDouble, Settings]) -> None:
