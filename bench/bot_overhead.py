@@ -253,7 +253,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     for name, feed in feeds.items():  # warm-up: indexes, pools, first-call imports
         await measure(feed, script(20, 20, factory, bots[name]), 1)
     results: dict[str, dict[str, Run]] = {"sequential": {}, "concurrent": {}}
-    per_update: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    per_update: dict[str, tuple[float, ...]] = {}
     try:
         for mode, concurrency in (("sequential", 1), ("concurrent", args.concurrency)):
             for name, feed in feeds.items():
@@ -268,9 +268,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 if profiler is not None:
                     profiler.disable()
                     profiler.dump_stats(args.profile)
-                if name == "csbot" and mode == "sequential":
+                if name == "csbot":
                     after = counter.snapshot()
-                    per_update = tuple(  # type: ignore[assignment]
+                    per_update[mode] = tuple(
                         (b - a) / len(updates) for a, b in zip(before, after, strict=True)
                     )
     finally:
@@ -305,12 +305,13 @@ def render(report: dict[str, Any]) -> list[str]:
             f"| {bare.updates_per_s / csbot.updates_per_s:.1f}x | {floor.updates_per_s / csbot.updates_per_s:.1f}x "
             f"| {csbot.cpu_ms:.2f} / {bare.cpu_ms:.2f} / {floor.cpu_ms:.2f} |"
         )
-    statements, commits, connections = report["per_update"]
     lines.append("")
-    lines.append(
-        f"csbot per update (sequential): {statements:.2f} SQL statements, {commits:.2f} commits, "
-        f"{connections:.2f} connection checkouts"
-    )
+    for mode, label in (("sequential", "sequential"), ("concurrent", f"{report['concurrency']} concurrent")):
+        statements, commits, connections = report["per_update"][mode]
+        lines.append(
+            f"csbot per update ({label}): {statements:.2f} SQL statements, {commits:.2f} commits, "
+            f"{connections:.2f} connection checkouts"
+        )
     sequential = results["sequential"]
     lines.append(
         f"updates_per_s={sequential['csbot'].updates_per_s:.1f} "

@@ -71,6 +71,7 @@ class App:
             await self.gateway.close()
         if self.local_server is not None:
             await self.local_server.close()
+        await self.inbox.group.drain()  # outcomes still queued for their commit land first
         await self.engine.dispose()
 
 

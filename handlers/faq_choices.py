@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from aiogram import Router
 from aiogram.types import CallbackQuery, Message
+from sqlmodel.ext.asyncio.session import AsyncSession
 
 from handlers.context import button_language, say
 from handlers.keyboards import FaqChoice, offer_person
@@ -11,6 +12,7 @@ from services.conversation_log import Interaction
 from services.faq_choices import picked_entry
 from services.llm.speculative import FaqReplies
 from services.replies import AnswerSource
+from services.text_split import split_text
 from services.texts import t
 
 PICKED_ROUTE = "faq_choice"
@@ -21,7 +23,11 @@ def create_router() -> Router:
 
     @router.callback_query(FaqChoice.filter())
     async def on_faq_choice(
-        query: CallbackQuery, callback_data: FaqChoice, faq: FaqReplies, interaction: Interaction
+        query: CallbackQuery,
+        callback_data: FaqChoice,
+        session: AsyncSession,
+        faq: FaqReplies,
+        interaction: Interaction,
     ) -> None:
         """The shop's own text for the entry the customer chose: they asked for it by name."""
         await query.answer()
@@ -29,13 +35,17 @@ def create_router() -> Router:
         if not isinstance(message, Message):
             return
         language = button_language(callback_data.language) or "en"
-        entry = picked_entry(faq.lookup, callback_data.entry, language)
+        lookup = faq.lookup
+        if lookup.refresher is not None:  # an entry added since (or by another instance) is found
+            await lookup.refresher.refresh(session)
+        entry = picked_entry(lookup, callback_data.entry, language)
         if entry is None:
             interaction.routed(f"{PICKED_ROUTE}:gone", AnswerSource.TEMPLATE)
             await say(message, t("faq_choice_gone", language), reply_markup=offer_person(language))
             return
         interaction.routed(PICKED_ROUTE, AnswerSource.FAQ)
         interaction.entities["faq"] = {"slug": entry.slug, "answered": True, "picked": True}
-        await say(message, entry.answer)
+        for part in split_text(entry.answer):
+            await say(message, part)
 
     return router

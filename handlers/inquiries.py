@@ -88,8 +88,6 @@ def create_router() -> Router:
             policy=settings.shop_policy(),
         )
         interaction.answered(reply)
-        if reply.choices and isinstance(interaction.entities.get("faq"), dict):
-            interaction.entities["faq"]["offered"] = [entry.slug for entry in reply.choices]
         if reply.stream is not None:
             # The facts are read: give the pooled connection back before the model talks.
             await release_connection(session)
@@ -107,6 +105,7 @@ def create_router() -> Router:
             case FollowUp.SHARE_CONTACT:
                 await say(message, reply.text, reply_markup=share_contact_keyboard(language))
             case _:
+                _log_offered(interaction, reply.choices)
                 await say(message, reply.text, reply_markup=_offer(reply.follow_up, language, reply.choices))
 
     @router.callback_query(Clarification.filter())
@@ -164,6 +163,12 @@ def _log_understanding(interaction: Interaction, understanding: Understanding) -
             "runner_up": match.runner_up,
             **match.evidence,
         }
+
+
+def _log_offered(interaction: Interaction, entries: tuple[FaqDocument, ...]) -> None:
+    """The admin log (and `csbot chat --json`) lists the entries offered as buttons."""
+    if entries and isinstance(interaction.entities.get("faq"), dict):
+        interaction.entities["faq"]["offered"] = [entry.slug for entry in entries]
 
 
 def _offer(
@@ -228,6 +233,10 @@ async def _stream_reply(
         reply.route or "faq", "faq" if report.mode.step is Step.RETRIEVAL else f"llm:{report.mode.label}"
     )
     if not committed.strip():
+        _log_offered(interaction, reply.choices)
+        unsure = "faq_no_match_choices" if reply.choices else "faq_no_match"
         await say(
-            message, t("faq_no_match", language), reply_markup=_offer(FollowUp.OFFER_HAND_OFF, language)
+            message,
+            t(unsure, language),
+            reply_markup=_offer(FollowUp.OFFER_HAND_OFF, language, reply.choices),
         )

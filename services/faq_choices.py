@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 
+from services.cancellation import asks_to_cancel
 from services.faq import FaqLookupAnswerer
 from services.faq_matcher import FaqDocument
 from services.understanding import Route, Understanding, asks_return_policy
@@ -41,9 +42,10 @@ def offered(understanding: Understanding, text: str) -> tuple[str, ...]:
     elsewhere, or has nothing likely enough."""
     match = understanding.faq
     route = understanding.route
-    about_return_policy = route is Route.RETURNS and asks_return_policy(
-        text, understanding.classification.entities
-    )
+    entities = understanding.classification.entities
+    if asks_to_cancel(text, entities):  # the cancellation service answers it first
+        return ()
+    about_return_policy = route is Route.RETURNS and asks_return_policy(text, entities)
     if not (route in OFFERED_ON or about_return_policy) or match is None or match.answered:
         return ()
     if match.confidence < OFFER_ABOVE:

@@ -61,6 +61,7 @@ BACKGROUND_COVERED = 0.9
 its phrasings): stricter than answering a customer, and independent of the answering threshold so
 that fitting the threshold does not move the features it is fitted on."""
 BACKGROUND_NEUTRAL = 0.0
+"""The gap used while judging the background itself, and when every background question is covered."""
 ALTERNATIVES = 3
 """Closest entries kept with a match: the right entry is among the three closest for 93-100% of
 the covered tuning questions, among the first for 77-100%."""
@@ -68,7 +69,6 @@ ALTERNATIVES_WITHIN = 0.2
 """...and only those whose ranking score is this close to the best's: an entry far behind is no
 likely answer ("Do you ship to Japan?" was offered "How do I return an item?"). Chosen on the tuning
 sets: 1.9 entries offered on average instead of 3, for 117 of the 121 one-tap finds."""
-"""The gap used while judging the background itself, and when every background question is covered."""
 FEATURES = (
     "similarity",
     "margin",

@@ -37,6 +37,9 @@ logger = logging.getLogger(__name__)
 
 DEFER_SECONDS = 0.5
 
+SERVER_WRITERS = 4
+"""Inbox transactions at once on a server database (SQLite takes one writer at a time): several
+connections overlap their round trips, which one writer at a time cannot on a remote server."""
 STORAGE_ERRORS: tuple[type[BaseException], ...] = (SQLAlchemyError, OSError, TimeoutError)
 """What a database that is down, locked or slow raises through SQLAlchemy and its drivers."""
 
@@ -127,8 +130,11 @@ class Inbox:
         Every inbox write takes it (claims, deferrals and releases too): a writer left to the
         busy handler loses every race to the queued ones and, under load, ran out of SQLite's
         busy timeout ("database is locked" in the fault bench)."""
-        self.group = GroupCommit(session_factory, self._writing)
-        """New updates and outcomes: under load, those that queue behind one are committed together."""
+        self.group = GroupCommit(
+            session_factory, self._writing, writers=1 if self._writes is not None else SERVER_WRITERS
+        )
+        """New updates and outcomes: under load, those that queue behind the writers are committed
+        together."""
 
     async def receive(self, arrival: Arrival, *, claim: bool = True) -> InboundMessage | Receipt:
         """Store a new update; journal it when the database is down."""

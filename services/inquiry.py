@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -89,9 +90,11 @@ async def answer_inquiry(
             if reply is not None:
                 return reply
     reply = await faq_reply(session, text, language, faq, customer=customer, user_id=user_id, shop=shop)
-    if reply is not None:
-        return reply
     entries = choices(faq.lookup, offered(understanding, text), language)
+    if reply is not None:
+        # A model answers from the closest entries; should nothing verified come of it, the
+        # customer gets the entries to pick from (handlers/inquiries.py `_stream_reply`).
+        return replace(reply, choices=entries)
     if entries:
         return Reply(
             t("faq_no_match_choices", language),

@@ -11,7 +11,7 @@ from sqlalchemy.exc import OperationalError
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.app import App
-from db.group_commit import GroupCommit
+from db.group_commit import MAX_BATCH, GroupCommit, Write
 from db.models import InboundMessage, InboundStatus
 from services.inbox import Arrival, Receipt, Stored
 from tests.harness import Harness
@@ -66,45 +66,136 @@ async def test_a_redelivered_update_in_a_batch_is_refused_alone(app: App) -> Non
 async def test_a_chat_s_earlier_update_in_the_same_batch_is_seen(app: App) -> None:
     """Two messages of one chat committed together: the second still learns the first is unanswered
     (else both could be handled at once, out of order)."""
+    group = app.inbox.group
+    gate = asyncio.Event()
+
+    async def busy(session: AsyncSession) -> None:
+        await gate.wait()
+
+    writers = [asyncio.create_task(group.write(busy)) for _ in range(group.writers)]
+    await asyncio.sleep(0)  # every writer busy: the chat's two updates queue, one batch
     first, second = _arrival(777), _arrival(777)
-    _, one, two = await asyncio.gather(
-        app.inbox.receive_checked(_arrival(776)),
-        app.inbox.receive_checked(first),
-        app.inbox.receive_checked(second),
-    )
-    assert app.inbox.group.batches >= 1
+    queued = [asyncio.create_task(app.inbox.receive_checked(a)) for a in (first, second)]
+    await asyncio.sleep(0)
+    gate.set()
+    await asyncio.gather(*writers)
+    one, two = await asyncio.gather(*queued)
+    assert group.batches >= 1
     assert isinstance(one.receipt, InboundMessage) and isinstance(two.receipt, InboundMessage)
     assert one.earlier is None and two.earlier == one.receipt.id
 
 
-async def test_a_database_failure_in_a_batch_reaches_every_caller_without_a_retry_each(app: App) -> None:
-    """A database that is down fails the batch once: each caller gets the error at once (and the
-    inbox journals its write), instead of each write waiting out its own timeout in turn."""
-    group = GroupCommit(app.session_factory, asyncio.Lock)
-    calls: list[int] = []
+def _gated() -> tuple[asyncio.Event, Write[int]]:
     gate = asyncio.Event()
 
     async def first(session: AsyncSession) -> int:
         await gate.wait()
-        return 0
+        return -1
 
-    def failing(n: int):  # type: ignore[no-untyped-def]
+    return gate, first
+
+
+async def test_a_database_failure_reaches_every_waiting_caller_at_once(app: App) -> None:
+    """A database that is down fails the batch once: its callers and every write still queued get
+    the error at once (the inbox journals them), instead of each batch waiting out its own timeout."""
+    lock = asyncio.Lock()
+    group = GroupCommit(app.session_factory, lambda: lock)
+    calls: list[int] = []
+
+    def failing(n: int) -> Write[int]:
         async def write(session: AsyncSession) -> int:
             calls.append(n)
             raise OperationalError("INSERT ...", {}, ConnectionError("server closed the connection"))
 
         return write
 
+    gate, first = _gated()
     alone = asyncio.create_task(group.write(first))
     await asyncio.sleep(0)
-    queued = [asyncio.create_task(group.write(failing(n))) for n in range(5)]
+    queued = [asyncio.create_task(group.write(failing(n))) for n in range(MAX_BATCH + 3)]
     await asyncio.sleep(0)
     gate.set()
-    assert await alone == 0
+    assert await alone == -1
     for task in queued:
         with pytest.raises(OperationalError):
             await task
-    assert calls == [0]  # the batch stopped at its first write; nobody was retried alone
+    assert calls == [0]  # the first write of the first batch; nobody waited for a second try
+
+
+async def test_one_write_s_own_error_fails_only_that_write(app: App) -> None:
+    lock = asyncio.Lock()
+    group = GroupCommit(app.session_factory, lambda: lock)
+
+    def returning(n: int) -> Write[int]:
+        async def write(session: AsyncSession) -> int:
+            if n == 2:
+                raise ValueError("a bug in one write")
+            return n
+
+        return write
+
+    gate, first = _gated()
+    alone = asyncio.create_task(group.write(first))
+    await asyncio.sleep(0)
+    queued = [asyncio.create_task(group.write(returning(n))) for n in range(MAX_BATCH)]
+    await asyncio.sleep(0)
+    gate.set()
+    await alone
+    results = await asyncio.gather(*queued, return_exceptions=True)
+    assert [r for n, r in enumerate(results) if n != 2] == [n for n in range(MAX_BATCH) if n != 2]
+    assert isinstance(results[2], ValueError)
+
+
+async def test_a_caller_gone_before_its_turn_takes_its_write_with_it(app: App) -> None:
+    """An update whose poller was stopped while it queued is not stored: Telegram delivers it
+    again after the restart (stored, it would sit leased to nobody for the lease's length)."""
+    lock = asyncio.Lock()
+    group = GroupCommit(app.session_factory, lambda: lock)
+    written: list[int] = []
+
+    def noting(n: int) -> Write[int]:
+        async def write(session: AsyncSession) -> int:
+            written.append(n)
+            return n
+
+        return write
+
+    gate, first = _gated()
+    alone = asyncio.create_task(group.write(first))
+    await asyncio.sleep(0)
+    queued = [asyncio.create_task(group.write(noting(n))) for n in range(3)]
+    await asyncio.sleep(0)
+    queued[1].cancel()
+    gate.set()
+    await alone
+    assert await queued[0] == 0 and await queued[2] == 2
+    assert written == [0, 2]
+
+
+async def test_no_caller_waits_forever_when_the_writer_is_stopped(app: App) -> None:
+    lock = asyncio.Lock()
+    group = GroupCommit(app.session_factory, lambda: lock)
+    stuck = asyncio.Event()
+
+    async def hangs(session: AsyncSession) -> int:
+        stuck.set()
+        await asyncio.Event().wait()
+        return 0
+
+    gate, first = _gated()
+    alone = asyncio.create_task(group.write(first))
+    await asyncio.sleep(0)
+    queued = [asyncio.create_task(group.write(hangs)) for _ in range(MAX_BATCH + 2)]
+    await asyncio.sleep(0)
+    gate.set()
+    await alone
+    await stuck.wait()
+    for flusher in list(group._flushers):
+        flusher.cancel()  # the loop closing under it
+    done, pending = await asyncio.wait(queued, timeout=5)
+    assert not pending and all(task.cancelled() for task in done)
+    follow_up = await group.write(lambda session: asyncio.sleep(0, result=7))  # the group works on
+    assert follow_up == 7
 
 
 async def test_outcomes_and_updates_under_load_are_all_recorded(harness: Harness) -> None:
@@ -117,3 +208,27 @@ async def test_outcomes_and_updates_under_load_are_all_recorded(harness: Harness
     assert {row.status for row in rows} == {InboundStatus.ANSWERED}
     assert all(row.intent and row.route for row in rows)  # the outcome's fields, not only the status
     assert harness.app.inbox.group.batches >= 1
+
+
+async def test_a_burst_is_written_in_small_batches_so_the_first_callers_start_early(app: App) -> None:
+    """500 updates arriving at once written as one batch held every one of them back until the last
+    was written: no transaction carries more than MAX_BATCH writes, and the batches go in order."""
+    lock = asyncio.Lock()
+    group = GroupCommit(app.session_factory, lambda: lock)
+    sessions: list[int] = []
+    transactions = itertools.count()
+
+    def noting(n: int) -> Write[int]:
+        async def write(session: AsyncSession) -> int:
+            sessions.append(session.info.setdefault("transaction", next(transactions)))
+            await asyncio.sleep(0)
+            return n
+
+        return write
+
+    results = await asyncio.gather(*(group.write(noting(n)) for n in range(30)))
+    assert results == list(range(30))
+    sizes = [len(list(run)) for _, run in itertools.groupby(sessions)]
+    assert sizes[0] == 1  # the first runs alone, at once
+    assert max(sizes) == MAX_BATCH and sum(sizes) == 30
+    assert group.batches == len([size for size in sizes if size > 1])

@@ -123,3 +123,17 @@ async def test_the_model_sees_the_conversation_so_far(llm_harness: Harness, doub
     assert with_messages.body["messages"][-1]["content"] == QUESTION
     assert "Order 20240115-001234: shipped" in with_messages.body["messages"][0]["content"], "own facts"
     assert "20240116-009999" not in with_messages.body["messages"][0]["content"], "nobody else's"
+
+
+async def test_with_a_model_down_an_unsure_question_still_gets_the_closest_entries(
+    llm_harness: Harness, double: OpenAIDouble
+) -> None:
+    """No FAQ entry answered outright and the model had nothing verified to say: the entries the
+    matcher found closest are offered, as on the embedded default."""
+    double.models["target"].faults.extend(Fault("500") for _ in range(10))
+    calls = await llm_harness.feed(llm_harness.updates.text(DEMO_USER_ID, "do you take Naver Pay"))
+    [message] = [c for c in calls if isinstance(c, SendMessage)]
+    assert message.text == t("faq_no_match_choices", "en")
+    labels = [label for label, _ in buttons(message)]
+    assert labels[0] == "What payment methods do you accept?"
+    assert labels[-1] == "🙋 " + t("human_button", "en")
