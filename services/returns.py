@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -72,8 +72,8 @@ async def answer_returns(
         shop=shop,
         follow_up=FollowUp.OFFER_RETURN,
     )
-    if policy is not None:
-        return policy
+    if policy is not None:  # a model's answer: should nothing verified come of it, the entries
+        return replace(policy, choices=choices)
     unsure = "faq_no_match_choices" if choices else "faq_no_match"
     return Reply(
         t(unsure, language), AnswerSource.TEMPLATE, FollowUp.OFFER_RETURN, "returns", choices=choices
