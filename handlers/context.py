@@ -8,6 +8,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from db.models import Customer
 from services import read_cache
 from services.text_normalize import detect_language
+from services.texts import LANGUAGES
 
 
 def language_of(user: User | None, text: str = "") -> str:
@@ -20,7 +21,7 @@ def language_of(user: User | None, text: str = "") -> str:
 
 def button_language(code: str | None) -> str | None:
     """The reply language a button's callback data carries, when it is one the bot speaks."""
-    return code if code in ("ko", "en", "ja") else None
+    return code if code in LANGUAGES else None
 
 
 async def linked_customer(session: AsyncSession, user: User | None) -> Customer | None:

@@ -15,7 +15,6 @@ from handlers.keyboards import (
     FaqChoice,
     ReturnStep,
     choices,
-    offer_person,
     person_choice,
     share_contact_keyboard,
     single_button,
@@ -180,7 +179,7 @@ def _offer(
         start = (t("return_start_button", language), ReturnStep(action="start", flow="-").pack())
         return choices([*rows, start, person_choice(language)]) if rows else single_button(*start)
     if follow_up == FollowUp.OFFER_HAND_OFF:
-        return choices([*rows, person_choice(language)]) if rows else offer_person(language)
+        return choices([*rows, person_choice(language)])
     if follow_up == FollowUp.CLARIFY:
         return choices(
             rows

@@ -18,7 +18,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import HandoffSession, InboundMessage, LLMReply, OutboundMessage, OutboundStatus
 from services.stats import percentile
-from services.texts import t
+from services.texts import LANGUAGES, t
 
 HANDOFF_AFTER = timedelta(minutes=30)
 """A hand-off this soon after an answer counts against the answer."""
@@ -40,7 +40,7 @@ def says_dont_know(text: str) -> bool:
     if not flat:
         return True
     own = ("faq_no_match", "faq_no_match_choices")
-    if any(flat == t(key, language) for key in own for language in ("en", "ko", "ja")):
+    if any(flat == t(key, language) for key in own for language in LANGUAGES):
         return True
     return _DONT_KNOW.search(flat) is not None
 

@@ -69,7 +69,11 @@ def picked_entry(lookup: FaqLookupAnswerer, key: str, language: str) -> FaqDocum
     return None
 
 
-def choices(lookup: FaqLookupAnswerer, slugs: tuple[str, ...], language: str) -> tuple[FaqDocument, ...]:
-    """The offered entries' rows in the customer's language (their questions become the buttons)."""
+def entries_to_offer(
+    lookup: FaqLookupAnswerer, understanding: Understanding, text: str, language: str
+) -> tuple[FaqDocument, ...]:
+    """The `offered` entries' rows in the customer's language (their questions become the buttons)."""
     known = set(lookup.matcher.slugs)
-    return tuple(lookup.matcher.localized(slug, language) for slug in slugs if slug in known)
+    return tuple(
+        lookup.matcher.localized(slug, language) for slug in offered(understanding, text) if slug in known
+    )

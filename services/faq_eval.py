@@ -42,17 +42,26 @@ class EvalReport:
     """Each question with the bot's label."""
     per_class: dict[str, tuple[float, float, int]] = field(default_factory=dict)
     coverage: float | None = None
-    one_tap: float | None = None
-    """Share of covered questions not answered outright whose entry was among the choices offered."""
-    offered_uncovered: float | None = None
-    """Share of the questions the FAQ does not cover (`none`) that were offered choices all the same."""
     one_tap_count: int = 0
+    """Covered questions not answered outright whose entry was among the choices offered."""
     uncovered: int = 0
     offered_uncovered_count: int = 0
+    """Questions the FAQ does not cover (`none`) that were offered choices all the same."""
+    offers: int = 0
+    offered_entries: int = 0
+    """Questions shown choices, and the entries shown to them in all (buttons per offer)."""
     false_answer_rate: float = 0.0
     covered: int = 0
     macro_f1: float = 0.0
     latencies_ms: list[float] = field(default_factory=list)
+
+    @property
+    def one_tap(self) -> float | None:
+        return self.one_tap_count / self.covered if self.covered else None
+
+    @property
+    def offered_uncovered(self) -> float | None:
+        return self.offered_uncovered_count / self.uncovered if self.uncovered else None
 
 
 def load_questions(path: str | Path) -> list[Question]:
@@ -95,6 +104,8 @@ def evaluate(
         choices = offered(understanding, question.text)
         offered_right += question.expected in choices
         offered_none += question.expected == "none" and bool(choices)
+        report.offers += bool(choices)
+        report.offered_entries += len(choices)
         label = understanding.label
         if intent_only and (label in slugs or label == "none"):
             label = understanding.intent.value  # an intents file asks what the message is about
@@ -118,11 +129,8 @@ def evaluate(
     report.covered = len(covered)
     if covered:
         report.coverage = sum(label == q.expected for q, label in covered) / len(covered)
-        report.one_tap = offered_right / len(covered)
     report.one_tap_count, report.offered_uncovered_count = offered_right, offered_none
     report.uncovered = sum(q.expected == "none" for q, _ in expecting_entry)
-    if report.uncovered:
-        report.offered_uncovered = offered_none / report.uncovered
     wrong = sum(label in slugs and label != q.expected for q, label in report.rows)
     report.false_answer_rate = wrong / len(report.rows)
     return report
@@ -147,6 +155,11 @@ def render(report: EvalReport) -> str:
         lines.append(
             f"buttons offered anyway to {report.offered_uncovered:.3f} of the questions the FAQ does not "
             f"cover ({report.offered_uncovered_count} of {report.uncovered})"
+        )
+    if report.offers:
+        lines.append(
+            f"{report.offered_entries / report.offers:.1f} entries per offer on average "
+            f"({report.offers} offers)"
         )
     latencies = sorted(report.latencies_ms)
     if latencies:

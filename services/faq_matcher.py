@@ -68,7 +68,8 @@ the covered tuning questions, among the first for 77-100%."""
 ALTERNATIVES_WITHIN = 0.2
 """...and only those whose ranking score is this close to the best's: an entry far behind is no
 likely answer ("Do you ship to Japan?" was offered "How do I return an item?"). Chosen on the tuning
-sets: 1.9 entries offered on average instead of 3, for 117 of the 121 one-tap finds."""
+sets in a one-off diagnostic: 1.9 entries offered on average instead of 3, for 117 of the 121
+one-tap finds (`csbot eval` prints the entries per offer)."""
 FEATURES = (
     "similarity",
     "margin",

@@ -11,7 +11,7 @@ from db.models import Customer
 from services.cancellation import answer_cancellation, asks_to_cancel
 from services.classifier import Intent
 from services.faq_answers import faq_reply
-from services.faq_choices import choices, offered
+from services.faq_choices import entries_to_offer
 from services.llm.speculative import FaqReplies
 from services.policy import ShopPolicy
 from services.replies import AnswerSource, FollowUp, Reply
@@ -63,14 +63,14 @@ async def answer_inquiry(
         return Reply(t("shop_unavailable", language), AnswerSource.TEMPLATE, FollowUp.OFFER_HAND_OFF, route)
     match understanding.route:
         case Route.RETURNS:
-            entries = choices(faq.lookup, offered(understanding, text), language)
+            entries = entries_to_offer(faq.lookup, understanding, text, language)
             return await answer_returns(
                 session, customer, text, entities, language, faq, user_id, shop=shop, choices=entries
             )
         case Route.HANDOFF:
             return Reply("", AnswerSource.HANDOFF, FollowUp.HAND_OFF, "human")
         case Route.CLARIFY:
-            entries = choices(faq.lookup, offered(understanding, text), language)
+            entries = entries_to_offer(faq.lookup, understanding, text, language)
             return Reply(
                 t("clarify", language), AnswerSource.TEMPLATE, FollowUp.CLARIFY, "clarify", choices=entries
             )
@@ -90,7 +90,7 @@ async def answer_inquiry(
             if reply is not None:
                 return reply
     reply = await faq_reply(session, text, language, faq, customer=customer, user_id=user_id, shop=shop)
-    entries = choices(faq.lookup, offered(understanding, text), language)
+    entries = entries_to_offer(faq.lookup, understanding, text, language)
     if reply is not None:
         # A model answers from the closest entries; should nothing verified come of it, the
         # customer gets the entries to pick from (handlers/inquiries.py `_stream_reply`).

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import logging
 
 import pytest
 from sqlalchemy.exc import OperationalError
@@ -43,9 +44,12 @@ async def test_updates_arriving_together_share_a_commit_and_each_gets_its_own_ro
         assert rows[arrival.update_id].attempts == 1  # claimed for its caller, as a lone write is
 
 
-async def test_a_redelivered_update_in_a_batch_is_refused_alone(app: App) -> None:
+async def test_a_redelivered_update_in_a_batch_is_refused_alone(
+    app: App, caplog: pytest.LogCaptureFixture
+) -> None:
     """Telegram delivering an update again fails that write's unique key: the batch is written one
     by one, so the others are stored and only the re-delivery is told it is a duplicate."""
+    caplog.set_level(logging.INFO, logger="db.group_commit")
     again = _arrival(900)
     assert isinstance((await app.inbox.receive_checked(again)).receipt, InboundMessage)
     fresh = [_arrival(chat_id) for chat_id in range(901, 911)]
@@ -61,6 +65,7 @@ async def test_a_redelivered_update_in_a_batch_is_refused_alone(app: App) -> Non
     assert all(isinstance(r.receipt, InboundMessage) for r in others)
     stored = {row.update_id for row in await _stored_rows(app)}
     assert {a.update_id for a in fresh} <= stored
+    assert any("written one write at a time" in r.message for r in caplog.records)  # it was in a batch
 
 
 async def test_a_chat_s_earlier_update_in_the_same_batch_is_seen(app: App) -> None:

@@ -165,9 +165,13 @@ class PassCosts:
             factor = 1 + self._smoothing * (ms / self.ms[drafted] - 1)
             self.ms = [cost * factor for cost in self.ms]
 
+    def at(self, drafted: int) -> float:
+        """A pass with `drafted` draft positions (past the curve's end, its last point)."""
+        return self.ms[min(drafted, len(self.ms) - 1)]
+
     def ceiling(self, drafted: int) -> float:
         """Speedup over plain decoding if all `drafted` positions were accepted: k + 1 tokens per pass."""
-        return (drafted + 1) * self.ms[0] / self.ms[min(drafted, len(self.ms) - 1)]
+        return (drafted + 1) * self.ms[0] / self.at(drafted)
 
 
 def _interpolate(measured: Mapping[int, float], sizes: Sequence[int], k: int) -> float:
@@ -242,24 +246,22 @@ class DraftPolicy:
 
     def expected_tokens(self, drafted: int) -> float:
         """Tokens a pass with `drafted` draft positions yields on average: 1 + expected accepted run."""
-        expected, survive = 1.0, 1.0
-        for position in range(1, drafted + 1):
-            survive *= self.acceptance_at(position)
-            expected += survive
-        return expected
+        return self._expected_by_length(drafted)[drafted]
 
     def best_length(self) -> int:
         """The draft length with the most expected tokens per millisecond (0: drafting does not pay)."""
-        assert self.costs is not None
-        best, best_rate = 0, 1.0 / self.costs.ms[0]
-        expected, survive = 1.0, 1.0
-        for drafted in range(1, self.max_tokens + 1):
-            survive *= self.acceptance_at(drafted)
-            expected += survive
-            rate = expected / self.costs.ms[min(drafted, len(self.costs.ms) - 1)]
-            if rate > best_rate:
-                best, best_rate = drafted, rate
-        return best
+        costs = self.costs
+        assert costs is not None
+        rates = [tokens / costs.at(drafted) for drafted, tokens in enumerate(self._expected_by_length())]
+        return max(range(len(rates)), key=rates.__getitem__)  # the shortest of equals: plain first
+
+    def _expected_by_length(self, longest: int | None = None) -> list[float]:
+        """`expected_tokens` for every draft length 0..`longest` (default `max_tokens`), in one pass."""
+        expected, survive = [1.0], 1.0
+        for position in range(1, (self.max_tokens if longest is None else longest) + 1):
+            survive *= self.acceptance_at(position)
+            expected.append(expected[-1] + survive)
+        return expected
 
     def update(self, drafted: int, accepted: int) -> None:
         if not drafted:

@@ -75,7 +75,7 @@ class DecodeStats:
         if not self.draft_lengths:
             return 1.0
         tokens = sum(length + 1 for length in self.draft_lengths)
-        ms = sum(costs.ms[min(length, len(costs.ms) - 1)] for length in self.draft_lengths)
+        ms = sum(costs.at(length) for length in self.draft_lengths)
         return tokens * costs.ms[0] / ms
 
     @property
