@@ -30,7 +30,7 @@ from services.text_html import to_plain
 
 BANNER = (
     "csbot local chat - you are the demo customer (orders 20240115-001234, 20231202-000458, "
-    "20240120-000871). Type a message; a number presses a button; /quit leaves."
+    "20240120-000871). Type a message; a number presses a button of the last reply; /quit leaves."
 )
 
 
@@ -103,6 +103,10 @@ class LocalChat:
     def _render_new(self) -> list[tuple[str, list[str]]]:
         new: list[TelegramMethod[Any]] = self.session.requests[self._seen :]
         self._seen = len(self.session.requests)
+        if any(isinstance(m, SendMessage) and m.chat_id == self._user_id for m in new):
+            # A number answers the latest reply: after a reply without buttons "2" is text, not a
+            # press of a button two replies up.
+            self._buttons = []
         shown: list[tuple[str, list[str]]] = []
         for method in new:
             if not isinstance(method, (SendMessage, EditMessageText)):

@@ -191,7 +191,7 @@ def _offer(
                 for choice in CLARIFY_CHOICES
             ]
         )
-    return None
+    return choices(rows) if rows else None
 
 
 BUTTON_LABEL_CHARS = 60

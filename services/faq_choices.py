@@ -22,7 +22,7 @@ import hashlib
 from services.cancellation import asks_to_cancel
 from services.faq import FaqLookupAnswerer
 from services.faq_matcher import FaqDocument
-from services.understanding import Route, Understanding, asks_return_policy
+from services.understanding import Route, Understanding, asks_return_policy, names_own_order
 
 OFFER_ABOVE = 0.1
 """The matcher's probability for its closest entry below which no choices are offered. Chosen on
@@ -34,7 +34,10 @@ OFFERED_ON = frozenset({Route.NO_ENTRY, Route.CLARIFY})
 """Where the bot has no answer of its own: an honest "I don't know" and a "what is this about?"
 (whose order / stock / return buttons follow the entries); also a question about the returns
 policy that no entry answers outright (before the "start a return" button). A message routed to
-the orders or stock service, or a return request, gets that service's answer instead."""
+the orders or stock service, or a return request, gets that service's answer instead, except a
+delivery question that names no order of the customer's ("배송비", "free shipping over how much?"):
+the orders service still answers (asks which order, or lists theirs) and the entries follow, so a
+tracking question costs no extra tap and a policy question is one tap from its entry."""
 
 
 def offered(understanding: Understanding, text: str) -> tuple[str, ...]:
@@ -46,7 +49,8 @@ def offered(understanding: Understanding, text: str) -> tuple[str, ...]:
     if asks_to_cancel(text, entities):  # the cancellation service answers it first
         return ()
     about_return_policy = route is Route.RETURNS and asks_return_policy(text, entities)
-    if not (route in OFFERED_ON or about_return_policy) or match is None or match.answered:
+    about_delivery = route is Route.ORDERS and not names_own_order(text, entities)
+    if not (route in OFFERED_ON or about_return_policy or about_delivery) or match is None or match.answered:
         return ()
     if match.confidence < OFFER_ABOVE:
         return ()

@@ -12,6 +12,7 @@ from services.cancellation import answer_cancellation, asks_to_cancel
 from services.classifier import Intent
 from services.faq_answers import faq_reply
 from services.faq_choices import entries_to_offer
+from services.faq_matcher import FaqDocument
 from services.llm.speculative import FaqReplies
 from services.policy import ShopPolicy
 from services.replies import AnswerSource, FollowUp, Reply
@@ -21,7 +22,7 @@ from services.shopdata.base import ShopData, ShopDataUnavailable
 from services.shopdata.local import customer_id_of
 from services.stock import answer_stock
 from services.texts import t
-from services.understanding import ABOUT_OWN_ORDER, Route, Understanding
+from services.understanding import Route, Understanding, names_own_order
 
 logger = logging.getLogger(__name__)
 
@@ -51,9 +52,12 @@ async def answer_inquiry(
                     shop, entities, language, low_threshold=low_stock_threshold, text=text
                 )
             case Route.ORDERS:
-                if entities.order_numbers or ABOUT_OWN_ORDER.search(text.lower()) or customer is not None:
-                    return await answer_orders(shop, _customer_id(customer), entities, language)
-                return Reply(t("ask_order_number", language), AnswerSource.TEMPLATE, route="shipping")
+                if names_own_order(text, entities) or customer is not None:
+                    orders = await answer_orders(shop, _customer_id(customer), entities, language)
+                else:
+                    orders = Reply(t("ask_order_number", language), AnswerSource.TEMPLATE, route="shipping")
+                entries = entries_to_offer(faq.lookup, understanding, text, language)
+                return _also_offering(orders, entries, language)
     except ShopDataUnavailable as error:
         # Never "not found" for what we could not look at: say so, and offer a person.
         logger.warning(
@@ -104,6 +108,14 @@ async def answer_inquiry(
             choices=entries,
         )
     return Reply(t("faq_no_match", language), AnswerSource.TEMPLATE, FollowUp.OFFER_HAND_OFF, "faq")
+
+
+def _also_offering(reply: Reply, entries: tuple[FaqDocument, ...], language: str) -> Reply:
+    """The service's answer, with the FAQ entries the question may have meant after it (an answer
+    that needs its own keyboard, the contact button, keeps it)."""
+    if not entries or reply.follow_up is not FollowUp.NONE:
+        return reply
+    return replace(reply, text=f"{reply.text}\n\n{t('or_one_of_these', language)}", choices=entries)
 
 
 def _customer_id(customer: Customer | None) -> str | None:

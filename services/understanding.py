@@ -66,6 +66,12 @@ ASKS_RETURN_STATUS = re.compile(
 )
 
 
+def names_own_order(text: str, entities: Entities) -> bool:
+    """The message is about an order of the customer's own (a number, "my order", "where is"), not
+    about how the shop delivers."""
+    return bool(entities.order_numbers or ABOUT_OWN_ORDER.search(normalize(text)))
+
+
 def asks_return_policy(text: str, entities: Entities) -> bool:
     """A returns question the returns service answers from the policy (the FAQ): not an RMA
     number, a status check or a request to file one."""
@@ -127,7 +133,7 @@ def decide(classification: Classification, faq: FaqMatch | None, text: str) -> U
         return made(Route.HANDOFF)  # "when can I talk to support?" is the opening-hours entry's
     if intent is Intent.STOCK and (entities.skus or (entities.products and not answered)):
         return made(Route.STOCK)  # a SKU is precise; a product name may be in a care question
-    if intent is Intent.SHIPPING and (entities.order_numbers or ABOUT_OWN_ORDER.search(clean)):
+    if intent is Intent.SHIPPING and names_own_order(text, entities):
         return made(Route.ORDERS)
     if intent is Intent.RETURNS and (entities.rma_numbers or WANTS_TO_FILE_RETURN.search(clean)):
         return made(Route.RETURNS)

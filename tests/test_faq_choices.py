@@ -94,6 +94,35 @@ async def test_an_unclear_message_lists_likely_entries_before_the_clarify_button
     assert labels[0] == _entry("opening-hours").question
 
 
+async def test_a_delivery_question_naming_no_order_gets_the_order_question_and_the_entries(
+    harness: Harness,
+) -> None:
+    dispatch = _entry("same-day-dispatch", "ja")
+    question = harness.updates.text(OTHER_USER_ID, "送料無料になる金額は？")  # free shipping from how much?
+    [reply] = [c for c in await harness.feed(question) if isinstance(c, SendMessage)]
+    assert reply.text == f"{t('ask_order_number', 'ja')}\n\n{t('or_one_of_these', 'ja')}"
+    offered_buttons = buttons(reply)
+    assert offered_buttons[0] == (
+        dispatch.question,
+        FaqChoice(entry=entry_key("same-day-dispatch"), language="ja").pack(),
+    )
+    logged = await _row_of(harness, question.update_id)
+    assert logged.route == "shipping"
+    assert logged.entities is not None and logged.entities["faq"]["offered"][0] == "same-day-dispatch"
+    tap = harness.updates.callback(OTHER_USER_ID, offered_buttons[0][1])
+    assert [c.text for c in await harness.feed(tap) if isinstance(c, SendMessage)] == [dispatch.answer]
+
+
+async def test_a_question_about_the_customers_own_order_gets_no_entries(harness: Harness) -> None:
+    [reply] = [
+        c
+        for c in await harness.feed(harness.updates.text(OTHER_USER_ID, "where is my order? nothing came"))
+        if isinstance(c, SendMessage)
+    ]
+    assert t("or_one_of_these", "en") not in (reply.text or "")
+    assert not any(data.startswith("fq:") for _, data in buttons(reply))
+
+
 async def test_the_json_chat_lists_the_offered_entries(app: App) -> None:
     chat = LocalChat(app, user_id=OTHER_USER_ID)
     [unsure] = await chat.send_json(UNSURE_PAYMENT_QUESTION)
@@ -102,6 +131,8 @@ async def test_the_json_chat_lists_the_offered_entries(app: App) -> None:
     assert picked["faq"] == "payment-methods" and picked["route"] == "faq_choice" and picked["turn"] == 2
     [answered] = await chat.send_json("What payment methods do you accept?")
     assert answered["faq"] == "payment-methods" and answered["offered"] == []
+    [typed] = await chat.send_json("1")  # the last reply had no buttons: text, not a press
+    assert typed["route"] != "faq_choice" and typed["turn"] == 4
 
 
 def _understanding(route: Route, confidence: float, *, answered: bool = False) -> Understanding:
@@ -124,7 +155,14 @@ def test_choices_only_where_the_bot_has_no_answer_of_its_own() -> None:
     assert offered(_understanding(Route.CLARIFY, likely), text) == ("receipts", "payment-methods")
     assert offered(_understanding(Route.NO_ENTRY, OFFER_ABOVE - 0.05), text) == ()  # nothing likely enough
     assert offered(_understanding(Route.FAQ_ENTRY, 0.95, answered=True), text) == ()  # answered outright
-    assert offered(_understanding(Route.ORDERS, likely), text) == ()  # the orders service answers
+    # The orders service answers a question about the customer's own order; a delivery question
+    # that names none gets the entries after the orders service's answer.
+    assert offered(_understanding(Route.ORDERS, likely), "where is my order?") == ()
+    assert offered(_understanding(Route.ORDERS, likely), "my parcel has not arrived") == ()
+    assert offered(_understanding(Route.ORDERS, likely), "free shipping over how much?") == (
+        "receipts",
+        "payment-methods",
+    )
     assert offered(_understanding(Route.STOCK, likely), text) == ()
     # The returns service: a policy question gets the entries, a request to file one its flow.
     policy = "is there a fee for returning something?"
