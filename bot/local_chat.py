@@ -76,6 +76,7 @@ class LocalChat:
                 "route": row.route if row else None,
                 "source": row.answer_source if row else None,
                 "faq": faq["slug"] if faq and faq.get("answered") else None,
+                "faq_confidence": faq.get("confidence") if faq else None,
                 "offered": list(faq.get("offered", ())) if faq else [],
                 "buttons": labels,
             }

@@ -17,7 +17,6 @@ from handlers.keyboards import (
     choices,
     person_choice,
     share_contact_keyboard,
-    single_button,
 )
 from handlers.returns import start_return_flow
 from handlers.streaming import GenerationRegistry, ReplyStreamer
@@ -30,10 +29,10 @@ from services.faq_matcher import FaqDocument
 from services.inquiry import answer_inquiry
 from services.llm.speculative import FaqReplies, Step
 from services.replies import AnswerSource, FollowUp, Reply
+from services.reply_language import reply_language
 from services.shipping import answer_orders
 from services.shopdata.factory import shop_data
 from services.shopdata.local import customer_id_of
-from services.text_normalize import detect_language
 from services.text_split import TELEGRAM_LIMIT
 from services.texts import t
 from services.understanding import Understanding, understand
@@ -57,7 +56,8 @@ def create_router() -> Router:
         interaction: Interaction,
     ) -> None:
         text = message.text or ""
-        language = detect_language(text)
+        user_id = message.from_user.id if message.from_user else None
+        language = await reply_language(session, text, user_id=user_id, chat_id=message.chat.id)
         if not text.strip():
             interaction.routed("bad-input", AnswerSource.TEMPLATE)
             await say(message, t("empty_text", language))
@@ -83,7 +83,7 @@ def create_router() -> Router:
             language=language,
             faq=faq,
             low_stock_threshold=settings.low_stock_threshold,
-            user_id=message.from_user.id if message.from_user else None,
+            user_id=user_id,
             policy=settings.shop_policy(),
         )
         interaction.answered(reply)
@@ -177,7 +177,8 @@ def _offer(
     rows = _faq_choices(entries, language)
     if follow_up == FollowUp.OFFER_RETURN:
         start = (t("return_start_button", language), ReturnStep(action="start", flow="-").pack())
-        return choices([*rows, start, person_choice(language)]) if rows else single_button(*start)
+        # A person too: the unsure reply's text tells the customer one is there.
+        return choices([*rows, start, person_choice(language)])
     if follow_up == FollowUp.OFFER_HAND_OFF:
         return choices([*rows, person_choice(language)])
     if follow_up == FollowUp.CLARIFY:

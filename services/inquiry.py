@@ -20,6 +20,7 @@ from services.returns import answer_returns
 from services.shipping import answer_orders
 from services.shopdata.base import ShopData, ShopDataUnavailable
 from services.shopdata.local import customer_id_of
+from services.small_talk import SmallTalk
 from services.stock import answer_stock
 from services.texts import t
 from services.understanding import Route, Understanding, names_own_order
@@ -73,6 +74,11 @@ async def answer_inquiry(
             )
         case Route.HANDOFF:
             return Reply("", AnswerSource.HANDOFF, FollowUp.HAND_OFF, "human")
+        case Route.SMALL_TALK:
+            kind = understanding.small_talk
+            text_key = "welcome" if kind is SmallTalk.GREETING else f"small_talk_{kind}"
+            follow_up = FollowUp.OFFER_HAND_OFF if kind is SmallTalk.IDENTITY else FollowUp.NONE
+            return Reply(t(text_key, language), AnswerSource.TEMPLATE, follow_up, "small_talk")
         case Route.CLARIFY:
             entries = entries_to_offer(faq.lookup, understanding, text, language)
             return Reply(

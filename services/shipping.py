@@ -5,7 +5,7 @@ from __future__ import annotations
 from services.entities import Entities
 from services.replies import AnswerSource, FollowUp, Reply
 from services.shopdata.base import ShopData, ShopOrder
-from services.texts import t
+from services.texts import carrier_status, t
 
 
 def order_status_label(order: ShopOrder, language: str) -> str:
@@ -25,7 +25,7 @@ def describe_order(order: ShopOrder, language: str) -> str:
             language,
             carrier=shipment.carrier,
             tracking=shipment.tracking_number,
-            status=shipment.status.replace("_", " "),
+            status=carrier_status(shipment.status, language),
         )
     )
     if shipment.eta is not None and order.status != "delivered":
@@ -37,7 +37,7 @@ def describe_order(order: ShopOrder, language: str) -> str:
                 "shipment_last_event",
                 language,
                 at=f"{last.at:%Y-%m-%d %H:%M}",
-                status=last.status,
+                status=carrier_status(last.status, language),
                 location=last.location or "-",
             )
         )

@@ -17,6 +17,25 @@ _TEXTS: dict[str, dict[str, str]] = {
         "ja": "こんにちは！在庫、配送、返品・交換、お支払い・会員特典など、何でもお聞きください。"
         "担当者と話したいときは「担当者につないで」と送ってください。",
     },
+    "small_talk_thanks": {
+        "ko": "천만에요! 더 궁금하신 점이 있으면 언제든 말씀해 주세요.",
+        "en": "You're welcome! If there's anything else, just ask.",
+        "ja": "どういたしまして！ほかにもご不明な点があれば、いつでもお聞きください。",
+    },
+    "small_talk_identity": {
+        "ko": "저는 쇼핑몰의 자동 상담 챗봇이에요. 주문·배송 조회, 재고 확인, 반품·교환, 쇼핑몰 이용 "
+        "안내를 도와드려요. 사람과 이야기하고 싶으시면 아래 버튼을 눌러 주세요.",
+        "en": "I'm the shop's automated assistant: I can check your orders and stock, help with returns "
+        "and exchanges, and answer questions about the shop. If you'd rather talk to a person, tap "
+        "the button below.",
+        "ja": "私はショップの自動応答アシスタントです。ご注文・配送の確認、在庫、返品・交換、"
+        "ショップのご利用案内をお手伝いします。担当者と話したい場合は下のボタンを押してください。",
+    },
+    "small_talk_goodbye": {
+        "ko": "문의해 주셔서 감사합니다. 좋은 하루 보내세요!",
+        "en": "Thank you for getting in touch. Have a great day!",
+        "ja": "お問い合わせありがとうございました。良い一日をお過ごしください！",
+    },
     "help": {
         "ko": "예시: 'SKU-7890 재고 있나요?', '주문 20240115-001234 배송 어디쯤이에요?', "
         "'반품하고 싶어요', '결제 방법 알려주세요', '상담원 연결'.\n"
@@ -424,6 +443,26 @@ _TEXTS: dict[str, dict[str, str]] = {
 }
 
 LANGUAGES = ("ko", "en", "ja")
+
+CARRIER_STATUSES: dict[str, dict[str, str]] = {
+    "picked_up": {"ko": "집화 완료", "en": "picked up", "ja": "集荷済み"},
+    "in_transit": {"ko": "배송 중", "en": "in transit", "ja": "輸送中"},
+    "out_for_delivery": {"ko": "배송 출발", "en": "out for delivery", "ja": "配達中"},
+    "delivered": {"ko": "배송 완료", "en": "delivered", "ja": "配達済み"},
+    "failed_attempt": {"ko": "배달 시도(부재)", "en": "delivery attempted", "ja": "ご不在のため持ち戻り"},
+    "exception": {"ko": "배송 문제 발생", "en": "delivery problem", "ja": "配送トラブル"},
+    "returned": {"ko": "반송", "en": "returned to sender", "ja": "差出人へ返送"},
+}
+"""Carriers' common shipment statuses, as `in_transit` or `In Transit`. A status not here is shown as
+the carrier wrote it: better in English than guessed."""
+
+
+def carrier_status(status: str, language: str) -> str:
+    """A carrier's status in the customer's language when it is a common one."""
+    known = CARRIER_STATUSES.get("_".join(status.lower().replace("-", " ").split()))
+    if known is None:
+        return status.replace("_", " ")
+    return known.get(language) or known["en"]
 
 
 def t(key: str, language: str, **values: Any) -> str:

@@ -19,6 +19,7 @@ from services.classifier import Classification, Intent, IntentClassifier
 from services.entities import Entities
 from services.faq import FaqLookupAnswerer
 from services.faq_matcher import FaqMatch
+from services.small_talk import SmallTalk, small_talk
 from services.text_normalize import normalize
 
 INTENT_CALIBRATION_PATH = Path(__file__).parent / "data" / "intent_calibration.json"
@@ -39,7 +40,7 @@ ABOUT_OWN_ORDER = re.compile(
 )
 """The customer asks about their own order (tracking), not about delivery policy."""
 WANTS_TO_FILE_RETURN = re.compile(
-    r"\b(i('d| would)? (want|like|need) to|can i|could i|please|let me|how can i start)\b.*"
+    r"\b(i('d| would)? (want|like|need) to|please|let me|how can i start)\b.*"
     r"\b(return|exchange|refund|send (it|this) back)"
     r"|\b(start|file|open|make) an? (return|exchange|refund)"
     r"|(반품|교환|환불)\s?(하고\s?싶|할래|해\s?주|신청|요청|원해|받고\s?싶|하려고|할게)"
@@ -93,6 +94,8 @@ class Route(StrEnum):
     NO_ENTRY = "no_entry"
     """A question for the FAQ that no entry answers with confidence."""
     CLARIFY = "clarify"
+    SMALL_TALK = "small_talk"
+    """A greeting, thanks or goodbye and nothing more: answered in kind."""
 
 
 @dataclass(frozen=True)
@@ -103,6 +106,7 @@ class Understanding:
     route: Route
     intent: Intent
     """What the message was taken to be about (a stock question answered by the FAQ is `faq`)."""
+    small_talk: SmallTalk | None = None
 
     @property
     def entry(self) -> FaqMatch | None:
@@ -113,7 +117,7 @@ class Understanding:
         """What `csbot eval` compares with `expected`: an intent, a FAQ slug, or `none`."""
         if self.route is Route.FAQ_ENTRY and self.faq is not None:
             return self.faq.slug
-        if self.route in (Route.NO_ENTRY, Route.CLARIFY):
+        if self.route in (Route.NO_ENTRY, Route.CLARIFY, Route.SMALL_TALK):
             return "none"
         return self.intent.value
 
@@ -127,6 +131,10 @@ def decide(classification: Classification, faq: FaqMatch | None, text: str) -> U
 
     def made(route: Route, as_intent: Intent = intent) -> Understanding:
         return Understanding(classification, faq, route, as_intent)
+
+    pleasantry = small_talk(text)
+    if pleasantry is not None:
+        return Understanding(classification, faq, Route.SMALL_TALK, intent, small_talk=pleasantry)
 
     faq_surer = answered and faq is not None and faq.confidence > classification.confidence
     if intent is Intent.HUMAN and confident and not faq_surer:

@@ -131,6 +131,8 @@ async def test_the_json_chat_lists_the_offered_entries(app: App) -> None:
     assert picked["faq"] == "payment-methods" and picked["route"] == "faq_choice" and picked["turn"] == 2
     [answered] = await chat.send_json("What payment methods do you accept?")
     assert answered["faq"] == "payment-methods" and answered["offered"] == []
+    # The matcher's own probability beside the intent's confidence: sure of one, unsure of the other.
+    assert OFFER_ABOVE <= unsure["faq_confidence"] < answered["faq_confidence"] <= 1
     [typed] = await chat.send_json("1")  # the last reply had no buttons: text, not a press
     assert typed["route"] != "faq_choice" and typed["turn"] == 4
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from aiogram.methods import ForwardMessage, SendMessage
 
 from db.models import InboundMessage, OutboundMessage
-from services.texts import t
+from services.texts import carrier_status, t
 from tests.harness import DEMO_USER_ID, SUPPORT_CHAT_ID, Harness, buttons
 
 
@@ -41,6 +41,9 @@ class TestShipping:
         [reply] = await harness.say(DEMO_USER_ID, "주문번호 20240115-001234 배송状況教えてください")
         assert "20240115-001234" in reply
         assert "CJ대한통운" in reply and "6523-1188-4410" in reply
+        # The carrier's statuses in Korean too, not "현재 상태: in transit".
+        assert "현재 상태: 배송 중" in reply and "배송 중 (Gonjiam mega hub)" in reply
+        assert "in transit" not in reply
         [row] = [r for r in await harness.rows(InboundMessage) if r.intent]
         assert (row.intent, row.route, row.answer_source) == ("shipping", "shipping", "database")
         assert row.entities["order_numbers"] == ["20240115-001234"]
@@ -98,3 +101,9 @@ async def test_every_reply_is_logged_with_its_inbound_message(harness: Harness) 
     assert inbound.confidence is not None and inbound.confidence > 0.5
     assert inbound.latency_ms is not None and inbound.error is None
     assert outbound.inbound_id == inbound.id and "SKU-7890" in outbound.text
+
+
+def test_a_carrier_status_is_translated_when_common_and_shown_as_written_otherwise() -> None:
+    assert carrier_status("Out-For-Delivery", "ja") == "配達中"
+    assert carrier_status("picked up", "ko") == "집화 완료"
+    assert carrier_status("Held at customs", "ko") == "Held at customs"

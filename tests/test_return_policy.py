@@ -112,7 +112,10 @@ async def test_a_paid_order_can_be_cancelled_a_shipped_one_is_returned_instead(h
     calls = await harness.feed(harness.updates.text(DEMO_USER_ID, f"can I cancel order {SHIPPED}?"))
     [reply] = [c for c in calls if isinstance(c, SendMessage)]
     assert reply.text == t("cancel_not_possible", "en", number=SHIPPED, status=t("status_shipped", "en"))
-    assert [label for label, _ in buttons(reply)] == [t("return_start_button", "en")]
+    assert [label for label, _ in buttons(reply)] == [
+        t("return_start_button", "en"),
+        "🙋 " + t("human_button", "en"),
+    ]
 
 
 async def test_cancelling_someone_elses_order_reads_like_a_missing_one(harness: Harness) -> None:
@@ -137,3 +140,21 @@ async def strict_harness(settings: Settings) -> AsyncIterator[Harness]:
 async def test_cancellable_statuses_come_from_configuration(strict_harness: Harness) -> None:
     [reply] = await strict_harness.say(DEMO_USER_ID, f"cancel order {PAID}", language_code="en")
     assert reply == t("cancel_not_possible", "en", number=PAID, status=t("status_paid", "en"))
+
+
+async def test_asking_whether_something_can_be_returned_gets_the_policy_and_a_start_button(
+    harness: Harness,
+) -> None:
+    """ "Can I return...?" asks about the policy: the answer, with the return one tap away, not the
+    return form started for a question."""
+    calls = await harness.feed(harness.updates.text(DEMO_USER_ID, "can i return an item i bought on sale"))
+    [reply] = [c for c in calls if isinstance(c, SendMessage)]
+    [policy] = [
+        answer for slug, language, _, answer, *_ in FAQ if (slug, language) == ("return-method", "en")
+    ]
+    assert reply.text == policy
+    assert buttons(reply)[0][0] == t("return_start_button", "en")
+    assert await harness.rows(ReturnRequest) == []
+    calls = await harness.feed(harness.updates.text(DEMO_USER_ID, "I want to return my order"))
+    [started] = [c for c in calls if isinstance(c, SendMessage)]
+    assert started.text == t("return_choose_order", "en")  # a request still starts the form

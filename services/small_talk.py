@@ -1,0 +1,56 @@
+"""Greetings, thanks, goodbyes and "are you a bot?": answered in kind, not as questions the FAQ
+cannot answer nor as requests for a person.
+
+Without this, "hi" or "ありがとう" went through the matcher like any question and
+got "Sorry, I don't have a reliable answer to that": the bot's first words to a
+polite customer were an apology for not knowing, and "are you a bot?" was handed to
+the staff as a request for a person. Only a message that is nothing
+but such a phrase counts (`services/data/small_talk.tsv`, data a shop can extend);
+"hi, where is my order?" is understood as usual.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+from functools import cache
+from pathlib import Path
+
+from services.text_normalize import normalize
+
+PHRASES_PATH = Path(__file__).parent / "data" / "small_talk.tsv"
+_LAUGHTER = re.compile(r"[ㅋㅎㅠㅜ]+")
+"""Korean laughter and tears (ㅋㅋ, ㅎㅎ, ㅠㅠ), before NFKC turns them into other jamo."""
+_PUNCTUATION = re.compile(r"[^\w\s]+")
+"""Punctuation and emoji around the words."""
+_SPACES = re.compile(r"\s+")
+
+
+class SmallTalk(StrEnum):
+    GREETING = "greeting"
+    THANKS = "thanks"
+    GOODBYE = "goodbye"
+    IDENTITY = "identity"
+    """"Are you a bot?": the truth, and a person one tap away."""
+
+
+def small_talk(text: str) -> SmallTalk | None:
+    """What kind of pleasantry the whole message is, or None for anything more."""
+    return _phrases().get(_bare(text))
+
+
+def _bare(text: str) -> str:
+    return _SPACES.sub(" ", _PUNCTUATION.sub(" ", normalize(_LAUGHTER.sub(" ", text)))).strip()
+
+
+@cache
+def _phrases() -> dict[str, SmallTalk]:
+    phrases: dict[str, SmallTalk] = {}
+    for number, line in enumerate(PHRASES_PATH.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        kind, _, phrase = line.partition("\t")
+        if not phrase.strip():
+            raise ValueError(f"{PHRASES_PATH}: line {number}: expected kind<TAB>phrase")
+        phrases[_bare(phrase)] = SmallTalk(kind.strip())
+    return phrases

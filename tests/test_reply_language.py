@@ -1,0 +1,48 @@
+"""A message without words is answered in the conversation's language, not in English."""
+
+from __future__ import annotations
+
+import pytest
+from aiogram.methods import SendMessage
+
+from services.reply_language import has_words
+from services.texts import t
+from tests.harness import OTHER_USER_ID, Harness
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("20240115-001234", False),
+        ("SKU-7890", False),
+        ("RMA-20240001", False),
+        ("2", False),
+        ("👍", False),
+        ("ok", True),
+        ("네", True),
+        ("where is SKU-7890", True),
+    ],
+)
+def test_ids_numbers_and_emoji_carry_no_language(text: str, words: bool) -> None:
+    assert has_words(text) is words
+
+
+async def test_an_order_number_alone_is_answered_in_the_language_of_the_conversation(
+    harness: Harness,
+) -> None:
+    await harness.say(OTHER_USER_ID, "배송 조회하고 싶어요")
+    [reply] = [
+        c
+        for c in await harness.feed(harness.updates.text(OTHER_USER_ID, "20240115-001234"))
+        if isinstance(c, SendMessage)
+    ]
+    assert reply.text == t("need_contact", "ko")
+
+
+async def test_with_nothing_said_before_a_wordless_message_gets_english(harness: Harness) -> None:
+    [reply] = [
+        c
+        for c in await harness.feed(harness.updates.text(OTHER_USER_ID, "20240115-001234"))
+        if isinstance(c, SendMessage)
+    ]
+    assert reply.text == t("need_contact", "en")

@@ -1,0 +1,74 @@
+"""Greetings, thanks and goodbyes are answered in kind, in the customer's language."""
+
+from __future__ import annotations
+
+import pytest
+from aiogram.methods import SendMessage
+
+from db.models import HandoffSession, InboundMessage
+from handlers.keyboards import HandoffOffer
+from services.small_talk import SmallTalk, small_talk
+from services.texts import t
+from tests.harness import OTHER_USER_ID, Harness, buttons
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("hi", SmallTalk.GREETING),
+        ("Hello there :)", SmallTalk.GREETING),
+        ("안녕하세요~", SmallTalk.GREETING),
+        ("こんにちは！", SmallTalk.GREETING),
+        ("Thanks!!", SmallTalk.THANKS),
+        ("Thank you so much 🙏", SmallTalk.THANKS),
+        ("감사합니다 ㅎㅎ", SmallTalk.THANKS),
+        ("ありがとうございました。", SmallTalk.THANKS),
+        ("bye~", SmallTalk.GOODBYE),
+        ("Are you a bot?", SmallTalk.IDENTITY),
+        ("봇이에요?", SmallTalk.IDENTITY),
+        ("are you a bot? I want a human", None),
+        ("hi, where is my order?", None),  # more than a greeting: understood as usual
+        ("thanks, but can I return it?", None),
+        ("ok", None),
+    ],
+)
+def test_only_a_message_that_is_nothing_but_a_pleasantry_counts(text: str, kind: SmallTalk | None) -> None:
+    assert small_talk(text) is kind
+
+
+@pytest.mark.parametrize(
+    ("text", "reply_key", "language"),
+    [
+        ("hi", "welcome", "en"),
+        ("안녕하세요", "welcome", "ko"),
+        ("ありがとうございます！", "small_talk_thanks", "ja"),
+        ("감사합니다 ㅎㅎ", "small_talk_thanks", "ko"),
+        ("bye!", "small_talk_goodbye", "en"),
+    ],
+)
+async def test_a_pleasantry_gets_a_pleasantry_not_an_apology(
+    harness: Harness, text: str, reply_key: str, language: str
+) -> None:
+    update = harness.updates.text(OTHER_USER_ID, text)
+    [reply] = [c for c in await harness.feed(update) if isinstance(c, SendMessage)]
+    assert reply.text == t(reply_key, language)
+    assert buttons(reply) == []
+    [row] = [r for r in await harness.rows(InboundMessage) if r.update_id == update.update_id]
+    assert (row.route, row.answer_source) == ("small_talk", "template")
+
+
+async def test_are_you_a_bot_gets_the_truth_and_a_person_button_not_a_handoff(harness: Harness) -> None:
+    update = harness.updates.text(OTHER_USER_ID, "are you a bot?")
+    calls = await harness.feed(update)
+    [reply] = [c for c in calls if isinstance(c, SendMessage)]
+    assert reply.text == t("small_talk_identity", "en")
+    assert buttons(reply) == [("🙋 " + t("human_button", "en"), HandoffOffer(language="en").pack())]
+    assert await harness.rows(HandoffSession) == []  # nobody was paged for a question
+
+
+async def test_a_greeting_with_a_question_answers_the_question(harness: Harness) -> None:
+    update = harness.updates.text(OTHER_USER_ID, "hi, what payment methods do you accept?")
+    [reply] = [c for c in await harness.feed(update) if isinstance(c, SendMessage)]
+    assert reply.text != t("welcome", "en")
+    [row] = [r for r in await harness.rows(InboundMessage) if r.update_id == update.update_id]
+    assert row.route != "small_talk"
