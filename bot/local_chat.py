@@ -104,9 +104,9 @@ class LocalChat:
     def _render_new(self) -> list[tuple[str, list[str]]]:
         new: list[TelegramMethod[Any]] = self.session.requests[self._seen :]
         self._seen = len(self.session.requests)
-        if any(isinstance(m, SendMessage) and m.chat_id == self._user_id for m in new):
-            # A number answers the latest reply: after a reply without buttons "2" is text, not a
-            # press of a button two replies up.
+        if any(isinstance(m, (SendMessage, EditMessageText)) and m.chat_id == self._user_id for m in new):
+            # A number answers the latest reply: after a reply without buttons (or a form edited to
+            # none) "2" is text, not a press of a button two replies up.
             self._buttons = []
         shown: list[tuple[str, list[str]]] = []
         for method in new:

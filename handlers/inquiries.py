@@ -8,15 +8,15 @@ from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.config import Settings
-from handlers.context import button_language, linked_customer, release_connection, say
+from handlers.context import button_language, language_of, linked_customer, release_connection, say
 from handlers.handoff import start_handoff
 from handlers.keyboards import (
     Clarification,
     FaqChoice,
-    ReturnStep,
     choices,
     person_choice,
     share_contact_keyboard,
+    start_return_choice,
 )
 from handlers.returns import start_return_flow
 from handlers.streaming import GenerationRegistry, ReplyStreamer
@@ -57,7 +57,13 @@ def create_router() -> Router:
     ) -> None:
         text = message.text or ""
         user_id = message.from_user.id if message.from_user else None
-        language = await reply_language(session, text, user_id=user_id, chat_id=message.chat.id)
+        language = await reply_language(
+            session,
+            text,
+            user_id=user_id,
+            chat_id=message.chat.id,
+            app_language=language_of(message.from_user),
+        )
         if not text.strip():
             interaction.routed("bad-input", AnswerSource.TEMPLATE)
             await say(message, t("empty_text", language))
@@ -87,25 +93,28 @@ def create_router() -> Router:
             policy=settings.shop_policy(),
         )
         interaction.answered(reply)
+        named_order = next(iter(classification.entities.order_numbers), None)
         if reply.stream is not None:
             # The facts are read: give the pooled connection back before the model talks.
             await release_connection(session)
-            await _stream_reply(message, bot, reply, language, generations, interaction, settings)
+            await _stream_reply(
+                message, bot, reply, language, generations, interaction, settings, named_order
+            )
             return
         match reply.follow_up:
             case FollowUp.HAND_OFF:
                 await start_handoff(message, bot, session, settings, interaction)
             case FollowUp.START_RETURN:
                 assert message.from_user is not None
-                reference = next(iter(classification.entities.order_numbers), None)
                 await start_return_flow(
-                    message, message.from_user, session, state, language, settings, reference
+                    message, message.from_user, session, state, language, settings, named_order
                 )
             case FollowUp.SHARE_CONTACT:
                 await say(message, reply.text, reply_markup=share_contact_keyboard(language))
             case _:
                 _log_offered(interaction, reply.choices)
-                await say(message, reply.text, reply_markup=_offer(reply.follow_up, language, reply.choices))
+                markup = _offer(reply.follow_up, language, reply.choices, named_order)
+                await say(message, reply.text, reply_markup=markup)
 
     @router.callback_query(Clarification.filter())
     async def on_clarified(
@@ -171,14 +180,15 @@ def _log_offered(interaction: Interaction, entries: tuple[FaqDocument, ...]) -> 
 
 
 def _offer(
-    follow_up: FollowUp, language: str, entries: tuple[FaqDocument, ...] = ()
+    follow_up: FollowUp, language: str, entries: tuple[FaqDocument, ...] = (), order: str | None = None
 ) -> InlineKeyboardMarkup | None:
-    """The buttons that go with a reply, if any: the FAQ entries offered (`entries`) first."""
+    """The buttons that go with a reply, if any: the FAQ entries offered (`entries`) first. `order`:
+    the order the message named, where the return form should open."""
     rows = _faq_choices(entries, language)
     if follow_up == FollowUp.OFFER_RETURN:
-        start = (t("return_start_button", language), ReturnStep(action="start", flow="-").pack())
-        # A person too: the unsure reply's text tells the customer one is there.
-        return choices([*rows, start, person_choice(language)])
+        # The person button as on every reply the bot is not sure of: a return is one way out, not
+        # the only one (the unsure text points to a person).
+        return choices([*rows, start_return_choice(language, order), person_choice(language)])
     if follow_up == FollowUp.OFFER_HAND_OFF:
         return choices([*rows, person_choice(language)])
     if follow_up == FollowUp.CLARIFY:
@@ -220,12 +230,15 @@ async def _stream_reply(
     generations: GenerationRegistry,
     interaction: Interaction,
     settings: Settings,
+    named_order: str | None,
 ) -> None:
     """Stream a verified answer; when nothing verified came out, say so and offer a person."""
     assert reply.stream is not None
     streamer = ReplyStreamer(bot, message.chat.id, registry=generations)
     committed = await streamer.stream(
-        reply.stream, reply_markup=_offer(reply.follow_up, language), label=settings.generated_label
+        reply.stream,
+        reply_markup=_offer(reply.follow_up, language, order=named_order),
+        label=settings.generated_label,
     )
     report = reply.stream.report
     interaction.llm = report

@@ -62,6 +62,25 @@ def single_button(text: str, callback_data: str) -> InlineKeyboardMarkup:
     )
 
 
+START_FLOW = "-"
+"""`ReturnStep.flow` of the "Start a return" button: no form exists yet."""
+
+
+def start_return_choice(language: str, order: str | None = None) -> tuple[str, str]:
+    """The "Start a return" button as (label, callback data). It carries the reply's language (a tap
+    has no text to read it from, and the Telegram app's may differ) and the order the question
+    named, so the form opens at that order."""
+    value = f"{language} {order}" if order else language
+    return t("return_start_button", language), ReturnStep(action="start", flow=START_FLOW, value=value).pack()
+
+
+def start_return_of(step: ReturnStep) -> tuple[str | None, str | None]:
+    """The language and order a "Start a return" button carries (neither on buttons sent before
+    they were added)."""
+    language, _, order = step.value.partition(" ")
+    return language or None, order or None
+
+
 def person_choice(language: str) -> tuple[str, str]:
     """The "talk to a person" button as (label, callback data), for `choices`."""
     return "🙋 " + t("human_button", language), HandoffOffer(language=language).pack()

@@ -16,8 +16,8 @@ from bot.config import Settings
 from db.models import ReturnKind
 from db.repositories import orders
 from db.types import utcnow
-from handlers.context import language_of, linked_customer, say
-from handlers.keyboards import ReturnStep, choices, offer_person, share_contact_keyboard
+from handlers.context import button_language, language_of, linked_customer, say
+from handlers.keyboards import ReturnStep, choices, offer_person, share_contact_keyboard, start_return_of
 from services import returns
 from services.conversation_log import Interaction
 from services.replies import AnswerSource
@@ -175,6 +175,7 @@ def create_router() -> Router:
     @router.callback_query(ReturnStep.filter(F.action == "start"))
     async def on_start_button(
         query: CallbackQuery,
+        callback_data: ReturnStep,
         session: AsyncSession,
         state: FSMContext,
         settings: Settings,
@@ -182,14 +183,16 @@ def create_router() -> Router:
     ) -> None:
         interaction.routed("returns", AnswerSource.TEMPLATE)
         await query.answer()
+        language, order = start_return_of(callback_data)
         if isinstance(query.message, Message):
             await start_return_flow(
                 query.message,
                 query.from_user,
                 session,
                 state,
-                language_of(query.from_user),
+                button_language(language) or language_of(query.from_user),
                 settings,
+                order,
             )
 
     @router.callback_query(ReturnStep.filter())

@@ -17,7 +17,7 @@ from services.llm.speculative import FaqReplies
 from services.policy import ShopPolicy
 from services.replies import AnswerSource, FollowUp, Reply
 from services.returns import answer_returns
-from services.shipping import answer_orders
+from services.shipping import about_someone_elses_orders, answer_orders
 from services.shopdata.base import ShopData, ShopDataUnavailable
 from services.shopdata.local import customer_id_of
 from services.small_talk import SmallTalk
@@ -52,13 +52,15 @@ async def answer_inquiry(
                 return await answer_stock(
                     shop, entities, language, low_threshold=low_stock_threshold, text=text
                 )
+            case Route.ORDERS | Route.CLARIFY if about_someone_elses_orders(text):
+                return await answer_orders(shop, _customer_id(customer), entities, language, text)
             case Route.ORDERS:
+                entries = entries_to_offer(faq.lookup, understanding, text, language)
                 if names_own_order(text, entities) or customer is not None:
                     orders = await answer_orders(shop, _customer_id(customer), entities, language)
-                else:
-                    orders = Reply(t("ask_order_number", language), AnswerSource.TEMPLATE, route="shipping")
-                entries = entries_to_offer(faq.lookup, understanding, text, language)
-                return _also_offering(orders, entries, language)
+                    return _also_offering(orders, entries, language)
+                asked = "order_number_or_entries" if entries else "ask_order_number"
+                return Reply(t(asked, language), AnswerSource.TEMPLATE, route="shipping", choices=entries)
     except ShopDataUnavailable as error:
         # Never "not found" for what we could not look at: say so, and offer a person.
         logger.warning(

@@ -2,10 +2,32 @@
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
+
 from services.entities import Entities
 from services.replies import AnswerSource, FollowUp, Reply
 from services.shopdata.base import ShopData, ShopOrder
 from services.texts import carrier_status, t
+
+_SOMEONE_ELSE = re.compile(
+    r"\b(user|customer|account|member)\s*(id\s*)?(no\.?\s*)?#?\s*\d{3,}|\b(someone|somebody) else"
+    r"|\b(other|another) (people|person|customers?|users?|members?)\b|\b(friend|wife|husband|mom|mother"
+    r"|dad|father|sister|brother|neighbou?r)('s)?\b"
+    r"|다른\s?(사람|고객|회원|분)|친구|남의|가족"
+    r"|他の(人|方|お客|ユーザー|会員)|友達|友人|家族"
+)
+_ORDER_WORD = re.compile(
+    r"\b(orders?|ordered|packages?|parcels?|purchases?|shipments?)\b|주문|택배|배송|注文|荷物|配送"
+)
+
+
+def about_someone_elses_orders(text: str) -> bool:
+    """The customer asks about orders that may not be theirs ("show me the orders of user 12345",
+    "my friend's order"): they are answered about their own orders only, and told so, rather than
+    shown their own list as if the request had been followed."""
+    clean = text.lower()
+    return bool(_SOMEONE_ELSE.search(clean) and _ORDER_WORD.search(clean))
 
 
 def order_status_label(order: ShopOrder, language: str) -> str:
@@ -53,12 +75,21 @@ async def answer_orders(
     customer_id: str | None,
     entities: Entities,
     language: str,
+    text: str = "",
 ) -> Reply:
     """Status of the orders the customer names, or of their recent ones.
 
     An unknown number and someone else's number get the same reply, so the
-    answer never reveals that an order exists.
+    answer never reveals that an order exists. `text`: the customer's message, when
+    it may ask about someone else's orders.
     """
+    reply = await _own_orders(shop, customer_id, entities, language)
+    if about_someone_elses_orders(text):
+        return replace(reply, text=f"{t('own_orders_only', language)}\n\n{reply.text}")
+    return reply
+
+
+async def _own_orders(shop: ShopData, customer_id: str | None, entities: Entities, language: str) -> Reply:
     if customer_id is None:
         return needs_contact(language, "shipping")
     if entities.order_numbers:

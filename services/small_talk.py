@@ -5,7 +5,7 @@ Without this, "hi" or "ありがとう" went through the matcher like any questi
 got "Sorry, I don't have a reliable answer to that": the bot's first words to a
 polite customer were an apology for not knowing, and "are you a bot?" was handed to
 the staff as a request for a person. Only a message that is nothing
-but such a phrase counts (`services/data/small_talk.tsv`, data a shop can extend);
+but such a phrase counts (`services/data/small_talk.tsv`: data, not code, to extend);
 "hi, where is my order?" is understood as usual.
 """
 
@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 from enum import StrEnum
-from functools import cache
 from pathlib import Path
 
 from services.text_normalize import normalize
@@ -36,21 +35,28 @@ class SmallTalk(StrEnum):
 
 def small_talk(text: str) -> SmallTalk | None:
     """What kind of pleasantry the whole message is, or None for anything more."""
-    return _phrases().get(_bare(text))
+    return _PHRASES.get(_bare(text))
 
 
 def _bare(text: str) -> str:
     return _SPACES.sub(" ", _PUNCTUATION.sub(" ", normalize(_LAUGHTER.sub(" ", text)))).strip()
 
 
-@cache
-def _phrases() -> dict[str, SmallTalk]:
+def load_phrases(source: str, *, name: str) -> dict[str, SmallTalk]:
+    """Phrases by their bare form. Read at import, so a mistake in the file stops the bot at start
+    with its line number instead of failing every customer message."""
     phrases: dict[str, SmallTalk] = {}
-    for number, line in enumerate(PHRASES_PATH.read_text(encoding="utf-8").splitlines(), 1):
+    kinds = ", ".join(SmallTalk)
+    for number, line in enumerate(source.splitlines(), 1):
         if not line.strip() or line.startswith("#"):
             continue
         kind, _, phrase = line.partition("\t")
-        if not phrase.strip():
-            raise ValueError(f"{PHRASES_PATH}: line {number}: expected kind<TAB>phrase")
+        if kind.strip() not in set(SmallTalk):
+            raise ValueError(f"{name}: line {number}: kind {kind.strip()!r} is not one of {kinds}")
+        if not _bare(phrase):  # "thanks<TAB>🙏" would make every "?" a thank-you
+            raise ValueError(f"{name}: line {number}: expected kind<TAB>phrase with words in the phrase")
         phrases[_bare(phrase)] = SmallTalk(kind.strip())
     return phrases
+
+
+_PHRASES = load_phrases(PHRASES_PATH.read_text(encoding="utf-8"), name=str(PHRASES_PATH))

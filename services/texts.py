@@ -18,10 +18,25 @@ _TEXTS: dict[str, dict[str, str]] = {
         "担当者と話したいときは「担当者につないで」と送ってください。",
     },
     "small_talk_thanks": {
-        "ko": "천만에요! 더 궁금하신 점이 있으면 언제든 말씀해 주세요.",
+        "ko": "별말씀을요! 더 궁금하신 점이 있으면 언제든 말씀해 주세요.",
         "en": "You're welcome! If there's anything else, just ask.",
-        "ja": "どういたしまして！ほかにもご不明な点があれば、いつでもお聞きください。",
+        "ja": "こちらこそ、ありがとうございます！ほかにもご不明な点があれば、いつでもお聞きください。",
     },
+    "carrier_picked_up": {"ko": "집화 완료", "en": "picked up", "ja": "集荷済み"},
+    "carrier_in_transit": {"ko": "배송 중", "en": "in transit", "ja": "輸送中"},
+    "carrier_out_for_delivery": {"ko": "배송 출발", "en": "out for delivery", "ja": "配達中"},
+    "carrier_delivered": {"ko": "배송 완료", "en": "delivered", "ja": "配達済み"},
+    "carrier_failed_attempt": {
+        "ko": "배달 시도(미배달)",
+        "en": "delivery attempted",
+        "ja": "配達できませんでした",
+    },
+    "carrier_exception": {
+        "ko": "배송 중 문제 발생",
+        "en": "delivery problem",
+        "ja": "配送に問題が発生しました",
+    },
+    "carrier_returned": {"ko": "반송", "en": "returned to sender", "ja": "差出人へ返送"},
     "small_talk_identity": {
         "ko": "저는 쇼핑몰의 자동 상담 챗봇이에요. 주문·배송 조회, 재고 확인, 반품·교환, 쇼핑몰 이용 "
         "안내를 도와드려요. 사람과 이야기하고 싶으시면 아래 버튼을 눌러 주세요.",
@@ -86,6 +101,11 @@ _TEXTS: dict[str, dict[str, str]] = {
         "shortly. There's no need to send it again.",
         "ja": "メッセージを受け取りました。ただいまシステムが混み合っているため、まもなくこちらで"
         "お返事します。もう一度送っていただく必要はありません。",
+    },
+    "own_orders_only": {
+        "ko": "다른 분의 주문은 확인해 드릴 수 없어요. 고객님 계정의 주문만 안내해 드려요.",
+        "en": "I can't look up anyone else's orders: I can only tell you about orders on your own account.",
+        "ja": "他の方のご注文はお調べできません。お客様ご自身のアカウントのご注文のみご案内します。",
     },
     "need_contact": {
         "ko": "주문 정보는 주문하신 분께만 알려 드릴 수 있어요. 아래 '전화번호 공유' 버튼을 "
@@ -227,6 +247,14 @@ _TEXTS: dict[str, dict[str, str]] = {
         "from our team can help.",
         "ja": "申し訳ありません、そのご質問への確かな答えか分かりません。下の中にお探しの内容があれば"
         "押してください。なければ担当者におつなぎします。",
+    },
+    "order_number_or_entries": {
+        "ko": "주문 조회라면 주문번호(예: 20240115-001234)를 보내 주세요. 아니면 아래 질문 중에 찾으시는 "
+        "내용이 있나요?",
+        "en": "If it's about an order, send me its number (like 20240115-001234) and I'll check it. Or "
+        "is your question one of these?",
+        "ja": "ご注文の確認でしたら、注文番号(例: 20240115-001234)を送ってください。それとも、下のご質問の"
+        "いずれかでしょうか？",
     },
     "or_one_of_these": {
         "ko": "아니면 아래 질문 중에 찾으시는 내용이 있나요?",
@@ -444,25 +472,12 @@ _TEXTS: dict[str, dict[str, str]] = {
 
 LANGUAGES = ("ko", "en", "ja")
 
-CARRIER_STATUSES: dict[str, dict[str, str]] = {
-    "picked_up": {"ko": "집화 완료", "en": "picked up", "ja": "集荷済み"},
-    "in_transit": {"ko": "배송 중", "en": "in transit", "ja": "輸送中"},
-    "out_for_delivery": {"ko": "배송 출발", "en": "out for delivery", "ja": "配達中"},
-    "delivered": {"ko": "배송 완료", "en": "delivered", "ja": "配達済み"},
-    "failed_attempt": {"ko": "배달 시도(부재)", "en": "delivery attempted", "ja": "ご不在のため持ち戻り"},
-    "exception": {"ko": "배송 문제 발생", "en": "delivery problem", "ja": "配送トラブル"},
-    "returned": {"ko": "반송", "en": "returned to sender", "ja": "差出人へ返送"},
-}
-"""Carriers' common shipment statuses, as `in_transit` or `In Transit`. A status not here is shown as
-the carrier wrote it: better in English than guessed."""
-
 
 def carrier_status(status: str, language: str) -> str:
-    """A carrier's status in the customer's language when it is a common one."""
-    known = CARRIER_STATUSES.get("_".join(status.lower().replace("-", " ").split()))
-    if known is None:
-        return status.replace("_", " ")
-    return known.get(language) or known["en"]
+    """A carrier's status (`in_transit`, "In Transit") in the customer's language when it is a common
+    one (the `carrier_*` texts); any other as the carrier wrote it: better in English than guessed."""
+    key = "carrier_" + "_".join(status.lower().replace("-", " ").split())
+    return t(key, language) if key in _TEXTS else status.replace("_", " ")
 
 
 def t(key: str, language: str, **values: Any) -> str:

@@ -10,7 +10,8 @@ from tests.harness import DEMO_USER_ID, Harness
 
 
 async def test_blank_text(harness: Harness) -> None:
-    assert await harness.say(DEMO_USER_ID, "   ") == [t("empty_text", "en")]
+    # No words, nothing said before: the Telegram app's language (the harness's customers use Korean).
+    assert await harness.say(DEMO_USER_ID, "   ") == [t("empty_text", "ko")]
     [row] = await harness.rows(InboundMessage)
     assert row.text == "   " and row.route == "bad-input"
 

@@ -17,7 +17,7 @@ from services.faq_matcher import FaqDocument, FaqMatch
 from services.faq_store import demo_documents
 from services.texts import t
 from services.understanding import Route, Understanding
-from tests.harness import OTHER_USER_ID, Harness, buttons
+from tests.harness import DEMO_USER_ID, OTHER_USER_ID, Harness, buttons
 
 UNSURE_PAYMENT_QUESTION = "do you take Naver Pay"
 """Covered by the demo FAQ's payment entry, which the matcher ranks first without being sure."""
@@ -100,7 +100,7 @@ async def test_a_delivery_question_naming_no_order_gets_the_order_question_and_t
     dispatch = _entry("same-day-dispatch", "ja")
     question = harness.updates.text(OTHER_USER_ID, "送料無料になる金額は？")  # free shipping from how much?
     [reply] = [c for c in await harness.feed(question) if isinstance(c, SendMessage)]
-    assert reply.text == f"{t('ask_order_number', 'ja')}\n\n{t('or_one_of_these', 'ja')}"
+    assert reply.text == t("order_number_or_entries", "ja")
     offered_buttons = buttons(reply)
     assert offered_buttons[0] == (
         dispatch.question,
@@ -113,14 +113,25 @@ async def test_a_delivery_question_naming_no_order_gets_the_order_question_and_t
     assert [c.text for c in await harness.feed(tap) if isinstance(c, SendMessage)] == [dispatch.answer]
 
 
-async def test_a_question_about_the_customers_own_order_gets_no_entries(harness: Harness) -> None:
-    [reply] = [
+async def test_a_linked_customer_gets_their_orders_and_entries_only_when_no_order_of_theirs_is_named(
+    harness: Harness,
+) -> None:
+    """The demo customer is linked, so the orders service lists their orders (no keyboard of its
+    own): the entries follow a delivery question, never a question about their own order."""
+    [tracking] = [
         c
-        for c in await harness.feed(harness.updates.text(OTHER_USER_ID, "where is my order? nothing came"))
+        for c in await harness.feed(harness.updates.text(DEMO_USER_ID, "where is my order? nothing came"))
         if isinstance(c, SendMessage)
     ]
-    assert t("or_one_of_these", "en") not in (reply.text or "")
-    assert not any(data.startswith("fq:") for _, data in buttons(reply))
+    assert "20240115-001234" in tracking.text and t("or_one_of_these", "en") not in tracking.text
+    assert not any(data.startswith("fq:") for _, data in buttons(tracking))
+    [policy] = [
+        c
+        for c in await harness.feed(harness.updates.text(DEMO_USER_ID, "送料無料になる金額は？"))
+        if isinstance(c, SendMessage)
+    ]
+    assert "20240115-001234" in policy.text and policy.text.endswith(t("or_one_of_these", "ja"))
+    assert buttons(policy)[0][1] == FaqChoice(entry=entry_key("same-day-dispatch"), language="ja").pack()
 
 
 async def test_the_json_chat_lists_the_offered_entries(app: App) -> None:

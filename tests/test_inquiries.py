@@ -6,7 +6,7 @@ from aiogram.methods import ForwardMessage, SendMessage
 
 from db.models import InboundMessage, OutboundMessage
 from services.texts import carrier_status, t
-from tests.harness import DEMO_USER_ID, SUPPORT_CHAT_ID, Harness, buttons
+from tests.harness import DEMO_USER_ID, OTHER_USER_ID, SUPPORT_CHAT_ID, Harness, buttons
 
 
 class TestStock:
@@ -52,6 +52,16 @@ class TestShipping:
         [reply] = await harness.say(DEMO_USER_ID, "where is my order?")
         assert "20240115-001234" in reply and "20240120-000871" in reply
         assert "20240116-009999" not in reply  # another customer's
+
+    async def test_asking_for_someone_elses_orders_is_told_only_their_own_are_shown(
+        self, harness: Harness
+    ) -> None:
+        [reply] = await harness.say(DEMO_USER_ID, "show me the orders of user 12345")
+        assert reply.startswith(t("own_orders_only", "en") + "\n\n")
+        assert "20240115-001234" in reply and "20240116-009999" not in reply  # theirs, nobody else's
+        calls = await harness.feed(harness.updates.text(OTHER_USER_ID, "他の人の注文を見せて"))
+        [unlinked] = [c for c in calls if isinstance(c, SendMessage)]
+        assert unlinked.text == f"{t('own_orders_only', 'ja')}\n\n{t('need_contact', 'ja')}"
 
     async def test_delivery_time_policy_comes_from_the_faq(self, harness: Harness) -> None:
         [reply] = await harness.say(DEMO_USER_ID, "If I order today, when does it arrive?")

@@ -21,6 +21,8 @@ from tests.harness import OTHER_USER_ID, Harness
         ("ok", True),
         ("네", True),
         ("where is SKU-7890", True),
+        ("order 12", True),  # words and a number, not an id
+        ("rma 20240001", False),
     ],
 )
 def test_ids_numbers_and_emoji_carry_no_language(text: str, words: bool) -> None:
@@ -39,10 +41,16 @@ async def test_an_order_number_alone_is_answered_in_the_language_of_the_conversa
     assert reply.text == t("need_contact", "ko")
 
 
-async def test_with_nothing_said_before_a_wordless_message_gets_english(harness: Harness) -> None:
-    [reply] = [
-        c
-        for c in await harness.feed(harness.updates.text(OTHER_USER_ID, "20240115-001234"))
-        if isinstance(c, SendMessage)
-    ]
+async def test_with_nothing_said_before_a_wordless_message_gets_the_apps_language(harness: Harness) -> None:
+    # The harness's customers have a Korean Telegram app.
+    await harness.say(OTHER_USER_ID, "/help")  # a command says nothing of the conversation's language
+    calls = await harness.feed(harness.updates.text(OTHER_USER_ID, "20240115-001234"))
+    [reply] = [c for c in calls if isinstance(c, SendMessage)]
+    assert reply.text == t("need_contact", "ko")
+
+
+async def test_an_english_conversation_stays_english_in_a_korean_app(harness: Harness) -> None:
+    await harness.say(OTHER_USER_ID, "I want to check an order")
+    calls = await harness.feed(harness.updates.text(OTHER_USER_ID, "20240115-001234"))
+    [reply] = [c for c in calls if isinstance(c, SendMessage)]
     assert reply.text == t("need_contact", "en")

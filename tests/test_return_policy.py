@@ -158,3 +158,18 @@ async def test_asking_whether_something_can_be_returned_gets_the_policy_and_a_st
     calls = await harness.feed(harness.updates.text(DEMO_USER_ID, "I want to return my order"))
     [started] = [c for c in calls if isinstance(c, SendMessage)]
     assert started.text == t("return_choose_order", "en")  # a request still starts the form
+
+
+async def test_the_start_button_opens_the_form_in_the_replys_language_at_the_named_order(
+    harness: Harness,
+) -> None:
+    """The harness's customer has a Korean Telegram app and writes English: the button carries the
+    conversation's language, and the order the question named."""
+    calls = await harness.feed(harness.updates.text(DEMO_USER_ID, f"can I return order {OLD_DELIVERED}?"))
+    [reply] = [c for c in calls if isinstance(c, SendMessage)]
+    start = next(data for label, data in buttons(reply) if label == t("return_start_button", "en"))
+    calls = await harness.feed(harness.updates.callback(DEMO_USER_ID, start))
+    [opened] = [c for c in calls if isinstance(c, SendMessage)]
+    assert opened.text.startswith(
+        f"I'm sorry: order {OLD_DELIVERED} was delivered on "
+    )  # that order, in English

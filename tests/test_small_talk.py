@@ -7,7 +7,7 @@ from aiogram.methods import SendMessage
 
 from db.models import HandoffSession, InboundMessage
 from handlers.keyboards import HandoffOffer
-from services.small_talk import SmallTalk, small_talk
+from services.small_talk import SmallTalk, load_phrases, small_talk
 from services.texts import t
 from tests.harness import OTHER_USER_ID, Harness, buttons
 
@@ -72,3 +72,16 @@ async def test_a_greeting_with_a_question_answers_the_question(harness: Harness)
     assert reply.text != t("welcome", "en")
     [row] = [r for r in await harness.rows(InboundMessage) if r.update_id == update.update_id]
     assert row.route != "small_talk"
+
+
+@pytest.mark.parametrize(
+    ("line", "problem"),
+    [
+        ("thank\tthanks", "line 2: kind 'thank' is not one of"),
+        ("thanks\t🙏", "line 2: expected kind<TAB>phrase with words"),
+        ("thanks", "line 2: expected kind<TAB>phrase"),
+    ],
+)
+def test_a_mistake_in_the_phrases_file_is_reported_with_its_line(line: str, problem: str) -> None:
+    with pytest.raises(ValueError, match=problem):
+        load_phrases(f"# phrases\n{line}\n", name="small_talk.tsv")

@@ -138,13 +138,15 @@ async def last_message_from(session: AsyncSession, user_id: int, chat_id: int) -
 
 
 async def recent_texts_from(session: AsyncSession, user_id: int, chat_id: int, *, limit: int) -> list[str]:
-    """The texts of a user's newest messages in a chat (button presses left out), newest first."""
+    """The texts of a user's newest messages in a chat (button presses and commands left out),
+    newest first."""
     statement = (
         select(InboundMessage.text)
         .where(
             InboundMessage.telegram_user_id == user_id,
             InboundMessage.chat_id == chat_id,
             InboundMessage.kind == "text",
+            not_(col(InboundMessage.text).startswith("/")),
         )
         .order_by(col(InboundMessage.id).desc())
         .limit(limit)
