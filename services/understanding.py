@@ -95,7 +95,7 @@ class Route(StrEnum):
     """A question for the FAQ that no entry answers with confidence."""
     CLARIFY = "clarify"
     SMALL_TALK = "small_talk"
-    """A greeting, thanks or goodbye and nothing more: answered in kind."""
+    """A greeting, thanks, goodbye or "are you a bot?" and nothing more: answered in kind."""
 
 
 @dataclass(frozen=True)

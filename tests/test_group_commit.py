@@ -100,11 +100,27 @@ def _gated() -> tuple[asyncio.Event, Write[int]]:
     return gate, first
 
 
+class _HeldWriter:
+    """A one-writer group whose writer is busy with a first write until `release`: writes made
+    meanwhile queue, and the finishing writer takes them in batches."""
+
+    def __init__(self, app: App) -> None:
+        lock = asyncio.Lock()
+        self.group = GroupCommit(app.session_factory, lambda: lock)
+        self._gate, first = _gated()
+        self._first = asyncio.create_task(self.group.write(first))
+
+    async def release(self) -> int:
+        """Let the first write finish; its result (-1)."""
+        self._gate.set()
+        return await self._first
+
+
 async def test_a_database_failure_reaches_every_waiting_caller_at_once(app: App) -> None:
     """A database that is down fails the batch once: its callers and every write still queued get
     the error at once (the inbox journals them), instead of each batch waiting out its own timeout."""
-    lock = asyncio.Lock()
-    group = GroupCommit(app.session_factory, lambda: lock)
+    held = _HeldWriter(app)
+    group = held.group
     calls: list[int] = []
 
     def failing(n: int) -> Write[int]:
@@ -114,13 +130,10 @@ async def test_a_database_failure_reaches_every_waiting_caller_at_once(app: App)
 
         return write
 
-    gate, first = _gated()
-    alone = asyncio.create_task(group.write(first))
     await asyncio.sleep(0)
     queued = [asyncio.create_task(group.write(failing(n))) for n in range(MAX_BATCH + 3)]
     await asyncio.sleep(0)
-    gate.set()
-    assert await alone == -1
+    assert await held.release() == -1
     for task in queued:
         with pytest.raises(OperationalError):
             await task
@@ -128,8 +141,8 @@ async def test_a_database_failure_reaches_every_waiting_caller_at_once(app: App)
 
 
 async def test_one_write_s_own_error_fails_only_that_write(app: App) -> None:
-    lock = asyncio.Lock()
-    group = GroupCommit(app.session_factory, lambda: lock)
+    held = _HeldWriter(app)
+    group = held.group
 
     def returning(n: int) -> Write[int]:
         async def write(session: AsyncSession) -> int:
@@ -139,13 +152,10 @@ async def test_one_write_s_own_error_fails_only_that_write(app: App) -> None:
 
         return write
 
-    gate, first = _gated()
-    alone = asyncio.create_task(group.write(first))
     await asyncio.sleep(0)
     queued = [asyncio.create_task(group.write(returning(n))) for n in range(MAX_BATCH)]
     await asyncio.sleep(0)
-    gate.set()
-    await alone
+    await held.release()
     results = await asyncio.gather(*queued, return_exceptions=True)
     assert [r for n, r in enumerate(results) if n != 2] == [n for n in range(MAX_BATCH) if n != 2]
     assert isinstance(results[2], ValueError)
@@ -154,8 +164,8 @@ async def test_one_write_s_own_error_fails_only_that_write(app: App) -> None:
 async def test_a_caller_gone_before_its_turn_takes_its_write_with_it(app: App) -> None:
     """An update whose poller was stopped while it queued is not stored: Telegram delivers it
     again after the restart (stored, it would sit leased to nobody for the lease's length)."""
-    lock = asyncio.Lock()
-    group = GroupCommit(app.session_factory, lambda: lock)
+    held = _HeldWriter(app)
+    group = held.group
     written: list[int] = []
 
     def noting(n: int) -> Write[int]:
@@ -165,21 +175,18 @@ async def test_a_caller_gone_before_its_turn_takes_its_write_with_it(app: App) -
 
         return write
 
-    gate, first = _gated()
-    alone = asyncio.create_task(group.write(first))
     await asyncio.sleep(0)
     queued = [asyncio.create_task(group.write(noting(n))) for n in range(3)]
     await asyncio.sleep(0)
     queued[1].cancel()
-    gate.set()
-    await alone
+    await held.release()
     assert await queued[0] == 0 and await queued[2] == 2
     assert written == [0, 2]
 
 
 async def test_no_caller_waits_forever_when_the_writer_is_stopped(app: App) -> None:
-    lock = asyncio.Lock()
-    group = GroupCommit(app.session_factory, lambda: lock)
+    held = _HeldWriter(app)
+    group = held.group
     stuck = asyncio.Event()
 
     async def hangs(session: AsyncSession) -> int:
@@ -187,13 +194,10 @@ async def test_no_caller_waits_forever_when_the_writer_is_stopped(app: App) -> N
         await asyncio.Event().wait()
         return 0
 
-    gate, first = _gated()
-    alone = asyncio.create_task(group.write(first))
     await asyncio.sleep(0)
     queued = [asyncio.create_task(group.write(hangs)) for _ in range(MAX_BATCH + 2)]
     await asyncio.sleep(0)
-    gate.set()
-    await alone
+    await held.release()
     await stuck.wait()
     for flusher in list(group._flushers):
         flusher.cancel()  # the loop closing under it
