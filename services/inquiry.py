@@ -52,7 +52,9 @@ async def answer_inquiry(
                 return await answer_stock(
                     shop, entities, language, low_threshold=low_stock_threshold, text=text
                 )
-            case Route.ORDERS | Route.CLARIFY if about_someone_elses_orders(text):
+            case Route.ORDERS | Route.CLARIFY | Route.NO_ENTRY if about_someone_elses_orders(text):
+                # Whatever the unsure intent, a request for another's orders gets the plain "only
+                # your own" (with their own), not FAQ entries or "what is this about?".
                 return await answer_orders(shop, _customer_id(customer), entities, language, text)
             case Route.ORDERS:
                 entries = entries_to_offer(faq.lookup, understanding, text, language)

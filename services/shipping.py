@@ -12,10 +12,15 @@ from services.texts import carrier_status, t
 
 _SOMEONE_ELSE = re.compile(
     r"\b(user|customer|account|member)\s*(id\s*)?(no\.?\s*)?#?\s*\d{3,}|\b(someone|somebody) else"
-    r"|\b(other|another) (people|person|customers?|users?|members?)\b|\b(friend|wife|husband|mom|mother"
-    r"|dad|father|sister|brother|neighbou?r)('s)?\b"
-    r"|다른\s?(사람|고객|회원|분)|친구|남의|가족"
-    r"|他の(人|方|お客|ユーザー|会員)|友達|友人|家族"
+    r"|\b(other|another) (people|person|customers?|users?|members?)\b"
+    r"|다른\s?(사람|고객|회원|분)|남의|他の(人|方|お客|ユーザー|会員)"
+    # A relative's or friend's order, or one they placed: "my friend's order", "엄마가 주문한",
+    # "友達の注文". Not a gift the customer ordered for them ("a present for my mom", "엄마 선물로 주문").
+    r"|\b(friend|wife|husband|mom|mum|mother|dad|father|sister|brother|neighbou?r|son|daughter)"
+    r"('s|s'|\s+(ordered|bought))"
+    r"|(?<![\uac00-\ud7a3])(친구|가족|엄마|어머니|아빠|아버지|남편|아내|와이프|동생|언니|오빠|누나|형)"
+    r"(가|이|의|께서|\s?(주문|택배|배송))"  # not 대형 택배 (a large parcel)
+    r"|(?<![\u4e00-\u9fff])(友達|友人|家族|母|父|夫|妻|姉|兄|妹|弟)(が|の(注文|荷物|配送))"  # not 大丈夫
 )
 _ORDER_WORD = re.compile(
     r"\b(orders?|ordered|packages?|parcels?|purchases?|shipments?)\b|주문|택배|배송|注文|荷物|配送"

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 from aiogram.methods import SendMessage
+from aiogram.types import User
 
+from handlers.context import language_of
 from services.reply_language import has_words
 from services.texts import t
 from tests.harness import OTHER_USER_ID, Harness
@@ -27,6 +29,15 @@ from tests.harness import OTHER_USER_ID, Harness
 )
 def test_ids_numbers_and_emoji_carry_no_language(text: str, words: bool) -> None:
     assert has_words(text) is words
+
+
+def test_without_words_the_app_s_language_decides_even_before_any_conversation() -> None:
+    """What the dispatcher's own notes ("we received it, the answer comes later") are written in."""
+    korean_app = User(id=1, is_bot=False, first_name="A", language_code="ko")
+    assert language_of(korean_app, "20240115-001234") == "ko"
+    assert language_of(korean_app, "👍") == "ko"
+    assert language_of(korean_app, "where is it?") == "en"
+    assert language_of(None, "12") == "en"
 
 
 async def test_an_order_number_alone_is_answered_in_the_language_of_the_conversation(

@@ -100,6 +100,33 @@ def test_a_delivery_policy_question_the_faq_does_not_cover_is_not_answered_with_
 
 
 @pytest.mark.parametrize(
+    "question",
+    [
+        "Are you having a Black Friday sale this year?",
+        "세일 기간이 언제예요?",
+        "セールはいつ始まりますか",
+        "今キャンペーンやってますか",
+    ],
+)
+def test_a_question_about_sales_is_about_the_shop_not_stock_or_an_order(
+    question: str, classifier: IntentClassifier, demo_faq: FaqLookupAnswerer
+) -> None:
+    """ "when is the next sale?" was asked "which product do you mean?", "세일 언제 해요?" for an order
+    number. Worded unlike the examples that taught it (services/data/intent_examples.tsv)."""
+    understanding = understand(question, "en", classifier, demo_faq)
+    assert understanding.intent is Intent.FAQ, (question, understanding.classification)
+    assert understanding.route in (Route.NO_ENTRY, Route.FAQ_ENTRY)
+
+
+def test_chat_spellings_of_the_polite_ending_read_as_the_ending(
+    classifier: IntentClassifier, demo_faq: FaqLookupAnswerer
+) -> None:
+    """ "해외배송 되나여?" (for 되나요) asked which order; spelled properly it gets the honest answer."""
+    assert understand("해외배송 되나여?", "ko", classifier, demo_faq).route is Route.NO_ENTRY
+    assert understand("해외배송 되나용?", "ko", classifier, demo_faq).route is Route.NO_ENTRY
+
+
+@pytest.mark.parametrize(
     ("runner_up", "route"),
     [(Intent.FAQ, Route.STOCK), (Intent.HUMAN, Route.STOCK), (Intent.RETURNS, Route.CLARIFY)],
 )
