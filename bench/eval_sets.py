@@ -39,6 +39,7 @@ HELD_OUT_FAQ: tuple[tuple[str, str], ...] = (
     ("unseen_faq2.csv", "unseen_faq2_questions.tsv"),
     ("holdout_faq5.csv", "holdout_faq5_questions.tsv"),
     ("holdout_faq8.csv", "holdout_faq8_questions.tsv"),
+    ("holdout_faq9.csv", "holdout_faq9_questions.tsv"),
 )
 """Never read by bench/calibrate.py nor used to choose a weight."""
 TUNING_INTENTS = ("intents.tsv",)

@@ -27,6 +27,12 @@ A word-level feature (embedding each specific word of the question) was
 measured and removed: it did not help on held-out FAQs and cost an extra
 encoder call on most messages, the p99 latency tail.
 
+A message that is one of the shop's own phrasings of an entry (its question or an
+example, in any language, ignoring case, spaces and punctuation) is answered with
+that entry whatever the scores say: the shop wrote those words for it ("what is
+your return policy", an example of a returns entry, scored 0.775 against a 0.78 bar
+and got "I'm not sure"). A phrasing the shop gave two entries decides nothing.
+
 A logistic model over these (weights and threshold in
 services/data/faq_calibration.json, fitted by bench/calibrate.py on the tuning
 sets only) gives the probability that the entry is right; below the threshold
@@ -47,6 +53,7 @@ import numpy as np
 
 from services.encoder import SentenceEncoder, shared_encoder
 from services.lexical import TfidfIndex, best_per_group
+from services.text_normalize import normalize
 
 DATA = Path(__file__).parent / "data"
 CALIBRATION_PATH = DATA / "faq_calibration.json"
@@ -174,11 +181,13 @@ class FaqMatcher:
         self._rows: dict[str, list[FaqDocument]] = {slug: [] for slug in self.slugs}
         for document in self.documents:
             self._rows[document.slug].append(document)
+        self._own_phrasings: dict[str, str] = {}
         if not self.documents:
             return
         slot = {slug: n for n, slug in enumerate(self.slugs)}
         self.documents.sort(key=lambda d: slot[d.slug])  # grouped by entry: per-entry maxima by reduceat
         phrasings = [(d.slug, text) for d in self.documents for text in (d.question, *d.examples) if text]
+        self._own_phrasings = _own_phrasings(phrasings)
         self._phrase_groups = np.array([slot[slug] for slug, _ in phrasings])
         self._phrase_lexical_groups = [int(g) for g in self._phrase_groups]
         self._phrase_starts = self._starts(self._phrase_groups)
@@ -327,11 +336,19 @@ class FaqMatcher:
         near = combined[order[0]] - ALTERNATIVES_WITHIN
         confidence = self._calibration.probability(evidence)
         slug = self.slugs[int(order[0])]
+        answered = confidence >= self._calibration.threshold
+        own = self._own_phrasings.get(phrasing_key(question))
+        if own is not None and not answered:
+            # The shop wrote these very words for this entry: no similarity is needed to trust them.
+            top_probability = confidence if own == slug else 0.0
+            slug, answered = own, True
+            confidence = max(top_probability, self._calibration.threshold)
+            evidence = evidence | {"own_phrasing": 1.0}
         return FaqMatch(
             slug=slug,
             document=self.localized(slug, language),
             confidence=round(confidence, 3),
-            answered=confidence >= self._calibration.threshold,
+            answered=answered,
             runner_up=self.slugs[int(order[1])] if len(order) > 1 else None,
             evidence={name: round(value, 3) for name, value in evidence.items()},
             alternatives=tuple(self.slugs[int(i)] for i in order[:ALTERNATIVES] if combined[i] >= near),
@@ -355,6 +372,21 @@ class FaqMatcher:
 
 
 _CJK = re.compile(r"[\uac00-\ud7a3\u3040-\u30ff\u4e00-\u9fff]")
+
+
+def phrasing_key(text: str) -> str:
+    """A phrasing without case, spaces or punctuation: "반품 되나요?" and "반품되나요" are one."""
+    return "".join(character for character in normalize(text) if character.isalnum())
+
+
+def _own_phrasings(phrasings: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """Each of the shop's own phrasings (questions and examples) that belongs to one entry only."""
+    owners: dict[str, set[str]] = {}
+    for slug, text in phrasings:
+        key = phrasing_key(text)
+        if key:
+            owners.setdefault(key, set()).add(slug)
+    return {key: next(iter(slugs)) for key, slugs in owners.items() if len(slugs) == 1}
 
 
 def _lead(scores: np.ndarray, best: int, alone: float) -> float:

@@ -18,8 +18,9 @@ from db.repositories import logs
 from services.text_normalize import detect_language
 
 _KNOWN_IDS = re.compile(r"(?<![^\W\d_])(sku|rma)[\s_-]?\d[\w-]*", re.IGNORECASE)
-_CODES = re.compile(r"(?<![^\W\d_])[A-Z]{1,5}[_-]?\d[\w-]*")
-"""SKU-7890, rma 20240001, A1234: ids that carry letters but no language ("order 12" has words)."""
+_CODES = re.compile(r"(?<![^\W\d_])[A-Z]{1,5}[_-]?\d[\w-]*|(?<![^\W\d_])[A-Z0-9]+(?:-[A-Z0-9]+)+(?![^\W\d_])")
+"""SKU-7890, rma 20240001, A1234, STR-ROAD-M: ids that carry letters but no language ("order 12" has
+words; a product code in capitals sent in a Korean chat was answered in English)."""
 LOOK_BACK = 5
 """Messages looked at for one with words: a customer sending several numbers in a row is rare."""
 

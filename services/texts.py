@@ -10,11 +10,12 @@ from typing import Any
 
 _TEXTS: dict[str, dict[str, str]] = {
     "welcome": {
-        "ko": "안녕하세요! 재고, 배송, 반품·교환, 결제·회원 혜택 등 무엇이든 물어보세요. "
+        # Only what every shop has: a shop's FAQ may have nothing on payments or membership.
+        "ko": "안녕하세요! 주문·배송, 재고, 반품·교환, 그리고 저희 가게에 대해 무엇이든 물어보세요. "
         "사람 상담이 필요하면 '상담원 연결'이라고 보내 주세요.",
-        "en": "Hello! Ask me about stock, shipping, returns and exchanges, payments or "
-        "membership. Type 'talk to a person' any time to reach our team.",
-        "ja": "こんにちは！在庫、配送、返品・交換、お支払い・会員特典など、何でもお聞きください。"
+        "en": "Hello! Ask me about your orders and delivery, stock, returns and exchanges, or "
+        "anything about our shop. Type 'talk to a person' any time to reach our team.",
+        "ja": "こんにちは！ご注文・配送、在庫、返品・交換など、当店について何でもお聞きください。"
         "担当者と話したいときは「担当者につないで」と送ってください。",
     },
     "small_talk_thanks": {

@@ -46,15 +46,22 @@ WANTS_TO_FILE_RETURN = re.compile(
     r"|(반품|교환|환불)\s?(하고\s?싶|할래|해\s?주|신청|요청|원해|받고\s?싶|하려고|할게)"
     r"|(返品|交換|返金)(したい|をお願い|希望)"
 )
+BEFORE_BUYING = re.compile(
+    r"\bif i (order|buy|purchase)\b|\bbefore (i )?(order|buy)|\bhaven'?t (ordered|bought)|\bnot ordered yet"
+    r"|주문하면|구매하면|주문\s?전|구매\s?전|아직\s?주문\s?안|注文したら|注文すると|買ったら|注文(する)?前|まだ注文して"
+)
+"""Asked before buying ("if I order today when will it get here?", "주문하면 언제 와요?", "注文したら
+いつ届きますか"): about delivery, not about an order of the customer's, whatever else it says."""
 ASKS_DELIVERY_POLICY = re.compile(
     r"\b(do|does|will) (you|u|your shop)\b|\b(can|could) (you|u) (ship|deliver|send)\b|\b(is|are) there\b"
     r"|\bhow (much|long) (does|do|is|are|will)\b"
     r"|(배송|발송|택배|배달)\s?(이|가|은|는|도)?\s?(되나요|돼요|되요|가능|하나요|하세요|있나요)|얼마"
     r"|(発送|配送|配達|送って|届けて)(は|も)?(でき|して(い)?ますか|可能|もらえ)|いくら"
+    r"|" + BEFORE_BUYING.pattern
 )
-"""A question about how the shop delivers ("Do you ship internationally?"), not about the customer's
-own orders: when no FAQ entry answers it, the honest "the FAQ doesn't cover that" beats a list of
-the customer's orders."""
+"""A question about how the shop delivers ("Do you ship internationally?"), or asked before buying,
+not about the customer's own orders: when no FAQ entry answers it, the honest "the FAQ doesn't
+cover that" beats a list of the customer's orders, or "which order?" to someone who has none."""
 ACTION_INTENTS = frozenset({Intent.STOCK, Intent.SHIPPING, Intent.RETURNS})
 STOCK_GUESS_ABOVE = 0.75 * CLARIFY_BELOW
 """An unsure stock guess nearer the clarify bar than to chance (five intents: 0.2) is taken as a stock
@@ -70,7 +77,8 @@ ASKS_RETURN_STATUS = re.compile(
 def names_own_order(text: str, entities: Entities) -> bool:
     """The message is about an order of the customer's own (a number, "my order", "where is"), not
     about how the shop delivers."""
-    return bool(entities.order_numbers or ABOUT_OWN_ORDER.search(normalize(text)))
+    clean = normalize(text)
+    return bool(entities.order_numbers or (ABOUT_OWN_ORDER.search(clean) and not BEFORE_BUYING.search(clean)))
 
 
 def asks_return_policy(text: str, entities: Entities) -> bool:

@@ -25,6 +25,9 @@ from tests.harness import OTHER_USER_ID, Harness
         ("where is SKU-7890", True),
         ("order 12", True),  # words and a number, not an id
         ("rma 20240001", False),
+        ("STR-ROAD-M", False),
+        ("HLM-01", False),
+        ("Wi-Fi", True),
     ],
 )
 def test_ids_numbers_and_emoji_carry_no_language(text: str, words: bool) -> None:
