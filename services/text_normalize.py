@@ -10,9 +10,7 @@ HANGUL = re.compile(r"[\uac00-\ud7a3\u3131-\u318e]")
 KANA = re.compile(r"[\u3040-\u30ff]")
 
 
-_CHAT_POLITE_ENDING = re.compile(
-    r"(?<=[나에해돼되세까죠래데있없줘])여(?![\uac00-\ud7a3])|(?<=[나에해돼되세까죠래데있없줘])용(?![\uac00-\ud7a3])"
-)
+_CHAT_POLITE_ENDING = re.compile(r"(?<=[나에해돼되세까죠래데있없줘])[여용](?![\uac00-\ud7a3])")
 """Chat spellings of the polite ending 요: "해외배송 되나여?", "재고 있나용?". Only after the syllables
 that end a polite question or statement, and only at the end of a word, so 사용, 이용, 내용 and 비용
 stay as they are."""
