@@ -349,10 +349,11 @@ class Replayer:
 
         async def one(inbound_id: int) -> None:
             nonlocal finished
-            async with self._limit:
+            async with self._limit:  # storing too: else the next question starts meanwhile, and an
+                # interruption reported after this one is stored would cut that one off mid-call
                 comparison = await self._compare(inbound_id)
-            if comparison is not None:
-                await self._store(run.id or 0, comparison)
+                if comparison is not None:
+                    await self._store(run.id or 0, comparison)
             finished += 1
             if progress is not None:
                 progress(finished, total)

@@ -74,6 +74,10 @@ async def answer_returns(
     )
     if policy is not None:  # a model's answer: should nothing verified come of it, the entries
         return replace(policy, choices=choices)
+    if ASKS_RETURN_STATUS.search(clean):
+        # "where is my refund?" from a customer not yet linked, and no entry answers it: who they
+        # are is what would answer it ("I don't have a reliable answer" sent them nowhere).
+        return needs_contact(language, "returns")
     unsure = "faq_no_match_choices" if choices else "faq_no_match"
     return Reply(
         t(unsure, language), AnswerSource.TEMPLATE, FollowUp.OFFER_RETURN, "returns", choices=choices

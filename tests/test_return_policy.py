@@ -17,7 +17,7 @@ from db.seed import FAQ
 from handlers.keyboards import HandoffOffer
 from services.policy import ShopPolicy
 from services.texts import t
-from tests.harness import DEMO_USER_ID, Harness, buttons
+from tests.harness import DEMO_USER_ID, OTHER_USER_ID, Harness, buttons
 
 OLD_DELIVERED = "20231202-000458"  # delivered about 400 days ago in the demo shop
 
@@ -173,3 +173,11 @@ async def test_the_start_button_opens_the_form_in_the_replys_language_at_the_nam
     assert opened.text.startswith(
         f"I'm sorry: order {OLD_DELIVERED} was delivered on "
     )  # that order, in English
+
+
+async def test_a_refund_status_question_from_an_unlinked_customer_asks_who_they_are(harness: Harness) -> None:
+    """ "where is my refund?" from someone not yet linked, with no entry answering it, got "I don't have
+    a reliable answer": sharing their contact is what lets the bot look it up (found by a user probe)."""
+    calls = await harness.feed(harness.updates.text(OTHER_USER_ID, "환불 진행 상태 알려주세요"))
+    [reply] = [c for c in calls if isinstance(c, SendMessage)]
+    assert reply.text == t("need_contact", "ko")
