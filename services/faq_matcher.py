@@ -337,8 +337,8 @@ class FaqMatcher:
         confidence = self._calibration.probability(evidence)
         slug = self.slugs[int(order[0])]
         answered = confidence >= self._calibration.threshold
-        own = self._own_phrasings.get(phrasing_key(question))
-        if own is not None and not answered:
+        own = None if answered else self._own_phrasings.get(phrasing_key(question))
+        if own is not None:
             # The shop wrote these very words for this entry: no similarity is needed to trust them.
             top_probability = confidence if own == slug else 0.0
             slug, answered = own, True

@@ -53,7 +53,8 @@ async def answer_returns(
 ) -> Reply:
     """`choices`: FAQ entries to offer when no policy entry answers outright (services.faq_choices)."""
     clean = normalize(text)
-    if entities.rma_numbers or (ASKS_RETURN_STATUS.search(clean) and customer is not None):
+    asks_status = bool(ASKS_RETURN_STATUS.search(clean))
+    if entities.rma_numbers or (asks_status and customer is not None):
         return await _status(session, customer, entities.rma_numbers, language)
     if WANTS_TO_FILE_RETURN.search(clean):
         if customer is None:
@@ -74,7 +75,7 @@ async def answer_returns(
     )
     if policy is not None:  # a model's answer: should nothing verified come of it, the entries
         return replace(policy, choices=choices)
-    if ASKS_RETURN_STATUS.search(clean):
+    if asks_status:
         # "where is my refund?" from a customer not yet linked, and no entry answers it: who they
         # are is what would answer it ("I don't have a reliable answer" sent them nowhere).
         return needs_contact(language, "returns")

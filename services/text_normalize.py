@@ -20,7 +20,7 @@ def normalize(text: str) -> str:
     """NFKC (full-width digits and letters become ASCII), lower case, single spaces, 요 for its chat
     spellings (every cue and the word index then read "되나여" as "되나요")."""
     clean = _SPACES.sub(" ", unicodedata.normalize("NFKC", text)).strip().lower()
-    return _CHAT_POLITE_ENDING.sub("요", clean) if HANGUL.search(clean) else clean
+    return _CHAT_POLITE_ENDING.sub("요", clean)  # its look-behind is Hangul: other text passes as is
 
 
 CJK_IDEOGRAPH = re.compile(r"[\u4e00-\u9fff]")
