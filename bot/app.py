@@ -21,6 +21,7 @@ from db import migrate
 from db.engine import check_connection, create_engine, create_session_factory
 from db.journal import Journal
 from db.seed import seed_demo
+from db.wal_checkpoint import WalCheckpointer
 from services.answerers import load_answerers
 from services.canary import Canary
 from services.inbox import Inbox, InboxPolicy
@@ -51,6 +52,7 @@ class App:
     canary: Canary | None = None
     """Every configured arm, their weights, guard rails and schedule."""
     cache_bus: CacheBus | None = None
+    checkpointer: WalCheckpointer | None = None
 
     async def close(self) -> None:
         if self.cache_bus is not None:
@@ -72,6 +74,8 @@ class App:
         if self.local_server is not None:
             await self.local_server.close()
         await self.inbox.group.drain()  # outcomes still queued for their commit land first
+        if self.checkpointer is not None:
+            await self.checkpointer.close()
         await self.engine.dispose()
 
 
@@ -81,6 +85,7 @@ async def build_app(settings: Settings, *, upgrade: bool = True, seed: bool = Fa
         lock_timeout_ms=settings.db_lock_timeout_ms,
         statement_timeout_ms=settings.db_statement_timeout_ms,
         pool_size=settings.db_pool_size,
+        background_checkpoints=True,
     )
     await check_connection(engine)
     if upgrade:
@@ -125,6 +130,7 @@ async def build_app(settings: Settings, *, upgrade: bool = True, seed: bool = Fa
             max_attempts=settings.max_attempts,
         ),
     )
+    checkpointer = WalCheckpointer(engine, exclusive=inbox.holding_writes)
     metrics = Metrics()
     dispatcher = create_dispatcher(
         inbox=inbox,
@@ -144,6 +150,7 @@ async def build_app(settings: Settings, *, upgrade: bool = True, seed: bool = Fa
             redis, channel=f"{settings.redis_prefix}:cache", caches=caches_for(engine.sync_engine)
         )
         await cache_bus.start()
+    checkpointer.start()
     return App(
         engine,
         session_factory,
@@ -156,4 +163,5 @@ async def build_app(settings: Settings, *, upgrade: bool = True, seed: bool = Fa
         answerer,
         canary,
         cache_bus,
+        checkpointer,
     )

@@ -21,16 +21,19 @@ def create_engine(
     lock_timeout_ms: int = SQLITE_BUSY_TIMEOUT_MS,
     statement_timeout_ms: int = 10_000,
     pool_size: int = 16,
+    background_checkpoints: bool = False,
     **kwargs: Any,
 ) -> AsyncEngine:
     """Engine with the per-connection settings each backend needs, and bounded waits.
 
     SQLite gets WAL (readers don't block the writer), a busy timeout (a second
     writer waits that long, then fails: a fault the inbox retries) and enforced
-    foreign keys. PostgreSQL gets statement and lock timeouts on every
-    connection, a connect timeout, and a pool sized to the handler concurrency,
-    so a locked table or a dead server fails an update in seconds instead of
-    blocking every handler behind it.
+    foreign keys; with `background_checkpoints` no commit checkpoints the log, a
+    `db.wal_checkpoint.WalCheckpointer` must run instead (serving processes).
+    PostgreSQL gets statement and lock timeouts on every connection, a connect
+    timeout, and a pool sized to the handler concurrency, so a locked table or a
+    dead server fails an update in seconds instead of blocking every handler
+    behind it.
     """
     if database_url.startswith("sqlite"):
         if database_url.startswith("sqlite+aiosqlite") and "module" not in kwargs:
@@ -39,7 +42,9 @@ def create_engine(
         event.listen(
             engine.sync_engine,
             "connect",
-            lambda connection, _record: _configure_sqlite(connection, lock_timeout_ms),
+            lambda connection, _record: _configure_sqlite(
+                connection, lock_timeout_ms, autocheckpoint=not background_checkpoints
+            ),
         )
         return engine
     server_settings = {
@@ -57,14 +62,17 @@ def create_engine(
     )
 
 
-def _configure_sqlite(dbapi_connection: Any, busy_timeout_ms: int) -> None:
+def _configure_sqlite(dbapi_connection: Any, busy_timeout_ms: int, *, autocheckpoint: bool) -> None:
     cursor = dbapi_connection.cursor()
-    for pragma in (
+    pragmas = [
         "PRAGMA journal_mode=WAL",
         f"PRAGMA busy_timeout={busy_timeout_ms}",
         "PRAGMA foreign_keys=ON",
         "PRAGMA synchronous=NORMAL",
-    ):
+    ]
+    if not autocheckpoint:
+        pragmas.append("PRAGMA wal_autocheckpoint=0")
+    for pragma in pragmas:
         cursor.execute(pragma)
     cursor.close()
 

@@ -208,6 +208,12 @@ class Inbox:
     def _writing(self) -> AbstractAsyncContextManager[object]:
         return self._writes if self._writes is not None else contextlib.nullcontext()
 
+    def holding_writes(self) -> AbstractAsyncContextManager[object]:
+        """This process's inbox writes wait while it is held (on SQLite; on a server database
+        nothing waits): for work that must not have a writer beside it, such as a checkpoint that
+        has to finish."""
+        return self._writing()
+
     async def replay_journal(self) -> int:
         """Write journaled updates and outcomes into the database, in order; how many were replayed."""
         records, lines = await self.journal.read()
