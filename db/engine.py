@@ -37,7 +37,8 @@ def create_engine(
     """
     if database_url.startswith("sqlite"):
         if database_url.startswith("sqlite+aiosqlite") and "module" not in kwargs:
-            kwargs["module"] = one_hop_dbapi()  # one thread hop per statement (db/sqlite_driver.py)
+            # One thread hop per statement; with background checkpoints, none for a commit.
+            kwargs["module"] = one_hop_dbapi(inline_commits=background_checkpoints)
         engine = create_async_engine(database_url, **kwargs)
         event.listen(
             engine.sync_engine,

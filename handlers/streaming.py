@@ -3,7 +3,8 @@
 Customers talk to the bot in private chats only (the customer router filters
 on it), so there is one way to stream: sendMessageDraft at most about once a
 second (slower after each 429), then the final text committed with
-sendMessage. Text past 4096 characters is committed in parts cut
+sendMessage. Only text a model writes is previewed: the shop's FAQ text is
+sent as written, whole, with no preview before it. Text past 4096 characters is committed in parts cut
 at paragraph or sentence boundaries. Text goes out as HTML with everything the
 model or the FAQ wrote escaped, so it can never become markup; should Telegram
 still refuse to parse it, the same text is sent plain. The customer's stop
@@ -104,7 +105,11 @@ class ReplyStreamer:
     async def _consume(self, answer: VerifiedAnswer) -> None:
         async for chunk in answer:
             self._shown += chunk
-            await self._show()
+            if not answer.report.mode.as_written:
+                await self._show()
+            # else the shop's FAQ text, as written: it arrives whole, at once, and a preview
+            # of it would only cost a call (and a place in Telegram's limits) before the
+            # final message with the same words.
 
     async def _show(self) -> None:
         pending = self._shown[self._committed_upto :].lstrip()

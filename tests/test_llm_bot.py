@@ -45,15 +45,17 @@ async def llm_harness(
 
 
 @pytest.mark.parametrize(
-    ("llm_harness", "mode", "call_kind"),
-    [("relevance", "relevance", "verdict"), ("draft", "token", "score")],
+    ("llm_harness", "mode", "call_kind", "previewed"),
+    [("relevance", "relevance", "verdict", False), ("draft", "token", "score", True)],
     indirect=["llm_harness"],
 )
 async def test_faq_answer_is_verified_streamed_and_logged(
-    llm_harness: Harness, mode: str, call_kind: str
+    llm_harness: Harness, mode: str, call_kind: str, previewed: bool
 ) -> None:
+    """Text the target writes token by token is previewed while it comes; the FAQ text the target
+    vouched for goes out whole, as written, with no preview of the same words before it."""
     calls = await llm_harness.feed(llm_harness.updates.text(DEMO_USER_ID, QUESTION))
-    assert any(isinstance(c, SendMessageDraft) for c in calls)
+    assert any(isinstance(c, SendMessageDraft) for c in calls) is previewed
     [committed] = [c.text for c in calls if isinstance(c, SendMessage)]
     assert committed == TARGET_SAYS
     [reply] = await llm_harness.rows(LLMReply)
@@ -63,6 +65,32 @@ async def test_faq_answer_is_verified_streamed_and_logged(
     assert call_kind in {c.kind for c in await llm_harness.rows(LLMCall)}
     [inbound] = await llm_harness.rows(InboundMessage)
     assert inbound.answer_source == f"llm:{mode}"
+
+
+@pytest.mark.parametrize("llm_harness", ["draft"], indirect=True)
+async def test_a_failed_streaming_preview_still_delivers_the_answer(llm_harness: Harness) -> None:
+    llm_harness.session.queue_error(SendMessageDraft, error_code=500, description="Internal Server Error")
+    calls = await llm_harness.feed(llm_harness.updates.text(DEMO_USER_ID, QUESTION))
+    assert [c.text for c in calls if isinstance(c, SendMessage)] == [TARGET_SAYS]
+    assert len(llm_harness.session.sent(SendMessageDraft)) == 1  # previews stop after the failure
+    [row] = await llm_harness.rows(InboundMessage)
+    assert row.status == "answered" and row.error is None
+
+
+@pytest.mark.parametrize("llm_harness", ["draft"], indirect=True)
+async def test_no_database_connection_is_held_while_an_answer_streams(llm_harness: Harness) -> None:
+    checked_out: list[int] = []
+    pool = llm_harness.app.engine.pool
+    record = llm_harness.session.make_request
+
+    async def watching(bot, method, **options):  # type: ignore[no-untyped-def]
+        if isinstance(method, SendMessageDraft):
+            checked_out.append(pool.checkedout())  # type: ignore[attr-defined]
+        return await record(bot, method, **options)
+
+    llm_harness.session.make_request = watching  # type: ignore[method-assign,assignment]
+    await llm_harness.say(DEMO_USER_ID, QUESTION)
+    assert checked_out and set(checked_out) == {0}
 
 
 async def test_stats_show_acceptance_latency_and_cost(llm_harness: Harness) -> None:

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 from aiogram import Bot
-from aiogram.methods import SendMessage, SendMessageDraft
+from aiogram.methods import SendMessage
 from aiogram.types import Update
 
 from bench.db_faults import held_lock
@@ -140,16 +140,6 @@ async def test_a_reply_telegram_keeps_refusing_is_stored_and_delivered_later(fas
     assert [STOCK_ANSWER_MARK in r.text for r in delivered] == [False, True]
 
 
-async def test_a_failed_streaming_preview_still_delivers_the_answer(harness: Harness) -> None:
-    harness.session.queue_error(SendMessageDraft, error_code=500, description="Internal Server Error")
-    replies = await harness.say(DEMO_USER_ID, "What payment methods do you accept?")
-    [answer] = replies
-    assert "card" in answer.lower()
-    assert len(harness.session.sent(SendMessageDraft)) == 1  # previews stop after the failure
-    [row] = await harness.rows(InboundMessage)
-    assert row.status == "answered" and row.error is None
-
-
 async def test_update_ids_are_unique_per_bot_not_per_database(harness: Harness) -> None:
     """A second bot on the same database, or Telegram restarting its ids, is not a re-delivery."""
     update = harness.updates.text(DEMO_USER_ID, STOCK_QUESTION)
@@ -178,21 +168,6 @@ async def test_one_message_chats_leave_no_state_in_memory(harness: Harness) -> N
     )
     assert harness.app.dispatcher.fsm.events_isolation is state.isolation, "chats are really isolated"
     assert state.storage.size == 0 and state.isolation.size == 0
-
-
-async def test_no_database_connection_is_held_while_an_answer_streams(harness: Harness) -> None:
-    checked_out: list[int] = []
-    pool = harness.app.engine.pool
-    record = harness.session.make_request
-
-    async def watching(bot, method, **options):  # type: ignore[no-untyped-def]
-        if isinstance(method, SendMessageDraft):
-            checked_out.append(pool.checkedout())  # type: ignore[attr-defined]
-        return await record(bot, method, **options)
-
-    harness.session.make_request = watching  # type: ignore[method-assign,assignment]
-    await harness.say(DEMO_USER_ID, "What payment methods do you accept?")
-    assert checked_out and set(checked_out) == {0}
 
 
 # --- SIGTERM with updates in flight -------------------------------------------------------------

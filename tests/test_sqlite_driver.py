@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import sqlite3
 import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -83,10 +85,46 @@ async def test_a_statement_is_one_trip_and_an_idle_commit_none(
     assert counter.hops == 3
 
 
-async def test_a_cancelled_write_is_rolled_back_not_left_open(engine: AsyncEngine) -> None:
+async def test_a_serving_engine_commits_without_a_trip(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where no commit checkpoints (a serving process), a commit with nothing queued runs on the
+    caller's thread; what it committed is durable and seen by every other connection."""
+    path = tmp_path / "serving.db"
+    serving = create_engine(f"sqlite+aiosqlite:///{path}", background_checkpoints=True)
+    try:
+        async with serving.begin() as connection:
+            await connection.run_sync(ITEMS.metadata.create_all)
+        async with serving.connect() as connection:
+            await connection.execute(text("SELECT 1"))
+            counter = HopCounter(monkeypatch)
+            await connection.execute(insert(ITEMS), {"name": "kept"})
+            await connection.commit()
+            assert counter.hops == 1, "the insert only"
+            await connection.execute(insert(ITEMS), {"name": "dropped"})
+            await connection.rollback()
+            assert counter.hops == 2, "the second insert only"
+        with contextlib.closing(sqlite3.connect(path)) as other:
+            assert other.execute("SELECT name FROM items").fetchall() == [("kept",)]
+    finally:
+        await serving.dispose()
+
+
+@pytest.mark.parametrize("serving", [False, True], ids=["thread-commits", "inline-commits"])
+async def test_a_cancelled_write_is_rolled_back_not_left_open(tmp_path: Path, serving: bool) -> None:
     """A caller that stops waiting (a timeout, a shutdown) leaves its statement queued on the
     connection's thread; whatever follows (a rollback, SQLAlchemy invalidating the connection)
     must still reach SQLite after it, so the write is never committed by a later user."""
+    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'cancel.db'}", background_checkpoints=serving)
+    async with engine.begin() as connection:
+        await connection.run_sync(ITEMS.metadata.create_all)
+    try:
+        await _cancel_a_write(engine)
+    finally:
+        await engine.dispose()
+
+
+async def _cancel_a_write(engine: AsyncEngine) -> None:
     release = threading.Event()
     async with engine.connect() as connection:
         await connection.execute(select(ITEMS))

@@ -170,3 +170,11 @@ async def test_the_log_keeps_what_the_customer_read(harness: Harness) -> None:
     outbound = await harness.rows(OutboundMessage)
     assert any("My Page > Orders" in row.text for row in outbound)
     assert not any("&gt;" in row.text for row in outbound)
+
+
+async def test_the_shops_faq_text_goes_out_whole_without_a_preview(harness: Harness) -> None:
+    """On the embedded default the answer is the FAQ entry as written: known whole at once, so a
+    preview would be the same words one call (and one place in Telegram's limits) earlier."""
+    calls = await harness.feed(harness.updates.text(DEMO_USER_ID, "What payment methods do you accept?"))
+    assert [type(c).__name__ for c in calls] == ["SendMessage"]
+    assert "card" in calls[0].text.lower()  # type: ignore[attr-defined]

@@ -66,6 +66,7 @@ class Step(StrEnum):
 
 
 GENERATING_STEPS = frozenset({Step.TOKEN, Step.JUDGE, Step.TARGET})
+AS_WRITTEN_STEPS = frozenset({Step.RETRIEVAL, Step.RELEVANCE})
 
 
 @dataclass
@@ -77,6 +78,11 @@ class ReplyMode:
     """The target said the FAQ entry does not answer this question: it must never be shown."""
     fell_back: bool = False
     """A failure, or the deadline, ended production: the customer got the fallback."""
+
+    @property
+    def as_written(self) -> bool:
+        """The shop's FAQ text sent as written: it is released whole, all at once."""
+        return self.step in AS_WRITTEN_STEPS
 
     @property
     def generated(self) -> bool:
