@@ -3,7 +3,9 @@
 Every chat's question is answered by the target model on the local
 OpenAI-compatible double (simulated time to first token and decoding speed,
 scaled by --time-scale) and streamed: drafts while it is produced, then the
-final message. The recording Telegram session enforces Telegram's limits
+final message. The FAQ text is the draft the target verifies token by token
+(`retrieval_check="draft"`), so every reply is the target's and streams; with
+the default relevance check a confirmed FAQ text goes out whole, with no drafts. The recording Telegram session enforces Telegram's limits
 (30 messages a second overall, about one a second per chat; the same sliding
 windows the bot's limiter keeps) and answers 429 with retry_after past them.
 
@@ -146,7 +148,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     settings = Settings(
         database_url=f"sqlite+aiosqlite:///{workdir / 'streaming.db'}",
         journal_path=str(workdir / "journal.jsonl"),
-        llm=LLMRoles(target=[target], retries=0),
+        llm=LLMRoles(target=[target], retries=0, retrieval_check="draft"),
         max_concurrent_updates=args.chats,
         update_timeout=300.0,
         _env_file=None,  # type: ignore[call-arg]

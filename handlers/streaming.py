@@ -4,7 +4,8 @@ Customers talk to the bot in private chats only (the customer router filters
 on it), so there is one way to stream: sendMessageDraft at most about once a
 second (slower after each 429), then the final text committed with
 sendMessage. Only text a model writes is previewed: the shop's FAQ text is
-sent as written, whole, with no preview before it. Text past 4096 characters is committed in parts cut
+sent as written, whole, with no preview before it; and nothing is previewed
+while a crowd streams at once (`PREVIEW_CROWD`). Text past 4096 characters is committed in parts cut
 at paragraph or sentence boundaries. Text goes out as HTML with everything the
 model or the FAQ wrote escaped, so it can never become markup; should Telegram
 still refuse to parse it, the same text is sent plain. The customer's stop
@@ -25,7 +26,7 @@ from aiogram.exceptions import TelegramAPIError, TelegramBadRequest, TelegramRet
 from aiogram.types import InlineKeyboardMarkup
 from aiogram.utils.chat_action import ChatActionSender
 
-from bot.middlewares.telegram_limits import PreviewDropped
+from bot.middlewares.telegram_limits import PreviewDropped, TelegramLimits
 from services.llm.speculative import VerifiedAnswer
 from services.text_html import HTML, labelled_html
 from services.text_split import TELEGRAM_LIMIT, split_text
@@ -35,6 +36,12 @@ logger = logging.getLogger(__name__)
 T = TypeVar("T")
 MIN_INTERVAL = 1.0
 MAX_INTERVAL = 8.0
+PREVIEW_CROWD = TelegramLimits().overall.limit // 2
+"""With more answers than this streaming in the process at once, none is previewed. Previews
+and final messages share one budget (30 a second overall): at 500 chats asking at once the
+first second's previews (13-15, sent before any answer was ready) took as many places from the
+final messages, whose p95 (`bench.streaming_load`) went 0.45 s later; a crowd that size could
+never be previewed once a second anyway. Half the budget leaves the rest for final messages."""
 
 
 class GenerationRegistry:
@@ -48,6 +55,9 @@ class GenerationRegistry:
 
     def discard(self, chat_id: int, draft_id: int) -> None:
         self._running.pop((chat_id, draft_id), None)
+
+    def __len__(self) -> int:
+        return len(self._running)
 
     def stop(self, chat_id: int, draft_id: int) -> bool:
         task = self._running.pop((chat_id, draft_id), None)
@@ -122,6 +132,8 @@ class ReplyStreamer:
         now = self._clock()
         if not self._previews or now < self._next_update or not pending.strip():
             return
+        if len(self._registry) > PREVIEW_CROWD:
+            return  # the final messages of a crowd need every place in Telegram's limits
         try:
             await self._with_fallback(
                 lambda text, mode: self._bot.send_message_draft(

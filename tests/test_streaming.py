@@ -11,7 +11,7 @@ from aiogram.methods import SendMessage, SendMessageDraft
 from bot.dispatcher import create_bot
 from bot.recording_session import LOCAL_BOT_TOKEN, RecordingSession
 from db.models import OutboundMessage
-from handlers.streaming import GenerationRegistry, ReplyStreamer
+from handlers.streaming import PREVIEW_CROWD, GenerationRegistry, ReplyStreamer
 from services.llm.speculative import Step, VerifiedAnswer
 from services.text_html import to_plain
 from tests.harness import DEMO_USER_ID, Harness
@@ -178,3 +178,28 @@ async def test_the_shops_faq_text_goes_out_whole_without_a_preview(harness: Harn
     calls = await harness.feed(harness.updates.text(DEMO_USER_ID, "What payment methods do you accept?"))
     assert [type(c).__name__ for c in calls] == ["SendMessage"]
     assert "card" in calls[0].text.lower()  # type: ignore[attr-defined]
+
+
+async def test_a_crowd_streaming_at_once_gets_no_previews() -> None:
+    """Previews and final messages share Telegram's 30 a second: while more answers stream than
+    half of that, the places go to final messages."""
+    session, clock = RecordingSession(), Clock()
+    registry = GenerationRegistry()
+    bot = create_bot(LOCAL_BOT_TOKEN, session=session)
+    chunks = [(t / 10, f"part{t} ") for t in range(25)]
+    await ReplyStreamer(bot, 5, registry=registry, clock=clock).stream(scripted(chunks, clock))
+    assert len(session.sent(SendMessageDraft)) == 3, "alone, previewed once a second"
+
+    crowd = [asyncio.ensure_future(asyncio.Event().wait()) for _ in range(PREVIEW_CROWD)]
+    for chat, waiting in enumerate(crowd, start=100):
+        registry.add(chat, 1, waiting)
+    try:
+        session.requests.clear()
+        clock.now = 0.0
+        final = await ReplyStreamer(bot, 5, registry=registry, clock=clock).stream(scripted(chunks, clock))
+    finally:
+        for waiting in crowd:
+            waiting.cancel()
+    assert session.sent(SendMessageDraft) == []
+    [committed] = session.sent(SendMessage)
+    assert committed.text == final.strip()
