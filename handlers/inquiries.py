@@ -91,6 +91,7 @@ def create_router() -> Router:
             low_stock_threshold=settings.low_stock_threshold,
             user_id=user_id,
             policy=settings.shop_policy(),
+            catalogue_empty=classifier.catalogue_empty,
         )
         interaction.answered(reply)
         named_order = next(iter(classification.entities.order_numbers), None)

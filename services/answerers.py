@@ -38,19 +38,21 @@ async def load_answerers(
     """
     async with session_factory() as session:
         source = shop_data(session, settings) if settings is not None else LocalShopData(session)
+        loaded = True
         try:
             products = await source.catalogue()
         except ShopDataUnavailable as error:
             logger.warning(
                 "catalogue not loaded: product names will not be recognised", extra={"error": str(error)}
             )
-            products = []
+            products, loaded = [], False
         entries = documents(await faq.all_entries(session))
         fingerprint = await faq.fingerprint(session)
         version = await catalogue.fingerprint(session)
     names = [CatalogueName(p.sku, p.names) for p in products]
     classifier = await asyncio.to_thread(IntentClassifier, names)
     classifier.catalogue_version, classifier.catalogue_checked_at = version, time.monotonic()
+    classifier.catalogue_loaded = loaded
     answerer = await asyncio.to_thread(FaqLookupAnswerer, entries)
     answerer.refresher = FaqRefresher(answerer, fingerprint)
     return classifier, answerer
@@ -73,5 +75,6 @@ async def refresh_catalogue(session: AsyncSession, classifier: IntentClassifier,
     classifier.catalogue_version = version  # one rebuild, however many messages arrive meanwhile
     names = [CatalogueName(p.sku, p.names) for p in await LocalShopData(session).catalogue()]
     classifier.use_catalogue(await asyncio.to_thread(EntityExtractor, names), version)
+    classifier.catalogue_loaded = True
     logger.info("catalogue changed: product name index rebuilt", extra={"products": len(names)})
     return True

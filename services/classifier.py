@@ -237,6 +237,15 @@ class IntentClassifier:
     catalogue_version: object = None
     """What the catalogue looked like when its index was built (services.answerers sets it)."""
     catalogue_checked_at: float = 0.0
+    catalogue_loaded: bool = False
+    """The index was built from the shop's whole catalogue (not left empty because it could not
+    be read at start)."""
+
+    @property
+    def catalogue_empty(self) -> bool:
+        """The shop has no products at all (a shop that imported only its FAQ): no stock question
+        can be answered, so asking which product is meant would only go round in circles."""
+        return self.catalogue_loaded and self._extractor.products == 0
 
     def use_catalogue(self, extractor: EntityExtractor, version: object) -> None:
         """Swap in an index of a changed catalogue (built elsewhere: it takes seconds at 100k)."""

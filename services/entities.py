@@ -104,6 +104,8 @@ class EntityExtractor:
     def __init__(self, catalogue: Iterable[CatalogueName] = ()) -> None:
         items = list(catalogue)
         self._skus = {normalize(item.sku): item.sku for item in items}
+        self.products = len(self._skus)
+        """How many products the index knows."""
         self._names_by_first_word: dict[str, list[tuple[str, str]]] = {}
         owners: dict[str, set[str]] = {}
         self._stems: dict[str, str] = {}

@@ -40,6 +40,7 @@ async def answer_inquiry(
     low_stock_threshold: int,
     user_id: int | None = None,
     policy: ShopPolicy | None = None,
+    catalogue_empty: bool = False,
 ) -> Reply:
     entities = understanding.classification.entities
     try:
@@ -50,7 +51,12 @@ async def answer_inquiry(
         match understanding.route:
             case Route.STOCK:
                 return await answer_stock(
-                    shop, entities, language, low_threshold=low_stock_threshold, text=text
+                    shop,
+                    entities,
+                    language,
+                    low_threshold=low_stock_threshold,
+                    text=text,
+                    catalogue_empty=catalogue_empty,
                 )
             case Route.ORDERS | Route.CLARIFY | Route.NO_ENTRY if about_someone_elses_orders(text):
                 # Whatever the unsure intent, a request for another's orders gets the plain "only

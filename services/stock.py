@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from services.entities import Entities, sku_like_tokens
 from services.money import money
-from services.replies import AnswerSource, Reply
+from services.replies import AnswerSource, FollowUp, Reply
 from services.shopdata.base import ShopData, ShopProduct
 from services.texts import t
 
@@ -25,12 +25,27 @@ def describe_stock(product: ShopProduct, language: str, low_threshold: int) -> s
 
 
 async def answer_stock(
-    shop: ShopData, entities: Entities, language: str, *, low_threshold: int, text: str = ""
+    shop: ShopData,
+    entities: Entities,
+    language: str,
+    *,
+    low_threshold: int,
+    text: str = "",
+    catalogue_empty: bool = False,
 ) -> Reply:
+    """`catalogue_empty`: the shop has no products at all; a question no product answers then
+    gets the honest "I can't check stock here" and a person, not "which product?" again."""
     requested = list(entities.skus) + [s for s in entities.products if s not in entities.skus]
     if not requested:
         # Not in the name index built at start: ask the shop about SKU-looking words.
         guessed = await shop.products_by_sku(sku_like_tokens(text)) if sku_like_tokens(text) else []
+        if not guessed and catalogue_empty:
+            return Reply(
+                t("no_stock_data", language),
+                AnswerSource.TEMPLATE,
+                follow_up=FollowUp.OFFER_HAND_OFF,
+                route="stock",
+            )
         if not guessed:
             return Reply(t("which_product", language), AnswerSource.TEMPLATE, route="stock")
         lines = [describe_stock(p, language, low_threshold) for p in guessed]

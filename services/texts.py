@@ -205,6 +205,11 @@ _TEXTS: dict[str, dict[str, str]] = {
         "ja": "商品コード {skus} が見つかりませんでした。商品ページのコードをご確認いただくか、"
         "商品名でお尋ねください。",
     },
+    "no_stock_data": {
+        "ko": "죄송해요, 여기서는 재고를 확인할 수 없어요. 담당자가 확인해 드릴 수 있어요.",
+        "en": "Sorry, I can't check stock here. Someone from our team can check it for you.",
+        "ja": "申し訳ありません。こちらでは在庫を確認できません。担当者が確認いたします。",
+    },
     "which_product": {
         "ko": "어떤 상품인지 알려 주세요. 상품 페이지의 상품 코드나 상품명을 보내 주시면 재고를 "
         "확인해 드릴게요.",

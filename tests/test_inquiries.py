@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from aiogram.methods import ForwardMessage, SendMessage
 
+from bot.app import build_app
+from bot.config import Settings
 from db.models import InboundMessage, OutboundMessage
 from services.texts import carrier_status, t
 from tests.harness import DEMO_USER_ID, OTHER_USER_ID, SUPPORT_CHAT_ID, Harness, buttons
@@ -34,6 +36,21 @@ class TestStock:
 
     async def test_no_product_named_asks_which(self, harness: Harness) -> None:
         assert await harness.say(DEMO_USER_ID, "is it in stock?") == [t("which_product", "en")]
+
+    async def test_a_shop_with_no_products_says_so_and_offers_a_person(self, settings: Settings) -> None:
+        """A shop that imported only its FAQ: "which product?" could never lead to an answer."""
+        app = await build_app(settings, upgrade=False, seed=False)
+        try:
+            harness = Harness(app)
+            calls = await harness.feed(
+                harness.updates.text(OTHER_USER_ID, "do you have the road bike in stock?")
+            )
+            [message] = [c for c in calls if isinstance(c, SendMessage)]
+            assert message.text == t("no_stock_data", "en")
+            assert buttons(message) == [("🙋 " + t("human_button", "en"), "hl:en")]
+            assert await harness.say(OTHER_USER_ID, "헬멧 재고 있어요?") == [t("no_stock_data", "ko")]
+        finally:
+            await app.close()
 
 
 class TestShipping:
