@@ -52,12 +52,22 @@ BEFORE_BUYING = re.compile(
 )
 """Asked before buying ("if I order today when will it get here?", "주문하면 언제 와요?", "注文したら
 いつ届きますか"): about delivery, not about an order of the customer's, whatever else it says."""
+ASKS_ABOUT_PICKUP = re.compile(
+    r"(\bpick(ing)?[ -]?(it |them |my order |the order |my stuff )?up\b|\bcollect\b|\bin[ -]store\b"
+    r"|픽업|(방문|직접|매장)\s?(수령|찾|가지러)|店舗で受け取|店頭受け取|店舗受取|受け取りに|取りに行)"
+    r".*(\?|\b(can|could|may) (i|we)\b|possible|가능|되나요|될까요|할\s?수\s?있|できますか|できる|可能)"
+    r"|(\b(can|could|may) (i|we)\b|\bis it possible\b|\bdo you (offer|allow|have)\b)"
+    r".*(\bpick(ing)?[ -]?(it |them |my order |the order )?up\b|\bcollect\b|\bin[ -]store\b)"
+)
+"""Asks whether an order can be picked up ("can I pick up my order at the store?", "매장에서 픽업
+가능한가요?", "店舗で受け取りできますか"): a question about the shop's options, not about where an
+order of the customer's is, and not about a product's stock."""
 ASKS_DELIVERY_POLICY = re.compile(
     r"\b(do|does|will) (you|u|your shop)\b|\b(can|could) (you|u) (ship|deliver|send)\b|\b(is|are) there\b"
     r"|\bhow (much|long) (does|do|is|are|will)\b"
     r"|(배송|발송|택배|배달)\s?(이|가|은|는|도)?\s?(되나요|돼요|되요|가능|하나요|하세요|있나요)|얼마"
     r"|(発送|配送|配達|送って|届けて)(は|も)?(でき|して(い)?ますか|可能|もらえ)|いくら"
-    r"|" + BEFORE_BUYING.pattern
+    r"|" + BEFORE_BUYING.pattern + r"|" + ASKS_ABOUT_PICKUP.pattern
 )
 """A question about how the shop delivers ("Do you ship internationally?"), or asked before buying,
 not about the customer's own orders: when no FAQ entry answers it, the honest "the FAQ doesn't
@@ -78,7 +88,14 @@ def names_own_order(text: str, entities: Entities) -> bool:
     """The message is about an order of the customer's own (a number, "my order", "where is"), not
     about how the shop delivers."""
     clean = normalize(text)
-    return bool(entities.order_numbers or (ABOUT_OWN_ORDER.search(clean) and not BEFORE_BUYING.search(clean)))
+    return bool(
+        entities.order_numbers
+        or (
+            ABOUT_OWN_ORDER.search(clean)
+            and not BEFORE_BUYING.search(clean)
+            and not ASKS_ABOUT_PICKUP.search(clean)
+        )
+    )
 
 
 def asks_return_policy(text: str, entities: Entities) -> bool:
@@ -159,6 +176,8 @@ def decide(classification: Classification, faq: FaqMatch | None, text: str) -> U
     if intent is Intent.SHIPPING and ASKS_DELIVERY_POLICY.search(clean):
         return made(Route.NO_ENTRY)  # own orders were handled above; this one asks about the shop
     has_entities = bool(entities.skus or entities.products or entities.order_numbers or entities.rma_numbers)
+    if intent is Intent.STOCK and not has_entities and ASKS_ABOUT_PICKUP.search(clean):
+        return made(Route.NO_ENTRY)  # "is pickup possible?" is not about a product's stock
     if not confident and not has_entities and intent is not Intent.FAQ:
         if (
             intent is Intent.STOCK

@@ -142,6 +142,43 @@ def test_a_delivery_question_asked_before_buying_is_not_about_an_order(
         assert understand(own, "en", classifier, demo_faq).route is Route.ORDERS, own
 
 
+def test_asking_whether_pickup_is_possible_is_about_the_shop_not_an_order_or_stock(
+    classifier: IntentClassifier, demo_faq: FaqLookupAnswerer
+) -> None:
+    """ "can I pick up my order in person?" asked a stranger for their phone number (my order) and
+    "매장에서 픽업 가능한가요?" which product (found by my own probe). The demo FAQ has no pickup entry:
+    the honest "I don't know", with the nearest entries and a person."""
+    for asked in (
+        "can I pick up my order in person?",
+        "is in-store pickup available?",
+        "매장에서 픽업 가능한가요?",
+        "주문한 거 매장에서 직접 수령할 수 있나요?",
+        "店舗で受け取りできますか",
+    ):
+        understanding = understand(asked, "en", classifier, demo_faq)
+        assert understanding.route in (Route.NO_ENTRY, Route.CLARIFY), (asked, understanding.route)
+    for own in (
+        "my order was ready for pickup but where is it",
+        "the courier picked up my parcel, where is it",
+    ):
+        assert understand(own, "en", classifier, demo_faq).route is Route.ORDERS, own
+
+
+def test_an_order_that_arrived_damaged_is_a_return_not_a_tracking_question(
+    classifier: IntentClassifier, demo_faq: FaqLookupAnswerer
+) -> None:
+    """ "my package arrived damaged" asked a stranger for their phone number to show their orders (my
+    probe). Checked on phrasings written after the examples were added, none of them an example."""
+    for asked in (
+        "the parcel showed up smashed and the glass inside is cracked",
+        "박스가 다 뜯어진 채로 배송됐어요 안에 제품도 깨졌고요",
+        "届いた箱がつぶれていて中身が壊れていました",
+        "the package was damaged when it arrived",
+    ):
+        understanding = understand(asked, "en", classifier, demo_faq)
+        assert understanding.intent is Intent.RETURNS, (asked, understanding.intent)
+
+
 def test_the_shop_s_own_phrasing_of_an_entry_is_answered_with_it(classifier: IntentClassifier) -> None:
     """Examples a shop wrote for its returns entry got "I'm not sure" (0.775 against the bar) and a
     stock reply (found by a user probe); any case, spacing or punctuation."""
