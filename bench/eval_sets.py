@@ -40,6 +40,7 @@ HELD_OUT_FAQ: tuple[tuple[str, str], ...] = (
     ("holdout_faq5.csv", "holdout_faq5_questions.tsv"),
     ("holdout_faq8.csv", "holdout_faq8_questions.tsv"),
     ("holdout_faq9.csv", "holdout_faq9_questions.tsv"),
+    ("holdout_faq10.csv", "holdout_faq10_questions.tsv"),
 )
 """Never read by bench/calibrate.py nor used to choose a weight."""
 TUNING_INTENTS = ("intents.tsv",)
