@@ -5,9 +5,10 @@ OpenAI-compatible double (simulated time to first token and decoding speed,
 scaled by --time-scale) and streamed: drafts while it is produced, then the
 final message. The FAQ text is the draft the target verifies token by token
 (`retrieval_check="draft"`), so every reply is the target's and streams; with
-the default relevance check a confirmed FAQ text goes out whole, with no drafts. The recording Telegram session enforces Telegram's limits
-(30 messages a second overall, about one a second per chat; the same sliding
-windows the bot's limiter keeps) and answers 429 with retry_after past them.
+the default relevance check a confirmed FAQ text goes out whole, with no drafts.
+The recording Telegram session enforces Telegram's limits (30 messages a second
+overall, about one a second per chat; the same sliding windows the bot's limiter
+keeps) and answers 429 with retry_after past them.
 
 First one chat alone (the slowest single-chat reply: the reference), then all
 chats at once. Prints how many were answered, the 429s received, p50/p95 time

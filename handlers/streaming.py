@@ -5,8 +5,8 @@ on it), so there is one way to stream: sendMessageDraft at most about once a
 second (slower after each 429), then the final text committed with
 sendMessage. Only text a model writes is previewed: the shop's FAQ text is
 sent as written, whole, with no preview before it; and nothing is previewed
-while a crowd streams at once (`PREVIEW_CROWD`). Text past 4096 characters is committed in parts cut
-at paragraph or sentence boundaries. Text goes out as HTML with everything the
+while a crowd streams at once (`PREVIEW_CROWD`). Text past 4096 characters is
+committed in parts cut at paragraph or sentence boundaries. Text goes out as HTML with everything the
 model or the FAQ wrote escaped, so it can never become markup; should Telegram
 still refuse to parse it, the same text is sent plain. The customer's stop
 button cancels the generation; what was shown is kept.
