@@ -181,3 +181,16 @@ async def test_a_refund_status_question_from_an_unlinked_customer_asks_who_they_
     calls = await harness.feed(harness.updates.text(OTHER_USER_ID, "환불 진행 상태 알려주세요"))
     [reply] = [c for c in calls if isinstance(c, SendMessage)]
     assert reply.text == t("need_contact", "ko")
+
+
+async def test_asking_whether_the_shop_exchanges_is_not_a_request_to_start_one(harness: Harness) -> None:
+    """ "사이즈 안 맞으면 교환해 주나요?" (do you exchange if the size is wrong?) read as "교환해 주세요"
+    (please exchange it) and asked a stranger to share their contact (found by my own probe)."""
+    for asked in ("사이즈 안 맞으면 교환해 주나요?", "불량이면 환불해주나요?"):
+        calls = await harness.feed(harness.updates.text(OTHER_USER_ID, asked))
+        [reply] = [c for c in calls if isinstance(c, SendMessage)]
+        assert reply.text != t("need_contact", "ko"), asked
+        assert t("return_start_button", "ko") in [label for label, _ in buttons(reply)], asked
+    calls = await harness.feed(harness.updates.text(OTHER_USER_ID, "사이즈가 안 맞아서 교환해 주세요"))
+    [request] = [c for c in calls if isinstance(c, SendMessage)]
+    assert request.text == t("need_contact", "ko")  # a request from a stranger: who are they?
