@@ -179,6 +179,22 @@ def test_an_order_that_arrived_damaged_is_a_return_not_a_tracking_question(
         assert understanding.intent is Intent.RETURNS, (asked, understanding.intent)
 
 
+def test_a_question_about_what_a_product_is_made_of_is_not_a_stock_question(
+    classifier: IntentClassifier, demo_faq: FaqLookupAnswerer
+) -> None:
+    """ "what material is the linen shirt made of" got the shirt's stock line (the tuning set's "are
+    your products made in Korea?" and "商品の素材は何ですか" went to stock too). The demo FAQ does not
+    say: the honest "I don't know". Phrasings written after the examples, none of them one."""
+    for asked in (
+        "are your clothes made in china?",
+        "what is this fabric, cotton or polyester?",
+        "옷감이 뭐로 만들어졌어요?",
+        "洋服の素材を教えてください",
+    ):
+        understanding = understand(asked, "en", classifier, demo_faq)
+        assert understanding.route is Route.NO_ENTRY, (asked, understanding.route)
+
+
 def test_the_shop_s_own_phrasing_of_an_entry_is_answered_with_it(classifier: IntentClassifier) -> None:
     """Examples a shop wrote for its returns entry got "I'm not sure" (0.775 against the bar) and a
     stock reply (found by a user probe); any case, spacing or punctuation."""
