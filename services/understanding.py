@@ -166,6 +166,9 @@ def decide(classification: Classification, faq: FaqMatch | None, text: str) -> U
     faq_surer = answered and faq is not None and faq.confidence > classification.confidence
     if intent is Intent.HUMAN and confident and not faq_surer:
         return made(Route.HANDOFF)  # "when can I talk to support?" is the opening-hours entry's
+    if intent is Intent.STOCK and WANTS_TO_FILE_RETURN.search(clean):
+        # "받은 스웨터가 너무 커서 반품하고 싶어요": the product's name pulled it towards stock
+        return made(Route.RETURNS, Intent.RETURNS)
     if intent is Intent.STOCK and (entities.skus or (entities.products and not answered)):
         return made(Route.STOCK)  # a SKU is precise; a product name may be in a care question
     if intent is Intent.SHIPPING and names_own_order(text, entities):

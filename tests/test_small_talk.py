@@ -23,6 +23,8 @@ from tests.harness import OTHER_USER_ID, Harness, buttons
         ("Thank you so much 🙏", SmallTalk.THANKS),
         ("감사합니다 ㅎㅎ", SmallTalk.THANKS),
         ("ありがとうございました。", SmallTalk.THANKS),
+        ("thanks, that's all", SmallTalk.THANKS),  # got "no reliable answer" (my probe)
+        ("以上です、ありがとうございます。", SmallTalk.THANKS),
         ("bye~", SmallTalk.GOODBYE),
         ("Are you a bot?", SmallTalk.IDENTITY),
         ("봇이에요?", SmallTalk.IDENTITY),
