@@ -10,7 +10,13 @@ from services.texts import t
 
 
 def describe_stock(product: ShopProduct, language: str, low_threshold: int) -> str:
-    values = {"name": product.display_name(language), "sku": product.sku, "stock": product.stock}
+    """Every line carries the price: "how much is X?" is asked of sold-out products too."""
+    values = {
+        "name": product.display_name(language),
+        "sku": product.sku,
+        "stock": product.stock,
+        "price": money(product.price, product.currency),
+    }
     if product.stock <= 0:
         if product.restock_date is not None:
             line = t("stock_out_restock", language, restock=product.restock_date.isoformat(), **values)
@@ -18,7 +24,7 @@ def describe_stock(product: ShopProduct, language: str, low_threshold: int) -> s
             line = t("stock_out", language, **values)
     else:
         key = "stock_low" if product.stock <= low_threshold else "stock_in"
-        line = t(key, language, price=money(product.price, product.currency), **values)
+        line = t(key, language, **values)
     if product.options:
         line += " " + t("stock_options", language, options=", ".join(product.options))
     return line

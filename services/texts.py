@@ -228,14 +228,14 @@ _TEXTS: dict[str, dict[str, str]] = {
         "ja": "{name} ({sku}): 残り{stock}点です。価格 {price}。",
     },
     "stock_out_restock": {
-        "ko": "{name} ({sku}): 현재 품절이에요. 재입고 예정일은 {restock}입니다.",
-        "en": "{name} ({sku}): sold out. Restock expected on {restock}.",
-        "ja": "{name} ({sku}): 現在品切れです。再入荷予定日は{restock}です。",
+        "ko": "{name} ({sku}): 현재 품절이에요. 재입고 예정일은 {restock}입니다. 가격 {price}.",
+        "en": "{name} ({sku}): sold out. Restock expected on {restock}. Price {price}.",
+        "ja": "{name} ({sku}): 現在品切れです。再入荷予定日は{restock}です。価格 {price}。",
     },
     "stock_out": {
-        "ko": "{name} ({sku}): 현재 품절이며 재입고 일정은 아직 없어요.",
-        "en": "{name} ({sku}): sold out, and no restock date is set yet.",
-        "ja": "{name} ({sku}): 品切れで、再入荷の予定はまだありません。",
+        "ko": "{name} ({sku}): 현재 품절이며 재입고 일정은 아직 없어요. 가격 {price}.",
+        "en": "{name} ({sku}): sold out, and no restock date is set yet. Price {price}.",
+        "ja": "{name} ({sku}): 品切れで、再入荷の予定はまだありません。価格 {price}。",
     },
     "stock_options": {"ko": "옵션: {options}.", "en": "Options: {options}.", "ja": "オプション: {options}。"},
     "faq_no_match": {

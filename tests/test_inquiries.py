@@ -24,7 +24,7 @@ class TestStock:
         [reply] = await harness.say(DEMO_USER_ID, "Do you have SKU-1204, SKU-5521 and SKU-3300 in stock?")
         assert "only 3 left" in reply
         assert "Restock expected on 2027-01-12" in reply
-        assert "Wool Beanie (SKU-3300): sold out, and no restock date is set yet." in reply
+        assert "Wool Beanie (SKU-3300): sold out, and no restock date is set yet. Price ₩19,000." in reply
 
     async def test_product_found_by_part_of_its_name(self, harness: Harness) -> None:
         [reply] = await harness.say(DEMO_USER_ID, "is the merino sweater in stock?")
