@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from db.seed import DEMO_PRODUCTS
+from db.seed import DEMO_PRODUCTS, demo_names
 from services.classifier import IntentClassifier
 from services.classifier_eval import evaluate as evaluate_intents
 from services.classifier_eval import load_labelled
@@ -55,7 +55,7 @@ def faq_documents(name: str) -> list[FaqDocument]:
 
 
 def demo_classifier() -> IntentClassifier:
-    return IntentClassifier(CatalogueName(p["sku"], (p["name"], p["name_ko"])) for p in DEMO_PRODUCTS)
+    return IntentClassifier(CatalogueName(p["sku"], demo_names(p)) for p in DEMO_PRODUCTS)
 
 
 def main() -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from db.seed import DEMO_PRODUCTS
+from db.seed import DEMO_PRODUCTS, demo_names
 from services.classifier import IntentClassifier
 from services.classifier_eval import load_labelled
 from services.encoder import shared_encoder
@@ -50,7 +50,7 @@ def main(limit: int | None = None) -> None:
     ]
     texts = list(dict.fromkeys(texts))[:limit]
     encoder = shared_encoder()
-    classifier = IntentClassifier(CatalogueName(p["sku"], (p["name"], p["name_ko"])) for p in DEMO_PRODUCTS)
+    classifier = IntentClassifier(CatalogueName(p["sku"], demo_names(p)) for p in DEMO_PRODUCTS)
     lookup = FaqLookupAnswerer(demo_documents())
     cues = CueScorer()
     for text in texts[:20]:  # first calls allocate; not what a running bot pays

@@ -452,12 +452,12 @@ def _evaluate(args: argparse.Namespace, settings: Settings) -> int:
 
 def _eval_answerers(faq: str | None, settings: Settings) -> tuple[IntentClassifier, FaqLookupAnswerer]:
     """The FAQ named on the command line, else the shop's database (its catalogue names too)."""
-    from db.seed import DEMO_PRODUCTS
+    from db.seed import DEMO_PRODUCTS, demo_names
     from services.classifier import IntentClassifier
     from services.entities import CatalogueName
     from services.faq import FaqLookupAnswerer
 
-    demo_catalogue = [CatalogueName(p["sku"], (p["name"], p["name_ko"])) for p in DEMO_PRODUCTS]
+    demo_catalogue = [CatalogueName(p["sku"], demo_names(p)) for p in DEMO_PRODUCTS]
     if faq == "demo":
         from services.faq_store import demo_documents
 
@@ -548,13 +548,13 @@ def _classify(args: argparse.Namespace, settings: Settings) -> int:
     from services.classifier import IntentClassifier
 
     if args.evaluate:
-        from db.seed import DEMO_PRODUCTS
+        from db.seed import DEMO_PRODUCTS, demo_names
         from services.classifier_eval import evaluate, load_labelled, render_report
         from services.entities import CatalogueName
 
         # The demo catalogue's names, so the report is the same on every machine.
         classifier = IntentClassifier(
-            (CatalogueName(p["sku"], (p["name"], p["name_ko"])) for p in DEMO_PRODUCTS),
+            (CatalogueName(p["sku"], demo_names(p)) for p in DEMO_PRODUCTS),
             cue_weight=CUE_WEIGHT if args.cues else 0.0,
         )
         emit_line(render_report(evaluate(classifier, load_labelled(args.evaluate))))

@@ -28,6 +28,7 @@ DEMO_PRODUCTS: list[dict[str, Any]] = [
         "sku": "SKU-7890",
         "name": "Linen Overshirt",
         "name_ko": "린넨 오버셔츠",
+        "name_ja": "リネンオーバーシャツ",
         "price": 59_000,
         "stock": 42,
         "options": "S, M, L, XL; beige, navy",
@@ -36,6 +37,7 @@ DEMO_PRODUCTS: list[dict[str, Any]] = [
         "sku": "SKU-1204",
         "name": "Canvas Tote Bag",
         "name_ko": "캔버스 토트백",
+        "name_ja": "キャンバストートバッグ",
         "price": 32_000,
         "stock": 3,
         "options": "ivory, black",
@@ -44,16 +46,25 @@ DEMO_PRODUCTS: list[dict[str, Any]] = [
         "sku": "SKU-5521",
         "name": "Merino Crew Sweater",
         "name_ko": "메리노 크루 스웨터",
+        "name_ja": "メリノクルーセーター",
         "price": 89_000,
         "stock": 0,
         "restock_date": date(2027, 1, 12),
         "options": "S, M, L; grey, cream",
     },
-    {"sku": "SKU-3300", "name": "Wool Beanie", "name_ko": "울 비니", "price": 19_000, "stock": 0},
+    {
+        "sku": "SKU-3300",
+        "name": "Wool Beanie",
+        "name_ko": "울 비니",
+        "name_ja": "ウールビーニー",
+        "price": 19_000,
+        "stock": 0,
+    },
     {
         "sku": "SKU-2045",
         "name": "Denim Wide Pants",
         "name_ko": "데님 와이드 팬츠",
+        "name_ja": "デニムワイドパンツ",
         "price": 64_000,
         "stock": 17,
         "options": "26-34",
@@ -302,6 +313,11 @@ def _id(product: Product) -> int:
     """Flushed rows have ids; the check makes that explicit for the type checker too."""
     assert product.id is not None
     return product.id
+
+
+def demo_names(product: dict[str, Any]) -> tuple[str, ...]:
+    """A demo product's names in every language it has, as the bot's catalogue index reads them."""
+    return tuple(product[key] for key in ("name", "name_ko", "name_ja") if product.get(key))
 
 
 async def seed_demo(session: AsyncSession, *, demo_telegram_user_id: int) -> bool:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from db.seed import DEMO_PRODUCTS
+from db.seed import DEMO_PRODUCTS, demo_names
 from services.classifier import Intent, IntentClassifier
 from services.classifier_eval import evaluate, load_labelled
 from services.entities import CatalogueName, EntityExtractor
@@ -16,7 +16,7 @@ DATA = Path(__file__).parent / "data"
 
 @pytest.fixture(scope="module")
 def classifier() -> IntentClassifier:
-    return IntentClassifier(CatalogueName(p["sku"], (p["name"], p["name_ko"])) for p in DEMO_PRODUCTS)
+    return IntentClassifier(CatalogueName(p["sku"], demo_names(p)) for p in DEMO_PRODUCTS)
 
 
 def test_labelled_set_covers_every_intent_and_language() -> None:

@@ -30,6 +30,12 @@ class TestStock:
         [reply] = await harness.say(DEMO_USER_ID, "is the merino sweater in stock?")
         assert "SKU-5521" in reply and "sold out" in reply
 
+    async def test_a_product_named_in_japanese_is_found_and_named_in_japanese(self, harness: Harness) -> None:
+        """The demo catalogue had English and Korean names only: "トートバッグの値段は？" asked which
+        product (found by a probe)."""
+        [reply] = await harness.say(DEMO_USER_ID, "トートバッグの値段はいくらですか？")
+        assert reply.startswith("キャンバストートバッグ (SKU-1204)") and "₩32,000" in reply
+
     async def test_unknown_sku_asks_for_the_right_code(self, harness: Harness) -> None:
         [reply] = await harness.say(DEMO_USER_ID, "is SKU-0001 in stock?")
         assert reply == t("sku_unknown", "en", skus="SKU-0001")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from db.seed import DEMO_PRODUCTS
+from db.seed import DEMO_PRODUCTS, demo_names
 from services.classifier import Classification, Intent, IntentClassifier
 from services.classifier_eval import evaluate as evaluate_intents
 from services.classifier_eval import load_labelled
@@ -26,7 +26,7 @@ DATA = Path(__file__).parent / "data"
 
 @pytest.fixture(scope="module")
 def classifier() -> IntentClassifier:
-    return IntentClassifier(CatalogueName(p["sku"], (p["name"], p["name_ko"])) for p in DEMO_PRODUCTS)
+    return IntentClassifier(CatalogueName(p["sku"], demo_names(p)) for p in DEMO_PRODUCTS)
 
 
 @pytest.fixture(scope="module")
