@@ -15,9 +15,10 @@ With `inline_commits` (serving processes, whose commits never checkpoint: see
 runs on the caller's thread instead, with no trip at all: in WAL mode at
 `synchronous=NORMAL` a commit appends the transaction's pages to the log and releases
 the write lock the transaction already holds. It never waits for a lock and never
-fsyncs, so it takes microseconds, less than the trip (measured: a queue put of 14 us
-that wakes the thread, and the loop's wake-up when it is done). A statement is never
-run inline: it may wait for the write lock, and the event loop with it.
+fsyncs, so it takes microseconds, less than the trip (a queue put that wakes the thread,
+14 us a call under cProfile in `bench.bot_overhead --profile`, and the loop's wake-up when
+it is done). A statement is never run inline: it may wait for the write lock, and the
+event loop with it.
 
 Same connection, same statements: only the number of trips changes.
 Used by `db.engine.create_engine` for every `sqlite+aiosqlite` URL.

@@ -131,7 +131,7 @@ class Inbox:
         busy handler loses every race to the queued ones and, under load, ran out of SQLite's
         busy timeout ("database is locked" in the fault bench)."""
         self.group = GroupCommit(
-            session_factory, self._writing, writers=1 if self._writes is not None else SERVER_WRITERS
+            session_factory, self.holding_writes, writers=1 if self._writes is not None else SERVER_WRITERS
         )
         """New updates and outcomes: under load, those that queue behind the writers are committed
         together."""
@@ -205,14 +205,11 @@ class Inbox:
     ) -> None:
         await self.group.write(lambda batch: write_outcome(batch, record, llm), session=session)
 
-    def _writing(self) -> AbstractAsyncContextManager[object]:
-        return self._writes if self._writes is not None else contextlib.nullcontext()
-
     def holding_writes(self) -> AbstractAsyncContextManager[object]:
         """This process's inbox writes wait while it is held (on SQLite; on a server database
-        nothing waits): for work that must not have a writer beside it, such as a checkpoint that
-        has to finish."""
-        return self._writing()
+        nothing waits): every inbox write takes it, and so does work that must not have a writer
+        beside it, such as a checkpoint that has to finish."""
+        return self._writes if self._writes is not None else contextlib.nullcontext()
 
     async def replay_journal(self) -> int:
         """Write journaled updates and outcomes into the database, in order; how many were replayed."""
@@ -223,7 +220,7 @@ class Inbox:
         try:
             async with self._session_factory() as session:
                 for record in records:
-                    async with self._writing():  # per record: new updates are stored meanwhile
+                    async with self.holding_writes():  # per record: new updates are stored meanwhile
                         await self._replay(session, record)
                     done += 1
         except STORAGE_ERRORS as error:
@@ -247,7 +244,7 @@ class Inbox:
         """Stored updates nobody is handling; those past the policy's limits are abandoned instead."""
         now = utcnow()
         ready = []
-        async with self._writing(), self._session_factory() as session:  # it may abandon rows
+        async with self.holding_writes(), self._session_factory() as session:  # it may abandon rows
             for row in await rows.due(session, bot_id, now=now, limit=limit):
                 assert row.id is not None
                 reason = self._give_up_reason(row, now)
@@ -270,7 +267,7 @@ class Inbox:
 
     async def claim(self, inbound_id: int) -> InboundMessage | None:
         now = utcnow()
-        async with self._writing(), self._session_factory() as session:
+        async with self.holding_writes(), self._session_factory() as session:
             return await rows.claim(session, inbound_id, now=now, until=now + self.policy.lease)
 
     async def earlier_in_flight(self, row: InboundMessage) -> int | None:
@@ -287,11 +284,11 @@ class Inbox:
     async def defer(self, row: InboundMessage) -> None:
         """Give the row back for the inbox worker, which takes a chat's updates in order."""
         assert row.id is not None
-        async with self._writing(), self._session_factory() as session:
+        async with self.holding_writes(), self._session_factory() as session:
             await rows.defer(session, row.id, until=utcnow() + timedelta(seconds=DEFER_SECONDS))
 
     async def release(self, inbound_ids: list[int], *, reason: str) -> None:
-        async with self._writing(), self._session_factory() as session:
+        async with self.holding_writes(), self._session_factory() as session:
             await rows.release(session, inbound_ids, reason=reason)
 
 
