@@ -18,6 +18,7 @@ Figures from one run are only comparable with each other (the machine is shared)
     .venv/bin/python -m bench.bot_overhead [--updates 2000] [--users 200] [--concurrency 50]
         [--database-url postgresql+asyncpg://...  (its schema is dropped and recreated)]
         [--profile out.prof  (cProfile of csbot's sequential run)]
+        [--phases  (one more sequential csbot run: ms per update in each phase, bench/phase_timer.py)]
         [--distinct  (no text repeats within 600 updates: every message is encoded, as customers' are)]
 """
 
@@ -40,6 +41,8 @@ from sqlalchemy import BigInteger, Column, Integer, MetaData, Table, Text, event
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bench.databases import fresh_database
+from bench.phase_timer import render as render_phases
+from bench.phase_timer import timing_phases
 from bot.app import App, build_app
 from bot.config import Settings
 from bot.dispatcher import create_bot
@@ -273,6 +276,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     per_update[mode] = tuple(
                         (b - a) / len(updates) for a, b in zip(before, after, strict=True)
                     )
+        phases: list[str] = []
+        if args.phases:  # a run of its own: the timers' cost stays out of the table above
+            updates = script(args.updates, args.users, factory, csbot_bot, distinct=args.distinct)
+            with timing_phases() as spent:
+                await measure(csbot, updates, 1)
+            phases = render_phases(spent, len(updates))
     finally:
         await app.close()
     return {
@@ -283,6 +292,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "users": args.users,
         "concurrency": args.concurrency,
         "distinct": args.distinct,
+        "phases": phases,
     }
 
 
@@ -312,6 +322,8 @@ def render(report: dict[str, Any]) -> list[str]:
             f"csbot per update ({label}): {statements:.2f} SQL statements, {commits:.2f} commits, "
             f"{connections:.2f} connection checkouts"
         )
+    if report["phases"]:
+        lines += ["", "csbot sequential, a run of its own with each phase timed:", *report["phases"]]
     sequential = results["sequential"]
     lines.append(
         f"updates_per_s={sequential['csbot'].updates_per_s:.1f} "
@@ -336,6 +348,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "encoder's cache always answers)",
     )
     parser.add_argument("--profile", default=None, help="write a cProfile of csbot's sequential run here")
+    parser.add_argument(
+        "--phases", action="store_true", help="one more sequential csbot run, timing each phase of an update"
+    )
     return parser.parse_args(argv)
 
 

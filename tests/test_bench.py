@@ -68,3 +68,24 @@ async def test_streaming_load_bench_answers_every_chat_without_a_429() -> None:
     assert (report["answered"], report["refused_429"]) == (40, 0), lines
     assert report["drafts_sent"] + report["drafts_dropped"] > 0, "the answers were streamed"
     assert re.fullmatch(r"answered=40/40 429s=0 p95_final_s=\d+\.\d\d bound_s=\d+\.\d\d", lines[-1])
+
+
+async def test_bot_overhead_times_each_phase_and_puts_the_originals_back() -> None:
+    """`--phases`: every phase of an update timed (each a part of the update in all), the table and
+    last line unchanged, and nothing left patched after the run."""
+    from bench import bot_overhead, phase_timer
+
+    originals = [getattr(owner, name) for _, owner, name, _ in phase_timer.PHASES]
+    report = await bot_overhead.run(
+        bot_overhead.parse_args(["--updates", "30", "--users", "10", "--concurrency", "5", "--phases"])
+    )
+    lines = bot_overhead.render(report)
+    timed = {
+        line.split(": ")[0].strip(): float(line.split(": ")[1].split()[0])
+        for line in lines
+        if line.endswith("ms per update")
+    }
+    assert len(timed) == len(phase_timer.PHASES)
+    assert all(0 < spent <= timed["one update in all"] for spent in timed.values()), timed
+    assert re.fullmatch(r"updates_per_s=\d+\.\d p99_ms=\d+\.\d\d floor_ratio=\d+\.\d\d", lines[-1])
+    assert [getattr(owner, name) for _, owner, name, _ in phase_timer.PHASES] == originals
