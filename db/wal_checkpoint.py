@@ -4,7 +4,8 @@ In WAL mode SQLite copies the log back into the database file (a checkpoint) ins
 whichever commit pushes the log past 1,000 pages: that commit writes the pages back and
 fsyncs the database file while its customer waits. `python -m bench.bot_overhead --updates
 1000` on one quiet machine, sequential: p99 6.03 ms with those checkpoints, 4.47 and 4.11 ms
-with these instead. A serving process turns the automatic checkpoint off on its connections (`create_engine(..., background_checkpoints=True)`) and runs this instead:
+with these instead. A serving process turns the automatic checkpoint off on its connections
+(`create_engine(..., background_checkpoints=True)`) and runs this instead:
 
 - every `interval` seconds a passive checkpoint on a pooled connection of its own. Passive
   waits for nobody, so no commit waits for it, and it copies back all but what was written
