@@ -17,8 +17,12 @@ runs on the caller's thread instead, with no trip at all: in WAL mode at
 the write lock the transaction already holds. It never waits for a lock and never
 fsyncs, so it takes microseconds, less than the trip (a queue put that wakes the thread,
 14 us a call under cProfile in `bench.bot_overhead --profile`, and the loop's wake-up when
-it is done). A statement is never run inline: it may wait for the write lock, and the
-event loop with it.
+it is done). For the same reason a statement runs inline once its transaction holds the
+write lock (an earlier write of the transaction took it, on the thread): in WAL mode
+nothing it does can wait for another connection (the outcome of an update is an UPDATE
+on the thread, then its outbound rows and the commit inline). The first write of a
+transaction, and every read, still goes to the thread: taking the write lock may wait
+for another writer, and a read may scan a table, and the event loop would wait with them.
 
 Same connection, same statements: only the number of trips changes.
 Used by `db.engine.create_engine` for every `sqlite+aiosqlite` URL.
@@ -45,16 +49,16 @@ _Outcome = tuple[Any, int, int | None, Sequence[Any]]
 
 
 def _run(
-    connection: aiosqlite.Connection,
+    driver: sqlite3.Connection,
     operation: str,
     parameters: Any,
     many: bool,
     running: set[object],
     token: object,
 ) -> _Outcome:
-    """On the connection's thread: execute, fetch everything, close the cursor; then take
-    `token` off `running` (the call may outlive a cancelled caller)."""
-    cursor = connection._conn.cursor()
+    """On the connection's thread (or inline, see above): execute, fetch everything, close the
+    cursor; then take `token` off `running` (the call may outlive a cancelled caller)."""
+    cursor = driver.cursor()
     try:
         if many:
             cursor.executemany(operation, parameters)
@@ -127,18 +131,28 @@ class OneHopCursor(AsyncAdapt_aiosqlite_cursor):
 
     async def _one_hop(self, operation: str, parameters: Any, *, many: bool) -> None:
         adapted: OneHopConnection = self._adapt_connection  # type: ignore[assignment]
-        async with adapted._execute_mutex:
-            token = object()
-            adapted._running.add(token)  # before the call is queued: see OneHopConnection._idle
-            outcome: _Outcome = await self._connection._execute(
-                _run, self._connection, operation, parameters, many, adapted._running, token
+        writing = adapted._writing_driver()  # the transaction holds the write lock
+        token = object()
+        adapted._running.add(token)  # before the call is queued: see OneHopConnection._running
+        if writing is not None:
+            outcome: _Outcome = _run(writing, operation, parameters, many, adapted._running, token)
+        else:
+            async with adapted._execute_mutex:
+                outcome = await self._connection._execute(
+                    _run, self._connection._conn, operation, parameters, many, adapted._running, token
+                )
+            driver = self._connection._connection
+            # In_transaction after a statement that succeeded: it was a write (Python's sqlite3
+            # opens a transaction before a write only), which took the write lock for good.
+            adapted._holds_write_lock = (
+                adapted._inline_commits and driver is not None and driver.in_transaction
             )
         self._description, self._rowcount, self._lastrowid, rows = outcome
         self._rows = collections.deque(rows)
 
 
 class OneHopConnection(AsyncAdapt_aiosqlite_connection):
-    __slots__ = ("_inline_commits", "_running")
+    __slots__ = ("_holds_write_lock", "_inline_commits", "_running")
     _cursor_cls = OneHopCursor  # type: ignore[assignment]
 
     def __init__(self, dbapi: Any, connection: Any, *, inline_commits: bool = False) -> None:
@@ -150,6 +164,9 @@ class OneHopConnection(AsyncAdapt_aiosqlite_connection):
         open a transaction after `in_transaction` was read: a rollback skipped then would
         leave that write open on a pooled connection. The thread takes each one off when it
         ends (a set: a cancelled one may still be queued when the next is added)."""
+        self._holds_write_lock = False
+        """A write of the open transaction succeeded (serving engines only): until the commit or
+        rollback, its statements run inline."""
 
     def _quiet(self) -> sqlite3.Connection | None:
         """The driver connection when nothing is queued or running on its thread, else None."""
@@ -158,7 +175,15 @@ class OneHopConnection(AsyncAdapt_aiosqlite_connection):
             return None
         return driver
 
+    def _writing_driver(self) -> sqlite3.Connection | None:
+        """The driver connection when a statement may run inline (see the module's docstring)."""
+        if not self._holds_write_lock:
+            return None
+        driver = self._quiet()
+        return driver if driver is not None and driver.in_transaction else None
+
     def rollback(self) -> None:
+        self._holds_write_lock = False
         driver = self._quiet()
         if driver is None:
             super().rollback()
@@ -169,6 +194,7 @@ class OneHopConnection(AsyncAdapt_aiosqlite_connection):
                 super().rollback()
 
     def commit(self) -> None:
+        self._holds_write_lock = False
         driver = self._quiet()
         if driver is None:
             super().commit()

@@ -110,6 +110,71 @@ async def test_a_serving_engine_commits_without_a_trip(
         await serving.dispose()
 
 
+async def test_a_serving_transaction_runs_inline_once_it_holds_the_write_lock(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first write of a transaction goes to the thread (it may wait for the lock); the
+    statements after it, reads included, and the commit run inline, with the same results."""
+    path = tmp_path / "writer.db"
+    serving = create_engine(f"sqlite+aiosqlite:///{path}", background_checkpoints=True)
+    try:
+        async with serving.begin() as connection:
+            await connection.run_sync(ITEMS.metadata.create_all)
+        async with serving.connect() as connection:
+            await connection.execute(text("SELECT 1"))
+            counter = HopCounter(monkeypatch)
+            await connection.execute(select(ITEMS))
+            assert counter.hops == 1, "a read outside a write goes to the thread"
+            changed = await connection.execute(update(ITEMS).values(name="none yet"))
+            assert changed.rowcount == 0
+            assert counter.hops == 2, "the transaction's first write goes to the thread"
+            first = (
+                await connection.execute(insert(ITEMS).returning(ITEMS.c.id), {"name": "a"})
+            ).scalar_one()
+            await connection.execute(insert(ITEMS), [{"name": "b"}, {"name": "c"}])
+            names = (await connection.execute(select(ITEMS.c.name).order_by(ITEMS.c.id))).scalars().all()
+            await connection.commit()
+            assert counter.hops == 2, "inserts, read and commit inline"
+            assert names == ["a", "b", "c"]
+            await connection.execute(insert(ITEMS), {"name": "d"})
+            assert counter.hops == 3, "a new transaction's first write: the thread again"
+            await connection.rollback()
+        with contextlib.closing(sqlite3.connect(path)) as other:
+            assert other.execute("SELECT id, name FROM items ORDER BY id").fetchall() == [
+                (first, "a"),
+                (first + 1, "b"),
+                (first + 2, "c"),
+            ]
+    finally:
+        await serving.dispose()
+
+
+async def test_a_first_write_waiting_for_the_lock_does_not_hold_up_the_event_loop(tmp_path: Path) -> None:
+    """Another connection holds SQLite's write lock: the write waits on its thread while the
+    loop goes on, and lands once the lock is released."""
+    path = tmp_path / "locked.db"
+    serving = create_engine(f"sqlite+aiosqlite:///{path}", background_checkpoints=True)
+    try:
+        async with serving.begin() as connection:
+            await connection.run_sync(ITEMS.metadata.create_all)
+        with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as other:
+            other.execute("BEGIN IMMEDIATE")
+            async with serving.connect() as connection:
+                write = asyncio.ensure_future(connection.execute(insert(ITEMS), {"name": "waited"}))
+                ticks = 0
+                while ticks < 20:
+                    await asyncio.sleep(0.005)
+                    ticks += 1
+                assert not write.done(), "the write waits for the lock"
+                other.execute("COMMIT")
+                await write
+                await connection.execute(insert(ITEMS), {"name": "after"})
+                await connection.commit()
+            assert other.execute("SELECT name FROM items ORDER BY id").fetchall() == [("waited",), ("after",)]
+    finally:
+        await serving.dispose()
+
+
 @pytest.mark.parametrize("serving", [False, True], ids=["thread-commits", "inline-commits"])
 async def test_a_cancelled_write_is_rolled_back_not_left_open(tmp_path: Path, serving: bool) -> None:
     """A caller that stops waiting (a timeout, a shutdown) leaves its statement queued on the
