@@ -43,8 +43,12 @@ HELD_OUT_FAQ: tuple[tuple[str, str], ...] = (
     ("holdout_faq10.csv", "holdout_faq10_questions.tsv"),
 )
 """Never read by bench/calibrate.py nor used to choose a weight."""
-TUNING_INTENTS = ("intents.tsv",)
-HELD_OUT_INTENTS = ("intents_holdout.tsv", "intents_holdout2.tsv", "intents_holdout3.tsv")
+TUNING_ROUTES: tuple[str, ...] = ("complaints.tsv",)
+HELD_OUT_ROUTES: tuple[str, ...] = ("complaints_holdout.tsv",)
+"""Questions to the demo shop judged by the route they get (a return offered, a person), not by an
+FAQ entry: complaints and damage reports (services/complaints.py)."""
+TUNING_INTENTS: tuple[str, ...] = ("intents.tsv",)
+HELD_OUT_INTENTS: tuple[str, ...] = ("intents_holdout.tsv", "intents_holdout2.tsv", "intents_holdout3.tsv")
 
 
 def faq_documents(name: str) -> list[FaqDocument]:
@@ -79,6 +83,21 @@ def main() -> None:
                 f"{report.offered_uncovered or 0:>7.3f}"
                 f"{len(report.rows):>10}"
             )
+            if args.misses:
+                for question, label in report.rows:
+                    if label != question.expected:
+                        print(f"    [{question.expected} -> {label}] ({question.language}) {question.text}")
+    print(f"\n{'route set':<34}{'role':<10}{'macro-F1':>9}{'returns P/R':>14}{'human P/R':>14}")
+    demo_lookup = FaqLookupAnswerer(faq_documents("demo"))
+    for role, names in (("tuning", TUNING_ROUTES), ("held-out", HELD_OUT_ROUTES)):
+        for name in names:
+            report = evaluate(load_questions(DATA / name), classifier, demo_lookup)
+            pairs = {
+                label: f"{report.per_class.get(label, (0.0, 0.0, 0))[0]:.2f}/"
+                f"{report.per_class.get(label, (0.0, 0.0, 0))[1]:.2f}"
+                for label in ("returns", "human")
+            }
+            print(f"{name:<34}{role:<10}{report.macro_f1:>9.3f}{pairs['returns']:>14}{pairs['human']:>14}")
             if args.misses:
                 for question, label in report.rows:
                     if label != question.expected:

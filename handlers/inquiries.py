@@ -95,6 +95,8 @@ def create_router() -> Router:
         )
         interaction.answered(reply)
         named_order = next(iter(classification.entities.order_numbers), None)
+        if reply.preface:
+            await say(message, reply.preface)
         if reply.stream is not None:
             # The facts are read: give the pooled connection back before the model talks.
             await release_connection(session)

@@ -10,6 +10,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from db.models import Customer
 from services.cancellation import answer_cancellation, asks_to_cancel
 from services.classifier import Intent
+from services.complaints import Complaint
 from services.faq_answers import faq_reply
 from services.faq_choices import entries_to_offer
 from services.faq_matcher import FaqDocument
@@ -29,6 +30,42 @@ logger = logging.getLogger(__name__)
 
 
 async def answer_inquiry(
+    session: AsyncSession,
+    *,
+    shop: ShopData,
+    customer: Customer | None,
+    text: str,
+    understanding: Understanding,
+    language: str,
+    faq: FaqReplies,
+    low_stock_threshold: int,
+    user_id: int | None = None,
+    policy: ShopPolicy | None = None,
+    catalogue_empty: bool = False,
+) -> Reply:
+    """The answer to an understood message; to a complaint, after an apology."""
+    reply = await _answer(
+        session,
+        shop=shop,
+        customer=customer,
+        text=text,
+        understanding=understanding,
+        language=language,
+        faq=faq,
+        low_stock_threshold=low_stock_threshold,
+        user_id=user_id,
+        policy=policy,
+        catalogue_empty=catalogue_empty,
+    )
+    if understanding.complaint is None:
+        return reply
+    apology = t("sorry_complaint", language)
+    if reply.text:
+        return replace(reply, text=f"{apology} {reply.text}")
+    return replace(reply, preface=apology)
+
+
+async def _answer(
     session: AsyncSession,
     *,
     shop: ShopData,
@@ -80,7 +117,16 @@ async def answer_inquiry(
         case Route.RETURNS:
             entries = entries_to_offer(faq.lookup, understanding, text, language)
             return await answer_returns(
-                session, customer, text, entities, language, faq, user_id, shop=shop, choices=entries
+                session,
+                customer,
+                text,
+                entities,
+                language,
+                faq,
+                user_id,
+                shop=shop,
+                choices=entries,
+                damaged=understanding.complaint is Complaint.DAMAGED,
             )
         case Route.HANDOFF:
             return Reply("", AnswerSource.HANDOFF, FollowUp.HAND_OFF, "human")

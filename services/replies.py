@@ -47,3 +47,6 @@ class Reply:
     choices: tuple[FaqDocument, ...] = ()
     """FAQ entries offered as buttons before the follow-up's own, closest first: the bot was not
     sure enough to answer with one (services.faq_choices)."""
+    preface: str = ""
+    """Sent on its own before a reply that has no text of its own to begin with (a streamed
+    answer, a hand-off): the apology to an unhappy customer."""

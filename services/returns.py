@@ -50,8 +50,10 @@ async def answer_returns(
     *,
     shop: ShopData | None = None,
     choices: tuple[FaqDocument, ...] = (),
+    damaged: bool = False,
 ) -> Reply:
-    """`choices`: FAQ entries to offer when no policy entry answers outright (services.faq_choices)."""
+    """`choices`: FAQ entries to offer when no policy entry answers outright (services.faq_choices).
+    `damaged`: the customer reports an item that arrived damaged or wrong (services.complaints)."""
     clean = normalize(text)
     asks_status = bool(ASKS_RETURN_STATUS.search(clean))
     if entities.rma_numbers or (asks_status and customer is not None):
@@ -61,6 +63,14 @@ async def answer_returns(
             return needs_contact(language, "returns")
         return Reply(
             t("return_choose_order", language), AnswerSource.TEMPLATE, FollowUp.START_RETURN, "returns"
+        )
+    if damaged:  # a report, not a question: the policy entry would answer what was not asked
+        return Reply(
+            t("damaged_item", language),
+            AnswerSource.TEMPLATE,
+            FollowUp.OFFER_RETURN,
+            "returns",
+            choices=choices,
         )
     policy = await faq_reply(
         session,

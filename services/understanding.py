@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
 from services.classifier import Classification, Intent, IntentClassifier
+from services.complaints import Complaint, complaint_in
 from services.entities import Entities
 from services.faq import FaqLookupAnswerer
 from services.faq_matcher import FaqMatch
@@ -134,6 +136,8 @@ class Understanding:
     intent: Intent
     """What the message was taken to be about (a stock question answered by the FAQ is `faq`)."""
     small_talk: SmallTalk | None = None
+    complaint: Complaint | None = None
+    """A damaged or wrong item, or frustration: the reply begins with an apology."""
 
     @property
     def entry(self) -> FaqMatch | None:
@@ -150,28 +154,48 @@ class Understanding:
 
 
 def decide(classification: Classification, faq: FaqMatch | None, text: str) -> Understanding:
-    clean = normalize(text)
+    intent = classification.intent
+    pleasantry = small_talk(text)
+    if pleasantry is not None:
+        return Understanding(classification, faq, Route.SMALL_TALK, intent, small_talk=pleasantry)
+    complaint = complaint_in(text)
+
+    def made(route: Route, as_intent: Intent = intent) -> Understanding:
+        return Understanding(classification, faq, route, as_intent, complaint=complaint)
+
+    answered = faq is not None and faq.answered
+    faq_surer = answered and faq is not None and faq.confidence > classification.confidence
+    if intent is Intent.HUMAN and classification.confidence >= CLARIFY_BELOW and not faq_surer:
+        return made(Route.HANDOFF)  # "when can I talk to support?" is the opening-hours entry's
+    if complaint is Complaint.DAMAGED and not classification.entities.rma_numbers and not answered:
+        # "my sweater arrived torn": a return to offer, whatever product or order it names, unless
+        # the shop wrote an entry for it
+        return made(Route.RETURNS, Intent.RETURNS)
+    routed = _route(classification, faq, normalize(text), made)
+    if complaint is Complaint.UNHAPPY and routed.route in (Route.CLARIFY, Route.NO_ENTRY):
+        # "your service is awful" asks nothing the bot can answer: a person, with an apology
+        return made(Route.HANDOFF, Intent.HUMAN)
+    return routed
+
+
+def _route(
+    classification: Classification,
+    faq: FaqMatch | None,
+    clean: str,
+    made: Callable[..., Understanding],
+) -> Understanding:
+    """The route by what the message asks (`decide` has taken pleasantries, requests for a person
+    and complaints)."""
     entities = classification.entities
     intent = classification.intent
     answered = faq is not None and faq.answered
     confident = classification.confidence >= CLARIFY_BELOW
-
-    def made(route: Route, as_intent: Intent = intent) -> Understanding:
-        return Understanding(classification, faq, route, as_intent)
-
-    pleasantry = small_talk(text)
-    if pleasantry is not None:
-        return Understanding(classification, faq, Route.SMALL_TALK, intent, small_talk=pleasantry)
-
-    faq_surer = answered and faq is not None and faq.confidence > classification.confidence
-    if intent is Intent.HUMAN and confident and not faq_surer:
-        return made(Route.HANDOFF)  # "when can I talk to support?" is the opening-hours entry's
     if intent is Intent.STOCK and WANTS_TO_FILE_RETURN.search(clean):
         # "받은 스웨터가 너무 커서 반품하고 싶어요": the product's name pulled it towards stock
         return made(Route.RETURNS, Intent.RETURNS)
     if intent is Intent.STOCK and (entities.skus or (entities.products and not answered)):
         return made(Route.STOCK)  # a SKU is precise; a product name may be in a care question
-    if intent is Intent.SHIPPING and names_own_order(text, entities):
+    if intent is Intent.SHIPPING and names_own_order(clean, entities):
         return made(Route.ORDERS)
     if intent is Intent.RETURNS and (entities.rma_numbers or WANTS_TO_FILE_RETURN.search(clean)):
         return made(Route.RETURNS)

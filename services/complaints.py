@@ -1,0 +1,84 @@
+"""Complaints: an item that arrived damaged or wrong, and a customer who is unhappy with the shop.
+
+Without this, "my sweater arrived torn" got the sweater's stock line (the product's
+name was the strongest evidence), and "your service is awful" got "I'm not sure what
+this is about, pick one below": the bot answered an upset customer with a menu. The
+sentence encoder places such messages near whatever topic they mention, not near
+"complaint", so the cues are kept as patterns; `tests/data/complaints.tsv` (tuning) and
+`complaints_holdout.tsv` (held out) measure them (`python -m bench.eval_sets`).
+"""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+
+from services.text_normalize import normalize
+
+
+class Complaint(StrEnum):
+    DAMAGED = "damaged"
+    """The item arrived damaged, defective, wrong or incomplete: an apology, and the shop's own entry
+    for it or else a return to start."""
+    UNHAPPY = "unhappy"
+    """Frustration with the shop: an apology first, and a person when nothing else is asked."""
+
+
+_DAMAGE_WORDS = (
+    r"torn|ripped|broken|damaged|defective|faulty|stain(ed|s)?|dirty|scratched|cracked|snapped"
+    r"|coming apart|falling apart|a hole|holes|missing"
+)
+_REPORTED = r"arrived|came|got|received|showed up|turned up|was|were|had|delivered|broke"
+"""Verbs of something that happened to the parcel: with one, a question is still a report ("what do
+I do, my plant showed up with a snapped stem")."""
+_WRONG_THING = r"wrong (item|size|colou?r|product|one|thing)"
+DAMAGED = re.compile(
+    r"\b(" + _REPORTED + r"|come|is|are|has|have|with|it's|its)\b[^.?!]{0,40}\b(" + _DAMAGE_WORDS + r")\b"
+    r"|\b(" + _DAMAGE_WORDS + r")\b[^.?!]{0,30}"
+    r"\b(arrived|when (it )?(came|arrived)|in the (box|package|parcel))"
+    r"|\b(" + _WRONG_THING + r"|different (item|size|colou?r|product|one|thing))\b[^.?!]{0,20}"
+    r"\b(sent|arrived|came|received|delivered)"
+    r"|\b(sent|received|got|delivered)\b[^.?!]{0,20}\b(the )?"
+    + _WRONG_THING
+    + r"|\b(zipper|zip|button|seam|seams|buckle|sole|strap)\b[^.?!]{0,20}"
+    r"\b(broke|broken|snapped|came off|fell off)"
+    r"|\bdefective\b|\bfaulty\b"
+    r"|찢어|찢겨|고장|파손|불량|깨져|깨졌|하자|터져|뜯어져|뜯겨"
+    r"|구멍\s?(이|도)?\s?(나|났|뚫|있)|(얼룩|오염)\s?(이|가|도)?\s?(묻|있|져|졌|생겼|됐|돼)"
+    r"|(사이즈|색상|색깔|상품|물건|제품|옷)\s?(이|가)?\s?(잘못|다르게|다른\s?(게|것|걸))\s?(왔|배송|도착)"
+    r"|(잘못|다른\s?(상품|물건|제품|게|것|사이즈|색))\s?(이|가)?\s?(왔|배송|도착|보내)"
+    r"|(빠져|누락|없어)\s?(있|됐|되|왔)"
+    r"|破れ|破け|壊れ|破損|不良|ほつれ|欠品|入っていな|違う(商品|サイズ|色|もの)"
+    r"|穴が(空|開|あ)|(シミ|汚れ|傷)(が|も)?(つい|付い|あり|あっ)"
+)
+"""A report of what arrived, not a question about it: "do you take back broken items?" asks
+the policy (`ASKS_POLICY` below)."""
+ASKS_POLICY = re.compile(
+    r"^\s*(do|does|can|could|will|would|should|what|how|which|is|are)\b(?!.*\b(" + _REPORTED + r")\b)"
+    r"|(나요|까요|는지|습니까)\s?\??\s*$|(누가|어떻게|얼마)\s?.*(내나요|하나요|되나요)"
+    r"|(ますか|ですか|でしょうか)\s?[？?]?\s*$"
+)
+"""A question about what the shop does or sells ("do you take back broken items?", "do the pots
+have drainage holes", "불량이면 배송비는 누가 내나요?"): the FAQ answers it, it is not a report."""
+UNHAPPY = re.compile(
+    r"\b(terrible|awful|horrible|worst|ridiculous|unacceptable|unbelievable|disappointed|disappointing"
+    r"|angry|furious|annoyed|frustrated|frustrating|useless|pathetic|disgrace(ful)?|scam|rip-?off"
+    r"|fed up|sick of|waste of (time|money)|never (again|buying|shopping|order(ing)?))\b"
+    r"|\b(nobody|no one|noone)\b[^.?!]{0,20}\b(answers?|replies|reply|responds?|helps?|gets back)\b"
+    r"|최악|실망|짜증|화나|화가\s?나|열받|어이(가)?\s?없|어이없|답답|황당|엉망|형편없|말이\s?돼|장난\s?해|사기"
+    r"|아무도\s?(답|대답|연락|응답)"
+    r"|最悪|がっかり|ひどい|酷い|ひどすぎ|腹が立|腹立|ふざけ|ありえない|あり得ない|失望|不愉快|怒"
+    r"|誰も(返事|返信|対応|答え)"
+)
+"""Frustration, in words a customer uses for the shop or its service."""
+
+
+def complaint_in(text: str) -> Complaint | None:
+    """DAMAGED when the message reports a damaged or wrong item, else UNHAPPY when it voices
+    frustration, else None."""
+    clean = normalize(text)
+    if DAMAGED.search(clean) and not ASKS_POLICY.search(clean):
+        return Complaint.DAMAGED
+    if UNHAPPY.search(clean):
+        return Complaint.UNHAPPY
+    return None

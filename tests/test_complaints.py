@@ -1,0 +1,63 @@
+"""An item that arrived damaged gets a return offered with an apology; an unhappy customer gets an
+apology first, and a person when they ask nothing else."""
+
+from __future__ import annotations
+
+import pytest
+from aiogram.methods import SendMessage
+
+from db.models import HandoffSession, InboundMessage
+from services.complaints import Complaint, complaint_in
+from services.texts import t
+from tests.harness import DEMO_USER_ID, OTHER_USER_ID, Harness, buttons, texts_to
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("my sweater arrived torn", Complaint.DAMAGED),  # got the sweater's stock line (my probe)
+        ("you sent me the wrong size", Complaint.DAMAGED),
+        ("the zipper on my parka is broken", Complaint.DAMAGED),
+        ("스웨터가 찢어져서 왔어요", Complaint.DAMAGED),
+        ("違う商品が届きました", Complaint.DAMAGED),
+        ("your service is awful", Complaint.UNHAPPY),  # got "what is this about?" and a menu
+        ("서비스 진짜 최악이네요", Complaint.UNHAPPY),
+        ("本当にがっかりしました", Complaint.UNHAPPY),
+        ("do you take back broken items?", None),  # a question about the policy, not a report
+        ("불량이면 반품 배송비는 누가 내나요?", None),
+        ("is the merino sweater itchy?", None),
+        ("where is my order?", None),
+    ],
+)
+def test_what_counts_as_a_complaint(text: str, kind: Complaint | None) -> None:
+    assert complaint_in(text) is kind
+
+
+async def test_a_damaged_item_gets_an_apology_and_a_return_not_the_products_stock(harness: Harness) -> None:
+    update = harness.updates.text(DEMO_USER_ID, "my sweater arrived torn")
+    [reply] = [c for c in await harness.feed(update) if isinstance(c, SendMessage)]
+    assert reply.text == f"{t('sorry_complaint', 'en')} {t('damaged_item', 'en')}"
+    labels = [label for label, _ in buttons(reply)]
+    assert t("return_start_button", "en") in labels
+    assert any(t("human_button", "en") in label for label in labels)
+    [row] = [r for r in await harness.rows(InboundMessage) if r.update_id == update.update_id]
+    assert (row.intent, row.route) == ("returns", "returns")
+
+
+async def test_an_unhappy_customer_who_asks_nothing_else_gets_an_apology_and_a_person(
+    harness: Harness,
+) -> None:
+    texts = await harness.say(OTHER_USER_ID, "서비스 진짜 최악이네요")
+    assert texts[0] == t("sorry_complaint", "ko")
+    assert len(texts) == 2, "the apology, then the hand-off's own message"
+    [opened] = await harness.rows(HandoffSession)
+    assert (opened.customer_user_id, opened.language) == (OTHER_USER_ID, "ko")
+
+
+async def test_an_unhappy_customer_with_a_question_gets_the_answer_after_an_apology(harness: Harness) -> None:
+    calls = await harness.feed(harness.updates.text(DEMO_USER_ID, "where is my order?? this is ridiculous"))
+    [text] = texts_to(calls, DEMO_USER_ID)
+    apology = t("sorry_complaint", "en")
+    assert text.startswith(apology + " ")
+    assert "20240115-001234" in text, "the order is still looked up"
+    assert await harness.rows(HandoffSession) == []
