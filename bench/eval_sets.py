@@ -43,10 +43,11 @@ HELD_OUT_FAQ: tuple[tuple[str, str], ...] = (
     ("holdout_faq10.csv", "holdout_faq10_questions.tsv"),
 )
 """Never read by bench/calibrate.py nor used to choose a weight."""
-TUNING_ROUTES: tuple[str, ...] = ("complaints.tsv",)
-HELD_OUT_ROUTES: tuple[str, ...] = ("complaints_holdout.tsv",)
-"""Questions to the demo shop judged by the route they get (a return offered, a person), not by an
-FAQ entry: complaints and damage reports (services/complaints.py)."""
+TUNING_ROUTES: tuple[str, ...] = ("complaints.tsv", "product_facts.tsv")
+HELD_OUT_ROUTES: tuple[str, ...] = ("complaints_holdout.tsv", "product_facts_holdout.tsv")
+"""Questions to the demo shop judged by the route they get (a return offered, a person, the stock
+line or an honest "I don't know"), not by an FAQ entry: complaints and damage reports
+(services/complaints.py), questions about a product's facts (services/understanding.py)."""
 TUNING_INTENTS: tuple[str, ...] = ("intents.tsv",)
 HELD_OUT_INTENTS: tuple[str, ...] = ("intents_holdout.tsv", "intents_holdout2.tsv", "intents_holdout3.tsv")
 
@@ -87,17 +88,17 @@ def main() -> None:
                 for question, label in report.rows:
                     if label != question.expected:
                         print(f"    [{question.expected} -> {label}] ({question.language}) {question.text}")
-    print(f"\n{'route set':<34}{'role':<10}{'macro-F1':>9}{'returns P/R':>14}{'human P/R':>14}")
+    print(f"\n{'route set':<34}{'role':<10}{'macro-F1':>9}  precision/recall per label")
     demo_lookup = FaqLookupAnswerer(faq_documents("demo"))
     for role, names in (("tuning", TUNING_ROUTES), ("held-out", HELD_OUT_ROUTES)):
         for name in names:
             report = evaluate(load_questions(DATA / name), classifier, demo_lookup)
-            pairs = {
-                label: f"{report.per_class.get(label, (0.0, 0.0, 0))[0]:.2f}/"
-                f"{report.per_class.get(label, (0.0, 0.0, 0))[1]:.2f}"
-                for label in ("returns", "human")
-            }
-            print(f"{name:<34}{role:<10}{report.macro_f1:>9.3f}{pairs['returns']:>14}{pairs['human']:>14}")
+            labels = "  ".join(
+                f"{label} {precision:.2f}/{recall:.2f}"
+                for label, (precision, recall, support) in report.per_class.items()
+                if support
+            )
+            print(f"{name:<34}{role:<10}{report.macro_f1:>9.3f}  {labels}")
             if args.misses:
                 for question, label in report.rows:
                     if label != question.expected:

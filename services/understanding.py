@@ -81,6 +81,29 @@ STOCK_GUESS_ABOVE = 0.75 * CLARIFY_BELOW
 """An unsure stock guess nearer the clarify bar than to chance (five intents: 0.2) is taken as a stock
 question about a product the catalogue does not know; "still nothing" (0.26) is not. Not fitted:
 chosen by hand on a few invented product names, see the issue 9 note."""
+ASKS_PRODUCT_FACT = re.compile(
+    r"\b(wash|washing|washable|machine[- ]wash|hand[- ]wash|dry[- ]?clean|dryer|tumble|iron|ironed|ironing"
+    r"|bleach|care (for|instructions|label)|made (of|from|in)|material|fabric|blend|itchy|scratchy|soft"
+    r"|warm|thick|thin|breathable|waterproof|water[- ]?(resistant|repellent)|see[- ]?through|sheer"
+    r"|transparent|shrink|shrinks|stretch|stretchy|fade|fades|pilling|pill|wrinkle|wrinkles"
+    r"|run(s)? (small|large|big)|true to size|size (chart|guide)|measure|measurements|fit|fits"
+    r"|real leather|genuine leather|vegan|sensitive skin|allergic|hypoallergenic|filling|fill power)\b"
+    r"|세탁|빨아|빨래|드라이\s?클리닝|건조기|다림질|소재|재질|원단|혼방|성분|촉감|까끌|따가|따뜻|두께|두꺼|얇"
+    r"|비치나|비쳐|방수|발수|줄어|늘어나|신축|보풀|물\s?빠|이염|핏|정사이즈|사이즈\s?(표|가이드|감|추천)"
+    r"|(크게|작게)\s?나|실측|충전재|천연\s?가죽|합성\s?가죽|원산지|어디서\s?만들|민감|피부"
+    r"|洗濯|洗え|手洗い|ドライクリーニング|乾燥機|アイロン|素材|生地|材質|混紡|肌触り|チクチク|暖か|温か"
+    r"|厚さ|厚手|薄手|透け|防水|撥水|縮|伸縮|毛玉|色落ち|サイズ感|サイズ表|本革|合皮|原産|どこで作|敏感肌|中綿"
+)
+"""Asks a fact about a product the catalogue does not hold: care, material, feel, fit ("is the merino
+sweater itchy?", "울 비니 소재가 뭐예요?"); the stock line is no answer to it."""
+ASKS_AVAILABILITY = re.compile(
+    r"\b(in stock|stock|available|availability|sold out|restock|back in|sell|price|cost|how much"
+    r"|(what|which) (sizes|size|colou?rs?)|sizes? (do|does|are|is)|come in|colou?rs?"
+    r"|have (it|them|any|the|this|that|one)|in (size )?(xs|s|m|l|xl|xxl|\d+))\b"
+    r"|재고|품절|재입고|입고|가격|얼마|있어요|있나요|있어\?|나와요|나오나요|색상|컬러"
+    r"|在庫|売り切れ|再入荷|入荷|値段|価格|いくら|ありますか|あります\?|色"
+)
+"""What the catalogue does answer: whether it is there, in which size or colour, and its price."""
 ASKS_RETURN_STATUS = re.compile(
     r"\b(status|where is my (refund|return|exchange)|progress|processed)\b"
     r"|(환불|반품|교환)\s?(언제|진행|처리|상태|어떻게\s?됐)"
@@ -193,6 +216,14 @@ def _route(
     if intent is Intent.STOCK and WANTS_TO_FILE_RETURN.search(clean):
         # "받은 스웨터가 너무 커서 반품하고 싶어요": the product's name pulled it towards stock
         return made(Route.RETURNS, Intent.RETURNS)
+    if (
+        intent is Intent.STOCK
+        and not entities.skus
+        and not answered
+        and ASKS_PRODUCT_FACT.search(clean)
+        and not ASKS_AVAILABILITY.search(clean)
+    ):
+        return made(Route.NO_ENTRY, Intent.FAQ)  # "is the merino sweater itchy?": not a stock question
     if intent is Intent.STOCK and (entities.skus or (entities.products and not answered)):
         return made(Route.STOCK)  # a SKU is precise; a product name may be in a care question
     if intent is Intent.SHIPPING and names_own_order(clean, entities):

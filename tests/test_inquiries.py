@@ -26,6 +26,13 @@ class TestStock:
         assert "Restock expected on 2027-01-12" in reply
         assert "Wool Beanie (SKU-3300): sold out, and no restock date is set yet. Price ₩19,000." in reply
 
+    async def test_a_question_about_a_product_s_care_is_not_answered_with_its_stock(
+        self, harness: Harness
+    ) -> None:
+        [reply] = await harness.say(DEMO_USER_ID, "is the merino sweater itchy?")
+        assert "SKU-5521" not in reply and "₩" not in reply, "the stock line is no answer to it"
+        assert reply in (t("faq_no_match", "en"), t("faq_no_match_choices", "en"))
+
     async def test_product_found_by_part_of_its_name(self, harness: Harness) -> None:
         [reply] = await harness.say(DEMO_USER_ID, "is the merino sweater in stock?")
         assert "SKU-5521" in reply and "sold out" in reply
