@@ -53,6 +53,13 @@ DAMAGED = re.compile(
 )
 """A report of what arrived, not a question about it: "do you take back broken items?" asks
 the policy (`ASKS_POLICY` below)."""
+_DAMAGE_HINT = re.compile(
+    r"torn|rip|brok|damag|defect|fault|stain|dirty|scratch|crack|snap|apart|hole|missing|wrong|differ"
+    r"|찢|구멍|고장|파손|불량|깨|하자|터져|뜯|얼룩|오염|잘못|다른|빠져|누락|없어"
+    r"|破|壊|不良|ほつれ|欠品|入っていな|違う|穴|シミ|汚れ|傷"
+)
+"""A word every report above contains: one quick scan spares most messages the patterns (20-40 us
+a message otherwise, about 1% of an update's time in `bench.bot_overhead`)."""
 ASKS_POLICY = re.compile(
     r"^\s*(do|does|can|could|will|would|should|what|how|which|is|are)\b(?!.*\b(" + _REPORTED + r")\b)"
     r"|(나요|까요|는지|습니까)\s?\??\s*$|(누가|어떻게|얼마)\s?.*(내나요|하나요|되나요)"
@@ -77,7 +84,7 @@ def complaint_in(text: str) -> Complaint | None:
     """DAMAGED when the message reports a damaged or wrong item, else UNHAPPY when it voices
     frustration, else None."""
     clean = normalize(text)
-    if DAMAGED.search(clean) and not ASKS_POLICY.search(clean):
+    if _DAMAGE_HINT.search(clean) and DAMAGED.search(clean) and not ASKS_POLICY.search(clean):
         return Complaint.DAMAGED
     if UNHAPPY.search(clean):
         return Complaint.UNHAPPY
