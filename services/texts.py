@@ -309,12 +309,11 @@ _TEXTS: dict[str, dict[str, str]] = {
         "ja": "ご不便をおかけして大変申し訳ありません。",
     },
     "damaged_item": {
-        "ko": "아래에서 반품·교환을 신청하시고 사유로 '파손·불량'을 선택해 주세요. 상담원과 "
-        "이야기하셔도 됩니다.",
-        "en": "Start a return or exchange below and choose 'Damaged or defective' as the reason, or "
-        "talk to a person from our team.",
-        "ja": "下のボタンから返品・交換をお申し込みいただき、理由に「破損・不良」をお選びください。"
-        "担当者とお話しいただくこともできます。",
+        "ko": "아래에서 반품·교환을 신청하고 맞는 사유를 골라 주세요. 상담원과 이야기하셔도 됩니다.",
+        "en": "Start a return or exchange below and pick the reason that fits, or talk to a person "
+        "from our team.",
+        "ja": "下のボタンから返品・交換をお申し込みいただき、該当する理由をお選びください。担当者と"
+        "お話しいただくこともできます。",
     },
     "return_choose_order": {
         "ko": "반품·교환할 주문을 선택해 주세요.",

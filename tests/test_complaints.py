@@ -23,7 +23,15 @@ from tests.harness import DEMO_USER_ID, OTHER_USER_ID, Harness, buttons, texts_t
         ("your service is awful", Complaint.UNHAPPY),  # got "what is this about?" and a menu
         ("서비스 진짜 최악이네요", Complaint.UNHAPPY),
         ("本当にがっかりしました", Complaint.UNHAPPY),
+        ("사이즈 M 시켰는데 XL 왔어요", Complaint.DAMAGED),  # got a stock reply (a helper's probe)
+        ("ボタンが取れていました", Complaint.DAMAGED),
+        ("are you kidding me", Complaint.UNHAPPY),
         ("do you take back broken items?", None),  # a question about the policy, not a report
+        ("what happens if my order arrives damaged?", None),
+        ("I'm not disappointed at all, thanks!", None),  # was handed to a person (the same probe)
+        ("불량 없이 잘 받았어요 감사합니다!", None),
+        ("最悪の場合、配送に何日かかりますか?", None),
+        ("주문했는데 아직 안 왔어요", None),  # not come yet: a delivery question
         ("불량이면 반품 배송비는 누가 내나요?", None),
         ("is the merino sweater itchy?", None),
         ("where is my order?", None),
@@ -52,6 +60,20 @@ async def test_an_unhappy_customer_who_asks_nothing_else_gets_an_apology_and_a_p
     assert len(texts) == 2, "the apology, then the hand-off's own message"
     [opened] = await harness.rows(HandoffSession)
     assert (opened.customer_user_id, opened.language) == (OTHER_USER_ID, "ko")
+
+
+async def test_an_unhappy_customer_asking_about_an_entry_is_offered_it_not_handed_off(
+    harness: Harness,
+) -> None:
+    text = (
+        "my friend said your service is terrible but I'll give you a try - what payment methods do you take?"
+    )
+    [reply] = [
+        c for c in await harness.feed(harness.updates.text(OTHER_USER_ID, text)) if isinstance(c, SendMessage)
+    ]
+    assert reply.text.startswith(t("sorry_complaint", "en"))
+    assert any("payment" in label.lower() for label, _ in buttons(reply)), buttons(reply)
+    assert await harness.rows(HandoffSession) == []
 
 
 async def test_an_unhappy_customer_with_a_question_gets_the_answer_after_an_apology(harness: Harness) -> None:
