@@ -29,6 +29,8 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from db.sqlite_driver import statements_on_the_thread
+
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
@@ -143,7 +145,8 @@ class GroupCommit:
             return
         try:
             async with self._exclusive(), self._session_factory() as session:
-                results = [await write(session) for write, _ in batch]
+                with statements_on_the_thread():  # a crowd's writes leave the loop to its handlers
+                    results = [await write(session) for write, _ in batch]
                 await session.commit()
         except asyncio.CancelledError:
             for _, done in batch:

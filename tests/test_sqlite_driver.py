@@ -16,7 +16,7 @@ from sqlalchemy import Column, Integer, MetaData, Table, Text, insert, select, t
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from db.engine import create_engine
-from db.sqlite_driver import OneHopConnection
+from db.sqlite_driver import OneHopConnection, statements_on_the_thread
 
 ITEMS = Table("items", MetaData(), Column("id", Integer, primary_key=True), Column("name", Text))
 
@@ -138,6 +138,9 @@ async def test_a_serving_transaction_runs_inline_once_it_holds_the_write_lock(
             assert names == ["a", "b", "c"]
             await connection.execute(insert(ITEMS), {"name": "d"})
             assert counter.hops == 3, "a new transaction's first write: the thread again"
+            with statements_on_the_thread():  # a group commit's batch
+                await connection.execute(insert(ITEMS), {"name": "e"})
+            assert counter.hops == 4, "a batch's statements keep their trips"
             await connection.rollback()
         with contextlib.closing(sqlite3.connect(path)) as other:
             assert other.execute("SELECT id, name FROM items ORDER BY id").fetchall() == [
