@@ -28,6 +28,7 @@ from services.shop_files.products import read_products
 from services.shop_sync.customers import import_customers
 from services.shop_sync.orders import import_orders
 from services.shop_sync.products import import_products
+from services.shopdata import factory
 from services.texts import t
 from tests.harness import Harness, buttons, texts_to
 from tests.shop_api_server import EXAMPLES, TOKEN, ShopApiDouble
@@ -68,6 +69,14 @@ def api_settings(settings: Settings, api: ShopApiDouble, **overrides: object) ->
             **overrides,
         }
     )
+
+
+@pytest.fixture(autouse=True)
+def fresh_connectors(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The connector registry lives as long as the process: a test's shop system may get an earlier
+    test's port, and with the same URL that test's connector and its cached answers ("BAG-30L" came
+    from the cache while this test's system was down: a flaky failure in a full run)."""
+    monkeypatch.setattr(factory, "_connectors", {})
 
 
 @pytest.fixture(params=["tables", "http"])
