@@ -101,6 +101,16 @@ ASKS_PRODUCT_FACT = re.compile(
 )
 """Asks a fact about a product the catalogue does not hold: care, material, feel, fit ("is the merino
 sweater itchy?", "울 비니 소재가 뭐예요?"); the stock line is no answer to it."""
+ASKS_SIZING_OR_SPEC = re.compile(
+    r"\b\d{2,3}\s?(cm|kg|lbs?)\b|\b\d{2}\s?(inch|inches)\b|\bshould i (get|buy|order|pick|go for)\b"
+    r"|\bwill (it|they|this|that) fit\b|\bfit me\b|\bhow long (is|are)\b|\blength\b|\binseam\b"
+    r"|\bwrinkly\b|\bcreases?\b|\b(wool|cotton|linen) (content|percentage)\b"
+    r"|키\s?\d|\d{2,3}\s?(센치|키로)|몸무게|맞을까|맞을지|기장|총장|허리\s?\d|함량|몇\s?(프로|퍼센트)|구김"
+    r"|身長|体重|\d{2,3}\s?(センチ|キロ)|(性|感)(は|が)?ありますか|に[^。？?]{0,8}入りますか|(?<!大)丈|シワ|しわ|何\s?(%|パーセント)"
+)
+"""Sizing advice and specifications that read like availability ("which size should I get for a 28 inch
+waist?", "키 175에 M 맞을까요?", "デニムは伸縮性ありますか?"): a fact question even with a size or
+"ありますか" in it."""
 ASKS_AVAILABILITY = re.compile(
     r"\b(in stock|stock|available|availability|sold out|restock|back in|sell|price|cost|how much"
     r"|(what|which) (sizes|size|colou?rs?)|sizes? (do|does|are|is)|come in|colou?rs?"
@@ -226,13 +236,10 @@ def _route(
     if intent is Intent.STOCK and WANTS_TO_FILE_RETURN.search(clean):
         # "받은 스웨터가 너무 커서 반품하고 싶어요": the product's name pulled it towards stock
         return made(Route.RETURNS, Intent.RETURNS)
-    if (
-        intent is Intent.STOCK
-        and not entities.skus
-        and not answered
-        and ASKS_PRODUCT_FACT.search(clean)
-        and not ASKS_AVAILABILITY.search(clean)
-    ):
+    asks_fact = ASKS_SIZING_OR_SPEC.search(clean) or (
+        ASKS_PRODUCT_FACT.search(clean) and not ASKS_AVAILABILITY.search(clean)
+    )
+    if intent is Intent.STOCK and not entities.skus and not answered and asks_fact:
         return made(Route.NO_ENTRY, Intent.FAQ)  # "is the merino sweater itchy?": not a stock question
     if intent is Intent.STOCK and (entities.skus or (entities.products and not answered)):
         return made(Route.STOCK)  # a SKU is precise; a product name may be in a care question

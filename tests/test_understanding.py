@@ -179,6 +179,10 @@ HONEST = (Route.NO_ENTRY, Route.CLARIFY)
         ("メリノセーターは洗濯機で洗えますか", (Route.NO_ENTRY,), None),
         ("what sizes does the merino sweater come in?", (Route.STOCK,), None),
         ("울 비니 그레이 색상 있어요?", (Route.STOCK,), None),
+        # Sizing advice reads like availability; a helper's probe got the stock line for these.
+        ("키 175에 70kg인데 메리노 스웨터 M 맞을까요?", (Route.NO_ENTRY,), None),
+        ("which size of the merino sweater should I get for a 28 inch waist?", (Route.NO_ENTRY,), None),
+        ("メリノセーターの在庫は大丈夫ですか", (Route.STOCK,), None),
     ],
 )
 def test_what_a_probe_found_misrouted_goes_where_the_customer_meant(
