@@ -26,7 +26,7 @@ from services.conversation_log import Interaction
 from services.entities import Entities
 from services.faq_choices import entry_key
 from services.faq_matcher import FaqDocument
-from services.inquiry import answer_inquiry
+from services.inquiry import after_an_apology, answer_inquiry
 from services.llm.speculative import FaqReplies, Step
 from services.replies import AnswerSource, FollowUp, Reply
 from services.reply_language import reply_language
@@ -80,7 +80,7 @@ def create_router() -> Router:
         interaction.entities["language"] = language  # the console filters conversations by it
         classification = understanding.classification
         customer = await linked_customer(session, message.from_user)
-        reply = await answer_inquiry(
+        answer = await answer_inquiry(
             session,
             shop=shop_data(session, settings),
             customer=customer,
@@ -93,6 +93,7 @@ def create_router() -> Router:
             policy=settings.shop_policy(),
             catalogue_empty=classifier.catalogue_empty,
         )
+        reply = after_an_apology(answer, understanding, language)
         interaction.answered(reply)
         named_order = next(iter(classification.entities.order_numbers), None)
         if reply.preface:

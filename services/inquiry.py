@@ -43,42 +43,6 @@ async def answer_inquiry(
     policy: ShopPolicy | None = None,
     catalogue_empty: bool = False,
 ) -> Reply:
-    """The answer to an understood message; to a complaint, after an apology."""
-    reply = await _answer(
-        session,
-        shop=shop,
-        customer=customer,
-        text=text,
-        understanding=understanding,
-        language=language,
-        faq=faq,
-        low_stock_threshold=low_stock_threshold,
-        user_id=user_id,
-        policy=policy,
-        catalogue_empty=catalogue_empty,
-    )
-    if understanding.complaint is None:
-        return reply
-    apology = t("sorry_complaint", language)
-    if reply.text:
-        return replace(reply, text=f"{apology} {reply.text}")
-    return replace(reply, preface=apology)
-
-
-async def _answer(
-    session: AsyncSession,
-    *,
-    shop: ShopData,
-    customer: Customer | None,
-    text: str,
-    understanding: Understanding,
-    language: str,
-    faq: FaqReplies,
-    low_stock_threshold: int,
-    user_id: int | None = None,
-    policy: ShopPolicy | None = None,
-    catalogue_empty: bool = False,
-) -> Reply:
     entities = understanding.classification.entities
     try:
         if asks_to_cancel(text, entities):
@@ -170,6 +134,17 @@ async def _answer(
             choices=entries,
         )
     return Reply(t("faq_no_match", language), AnswerSource.TEMPLATE, FollowUp.OFFER_HAND_OFF, "faq")
+
+
+def after_an_apology(reply: Reply, understanding: Understanding, language: str) -> Reply:
+    """The reply to a complaint begins with an apology: in its text, or, for a reply with none of its
+    own yet (a hand-off, a streamed answer), as a message before it (`Reply.preface`)."""
+    if understanding.complaint is None:
+        return reply
+    apology = t("sorry_complaint", language)
+    if reply.text:
+        return replace(reply, text=f"{apology} {reply.text}")
+    return replace(reply, preface=apology)
 
 
 def _also_offering(reply: Reply, entries: tuple[FaqDocument, ...], language: str) -> Reply:

@@ -30,6 +30,17 @@ async def engine(tmp_path: Path) -> AsyncIterator[AsyncEngine]:
     await engine.dispose()
 
 
+@pytest.fixture
+async def serving(tmp_path: Path) -> AsyncIterator[tuple[AsyncEngine, Path]]:
+    """A serving process's engine (background checkpoints, so inline commits) on a new file."""
+    path = tmp_path / "serving.db"
+    engine = create_engine(f"sqlite+aiosqlite:///{path}", background_checkpoints=True)
+    async with engine.begin() as connection:
+        await connection.run_sync(ITEMS.metadata.create_all)
+    yield engine, path
+    await engine.dispose()
+
+
 async def test_results_can_be_read_in_batches(engine: AsyncEngine) -> None:
     """fetchmany and partitions read the cursor's arraysize, which the buffered cursor keeps itself."""
     async with engine.begin() as connection:
@@ -86,96 +97,76 @@ async def test_a_statement_is_one_trip_and_an_idle_commit_none(
 
 
 async def test_a_serving_engine_commits_without_a_trip(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    serving: tuple[AsyncEngine, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Where no commit checkpoints (a serving process), a commit with nothing queued runs on the
     caller's thread; what it committed is durable and seen by every other connection."""
-    path = tmp_path / "serving.db"
-    serving = create_engine(f"sqlite+aiosqlite:///{path}", background_checkpoints=True)
-    try:
-        async with serving.begin() as connection:
-            await connection.run_sync(ITEMS.metadata.create_all)
-        async with serving.connect() as connection:
-            await connection.execute(text("SELECT 1"))
-            counter = HopCounter(monkeypatch)
-            await connection.execute(insert(ITEMS), {"name": "kept"})
-            await connection.commit()
-            assert counter.hops == 1, "the insert only"
-            await connection.execute(insert(ITEMS), {"name": "dropped"})
-            await connection.rollback()
-            assert counter.hops == 2, "the second insert only"
-        with contextlib.closing(sqlite3.connect(path)) as other:
-            assert other.execute("SELECT name FROM items").fetchall() == [("kept",)]
-    finally:
-        await serving.dispose()
+    engine, path = serving
+    async with engine.connect() as connection:
+        await connection.execute(text("SELECT 1"))
+        counter = HopCounter(monkeypatch)
+        await connection.execute(insert(ITEMS), {"name": "kept"})
+        await connection.commit()
+        assert counter.hops == 1, "the insert only"
+        await connection.execute(insert(ITEMS), {"name": "dropped"})
+        await connection.rollback()
+        assert counter.hops == 2, "the second insert only"
+    with contextlib.closing(sqlite3.connect(path)) as other:
+        assert other.execute("SELECT name FROM items").fetchall() == [("kept",)]
 
 
 async def test_a_serving_transaction_runs_inline_once_it_holds_the_write_lock(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    serving: tuple[AsyncEngine, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The first write of a transaction goes to the thread (it may wait for the lock); the
     statements after it, reads included, and the commit run inline, with the same results."""
-    path = tmp_path / "writer.db"
-    serving = create_engine(f"sqlite+aiosqlite:///{path}", background_checkpoints=True)
-    try:
-        async with serving.begin() as connection:
-            await connection.run_sync(ITEMS.metadata.create_all)
-        async with serving.connect() as connection:
-            await connection.execute(text("SELECT 1"))
-            counter = HopCounter(monkeypatch)
-            await connection.execute(select(ITEMS))
-            assert counter.hops == 1, "a read outside a write goes to the thread"
-            changed = await connection.execute(update(ITEMS).values(name="none yet"))
-            assert changed.rowcount == 0
-            assert counter.hops == 2, "the transaction's first write goes to the thread"
-            first = (
-                await connection.execute(insert(ITEMS).returning(ITEMS.c.id), {"name": "a"})
-            ).scalar_one()
-            await connection.execute(insert(ITEMS), [{"name": "b"}, {"name": "c"}])
-            names = (await connection.execute(select(ITEMS.c.name).order_by(ITEMS.c.id))).scalars().all()
-            await connection.commit()
-            assert counter.hops == 2, "inserts, read and commit inline"
-            assert names == ["a", "b", "c"]
-            await connection.execute(insert(ITEMS), {"name": "d"})
-            assert counter.hops == 3, "a new transaction's first write: the thread again"
-            with statements_on_the_thread():  # a group commit's batch
-                await connection.execute(insert(ITEMS), {"name": "e"})
-            assert counter.hops == 4, "a batch's statements keep their trips"
-            await connection.rollback()
-        with contextlib.closing(sqlite3.connect(path)) as other:
-            assert other.execute("SELECT id, name FROM items ORDER BY id").fetchall() == [
-                (first, "a"),
-                (first + 1, "b"),
-                (first + 2, "c"),
-            ]
-    finally:
-        await serving.dispose()
+    engine, path = serving
+    async with engine.connect() as connection:
+        await connection.execute(text("SELECT 1"))
+        counter = HopCounter(monkeypatch)
+        await connection.execute(select(ITEMS))
+        assert counter.hops == 1, "a read outside a write goes to the thread"
+        changed = await connection.execute(update(ITEMS).values(name="none yet"))
+        assert changed.rowcount == 0
+        assert counter.hops == 2, "the transaction's first write goes to the thread"
+        first = (await connection.execute(insert(ITEMS).returning(ITEMS.c.id), {"name": "a"})).scalar_one()
+        await connection.execute(insert(ITEMS), [{"name": "b"}, {"name": "c"}])
+        names = (await connection.execute(select(ITEMS.c.name).order_by(ITEMS.c.id))).scalars().all()
+        await connection.commit()
+        assert counter.hops == 2, "inserts, read and commit inline"
+        assert names == ["a", "b", "c"]
+        await connection.execute(insert(ITEMS), {"name": "d"})
+        assert counter.hops == 3, "a new transaction's first write: the thread again"
+        with statements_on_the_thread():  # a group commit's batch
+            await connection.execute(insert(ITEMS), {"name": "e"})
+        assert counter.hops == 4, "a batch's statements keep their trips"
+        await connection.rollback()
+    with contextlib.closing(sqlite3.connect(path)) as other:
+        assert other.execute("SELECT id, name FROM items ORDER BY id").fetchall() == [
+            (first, "a"),
+            (first + 1, "b"),
+            (first + 2, "c"),
+        ]
 
 
-async def test_a_first_write_waiting_for_the_lock_does_not_hold_up_the_event_loop(tmp_path: Path) -> None:
+async def test_a_first_write_waiting_for_the_lock_does_not_hold_up_the_event_loop(
+    serving: tuple[AsyncEngine, Path],
+) -> None:
     """Another connection holds SQLite's write lock: the write waits on its thread while the
     loop goes on, and lands once the lock is released."""
-    path = tmp_path / "locked.db"
-    serving = create_engine(f"sqlite+aiosqlite:///{path}", background_checkpoints=True)
-    try:
-        async with serving.begin() as connection:
-            await connection.run_sync(ITEMS.metadata.create_all)
-        with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as other:
-            other.execute("BEGIN IMMEDIATE")
-            async with serving.connect() as connection:
-                write = asyncio.ensure_future(connection.execute(insert(ITEMS), {"name": "waited"}))
-                ticks = 0
-                while ticks < 20:
-                    await asyncio.sleep(0.005)
-                    ticks += 1
-                assert not write.done(), "the write waits for the lock"
-                other.execute("COMMIT")
-                await write
-                await connection.execute(insert(ITEMS), {"name": "after"})
-                await connection.commit()
-            assert other.execute("SELECT name FROM items ORDER BY id").fetchall() == [("waited",), ("after",)]
-    finally:
-        await serving.dispose()
+    engine, path = serving
+    with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as other:
+        other.execute("BEGIN IMMEDIATE")
+        async with engine.connect() as connection:
+            write = asyncio.ensure_future(connection.execute(insert(ITEMS), {"name": "waited"}))
+            for _ in range(20):  # the loop goes on: a write run inline would hold it for the busy timeout
+                await asyncio.sleep(0.005)
+            assert not write.done(), "the write waits for the lock"
+            other.execute("COMMIT")
+            await write
+            await connection.execute(insert(ITEMS), {"name": "after"})
+            await connection.commit()
+        assert other.execute("SELECT name FROM items ORDER BY id").fetchall() == [("waited",), ("after",)]
 
 
 @pytest.mark.parametrize("serving", [False, True], ids=["thread-commits", "inline-commits"])
