@@ -28,6 +28,12 @@ from services.faq_choices import entry_key
 from services.faq_matcher import FaqDocument
 from services.inquiry import after_an_apology, answer_inquiry
 from services.llm.speculative import FaqReplies, Step
+from services.product_memory import (
+    LAST_PRODUCTS,
+    named_products,
+    needs_remembered_products,
+    with_remembered_products,
+)
 from services.replies import AnswerSource, FollowUp, Reply
 from services.reply_language import reply_language
 from services.shipping import answer_orders
@@ -75,7 +81,7 @@ def create_router() -> Router:
         lookup = faq.lookup
         if lookup.refresher is not None:
             await lookup.refresher.refresh(session)
-        understanding = understand(text, language, classifier, lookup)
+        understanding = await _in_context(understand(text, language, classifier, lookup), state)
         _log_understanding(interaction, understanding)
         interaction.entities["language"] = language  # the console filters conversations by it
         classification = understanding.classification
@@ -159,6 +165,19 @@ def create_router() -> Router:
                 )
 
     return router
+
+
+async def _in_context(understanding: Understanding, state: FSMContext) -> Understanding:
+    """The message read with the chat's last named products, which it updates (one FSM read only
+    for a stock question that names nothing, one write only for a message that names some)."""
+    named = named_products(understanding.classification.entities)
+    if named:
+        await state.update_data({LAST_PRODUCTS: list(named)})
+        return understanding
+    if not needs_remembered_products(understanding):
+        return understanding
+    remembered = (await state.get_data()).get(LAST_PRODUCTS) or []
+    return with_remembered_products(understanding, [str(sku) for sku in remembered])
 
 
 def _log_understanding(interaction: Interaction, understanding: Understanding) -> None:

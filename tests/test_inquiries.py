@@ -33,6 +33,22 @@ class TestStock:
         assert "SKU-5521" not in reply and "₩" not in reply, "the stock line is no answer to it"
         assert reply in (t("faq_no_match", "en"), t("faq_no_match_choices", "en"))
 
+    async def test_is_it_in_stock_means_the_product_the_chat_just_named(self, harness: Harness) -> None:
+        """Each message was understood alone: "is it in stock?" after a question about the sweater got
+        "Which product do you mean?" (a helper's probe)."""
+        [first] = await harness.say(OTHER_USER_ID, "is it in stock?")
+        assert first == t("which_product", "en"), "nothing named yet: it asks"
+        await harness.say(OTHER_USER_ID, "is the merino sweater itchy?")
+        [reply] = await harness.say(OTHER_USER_ID, "is it in stock?")
+        assert reply.startswith("Merino Crew Sweater (SKU-5521): sold out.")
+        [korean] = await harness.say(OTHER_USER_ID, "그럼 재고는 있어요?")
+        assert korean.startswith("메리노 크루 스웨터 (SKU-5521)")
+        await harness.say(OTHER_USER_ID, "is SKU-3300 in stock?")
+        [latest] = await harness.say(OTHER_USER_ID, "and is it in stock?")
+        assert latest.startswith("Wool Beanie (SKU-3300)"), "the last product named wins"
+        [other] = await harness.say(DEMO_USER_ID, "is it in stock?")
+        assert other == t("which_product", "en"), "another chat's products are not this one's"
+
     async def test_product_found_by_part_of_its_name(self, harness: Harness) -> None:
         [reply] = await harness.say(DEMO_USER_ID, "is the merino sweater in stock?")
         assert "SKU-5521" in reply and "sold out" in reply
