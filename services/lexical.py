@@ -35,7 +35,8 @@ def _stem(word: str) -> str:
 
 
 def terms(text: str) -> list[str]:
-    """Latin word stems plus CJK character bigrams (a lone CJK character stands for itself)."""
+    """Latin word stems plus CJK character bigrams (a lone CJK character stands for itself); stopwords
+    and Korean function words (`_FUNCTION_WORDS`) carry no topic and are left out."""
     return list(_terms(text))
 
 
@@ -46,6 +47,8 @@ def _terms(text: str) -> tuple[str, ...]:
     clean = normalize(text)
     found = [_stem(word) for word in _LATIN.findall(clean) if word not in _STOPWORDS]
     for run in _CJK_RUN.findall(clean):
+        if run in _FUNCTION_WORDS:  # "알려주세요", "어떻게": their bigrams matched whichever entry had them
+            continue
         found.extend(run[i : i + 2] for i in range(max(1, len(run) - 1)))
     return tuple(found)
 

@@ -295,13 +295,13 @@ def test_reload_swaps_the_whole_index(demo_faq: FaqLookupAnswerer) -> None:
 @pytest.mark.parametrize(
     ("questions", "faq", "min_coverage", "max_false"),
     [
-        ("faq_demo.tsv", None, 0.55, 0.03),  # tuning: 0.587 / 0.010
+        ("faq_demo.tsv", None, 0.55, 0.03),  # tuning: 0.603 / 0.010
         ("faq_demo_holdout.tsv", None, 0.62, 0.05),  # held out: 0.657 / 0.033
         ("unseen_faq2_questions.tsv", "unseen_faq2.csv", 0.58, 0.05),  # held out: 0.612 / 0.030
         ("holdout_faq5_questions.tsv", "holdout_faq5.csv", 0.56, 0.10),  # held out: 0.625 / 0.054
         ("holdout_faq8_questions.tsv", "holdout_faq8.csv", 0.30, 0.08),  # held out: 0.382 / 0.053
-        ("holdout_faq9_questions.tsv", "holdout_faq9.csv", 0.37, 0.05),  # held out: 0.414 / 0.029
-        ("holdout_faq10_questions.tsv", "holdout_faq10.csv", 0.36, 0.09),  # held out: 0.414 / 0.067
+        ("holdout_faq9_questions.tsv", "holdout_faq9.csv", 0.37, 0.05),  # held out: 0.414 / 0.038
+        ("holdout_faq10_questions.tsv", "holdout_faq10.csv", 0.36, 0.09),  # held out: 0.414 / 0.057
     ],
 )
 def test_faq_coverage_and_false_answers(
