@@ -49,4 +49,4 @@ class Reply:
     sure enough to answer with one (services.faq_choices)."""
     preface: str = ""
     """Sent on its own before a reply that has no text of its own to begin with (a streamed
-    answer, a hand-off): the apology to an unhappy customer."""
+    answer, a hand-off): the apology to a complaint (services.inquiry.after_an_apology)."""
