@@ -93,7 +93,7 @@ UNHAPPY = re.compile(
 
 
 NOT_A_COMPLAINT = re.compile(
-    r"\b(not|never|no|n't)\s+(\w+\s+){0,2}(disappointed|angry|upset|annoyed|frustrated|mad)\b"
+    r"(\b(not|never|no)|n't)\s+(\w+\s+){0,2}(disappointed|angry|upset|annoyed|frustrated|mad)\b"
     r"|\bworst[- ]case\b|\bat (the )?worst\b"
     r"|(불량|파손|하자|문제)\s?(이|가|도)?\s?(없이|없고|없어|없네|없습니다|없었)|최악의\s?경우"
     r"|(がっかり|怒っ|不満)\S{0,5}(ません|ない)|最悪の場合|最悪でも"
