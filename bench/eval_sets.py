@@ -48,8 +48,13 @@ HELD_OUT_ROUTES: tuple[str, ...] = ("complaints_holdout.tsv", "product_facts_hol
 """Questions to the demo shop judged by the route they get (a return offered, a person, the stock
 line or an honest "I don't know"), not by an FAQ entry: complaints and damage reports
 (services/complaints.py), questions about a product's facts (services/understanding.py)."""
-TUNING_INTENTS: tuple[str, ...] = ("intents.tsv",)
-HELD_OUT_INTENTS: tuple[str, ...] = ("intents_holdout.tsv", "intents_holdout2.tsv", "intents_holdout3.tsv")
+TUNING_INTENTS: tuple[str, ...] = ("intents.tsv", "intents_tuning2.tsv")
+HELD_OUT_INTENTS: tuple[str, ...] = (
+    "intents_holdout.tsv",
+    "intents_holdout2.tsv",
+    "intents_holdout3.tsv",
+    "intents_holdout4.tsv",
+)
 
 
 def faq_documents(name: str) -> list[FaqDocument]:

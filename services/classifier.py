@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from services.encoder import SentenceEncoder, shared_encoder
-from services.entities import CatalogueName, Entities, EntityExtractor
+from services.entities import CatalogueName, Entities, EntityExtractor, without_product_names
 from services.lexical import TermLikelihood, TfidfIndex, best_per_group
 
 MAX_CLASSIFIED_CHARS = 600
@@ -58,6 +58,9 @@ class Classification:
     entities: Entities
     cues: tuple[str, ...] = ()
     runner_up: Intent | None = None
+    read: str | None = None
+    """The message as it was read when it named a product: the names made neutral
+    (entities.without_product_names). The FAQ matcher reads the same, so it is embedded once."""
 
 
 @dataclass(frozen=True)
@@ -255,8 +258,11 @@ class IntentClassifier:
     def classify(self, text: str) -> Classification:
         clipped = text[:MAX_CLASSIFIED_CHARS]
         entities = self._extractor.extract(clipped)
-        vector = self._encoder.encode_one(clipped)
-        semantic, neighbours, lexical, term_likelihoods, similarities = self._model.evidence(vector, clipped)
+        read = without_product_names(clipped, entities.product_words) if entities.product_words else None
+        vector = self._encoder.encode_one(read or clipped)
+        semantic, neighbours, lexical, term_likelihoods, similarities = self._model.evidence(
+            vector, read or clipped
+        )
         scores = (
             semantic
             + NEIGHBOUR_WEIGHT * neighbours
@@ -282,7 +288,7 @@ class IntentClassifier:
         confidence = float(probabilities[order[0]])
         if not any(getattr(entities, field_name) for field_name, _, _ in ENTITY_CUES):
             confidence *= self._model.familiarity(similarities)  # an order number or SKU is never unfamiliar
-        return Classification(best, round(confidence, 3), entities, tuple(cues), second)
+        return Classification(best, round(confidence, 3), entities, tuple(cues), second, read)
 
 
 _default_lock = threading.Lock()

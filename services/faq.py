@@ -63,13 +63,14 @@ class FaqLookupAnswerer:
             self._matcher = matcher
             self._last = None
 
-    def match(self, question: str, *, language: str) -> FaqMatch | None:
-        """The best entry with its evidence (answered or not); the last result is reused."""
+    def match(self, question: str, *, language: str, embedded: str | None = None) -> FaqMatch | None:
+        """The best entry with its evidence (answered or not); the last result is reused, so the
+        answer to a message is the one its understanding found (`embedded`: FaqMatcher.scores)."""
         with self._lock:
             last, matcher = self._last, self._matcher
         if last is not None and last[0] == question and last[1] == language:
             return last[2]
-        found = matcher.match(question, language=language)
+        found = matcher.match(question, language=language, embedded=embedded)
         with self._lock:
             if matcher is self._matcher:
                 self._last = (question, language, found)

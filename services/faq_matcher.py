@@ -254,9 +254,13 @@ class FaqMatcher:
         """Per-entry maximum; `starts` from `_starts` (every entry has at least one row)."""
         return np.maximum.reduceat(scores, starts)
 
-    def scores(self, question: str) -> tuple[np.ndarray, dict[str, np.ndarray]]:
-        """Combined ranking score per slug, and its parts."""
-        vector = self._encoder.encode_one(question)
+    def scores(
+        self, question: str, *, embedded: str | None = None
+    ) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+        """Combined ranking score per slug, and its parts. `embedded`: the text whose embedding
+        stands for the question's meaning when it is not the question itself (the classifier's
+        reading, product names made neutral: one embedding per message); words come from `question`."""
+        vector = self._encoder.encode_one(embedded or question)
         semantic = self._best(self._phrase_vectors @ vector, self._phrase_starts)
         answer = self._best(self._answer_vectors @ vector, self._answer_starts)
         lexical_question = np.array(
@@ -291,11 +295,13 @@ class FaqMatcher:
         order, _, evidence = judged
         return int(order[0]), int(order[1]) if len(order) > 1 else None, evidence
 
-    def _judge(self, question: str) -> tuple[np.ndarray, np.ndarray, dict[str, float]] | None:
+    def _judge(
+        self, question: str, embedded: str | None = None
+    ) -> tuple[np.ndarray, np.ndarray, dict[str, float]] | None:
         """Every entry's index, closest first, their ranking scores, and the features of the first."""
         if not self.documents or not question.strip():
             return None
-        combined, parts = self.scores(question)
+        combined, parts = self.scores(question, embedded=embedded)
         order = np.argsort(-combined)
         best = int(order[0])
         second = int(order[1]) if len(order) > 1 else None
@@ -328,8 +334,8 @@ class FaqMatcher:
         }
         return order, combined, evidence
 
-    def match(self, question: str, *, language: str) -> FaqMatch | None:
-        judged = self._judge(question)
+    def match(self, question: str, *, language: str, embedded: str | None = None) -> FaqMatch | None:
+        judged = self._judge(question, embedded)
         if judged is None:
             return None
         order, combined, evidence = judged

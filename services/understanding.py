@@ -281,4 +281,4 @@ def understand(
     text: str, language: str, classifier: IntentClassifier, lookup: FaqLookupAnswerer
 ) -> Understanding:
     classification = classifier.classify(text)
-    return decide(classification, lookup.match(text, language=language), text)
+    return decide(classification, lookup.match(text, language=language, embedded=classification.read), text)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from services.entities import CatalogueName, EntityExtractor, sku_like_tokens
+from services.entities import CatalogueName, EntityExtractor, sku_like_tokens, without_product_names
 
 SHOP = EntityExtractor(
     [
@@ -82,3 +82,34 @@ def test_order_references_match_with_or_without_dashes_and_in_any_case() -> None
     assert same_order("HB-2026-0001", "hb-2026-0001")
     assert same_order("20240115-001234", "202401150012 34")
     assert not same_order("20240115-001234", "20240115-001235")
+
+
+def neutral(text: str) -> str:
+    return without_product_names(text, SHOP.extract(text).product_words)
+
+
+def test_the_words_that_named_a_product_become_a_neutral_noun() -> None:
+    assert (
+        neutral("I want to return the Merino  Crew Sweater, too small")
+        == "I want to return the item, too small"
+    )
+    assert neutral("merino socks are itchy") == "item are itchy"  # two words, one product: one noun
+    assert neutral("텐트는 반품할래요") == "상품는 반품할래요"
+    assert neutral("チタンマグを交換したい") == "商品を交換したい"
+    assert neutral("is my order late?") == "is my order late?"
+
+
+def test_a_neutral_noun_replaces_whole_words_only() -> None:
+    assert without_product_names("the mugshot and the mug", ("mug",)) == "the mugshot and the item"
+
+
+def test_the_naming_words_are_not_logged_as_entities() -> None:
+    found = SHOP.extract("do you have the Titanium Mug 450ml?")
+    assert found.product_words == ("titanium mug 450ml",)
+    assert found.as_dict() == {"products": ["MUG-TI-450"]}
+
+
+def test_a_part_of_a_compound_inside_a_longer_katakana_word_names_nothing() -> None:
+    shop = EntityExtractor([CatalogueName("BAG", ("Canvas Tote Bag", "キャンバストートバッグ"))])
+    assert shop.extract("今キャンペーンやってますか").products == ()
+    assert shop.extract("キャンバスの色は？").products == ("BAG",)

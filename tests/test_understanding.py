@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from db.seed import DEMO_PRODUCTS, demo_names
@@ -388,7 +389,12 @@ def test_an_entry_named_like_an_intent_is_not_credited_for_an_intent_route(
 
 @pytest.mark.parametrize(
     ("name", "floor"),
-    [("intents_holdout.tsv", 0.95), ("intents_holdout2.tsv", 0.95), ("intents_holdout3.tsv", 0.95)],
+    [
+        ("intents_holdout.tsv", 0.95),
+        ("intents_holdout2.tsv", 0.95),
+        ("intents_holdout3.tsv", 0.95),
+        ("intents_holdout4.tsv", 0.95),
+    ],
 )
 def test_intent_macro_f1_on_held_out_sets(name: str, floor: float, classifier: IntentClassifier) -> None:
     report = evaluate_intents(classifier, load_labelled(DATA / name))
@@ -409,3 +415,21 @@ def test_the_runner_up_score_is_the_highest_of_the_others(scores: list[float]) -
     for best in range(len(scores)):
         others = np.delete(array, best)
         assert _max_except(array, best, -9.0) == (float(others.max()) if len(others) else -9.0)
+
+
+def test_a_message_naming_a_product_is_read_and_embedded_once_without_the_name(
+    classifier: IntentClassifier, demo_faq: FaqLookupAnswerer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The classifier and the FAQ matcher read the same neutral text: one embedding per message."""
+    embedded: list[str] = []
+    encode_one = classifier.encoder.encode_one
+
+    def counted(text: str) -> np.ndarray:
+        embedded.append(text)
+        return encode_one(text)
+
+    monkeypatch.setattr(classifier.encoder, "encode_one", counted)
+    understanding = understand("can I swap the Wool Beanie for another colour?", "en", classifier, demo_faq)
+    assert set(embedded) == {"can I swap the item for another colour?"}
+    assert understanding.intent is Intent.RETURNS, understanding.classification
+    assert understanding.classification.entities.products == ("SKU-3300",)
