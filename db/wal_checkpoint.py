@@ -30,8 +30,8 @@ from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Literal, NamedTuple
 
-from sqlalchemy.exc import DBAPIError
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.exc import DBAPIError, InvalidRequestError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 logger = logging.getLogger(__name__)
 
@@ -56,6 +56,19 @@ class Checkpoint(NamedTuple):
 def _checkpoint(row: Any) -> Checkpoint:
     busy, log_frames, checkpointed = row
     return Checkpoint(bool(busy), int(log_frames), int(checkpointed))
+
+
+async def _restore_busy_timeout(connection: AsyncConnection, waits: int) -> None:
+    """Give the connection its busy timeout back, or take it out of the pool.
+
+    A checkpoint cancelled midway (a shutdown) leaves the connection unusable until rolled
+    back, so the restore fails; that error must not replace the cancellation, and the
+    connection must not go back to the pool waiting 0 ms for every lock.
+    """
+    try:
+        await connection.exec_driver_sql(f"PRAGMA busy_timeout={int(waits)}")
+    except (DBAPIError, InvalidRequestError):
+        await connection.invalidate()
 
 
 class WalCheckpointer:
@@ -90,7 +103,7 @@ class WalCheckpointer:
                 result = await connection.exec_driver_sql(f"PRAGMA wal_checkpoint({mode})")
                 return _checkpoint(result.one())
             finally:
-                await connection.exec_driver_sql(f"PRAGMA busy_timeout={int(waits)}")
+                await _restore_busy_timeout(connection, waits)
 
     async def round(self) -> Checkpoint:
         """A passive checkpoint; a restart of the log too when it has grown past its bound."""

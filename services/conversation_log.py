@@ -122,7 +122,7 @@ def outcome_record(interaction: Interaction, outcome: Outcome) -> dict[str, Any]
         "answer_source": interaction.answer_source,
         "error": interaction.error,
         "latency_ms": round((time.perf_counter() - interaction.started) * 1000, 3),
-        "sent": [asdict(sent) for sent in interaction.sent],
+        "sent": [dict(vars(sent)) for sent in interaction.sent],  # flat: asdict's deep copy cost 0.15 ms
     }
 
 

@@ -190,7 +190,7 @@ class Inbox:
         updates that queued meanwhile. Journaled when the database does not answer."""
         record = outcome_record(interaction, outcome)
         try:
-            if session is not None:
+            if session is not None and session.in_transaction():
                 await session.rollback()
             await self._write(session, record, llm)
         except STORAGE_ERRORS as error:

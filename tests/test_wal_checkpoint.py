@@ -134,3 +134,21 @@ async def test_the_serving_app_checkpoints_in_the_background(tmp_path: Path) -> 
         assert (tmp_path / "app.db").stat().st_size >= size + 100 * PAGE
     finally:
         await app.close()
+
+
+async def test_a_checkpoint_cancelled_midway_ends_cancelled_and_leaves_the_pool_waiting(
+    engine: AsyncEngine,
+) -> None:
+    """A shutdown cancels the checkpointer wherever it is; cancelled inside the restart, the
+    connection's restore of its busy timeout failed (the cancelled statement spoilt its
+    transaction) and that error, not the cancellation, escaped the shutdown."""
+    checkpointer = WalCheckpointer(engine)
+    for step in range(40):  # cancel at every point of the restart, a little later each time
+        await write(engine, 5)
+        task = asyncio.create_task(checkpointer.checkpoint("RESTART"))
+        await asyncio.sleep(step * 0.0001)
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+    async with engine.connect() as connection:  # no connection went back to the pool at 0 ms
+        assert (await connection.exec_driver_sql("PRAGMA busy_timeout")).scalar_one() == 60_000
