@@ -203,7 +203,7 @@ def without_product_names(text: str, words: Iterable[str]) -> str:
     Why: most of the intent examples that name a product ask about stock, so a name pulled
     "I want to return the merino sweater, it's too small" to stock by its meaning and its words,
     and then again by the product cue. With the name neutral, the cue alone says a product was
-    named (measured in the closing note of issue 9, ninth session). Case and runs of spaces in the
+    named (README, *A named product is no stock question by itself*). Case and runs of spaces in the
     text do not matter; a name the text spells otherwise (full-width letters) stays.
     """
     for word in sorted(words, key=len, reverse=True):
