@@ -458,10 +458,11 @@ def _eval_answerers(faq: str | None, settings: Settings) -> tuple[IntentClassifi
     from services.faq import FaqLookupAnswerer
 
     demo_catalogue = [CatalogueName(p["sku"], demo_names(p)) for p in DEMO_PRODUCTS]
+    bar = settings.faq_min_confidence  # the bot's own bar: eval answers as the bot would
     if faq == "demo":
         from services.faq_store import demo_documents
 
-        return IntentClassifier(demo_catalogue), FaqLookupAnswerer(demo_documents())
+        return IntentClassifier(demo_catalogue), FaqLookupAnswerer(demo_documents(), min_confidence=bar)
     if faq is not None:
         from services.faq_store import file_documents
 
@@ -471,7 +472,7 @@ def _eval_answerers(faq: str | None, settings: Settings) -> tuple[IntentClassifi
         except OSError as error:
             raise ValueError(f"{path}: cannot read the file ({error.strerror})") from error
         documents = file_documents(data, source=str(path))
-        return IntentClassifier(demo_catalogue), FaqLookupAnswerer(documents)
+        return IntentClassifier(demo_catalogue), FaqLookupAnswerer(documents, min_confidence=bar)
     return asyncio.run(_shop_answerers(settings))
 
 
@@ -482,7 +483,7 @@ async def _shop_answerers(settings: Settings) -> tuple[IntentClassifier, FaqLook
 
     engine = await open_recorded(settings)
     try:
-        return await load_answerers(create_session_factory(engine))
+        return await load_answerers(create_session_factory(engine), settings)  # as the bot would load them
     finally:
         await engine.dispose()
 

@@ -62,6 +62,12 @@ class Settings(BaseSettings):
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     log_format: Literal["console", "json"] = "console"
     low_stock_threshold: int = Field(default=5, ge=0)
+    faq_min_confidence: float | None = Field(
+        default=None,
+        ge=0.5,
+        le=0.99,
+        description="answer from the FAQ only at this calibrated probability or above; unset: the fitted bar",
+    )
     local_chat_user_id: int = LOCAL_CHAT_USER_ID
     llm: LLMRoles = Field(
         default_factory=LLMRoles,

@@ -53,7 +53,8 @@ async def load_answerers(
     classifier = await asyncio.to_thread(IntentClassifier, names)
     classifier.catalogue_version, classifier.catalogue_checked_at = version, time.monotonic()
     classifier.catalogue_loaded = loaded
-    answerer = await asyncio.to_thread(FaqLookupAnswerer, entries)
+    min_confidence = settings.faq_min_confidence if settings is not None else None
+    answerer = await asyncio.to_thread(lambda: FaqLookupAnswerer(entries, min_confidence=min_confidence))
     answerer.refresher = FaqRefresher(answerer, fingerprint)
     return classifier, answerer
 

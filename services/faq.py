@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from services.encoder import SentenceEncoder
-from services.faq_matcher import FaqDocument, FaqMatch, FaqMatcher
+from services.faq_matcher import Calibration, FaqDocument, FaqMatch, FaqMatcher
 
 if TYPE_CHECKING:
     from services.faq_store import FaqRefresher
@@ -44,9 +44,17 @@ class FaqLookupAnswerer:
     (`reload`), so a message being answered keeps the index it started with.
     """
 
-    def __init__(self, documents: Iterable[FaqDocument], *, encoder: SentenceEncoder | None = None) -> None:
+    def __init__(
+        self,
+        documents: Iterable[FaqDocument],
+        *,
+        encoder: SentenceEncoder | None = None,
+        min_confidence: float | None = None,
+    ) -> None:
+        """`min_confidence`: the shop's own bar for answering (Calibration.load)."""
         self._encoder = encoder
-        self._matcher = FaqMatcher(documents, encoder=encoder)
+        self._calibration = Calibration.load(threshold=min_confidence)
+        self._matcher = FaqMatcher(documents, encoder=encoder, calibration=self._calibration)
         self._last: tuple[str, str, FaqMatch | None] | None = None
         self._lock = threading.Lock()
         self.refresher: FaqRefresher | None = None
@@ -58,7 +66,7 @@ class FaqLookupAnswerer:
 
     def reload(self, documents: Iterable[FaqDocument]) -> None:
         """Build the new index first, then swap: answering never sees half an index."""
-        matcher = FaqMatcher(documents, encoder=self._encoder)
+        matcher = FaqMatcher(documents, encoder=self._encoder, calibration=self._calibration)
         with self._lock:
             self._matcher = matcher
             self._last = None

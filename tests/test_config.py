@@ -38,6 +38,7 @@ def test_admin_ids_are_read_as_people_type_them(monkeypatch: pytest.MonkeyPatch)
         ("CSBOT_SUPPORT_CHAT_ID", "support-group"),
         ("CSBOT_DATABASE_URL", "mysql://nope"),
         ("CSBOT_LOG_LEVEL", "LOUD"),
+        ("CSBOT_FAQ_MIN_CONFIDENCE", "0.2"),
     ],
 )
 def test_bad_values_name_the_variable(monkeypatch: pytest.MonkeyPatch, variable: str, value: str) -> None:

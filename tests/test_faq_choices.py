@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from aiogram.methods import SendMessage
 
-from bot.app import App
+from bot.app import App, build_app
+from bot.config import Settings
 from bot.local_chat import LocalChat
 from db.models import InboundMessage
 from handlers.keyboards import FaqChoice, HandoffOffer
@@ -222,3 +223,31 @@ def test_the_unsure_reply_counts_as_no_answer_in_the_arm_figures() -> None:
     """A canary arm that offers choices more often must not look as if it answered more."""
     for language in ("en", "ko", "ja"):
         assert says_dont_know(t("faq_no_match_choices", language))
+
+
+async def test_a_shop_with_a_higher_bar_offers_what_the_fitted_bar_answers(settings: Settings) -> None:
+    """CSBOT_FAQ_MIN_CONFIDENCE reaches the running bot: the same question is answered by
+    default and offered as a choice under a bar of 0.99."""
+    asked = "if I order today when will it get here"
+    dispatch = _entry("same-day-dispatch")
+    updates = None  # one sequence of update ids for both apps: the second is no redelivery of the first
+    for bar, answered in ((None, True), (0.99, False)):
+        app = await build_app(
+            settings.model_copy(update={"faq_min_confidence": bar}), upgrade=False, seed=True
+        )
+        try:
+            harness = Harness(app, updates)
+            updates = harness.updates
+            sent = [
+                c
+                for c in await harness.feed(harness.updates.text(OTHER_USER_ID, asked))
+                if isinstance(c, SendMessage)
+            ]
+            texts = [c.text for c in sent]
+            if answered:
+                assert dispatch.answer in texts, texts
+            else:
+                assert texts == [t("faq_no_match_choices", "en")]
+                assert buttons(sent[0])[0][0] == dispatch.question
+        finally:
+            await app.close()

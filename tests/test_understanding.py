@@ -433,3 +433,22 @@ def test_a_message_naming_a_product_is_read_and_embedded_once_without_the_name(
     assert set(embedded) == {"can I swap the item for another colour?"}
     assert understanding.intent is Intent.RETURNS, understanding.classification
     assert understanding.classification.entities.products == ("SKU-3300",)
+
+
+def test_a_shop_that_sets_a_higher_bar_gets_choices_where_the_fitted_bar_answers(
+    classifier: IntentClassifier,
+) -> None:
+    """CSBOT_FAQ_MIN_CONFIDENCE: a shop that would rather offer choices than risk a wrong answer."""
+    asked = "if I order today when will it get here"
+    fitted = understand(asked, "en", classifier, FaqLookupAnswerer(demo_documents()))
+    strict = understand(asked, "en", classifier, FaqLookupAnswerer(demo_documents(), min_confidence=0.99))
+    assert fitted.route is Route.FAQ_ENTRY and fitted.label == "same-day-dispatch"
+    assert strict.route is not Route.FAQ_ENTRY
+    assert strict.faq is not None and strict.faq.alternatives[0] == "same-day-dispatch"  # one tap away
+    own = understand(
+        "What payment methods do you accept?",
+        "en",
+        classifier,
+        FaqLookupAnswerer(demo_documents(), min_confidence=0.99),
+    )
+    assert own.route is Route.FAQ_ENTRY, "the shop's own wording of an entry is answered at any bar"
