@@ -50,6 +50,8 @@ def test_precision_and_recall_per_intent(classifier: IntentClassifier, name: str
         ("I ordered the merino sweater last week and it still hasn't arrived", Intent.SHIPPING),
         ("is the merino sweater still available in grey?", Intent.STOCK),
         ("데님 와이드 팬츠 재고 있나요?", Intent.STOCK),
+        ("데님 와이드 팬츠 가격 얼마예요?", Intent.STOCK),  # the price is in the stock line
+        ("ウールビーニーはいくらですか", Intent.STOCK),
         ("", Intent.FAQ),
     ],
 )
