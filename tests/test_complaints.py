@@ -36,6 +36,15 @@ from tests.harness import DEMO_USER_ID, OTHER_USER_ID, Harness, buttons, texts_t
         ("불량이면 반품 배송비는 누가 내나요?", None),
         ("is the merino sweater itchy?", None),
         ("where is my order?", None),
+        # A ninth-session helper's probe: these got no apology and no return offer
+        ("the bag strap ripped on day two", Complaint.DAMAGED),
+        ("I got a Wool Beanie but I ordered the Canvas Tote Bag", Complaint.DAMAGED),
+        ("ウールビーニーが届いたけど、注文したのはトートバッグです", Complaint.DAMAGED),
+        ("リネンオーバーシャツ、一回洗ったら縮んだ", Complaint.DAMAGED),  # たら, then what happened
+        ("가방 끈이 이틀 만에 떨어졌어요", Complaint.DAMAGED),
+        ("洗ったら縮みますか", None),  # a condition: a question about the product
+        ("끈이 떨어지면 교환되나요?", None),
+        ("I ordered it yesterday but it has not arrived", None),  # a delivery question
     ],
 )
 def test_what_counts_as_a_complaint(text: str, kind: Complaint | None) -> None:
