@@ -71,18 +71,30 @@ def demo_classifier() -> IntentClassifier:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--misses", action="store_true", help="print each set's misses")
+    parser.add_argument(
+        "--min-confidence",
+        type=float,
+        default=None,
+        help="the FAQ's bar, as CSBOT_FAQ_MIN_CONFIDENCE sets it",
+    )
     args = parser.parse_args()
     classifier = demo_classifier()
     print(
         f"{'FAQ set':<34}{'role':<10}{'coverage':>9}{'false':>7}{'one tap':>9}{'reached':>9}{'noise':>7}{'questions':>10}"
     )
     for role, sets in (("tuning", TUNING_FAQ), ("held-out", HELD_OUT_FAQ)):
+        totals = [0.0, 0.0, 0.0]
         for faq, questions in sets:
             if not (DATA / questions).exists():
                 continue
-            report = evaluate(
-                load_questions(DATA / questions), classifier, FaqLookupAnswerer(faq_documents(faq))
-            )
+            lookup = FaqLookupAnswerer(faq_documents(faq), min_confidence=args.min_confidence)
+            report = evaluate(load_questions(DATA / questions), classifier, lookup)
+            totals = [
+                total + value
+                for total, value in zip(
+                    totals, (report.coverage or 0, report.false_answer_rate, report.one_tap or 0), strict=True
+                )
+            ]
             print(
                 f"{questions:<34}{role:<10}{report.coverage or 0:>9.3f}{report.false_answer_rate:>7.3f}"
                 f"{report.one_tap or 0:>9.3f}{(report.coverage or 0) + (report.one_tap or 0):>9.3f}"
@@ -93,8 +105,10 @@ def main() -> None:
                 for question, label in report.rows:
                     if label != question.expected:
                         print(f"    [{question.expected} -> {label}] ({question.language}) {question.text}")
+        coverage, false, one_tap = (total / len(sets) for total in totals)
+        print(f"{'mean of the sets above':<34}{role:<10}{coverage:>9.3f}{false:>7.3f}{one_tap:>9.3f}")
     print(f"\n{'route set':<34}{'role':<10}{'macro-F1':>9}  precision/recall per label")
-    demo_lookup = FaqLookupAnswerer(faq_documents("demo"))
+    demo_lookup = FaqLookupAnswerer(faq_documents("demo"), min_confidence=args.min_confidence)
     for role, names in (("tuning", TUNING_ROUTES), ("held-out", HELD_OUT_ROUTES)):
         for name in names:
             report = evaluate(load_questions(DATA / name), classifier, demo_lookup)
