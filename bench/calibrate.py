@@ -2,10 +2,11 @@
 
     .venv/bin/python -m bench.calibrate          # rewrites services/data/*_calibration.json
 
-Tuning data only (bench.eval_sets.TUNING_FAQ): the demo FAQ with
+Tuning data only (bench.eval_sets.TUNING_FAQ, eight FAQs): the demo FAQ with
 tests/data/faq_demo.tsv, the first unseen FAQ (tests/data/unseen_faq.csv), which
 became a development set after its first measurement, a cosmetics shop's FAQ
-(tests/data/tuning_faq3*) and a furniture shop's (tests/data/tuning_faq4*), both
+(tests/data/tuning_faq3*), a furniture shop's (tests/data/tuning_faq4*), an electronics
+shop's, a grocer's, a sporting-goods shop's and a baby shop's (tuning_faq6, 7, 11, 12), all
 written for tuning. The held-out files (bench.eval_sets.HELD_OUT_FAQ) never take
 part. The threshold is the lowest probability at which all tuning questions
 together keep the false-answer rate at or under FALSE_ANSWER_BUDGET, leaving room

@@ -32,6 +32,8 @@ TUNING_FAQ: tuple[tuple[str, str], ...] = (
     ("tuning_faq4.csv", "tuning_faq4_questions.tsv"),
     ("tuning_faq6.csv", "tuning_faq6_questions.tsv"),
     ("tuning_faq7.csv", "tuning_faq7_questions.tsv"),
+    ("tuning_faq11.csv", "tuning_faq11_questions.tsv"),
+    ("tuning_faq12.csv", "tuning_faq12_questions.tsv"),
 )
 """FAQ files and their questions that bench/calibrate.py fits on."""
 HELD_OUT_FAQ: tuple[tuple[str, str], ...] = (
@@ -41,6 +43,7 @@ HELD_OUT_FAQ: tuple[tuple[str, str], ...] = (
     ("holdout_faq8.csv", "holdout_faq8_questions.tsv"),
     ("holdout_faq9.csv", "holdout_faq9_questions.tsv"),
     ("holdout_faq10.csv", "holdout_faq10_questions.tsv"),
+    ("holdout_faq13.csv", "holdout_faq13_questions.tsv"),
 )
 """Never read by bench/calibrate.py nor used to choose a weight."""
 TUNING_ROUTES: tuple[str, ...] = ("complaints.tsv", "product_facts.tsv")

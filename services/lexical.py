@@ -71,6 +71,10 @@ class TfidfIndex:
         norm = math.sqrt(sum(v * v for v in vector.values())) or 1.0
         return {term: v / norm for term, v in vector.items() if v}
 
+    def rarity(self, term: str) -> float:
+        """The term's inverse document frequency; a term no indexed text has counts as the rarest."""
+        return self._idf.get(term, math.log(1 + self.size))
+
     def similarities(self, text: str) -> dict[int, float]:
         """Cosine similarity of `text` to every indexed text that shares a term with it."""
         scores: dict[int, float] = {}

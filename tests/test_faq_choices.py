@@ -20,7 +20,7 @@ from services.texts import t
 from services.understanding import Route, Understanding
 from tests.harness import DEMO_USER_ID, OTHER_USER_ID, Harness, buttons
 
-UNSURE_PAYMENT_QUESTION = "do you take Naver Pay"
+UNSURE_PAYMENT_QUESTION = "can I split the payment?"
 """Covered by the demo FAQ's payment entry, which the matcher ranks first without being sure."""
 
 
@@ -188,7 +188,9 @@ def test_choices_only_where_the_bot_has_no_answer_of_its_own() -> None:
 async def test_a_returns_policy_question_no_entry_answers_offers_entries_then_a_return(
     harness: Harness,
 ) -> None:
-    calls = await harness.feed(harness.updates.text(OTHER_USER_ID, "Is there a fee for returning something?"))
+    calls = await harness.feed(
+        harness.updates.text(OTHER_USER_ID, "Is there a charge if I send something back?")
+    )
     [reply] = [c for c in calls if isinstance(c, SendMessage)]
     assert reply.text == t("faq_no_match_choices", "en")
     labels = [label for label, _ in buttons(reply)]

@@ -159,7 +159,7 @@ async def test_with_a_model_down_an_unsure_question_still_gets_the_closest_entri
     """No FAQ entry answered outright and the model had nothing verified to say: the entries the
     matcher found closest are offered, as on the embedded default."""
     double.models["target"].faults.extend(Fault("500") for _ in range(10))
-    calls = await llm_harness.feed(llm_harness.updates.text(DEMO_USER_ID, "do you take Naver Pay"))
+    calls = await llm_harness.feed(llm_harness.updates.text(DEMO_USER_ID, "can I split the payment?"))
     [message] = [c for c in calls if isinstance(c, SendMessage)]
     assert message.text == t("faq_no_match_choices", "en")
     labels = [label for label, _ in buttons(message)]

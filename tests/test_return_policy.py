@@ -147,7 +147,7 @@ async def test_asking_whether_something_can_be_returned_gets_the_policy_and_a_st
 ) -> None:
     """ "Can I return...?" asks about the policy: the answer, with the return one tap away, not the
     return form started for a question."""
-    calls = await harness.feed(harness.updates.text(DEMO_USER_ID, "can i return an item i bought on sale"))
+    calls = await harness.feed(harness.updates.text(DEMO_USER_ID, "can i return the item i bought"))
     [reply] = [c for c in calls if isinstance(c, SendMessage)]
     [policy] = [
         answer for slug, language, _, answer, *_ in FAQ if (slug, language) == ("return-method", "en")
