@@ -37,7 +37,8 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def main(limit: int | None = None) -> None:
+def texts_of_the_sets(limit: int | None = None) -> list[str]:
+    """The distinct messages of three intent sets and three FAQ sets, in file order."""
     texts = [
         item.text
         for name in ("intents.tsv", "intents_holdout.tsv", "intents_holdout2.tsv")
@@ -48,7 +49,11 @@ def main(limit: int | None = None) -> None:
         for name in ("faq_demo.tsv", "faq_demo_holdout.tsv", "unseen_faq_questions.tsv")
         for q in load_questions(DATA / name)
     ]
-    texts = list(dict.fromkeys(texts))[:limit]
+    return list(dict.fromkeys(texts))[:limit]
+
+
+def main(limit: int | None = None) -> None:
+    texts = texts_of_the_sets(limit)
     encoder = shared_encoder()
     classifier = IntentClassifier(CatalogueName(p["sku"], demo_names(p)) for p in DEMO_PRODUCTS)
     lookup = FaqLookupAnswerer(demo_documents())
