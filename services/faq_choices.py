@@ -37,7 +37,10 @@ policy that no entry answers outright (before the "start a return" button). A me
 the orders or stock service, or a return request, gets that service's answer instead, except a
 delivery question that names no order of the customer's ("배송비", "free shipping over how much?"):
 the orders service still answers (asks which order, or lists theirs) and the entries follow, so a
-tracking question costs no extra tap and a policy question is one tap from its entry."""
+tracking question costs no extra tap and a policy question is one tap from its entry. Likewise a
+stock guess that names no product the catalogue knows ("스키 장비 빌리려는데 하루 얼마에요?" to a
+rental shop's FAQ): the stock service asks which product, or, with no catalogue at all (a shop that
+imported only its FAQ), cannot answer, and the entries are what the customer may have meant."""
 
 
 def offered(understanding: Understanding, text: str) -> tuple[str, ...]:
@@ -50,7 +53,12 @@ def offered(understanding: Understanding, text: str) -> tuple[str, ...]:
         return ()
     about_return_policy = route is Route.RETURNS and asks_return_policy(text, entities)
     about_delivery = route is Route.ORDERS and not names_own_order(text, entities)
-    if not (route in OFFERED_ON or about_return_policy or about_delivery) or match is None or match.answered:
+    about_no_known_product = route is Route.STOCK and not (entities.skus or entities.products)
+    if (
+        not (route in OFFERED_ON or about_return_policy or about_delivery or about_no_known_product)
+        or match is None
+        or match.answered
+    ):
         return ()
     if match.confidence < OFFER_ABOVE:
         return ()

@@ -51,7 +51,7 @@ async def answer_inquiry(
             )
         match understanding.route:
             case Route.STOCK:
-                return await answer_stock(
+                stock = await answer_stock(
                     shop,
                     entities,
                     language,
@@ -59,6 +59,11 @@ async def answer_inquiry(
                     text=text,
                     catalogue_empty=catalogue_empty,
                 )
+                entries = entries_to_offer(faq.lookup, understanding, text, language)
+                if entries and stock.follow_up is FollowUp.OFFER_HAND_OFF:
+                    # No stock data to answer from: the entries it may have meant, then a person.
+                    return replace(stock, text=t("faq_no_match_choices", language), choices=entries)
+                return _also_offering(stock, entries, language)
             case Route.ORDERS | Route.CLARIFY | Route.NO_ENTRY if about_someone_elses_orders(text):
                 # Whatever the unsure intent, a request for another's orders gets the plain "only
                 # your own" (with their own), not FAQ entries or "what is this about?".

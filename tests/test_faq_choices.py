@@ -149,7 +149,9 @@ async def test_the_json_chat_lists_the_offered_entries(app: App) -> None:
     assert typed["route"] != "faq_choice" and typed["turn"] == 4
 
 
-def _understanding(route: Route, confidence: float, *, answered: bool = False) -> Understanding:
+def _understanding(
+    route: Route, confidence: float, *, answered: bool = False, entities: Entities | None = None
+) -> Understanding:
     document = _entry("receipts")
     match = FaqMatch(
         "receipts",
@@ -159,7 +161,7 @@ def _understanding(route: Route, confidence: float, *, answered: bool = False) -
         "payment-methods",
         alternatives=("receipts", "payment-methods"),
     )
-    return Understanding(Classification(Intent.FAQ, 0.9, Entities()), match, route, Intent.FAQ)
+    return Understanding(Classification(Intent.FAQ, 0.9, entities or Entities()), match, route, Intent.FAQ)
 
 
 def test_choices_only_where_the_bot_has_no_answer_of_its_own() -> None:
@@ -177,7 +179,13 @@ def test_choices_only_where_the_bot_has_no_answer_of_its_own() -> None:
         "receipts",
         "payment-methods",
     )
-    assert offered(_understanding(Route.STOCK, likely), text) == ()
+    # The stock service answers about a product it knows; a guess naming none gets the entries too.
+    named = Entities(products=("SKU-1204",))
+    assert offered(_understanding(Route.STOCK, likely, entities=named), "is the tote bag in stock?") == ()
+    assert offered(_understanding(Route.STOCK, likely), "ski gear for a day, how much?") == (
+        "receipts",
+        "payment-methods",
+    )
     # The returns service: a policy question gets the entries, a request to file one its flow.
     policy = "is there a fee for returning something?"
     assert offered(_understanding(Route.RETURNS, likely), policy) == ("receipts", "payment-methods")

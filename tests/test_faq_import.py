@@ -149,6 +149,29 @@ class TestCommandLine:
         assert replies[2]["faq"] is None and replies[2]["route"] == "shipping"
         assert set(replies[0]) >= {"text", "intent", "confidence", "route", "source", "faq", "turn"}
 
+    def test_a_faq_only_shop_offers_the_entry_a_stock_guess_may_have_meant(self, tmp_path: Path) -> None:
+        """No catalogue: "how much is ski gear a day?" read as a stock question could only get "I
+        can't check stock here"; the rental entry is what the customer meant."""
+        faq = Path(__file__).parent / "data" / "tuning_faq11.csv"
+        assert csbot(tmp_path, "import", "faq", str(faq)).returncode == 0
+        result = csbot(
+            tmp_path,
+            "chat",
+            "--json",
+            "--user",
+            "4242",
+            stdin="스키 장비 빌리려는데 하루 얼마에요?\n헬멧 재고 있어요?\n",
+        )
+        assert result.returncode == 0, result.stderr
+        guess, stock = [json.loads(line) for line in result.stdout.splitlines()]
+        assert guess["faq"] == "ski-rental" or (
+            guess["route"] == "stock"
+            and guess["offered"][:1] == ["ski-rental"]
+            and guess["buttons"][0] == "스키 대여 되나요?"
+        ), guess
+        assert guess["text"] != t("no_stock_data", "ko")
+        assert stock["text"] == t("no_stock_data", "ko") and stock["offered"] == []  # nothing likely
+
 
 class TestEvalCommand:
     def test_prints_coverage_false_answers_and_misses(self, tmp_path: Path) -> None:
