@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from aiogram.methods import SendMessage
@@ -130,17 +131,11 @@ class TestCommandLine:
 
     def test_a_fresh_database_with_an_imported_faq_chats_with_that_faq(self, tmp_path: Path) -> None:
         (tmp_path / "faq.csv").write_text(FIRST, encoding="utf-8")
-        assert csbot(tmp_path, "import", "faq", "faq.csv").returncode == 0
-        result = csbot(
+        replies = _import_then_chat(
             tmp_path,
-            "chat",
-            "--json",
-            "--user",
-            "4242",
-            stdin="Do you sell gift cards?\nIs SKU-7890 in stock?\nwhere is my order 20240115-001234?\n",
+            "faq.csv",
+            "Do you sell gift cards?\nIs SKU-7890 in stock?\nwhere is my order 20240115-001234?\n",
         )
-        assert result.returncode == 0, result.stderr
-        replies = [json.loads(line) for line in result.stdout.splitlines()]
         assert [r["turn"] for r in replies] == [1, 2, 3]
         assert replies[0]["faq"] == "gift-cards" and replies[0]["source"] == "faq"
         assert replies[0]["text"] == "Yes: digital gift cards from $10."
@@ -153,17 +148,9 @@ class TestCommandLine:
         """No catalogue: "how much is ski gear a day?" read as a stock question could only get "I
         can't check stock here"; the rental entry is what the customer meant."""
         faq = Path(__file__).parent / "data" / "tuning_faq11.csv"
-        assert csbot(tmp_path, "import", "faq", str(faq)).returncode == 0
-        result = csbot(
-            tmp_path,
-            "chat",
-            "--json",
-            "--user",
-            "4242",
-            stdin="스키 장비 빌리려는데 하루 얼마에요?\n헬멧 재고 있어요?\n",
+        guess, stock = _import_then_chat(
+            tmp_path, str(faq), "스키 장비 빌리려는데 하루 얼마에요?\n헬멧 재고 있어요?\n"
         )
-        assert result.returncode == 0, result.stderr
-        guess, stock = [json.loads(line) for line in result.stdout.splitlines()]
         assert guess["faq"] == "ski-rental" or (
             guess["route"] == "stock"
             and guess["offered"][:1] == ["ski-rental"]
@@ -171,6 +158,14 @@ class TestCommandLine:
         ), guess
         assert guess["text"] != t("no_stock_data", "ko")
         assert stock["text"] == t("no_stock_data", "ko") and stock["offered"] == []  # nothing likely
+
+
+def _import_then_chat(tmp_path: Path, faq: str, messages: str) -> list[dict[str, Any]]:
+    """`csbot import faq` into a fresh database, then `csbot chat --json` as a customer no one linked."""
+    assert csbot(tmp_path, "import", "faq", faq).returncode == 0
+    result = csbot(tmp_path, "chat", "--json", "--user", "4242", stdin=messages)
+    assert result.returncode == 0, result.stderr
+    return [json.loads(line) for line in result.stdout.splitlines()]
 
 
 class TestEvalCommand:
