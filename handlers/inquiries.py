@@ -123,7 +123,13 @@ def create_router() -> Router:
                 await say(message, reply.text, reply_markup=share_contact_keyboard(language))
             case _:
                 _log_offered(interaction, reply.choices)
-                markup = _offer(reply.follow_up, language, reply.choices, named_order)
+                markup = _offer(
+                    reply.follow_up,
+                    language,
+                    reply.choices,
+                    named_order,
+                    stock=not classifier.catalogue_empty,
+                )
                 await say(message, reply.text, reply_markup=markup)
 
     @router.callback_query(Clarification.filter())
@@ -203,10 +209,16 @@ def _log_offered(interaction: Interaction, entries: tuple[FaqDocument, ...]) -> 
 
 
 def _offer(
-    follow_up: FollowUp, language: str, entries: tuple[FaqDocument, ...] = (), order: str | None = None
+    follow_up: FollowUp,
+    language: str,
+    entries: tuple[FaqDocument, ...] = (),
+    order: str | None = None,
+    *,
+    stock: bool = True,
 ) -> InlineKeyboardMarkup | None:
     """The buttons that go with a reply, if any: the FAQ entries offered (`entries`) first. `order`:
-    the order the message named, where the return form should open."""
+    the order the message named, where the return form should open. `stock`: the shop has products
+    to ask about; a shop that imported only its FAQ gets no "Stock" button it could never answer."""
     rows = _faq_choices(entries, language)
     if follow_up == FollowUp.OFFER_RETURN:
         # The person button as on every reply the bot is not sure of: a return is one way out, not
@@ -223,6 +235,7 @@ def _offer(
                     Clarification(choice=choice, language=language).pack(),
                 )
                 for choice in CLARIFY_CHOICES
+                if stock or choice != "stock"
             ]
         )
     return choices(rows) if rows else None

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from aiogram.methods import SendMessage
 
-from bot.app import App
+from bot.app import App, build_app
+from bot.config import Settings
 from bot.local_chat import LocalChat
 from handlers.keyboards import Clarification
 from services.texts import t
@@ -24,6 +25,20 @@ async def test_an_unclear_message_asks_with_buttons_and_each_button_answers(harn
     assert await _texts(harness, order) == [t("need_contact", "en")]  # a stranger sees no orders
     other = Clarification(choice="other", language="en").pack()
     assert await _texts(harness, other) == [t("clarify_other", "en")]
+
+
+async def test_a_shop_with_no_products_asks_without_a_stock_button(settings: Settings) -> None:
+    """A shop that imported only its FAQ: "Stock" could only lead to "I can't check stock here"."""
+    app = await build_app(settings, upgrade=False, seed=False)
+    try:
+        harness = Harness(app)
+        calls = await harness.feed(harness.updates.text(OTHER_USER_ID, "still nothing"))
+        [message] = [c for c in calls if isinstance(c, SendMessage)]
+        assert message.text == t("clarify", "en")
+        labels = [label for label, _ in buttons(message)]
+        assert labels == [t(f"clarify_button_{c}", "en") for c in ("order", "return", "other")]
+    finally:
+        await app.close()
 
 
 async def _texts(harness: Harness, data: str) -> list[str]:
