@@ -217,6 +217,7 @@ def cross_validate() -> None:
     looking at the held-out sets."""
     sets = faq_rows(Calibration.load())
     totals = np.zeros(3)
+    left_out: list[tuple[np.ndarray, np.ndarray]] = []
     for _, questions_path in TUNING:
         name = str(questions_path)  # judged on the whole FAQ; its smaller versions stay out of training
         [(_, features, correct)] = [s for s in sets if s[0] == name]
@@ -228,12 +229,36 @@ def cross_validate() -> None:
         threshold = _threshold(fitted, rest)
         p = np.array([fitted.probability(dict(zip(FEATURES, row, strict=True))) for row in features])
         answered = p >= threshold
+        left_out.append((p, correct))
         print(
             f"{name}: threshold {threshold:.2f}, right {(answered & (correct == 1)).mean():.3f}, "
             f"wrong {(answered & (correct == 0)).mean():.3f} of {len(correct)} (top-1 {correct.mean():.3f})"
         )
         totals += ((answered & (correct == 1)).sum(), (answered & (correct == 0)).sum(), len(correct))
     print(f"all left-out questions: right {totals[0] / totals[2]:.3f}, wrong {totals[1] / totals[2]:.3f}")
+    p = np.concatenate([probabilities for probabilities, _ in left_out])
+    correct = np.concatenate([c for _, c in left_out])
+    print(
+        "right at a false-answer rate of "
+        + " / ".join(f"{budget:.0%}" for budget in CURVE_BUDGETS)
+        + ": "
+        + " / ".join(f"{_right_within(p, correct, budget):.3f}" for budget in CURVE_BUDGETS)
+    )
+
+
+CURVE_BUDGETS = (0.01, 0.02, 0.03, 0.05)
+"""Where the left-out questions' trade-off is read: a feature that helps moves the whole curve."""
+
+
+def _right_within(p: np.ndarray, correct: np.ndarray, budget: float) -> float:
+    """The largest share of questions answered right at any bar whose wrong answers stay within
+    `budget` of all questions (the left-out probabilities pooled; no fold's own threshold)."""
+    best = 0.0
+    for bar in np.unique(p):
+        answered = p >= bar
+        if (answered & (correct == 0)).mean() <= budget:
+            best = max(best, float((answered & (correct == 1)).mean()))
+    return best
 
 
 def main() -> None:
