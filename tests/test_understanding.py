@@ -388,6 +388,21 @@ def test_a_word_the_faq_never_mentions_keeps_a_question_from_being_answered(
     assert unsure.evidence["unknown_terms"] > answered.evidence["unknown_terms"]
 
 
+def test_a_catalogue_product_s_name_is_no_word_the_faq_fails_to_mention(
+    classifier: IntentClassifier, demo_faq: FaqLookupAnswerer
+) -> None:
+    """The FAQ never names the shop's products; their names must not count as unknown words (they
+    took "do you ship the merino wool sweater to Jeju?" from 0.90 to 0.48, unanswered)."""
+    for question in (
+        "do you ship the merino wool sweater to Jeju?",
+        "how long does delivery take for the canvas tote bag?",
+    ):
+        understood = understand(question, "en", classifier, demo_faq)
+        assert understood.faq is not None and understood.faq.evidence["unknown_terms"] == 0.0, question
+    tote = understand("how long does delivery take for the canvas tote bag?", "en", classifier, demo_faq)
+    assert tote.label == "same-day-dispatch", tote.faq
+
+
 def test_an_entry_named_like_an_intent_is_not_credited_for_an_intent_route(
     classifier: IntentClassifier,
 ) -> None:
