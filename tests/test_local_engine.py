@@ -6,6 +6,7 @@ installs it, so CI always runs these.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
@@ -102,7 +103,8 @@ async def test_token_mode_over_http_reproduces_the_models_own_answer(
         async for _ in answer:
             pass
         messages = await answerer._messages(request, answer.report)
-        alone, _ = Decoder(engine).greedy(engine.render_chat(messages), 96)
+        with engine.exclusive():  # the answerer may have left a dropped draft's generation running
+            alone, _ = Decoder(engine).greedy(engine.render_chat(messages), 96)
         expected = engine.detokenize(alone)
         assert answer.report.mode.step is Step.TOKEN and answer.report.verify_calls >= 1
         if answer.report.guard is None:
@@ -111,6 +113,56 @@ async def test_token_mode_over_http_reproduces_the_models_own_answer(
             assert expected.startswith(answer.shown.strip()) and answer.final_text == FAQ
     finally:
         await gateway.close()
+
+
+async def test_a_direct_decode_waits_for_the_generation_of_a_request_the_client_dropped(
+    engine: LocalEngine, server: LocalOpenAIServer
+) -> None:
+    """Two decodes at once would interleave in the one KV cache, or crash the process in llama.cpp."""
+    import aiohttp
+
+    question = prompt(engine, QUESTIONS[0])
+    with engine.exclusive():
+        reference, _ = Decoder(engine).greedy(question, 48)
+    before = engine.writes
+    count = "Count from 1 to 1000, one number a line."
+    body = {"model": "local", "messages": [{"role": "user", "content": count}], "max_tokens": 400}
+    async with aiohttp.ClientSession() as session:
+        request = asyncio.ensure_future(session.post(f"{server.base_url}/chat/completions", json=body))
+        for _ in range(3000):  # until the model is at work
+            if engine.writes != before:
+                break
+            await asyncio.sleep(0.01)
+        request.cancel()
+    assert engine.writes != before
+
+    def decode_now() -> list[int]:
+        with engine.exclusive():
+            return Decoder(engine).greedy(question, 48)[0]
+
+    assert await asyncio.to_thread(decode_now) == reference
+
+
+async def test_scoring_does_not_reuse_a_prefix_another_decode_overwrote(
+    engine: LocalEngine, server: LocalOpenAIServer
+) -> None:
+    import aiohttp
+
+    tokens = prompt(engine, QUESTIONS[1])
+    body = {"model": "local", "prompt": tokens, "echo": True, "logprobs": 1, "max_tokens": 1}
+    body["prompt_logprobs_from"] = len(tokens) - 2  # the positions before come from the KV cache
+
+    async def scores() -> list[float | None]:
+        async with (
+            aiohttp.ClientSession() as session,
+            session.post(f"{server.base_url}/completions", json=body) as response,
+        ):
+            return (await response.json())["choices"][0]["logprobs"]["token_logprobs"]
+
+    first = await scores()
+    with engine.exclusive():  # the same positions, other tokens
+        engine.forward([engine.eos] * len(tokens), 0, all_logits=False)
+    assert first[-1] is not None and await scores() == first
 
 
 @pytest.mark.parametrize(

@@ -248,7 +248,8 @@ async def test_split_characters_on_the_local_engine(gateways: list[LLMGateway]) 
             return AnswerRequest(question, "ko", FaqAnswer(draft, "entry", 1.0), faq_context=context)
 
         messages = await answerer._messages(request(context), ReplyReport())
-        alone, _ = Decoder(engine).greedy(engine.render_chat(messages), budget)
+        with engine.exclusive():
+            alone, _ = Decoder(engine).greedy(engine.render_chat(messages), budget)
         splits = [
             k
             for k in range(1, len(alone))

@@ -14,7 +14,9 @@ needed; the version is pinned in pyproject.toml for that reason.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -60,13 +62,28 @@ class LocalEngine:
         """The same tokenizer and template that token counting loads on its own."""
         self._eos = self.vocabulary.eos
         self._end_tokens = self.vocabulary.end_tokens
+        self._lock = threading.RLock()
+        self.writes = 0
+        """Counts changes to the KV cache, so a caller keeping a cached prefix sees another's use."""
 
     @property
     def eos(self) -> int:
         return self._eos
 
+    @contextmanager
+    def exclusive(self) -> Iterator[None]:
+        """The model to one caller for a whole decode: the KV cache is one state, and llama.cpp's
+        context must never decode from two threads (it crashes the process).
+
+        A generation in a worker thread can outlive the request that started it, so every user
+        of the cache (the server, a bare `Decoder`, `close`) goes through here.
+        """
+        with self._lock:
+            yield
+
     def close(self) -> None:
-        self._llm.close()
+        with self._lock:  # after any decode still running
+            self._llm.close()
 
     def is_end(self, token: int) -> bool:
         return token in self._end_tokens
@@ -86,7 +103,9 @@ class LocalEngine:
     # --- the ForwardModel protocol ------------------------------------------
 
     def truncate(self, n: int) -> None:
-        self._llm._ctx.kv_cache_seq_rm(-1, n, -1)
+        with self._lock:
+            self.writes += 1
+            self._llm._ctx.kv_cache_seq_rm(-1, n, -1)
 
     def forward(self, tokens: Sequence[int], n_past: int, *, all_logits: bool | None = None) -> np.ndarray:
         """Logits for every given position when few (verification), only the last when many (a prompt).
@@ -96,6 +115,10 @@ class LocalEngine:
         """
         if n_past + len(tokens) > self.n_ctx:
             raise ValueError(f"context of {self.n_ctx} tokens exceeded")
+        with self._lock:
+            return self._forward(tokens, n_past, all_logits)
+
+    def _forward(self, tokens: Sequence[int], n_past: int, all_logits: bool | None) -> np.ndarray:
         self.truncate(n_past)
         all_rows = len(tokens) <= 64 if all_logits is None else all_logits
         rows: list[np.ndarray] = []

@@ -6,8 +6,10 @@ So the speculative service can use a local model exactly like a remote one:
   verification); otherwise a generation, streamed or not;
 - /v1/chat/completions: the model's chat template, then speculative decoding;
 - /tokenize and /detokenize, as vLLM serves them.
-Model calls run one at a time in a worker thread; the common prefix of
-consecutive prompts stays in the KV cache and its log-probabilities are reused.
+Model calls run one at a time in a worker thread, holding the engine; the
+common prefix of consecutive prompts stays in the KV cache and is reused
+unless someone else used the engine in between (a generation for a dropped
+request runs on after it; the engine's lock keeps others out until it ends).
 Bad requests get OpenAI-shaped errors, as vLLM gives them: 404 for another
 model's name, 400 for a malformed body, token ids outside the vocabulary or a
 prompt longer than the context, so the gateway neither retries them nor
@@ -17,7 +19,6 @@ cools the endpoint down for a caller's mistake.
 from __future__ import annotations
 
 import asyncio
-import threading
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -58,8 +59,9 @@ class LocalOpenAIServer:
         self.engine = engine
         self.model = model
         self.speculative = speculative
-        self._lock = threading.Lock()
         self._cached: list[int] = []
+        self._cached_at = -1
+        """The engine's `writes` when `_cached` was left in its KV cache."""
         self._decoder = Decoder(engine)
         """One for the server's life: it keeps the pass costs it measured on the first answer."""
         self._runner: web.AppRunner | None = None
@@ -86,7 +88,9 @@ class LocalOpenAIServer:
         The output layer over the vocabulary is most of a position's cost here, so
         logits are computed only where the caller reads them.
         """
-        with self._lock:
+        with self.engine.exclusive():
+            if self._cached_at != self.engine.writes:  # someone else's decode overwrote it
+                self._cached = []
             common = 0
             for cached, new in zip(self._cached, prompt, strict=False):
                 if cached != new:
@@ -102,11 +106,11 @@ class LocalOpenAIServer:
             tops: list[dict[int, float] | None] = [None] * (start + 1)
             tops += [_top_logprobs(row, top) for row in rows]
             self._cached = list(prompt)
+            self._cached_at = self.engine.writes
             return tops
 
     def _generate(self, prompt: list[int], max_tokens: int) -> tuple[list[int], bool]:
-        with self._lock:
-            self._cached = []
+        with self.engine.exclusive():
             if self.speculative:  # the decoder's draft length follows this machine's pass costs
                 tokens, _ = self._decoder.speculative(prompt, max_tokens)
             else:
