@@ -27,7 +27,10 @@ from services.faq_eval import load_questions
 from services.faq_matcher import CALIBRATION_PATH, FEATURES, Calibration, FaqDocument, FaqMatcher
 from services.understanding import INTENT_CALIBRATION_PATH
 
-FALSE_ANSWER_BUDGET = 0.02
+FALSE_ANSWER_BUDGET = 0.015
+"""A fit lands about 1.4x over its budget on a FAQ it has not seen (`--cross-validate`: budget 0.02
+-> 0.028 wrong on the left-out FAQs, 0.015 -> 0.019), so the budget is the largest whose
+left-out false-answer rate stays within two thirds of the 0.03 goal."""
 TUNING = tuple((faq, DATA / questions) for faq, questions in TUNING_FAQ)
 
 

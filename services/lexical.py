@@ -71,6 +71,10 @@ class TfidfIndex:
         norm = math.sqrt(sum(v * v for v in vector.values())) or 1.0
         return {term: v / norm for term, v in vector.items() if v}
 
+    def knows(self, term: str) -> bool:
+        """Whether any indexed text has the term."""
+        return term in self._idf
+
     def rarity(self, term: str) -> float:
         """The term's inverse document frequency; a term no indexed text has counts as the rarest."""
         return self._idf.get(term, math.log(1 + self.size))

@@ -16,8 +16,8 @@ async def test_an_unclear_message_asks_with_buttons_and_each_button_answers(harn
     calls = await harness.feed(harness.updates.text(OTHER_USER_ID, "still nothing"))
     [message] = [c for c in calls if isinstance(c, SendMessage)]
     assert message.text == t("clarify", "en")
-    labels = [label for label, _ in buttons(message)]
-    assert labels == [t(f"clarify_button_{c}", "en") for c in ("order", "stock", "return", "other")]
+    labels = [label for label, _ in buttons(message)]  # after the closest FAQ entries, if any is likely
+    assert labels[-4:] == [t(f"clarify_button_{c}", "en") for c in ("order", "stock", "return", "other")]
 
     stock = Clarification(choice="stock", language="en").pack()
     assert await _texts(harness, stock) == [t("which_product", "en")]
