@@ -489,3 +489,24 @@ def test_a_shop_that_sets_a_higher_bar_gets_choices_where_the_fitted_bar_answers
         FaqLookupAnswerer(demo_documents(), min_confidence=0.99),
     )
     assert own.route is Route.FAQ_ENTRY, "the shop's own wording of an entry is answered at any bar"
+
+
+def test_words_are_compared_only_with_rows_in_the_question_s_language() -> None:
+    """A Japanese question to an entry the shop wrote in Korean and English shares none of its words
+    whatever it asks: the word features say nothing then (`unwritten_language`), rather than
+    counting every word as one the FAQ never mentions."""
+    from services.faq_matcher import FaqMatcher
+
+    question = "返品したいのですが、どうすればいいですか？"
+    everything = demo_documents()
+    assert any(d.slug == "return-method" and d.language == "ja" for d in everything)
+    with_japanese = FaqMatcher(everything).match(question, language="ja")
+    without = FaqMatcher(
+        [d for d in everything if not (d.slug == "return-method" and d.language == "ja")]
+    ).match(question, language="ja")
+    assert with_japanese is not None and without is not None
+    assert with_japanese.slug == without.slug == "return-method"
+    assert with_japanese.evidence["unwritten_language"] == 0.0
+    assert with_japanese.evidence["term_coverage"] > 0
+    assert without.evidence["unwritten_language"] == 1.0
+    assert without.evidence["term_coverage"] == without.evidence["unknown_terms"] == 0.0
