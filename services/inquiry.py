@@ -59,8 +59,6 @@ async def answer_inquiry(
                     text=text,
                     catalogue_empty=catalogue_empty,
                 )
-                if stock.source is AnswerSource.DATABASE:  # a product found by its code after all
-                    return stock
                 entries = entries_to_offer(faq.lookup, understanding, text, language)
                 if entries and stock.follow_up is FollowUp.OFFER_HAND_OFF:
                     # No stock data to answer from: said so, the entries it may have meant, a person.

@@ -7,7 +7,7 @@ from aiogram.methods import SendMessage
 from bot.app import App, build_app
 from bot.config import Settings
 from bot.local_chat import LocalChat
-from db.models import InboundMessage
+from db.models import InboundMessage, Product
 from handlers.keyboards import FaqChoice, HandoffOffer
 from services.arm_stats import says_dont_know
 from services.classifier import Classification, Intent
@@ -259,3 +259,20 @@ async def test_a_shop_with_a_higher_bar_offers_what_the_fitted_bar_answers(setti
                 assert buttons(sent[0])[0][0] == dispatch.question
         finally:
             await app.close()
+
+
+async def test_a_product_found_by_its_code_gets_its_stock_line_then_the_entries_asked_about(
+    harness: Harness,
+) -> None:
+    """A product added after start is in no name index: the stock service finds it by the code in
+    the text, and the entry for the rest of the question follows its stock line (as `csbot eval`
+    counts it)."""
+    async with harness.app.session_factory() as session:
+        session.add(Product(sku="LAMP-30X", name="Trail Lamp", name_en="Trail Lamp", price=39000, stock=4))
+        await session.commit()
+    question = "is LAMP-30X in stock, and how much is shipping?"
+    calls = await harness.feed(harness.updates.text(OTHER_USER_ID, question))
+    [reply] = [c for c in calls if isinstance(c, SendMessage)]
+    assert reply.text.startswith("Trail Lamp"), reply.text
+    labels = [label for label, data in buttons(reply) if data.startswith(FaqChoice.__prefix__)]
+    assert labels == [_entry("same-day-dispatch").question]
