@@ -22,7 +22,8 @@ _CJK_RUN = re.compile(r"[\uac00-\ud7a3\u3040-\u30ff\u4e00-\u9fff]+")
 _STOPWORDS = frozenset(
     "a an the i my me we you your is are am was do does did can could would should how what when where "  # noqa: SIM905
     "which who why to of for in on at it its and or if be been will with this that there please hi "
-    "hello so any some have has had get got i'm im us our they them by from as about not no yes".split()
+    "hello so any some have has had get got i'm im us our they them by from as about not no yes "
+    "policy policies info information detail details rule rules process procedure question questions".split()
 )
 _SUFFIXES = ("ing", "ed", "es", "s")
 
@@ -102,6 +103,7 @@ _WORD_TOKEN = re.compile(r"[a-z0-9][a-z0-9'-]*|[\uac00-\ud7a3]+|[\u30a0-\u30ff]+
 _FUNCTION_WORDS = frozenset(
     "할 수 있나요 있어요 있나 되나요 돼요 해요 하나요 알려주세요 알려 주세요 어떻게 뭐예요 뭐 언제 얼마나 "  # noqa: SIM905
     "주세요 싶어요 가능한가요 가능해요 가능 저 제 좀 그 이 거 것 있을까요 되요 하고 해도 "
+    "정책 정책이 정책은 정책을 규정 규정이 규정은 규정을 방침 방침이 방침은 절차 절차가 절차는 안내 정보 "
     "know want need like tell much many way anything something thing".split()
 )
 

@@ -296,13 +296,13 @@ def test_reload_swaps_the_whole_index(demo_faq: FaqLookupAnswerer) -> None:
 @pytest.mark.parametrize(
     ("questions", "faq", "min_coverage", "max_false"),
     [
-        ("faq_demo.tsv", None, 0.63, 0.03),  # tuning: 0.667 / 0.010
+        ("faq_demo.tsv", None, 0.63, 0.03),  # tuning: 0.698 / 0.010
         ("faq_demo_holdout.tsv", None, 0.59, 0.05),  # held out: 0.629 / 0.017
-        ("unseen_faq2_questions.tsv", "unseen_faq2.csv", 0.45, 0.06),  # held out: 0.490 / 0.045
-        ("holdout_faq5_questions.tsv", "holdout_faq5.csv", 0.53, 0.07),  # held out: 0.575 / 0.036
+        ("unseen_faq2_questions.tsv", "unseen_faq2.csv", 0.45, 0.06),  # held out: 0.469 / 0.045
+        ("holdout_faq5_questions.tsv", "holdout_faq5.csv", 0.53, 0.07),  # held out: 0.550 / 0.036
         ("holdout_faq8_questions.tsv", "holdout_faq8.csv", 0.34, 0.05),  # held out: 0.382 / 0.027
-        ("holdout_faq9_questions.tsv", "holdout_faq9.csv", 0.33, 0.05),  # held out: 0.371 / 0.029
-        ("holdout_faq10_questions.tsv", "holdout_faq10.csv", 0.36, 0.06),  # held out: 0.400 / 0.038
+        ("holdout_faq9_questions.tsv", "holdout_faq9.csv", 0.33, 0.05),  # held out: 0.357 / 0.029
+        ("holdout_faq10_questions.tsv", "holdout_faq10.csv", 0.36, 0.06),  # held out: 0.386 / 0.038
         ("holdout_faq13_questions.tsv", "holdout_faq13.csv", 0.21, 0.05),  # held out: 0.245 / 0.025
     ],
 )
@@ -510,3 +510,30 @@ def test_words_are_compared_only_with_rows_in_the_question_s_language() -> None:
     assert with_japanese.evidence["term_coverage"] > 0
     assert without.evidence["unwritten_language"] == 1.0
     assert without.evidence["term_coverage"] == without.evidence["unknown_terms"] == 0.0
+
+
+@pytest.mark.parametrize(
+    ("question", "language", "slug"),
+    [
+        ("what is your return policy", "en", "return-method"),
+        ("what's your shipping policy?", "en", "same-day-dispatch"),
+        ("info about returns", "en", "return-method"),
+        ("반품 정책이 뭐예요?", "ko", "return-method"),
+        ("교환 규정이 어떻게 되나요", "ko", "return-method"),
+    ],
+)
+def test_a_question_about_a_policy_is_answered_by_the_entry_that_states_it(
+    question: str, language: str, slug: str, demo_faq: FaqLookupAnswerer
+) -> None:
+    """ "Policy", "info", "규정" say how a question is asked, not what about: as words the FAQ never
+    mentions they kept "what is your return policy" (0.34) from its entry."""
+    found = demo_faq.match(question, language=language)
+    assert found is not None and found.answered and found.slug == slug, found
+
+
+@pytest.mark.parametrize(
+    "question", ["what is your privacy policy?", "warranty policy?", "보증 정책이 있나요?"]
+)
+def test_a_policy_the_faq_never_mentions_is_not_answered(question: str, demo_faq: FaqLookupAnswerer) -> None:
+    found = demo_faq.match(question, language="en")
+    assert found is not None and not found.answered, found
