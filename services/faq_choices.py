@@ -41,8 +41,8 @@ tracking question costs no extra tap and a policy question is one tap from its e
 stock guess that names no catalogue product and no product code ("스키 장비 빌리려는데 하루 얼마에요?" to a
 rental shop's FAQ): the stock service asks which product, or, with no catalogue at all (a shop that
 imported only its FAQ), cannot answer, and the entries are what the customer may have meant; a code
-the start-time index does not know but the database does ("is LAMP-30X in stock, and how much is
-shipping?") gets its stock line, then the entries."""
+the start-time index does not know but the database does ("do you have LAMP-30X in stock, and do you
+ship to Jeju?") gets its stock line, then the entries."""
 
 
 def offered(understanding: Understanding, text: str) -> tuple[str, ...]:

@@ -23,7 +23,8 @@ _STOPWORDS = frozenset(
     "a an the i my me we you your is are am was do does did can could would should how what when where "  # noqa: SIM905
     "which who why to of for in on at it its and or if be been will with this that there please hi "
     "hello so any some have has had get got i'm im us our they them by from as about not no yes "
-    "policy policies info information detail details rule rules process procedure question questions".split()
+    "policy policies info information detail details rule rules process procedure question questions "
+    "cost costs price prices fee fees charge charges".split()
 )
 _SUFFIXES = ("ing", "ed", "es", "s")
 

@@ -270,7 +270,7 @@ async def test_a_product_found_by_its_code_gets_its_stock_line_then_the_entries_
     async with harness.app.session_factory() as session:
         session.add(Product(sku="LAMP-30X", name="Trail Lamp", name_en="Trail Lamp", price=39000, stock=4))
         await session.commit()
-    question = "is LAMP-30X in stock, and how much is shipping?"
+    question = "do you have LAMP-30X in stock, and do you ship to Jeju?"
     calls = await harness.feed(harness.updates.text(OTHER_USER_ID, question))
     [reply] = [c for c in calls if isinstance(c, SendMessage)]
     assert reply.text.startswith("Trail Lamp"), reply.text
