@@ -143,9 +143,9 @@ class Calibration:
     def load(cls, path: Path = CALIBRATION_PATH, *, threshold: float | None = None) -> Calibration:
         """`threshold`: a shop's own bar (CSBOT_FAQ_MIN_CONFIDENCE) in place of the fitted one.
 
-        The fitted bar keeps false answers near 2% of the tuning questions; a shop that would
+        The fitted bar keeps false answers near 1.5% of the tuning questions; a shop that would
         rather offer choices than risk a wrong answer raises it (0.9: false answers on the held-out
-        FAQs 3.1% -> 1.1% of questions, a quarter of the direct answers become one-tap offers)."""
+        FAQs 2.9% -> 0.9% of questions, a fifth of the direct answers become one-tap offers)."""
         data = json.loads(path.read_text(encoding="utf-8"))
         if tuple(data["features"]) != FEATURES:
             raise ValueError(f"{path}: fitted for features {data['features']}, the matcher has {FEATURES}")

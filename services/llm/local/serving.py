@@ -52,4 +52,4 @@ class LocalServer:
 
     async def close(self) -> None:
         await self.server.stop()
-        self.engine.close()
+        await asyncio.to_thread(self.engine.close)  # waits for a generation a dropped request left running
