@@ -7,7 +7,7 @@ offered as buttons beside the honest "I'm not sure" (or before the "what is this
 about?" buttons), the customer reaches it in one tap, and nothing is asserted on
 their behalf. Measured with `python -m bench.eval_sets` ("reached" = answered with
 the right entry + one tap away): 0.80-0.97 of the covered questions on the tuning
-FAQs, against 0.27-0.67 answered outright; 0.86-0.94 on the held-out FAQs, against
+FAQs, against 0.24-0.65 answered outright; 0.86-0.94 on the held-out FAQs, against
 0.25-0.63.
 
 Choices are offered only while the closest entry is at least somewhat likely
