@@ -10,7 +10,7 @@ shop's, a grocer's, a sporting-goods shop's and a baby shop's (tuning_faq6, 7, 1
 written for tuning. The held-out files (bench.eval_sets.HELD_OUT_FAQ) never take
 part. The threshold is the lowest probability at which all tuning questions
 together keep the false-answer rate at or under FALSE_ANSWER_BUDGET, leaving room
-under the 0.03 goal.
+under the 0.03 goal, and no whole tuning FAQ alone goes over FAQ_FALSE_ANSWER_LIMIT.
 """
 
 from __future__ import annotations
@@ -31,6 +31,10 @@ FALSE_ANSWER_BUDGET = 0.015
 """A fit lands about 1.4x over its budget on a FAQ it has not seen (`--cross-validate`: budget 0.02
 -> 0.028 wrong on the left-out FAQs, 0.015 -> 0.019), so the budget is the largest whose
 left-out false-answer rate stays within two thirds of the 0.03 goal."""
+FAQ_FALSE_ANSWER_LIMIT = 0.03
+"""The goal holds for each FAQ, not for a pool of them: a bar that keeps the pool at 1.5% let two
+tuning FAQs (a sporting-goods and a baby shop's) give 3.7% wrong answers, the kind of FAQ whose
+entries are close neighbours and on which a shop would get more wrong answers than the goal allows."""
 TUNING = tuple((faq, DATA / questions) for faq, questions in TUNING_FAQ)
 
 
@@ -125,6 +129,7 @@ def calibrate_faq() -> dict[str, object]:
         "threshold": round(float(threshold), 2),
         "fitted_on": [name for name, _, _ in sets],
         "false_answer_budget": FALSE_ANSWER_BUDGET,
+        "faq_false_answer_limit": FAQ_FALSE_ANSWER_LIMIT,
     }
 
 
@@ -133,22 +138,22 @@ WRONG_COST = 2
 
 
 def _threshold(calibration: Calibration, sets: list[tuple[str, np.ndarray, np.ndarray]]) -> float:
-    """The lowest probability at which all tuning questions together stay within the budget."""
-    p = np.array(
-        [
-            calibration.probability(dict(zip(FEATURES, row, strict=True)))
-            for _, features, _ in sets
-            for row in features
-        ]
-    )
+    """The lowest probability at which all tuning questions together stay within the budget and no
+    whole tuning FAQ alone goes over FAQ_FALSE_ANSWER_LIMIT (its smaller versions are the pool's)."""
+    probabilities = [
+        np.array([calibration.probability(dict(zip(FEATURES, row, strict=True))) for row in features])
+        for _, features, _ in sets
+    ]
+    p = np.concatenate(probabilities)
     correct = np.concatenate([c for _, _, c in sets])
-    return float(
-        next(
-            t
-            for t in np.arange(0.30, 0.995, 0.01)
-            if ((p >= t) & (correct == 0)).sum() / len(correct) <= FALSE_ANSWER_BUDGET
-        )
-    )
+    whole = [(q, c) for (name, _, c), q in zip(sets, probabilities, strict=True) if name.endswith(".tsv")]
+
+    def within(t: float) -> bool:
+        if ((p >= t) & (correct == 0)).mean() > FALSE_ANSWER_BUDGET:
+            return False
+        return all(((q >= t) & (c == 0)).mean() <= FAQ_FALSE_ANSWER_LIMIT for q, c in whole)
+
+    return float(next((t for t in np.arange(0.30, 0.995, 0.01) if within(t)), 0.99))
 
 
 TERM_WEIGHTS = (0.0, 1.0, 2.0, 4.0)

@@ -174,7 +174,7 @@ class TestEvalCommand:
         (tmp_path / "questions.tsv").write_text(
             "expected\tlanguage\tquestion\n"
             "gift-cards\ten\tcan I buy a gift card?\n"
-            "warranty\ten\thow long is the warranty?\n"
+            "warranty\ten\twhat warranty do I get?\n"
             "none\ten\tdo you sell bicycles?\n"
             "human\ten\tlet me talk to a real person\n",
             encoding="utf-8",
