@@ -7,7 +7,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Customer
 from services import read_cache
-from services.reply_language import has_words
+from services.reply_language import has_words, reply_language
 from services.text_normalize import detect_language
 from services.texts import LANGUAGES
 
@@ -20,6 +20,19 @@ def language_of(user: User | None, text: str = "") -> str:
         return detect_language(text)
     code = (user.language_code if user else None) or ""
     return "ko" if code.startswith("ko") else "ja" if code.startswith("ja") else "en"
+
+
+async def conversation_language(session: AsyncSession, message: Message) -> str:
+    """The language of the message, else of the customer's last words in this chat, else of their
+    app: for replies to commands and wordless messages, which say nothing of it themselves."""
+    user = message.from_user
+    return await reply_language(
+        session,
+        message.text or message.caption or "",
+        user_id=user.id if user else None,
+        chat_id=message.chat.id,
+        app_language=language_of(user),
+    )
 
 
 def button_language(code: str | None) -> str | None:

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from aiogram import F, Router
 from aiogram.types import CallbackQuery, Message
+from sqlmodel.ext.asyncio.session import AsyncSession
 
-from handlers.context import language_of, say
+from handlers.context import conversation_language, language_of, say
 from services.conversation_log import Interaction
 from services.replies import AnswerSource
 from services.texts import t
@@ -19,14 +20,14 @@ def create_router() -> Router:
     router = Router(name="fallback")
 
     @router.message(F.text.startswith("/"))
-    async def on_unknown_command(message: Message, interaction: Interaction) -> None:
+    async def on_unknown_command(message: Message, session: AsyncSession, interaction: Interaction) -> None:
         interaction.routed("unknown-command", AnswerSource.TEMPLATE)
-        await say(message, t("unknown_command", language_of(message.from_user)))
+        await say(message, t("unknown_command", await conversation_language(session, message)))
 
     @router.message()
-    async def on_unsupported(message: Message, interaction: Interaction) -> None:
+    async def on_unsupported(message: Message, session: AsyncSession, interaction: Interaction) -> None:
         interaction.routed("unsupported-content", AnswerSource.TEMPLATE)
-        await say(message, t("unsupported_content", language_of(message.from_user, message.caption or "")))
+        await say(message, t("unsupported_content", await conversation_language(session, message)))
 
     @router.callback_query()
     async def on_unknown_button(query: CallbackQuery, interaction: Interaction) -> None:

@@ -12,7 +12,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.config import Settings
 from db.repositories.logs import STAFF_ROUTE
-from handlers.context import button_language, language_of, say
+from handlers.context import button_language, conversation_language, language_of, say
 from handlers.keyboards import HandoffOffer, LegacyHandoffOffer
 from services import handoff
 from services.conversation_log import Interaction
@@ -161,7 +161,7 @@ def create_customer_router() -> Router:
         assert message.from_user is not None
         await handoff.close_handoff(session, message.from_user.id)
         interaction.routed("human", AnswerSource.TEMPLATE)
-        await say(message, t("handoff_ended", language_of(message.from_user)))
+        await say(message, t("handoff_ended", await conversation_language(session, message)))
 
     @router.message(InHandoff())
     async def relay(

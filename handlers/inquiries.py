@@ -8,7 +8,13 @@ from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.config import Settings
-from handlers.context import button_language, language_of, linked_customer, release_connection, say
+from handlers.context import (
+    button_language,
+    conversation_language,
+    linked_customer,
+    release_connection,
+    say,
+)
 from handlers.handoff import start_handoff
 from handlers.keyboards import (
     Clarification,
@@ -35,7 +41,6 @@ from services.product_memory import (
     with_remembered_products,
 )
 from services.replies import AnswerSource, FollowUp, Reply
-from services.reply_language import reply_language
 from services.shipping import answer_orders
 from services.shopdata.factory import shop_data
 from services.shopdata.local import customer_id_of
@@ -63,13 +68,7 @@ def create_router() -> Router:
     ) -> None:
         text = message.text or ""
         user_id = message.from_user.id if message.from_user else None
-        language = await reply_language(
-            session,
-            text,
-            user_id=user_id,
-            chat_id=message.chat.id,
-            app_language=language_of(message.from_user),
-        )
+        language = await conversation_language(session, message)
         if not text.strip():
             interaction.routed("bad-input", AnswerSource.TEMPLATE)
             await say(message, t("empty_text", language))

@@ -10,7 +10,7 @@ from aiogram.types import Message
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.config import Settings
-from handlers.context import REMOVE_KEYBOARD, language_of, say
+from handlers.context import REMOVE_KEYBOARD, conversation_language, language_of, say
 from handlers.keyboards import share_contact_keyboard
 from services.conversation_log import Interaction
 from services.identity import LinkOutcome, link_contact
@@ -30,9 +30,9 @@ def create_router() -> Router:
         await say(message, t("welcome", language_of(message.from_user)))
 
     @router.message(Command("help"))
-    async def on_help(message: Message, interaction: Interaction) -> None:
+    async def on_help(message: Message, session: AsyncSession, interaction: Interaction) -> None:
         interaction.routed("help", AnswerSource.TEMPLATE)
-        await say(message, t("help", language_of(message.from_user)))
+        await say(message, t("help", await conversation_language(session, message)))
 
     @router.message(F.contact)
     async def on_contact(

@@ -21,11 +21,17 @@ _KNOWN_IDS = re.compile(r"(?<![^\W\d_])(sku|rma)[\s_-]?\d[\w-]*", re.IGNORECASE)
 _CODES = re.compile(r"(?<![^\W\d_])[A-Z]{1,5}[_-]?\d[\w-]*|(?<![^\W\d_])[A-Z0-9]+(?:-[A-Z0-9]+)+(?![^\W\d_])")
 """SKU-7890, rma 20240001, A1234, STR-ROAD-M: ids that carry letters but no language ("order 12" has
 words; a product code in capitals sent in a Korean chat was answered in English)."""
+_COMMAND = re.compile(r"^\s*/\w+(@\w+)?(\s.*)?$", re.DOTALL)
+"""A command ("/return", "/help@csbot", "/canary candidate 100") says nothing of the customer's
+language: in an English conversation "/return" was answered in Korean, the app's language. Its
+arguments do not count either, so an admin command sent by a customer gets the unknown-command
+reply in the very language "/no_such_command" would get (its existence is not revealed)."""
 LOOK_BACK = 5
 """Messages looked at for one with words: a customer sending several numbers in a row is rare."""
 
 
 def has_words(text: str) -> bool:
+    text = _COMMAND.sub(" ", text)
     return any(character.isalpha() for character in _CODES.sub(" ", _KNOWN_IDS.sub(" ", text)))
 
 

@@ -23,6 +23,10 @@ _LAUGHTER = re.compile(r"[ㅋㅎㅠㅜ]+")
 _PUNCTUATION = re.compile(r"[^\w\s]+")
 """Punctuation and emoji around the words."""
 _SPACES = re.compile(r"\s+")
+_APPRECIATION = re.compile(r"[\s\ufe0f\u200d\U0001f3fb-\U0001f3ff👍🙏👌🙌👏❤♥💕💖😊🙂😀😄😁☺🥰😍🤗]+")
+"""A thumbs-up or a smile and nothing else, the usual reply to an answer: thanks in kind. Emoji are
+dropped before phrases are compared (a "?" must not read as thanks), so these are named one by one;
+a 👍 had got "Sorry, I don't have a reliable answer to that"."""
 
 
 class SmallTalk(StrEnum):
@@ -35,6 +39,8 @@ class SmallTalk(StrEnum):
 
 def small_talk(text: str) -> SmallTalk | None:
     """What kind of pleasantry the whole message is, or None for anything more."""
+    if text.strip() and _APPRECIATION.fullmatch(text):
+        return SmallTalk.THANKS
     return _PHRASES.get(_bare(text))
 
 

@@ -39,6 +39,7 @@ ABOUT_OWN_ORDER = re.compile(
     r"|\b(hasn't|has not|haven't|not) (arrived|come|received)"
     r"|(내|제|저의)\s?(주문|택배|물건|상품)|주문한|주문했|시킨|언제\s?(와|오)|어디|안\s?(왔|와)"
     r"|송장|운송장|조회|私の注文|注文した|届いて|届きません|追跡"
+    r"|(注文|荷物|商品|配達)(は|が)?(今)?(どこ|どうなって|まだ)"
 )
 """The customer asks about their own order (tracking), not about delivery policy."""
 WANTS_TO_FILE_RETURN = re.compile(
@@ -71,10 +72,13 @@ ASKS_DELIVERY_POLICY = re.compile(
     r"|\bhow (much|long) (does|do|is|are|will)\b"
     r"|(배송|발송|택배|배달)\s?(이|가|은|는|도)?\s?(되나요|돼요|되요|가능|하나요|하세요|있나요)|얼마"
     r"|(発送|配送|配達|送って|届けて)(は|も)?(でき|して(い)?ますか|可能|もらえ)|いくら"
+    r"|\b(cost|costs|fee|fees|charge|charges|price|rate|rates|free)\b|비용|요금|배송비|택배비|무료|기준"
+    r"|送料|料金|費用|無料"
     r"|" + BEFORE_BUYING.pattern + r"|" + ASKS_ABOUT_PICKUP.pattern
 )
-"""A question about how the shop delivers ("Do you ship internationally?"), or asked before buying,
-not about the customer's own orders: when no FAQ entry answers it, the honest "the FAQ doesn't
+"""A question about how the shop delivers ("Do you ship internationally?", what it costs: "shiping
+cost pls", "무료배송 기준이 어떻게 되나요", "送料は？"), or asked before buying, not about the
+customer's own orders: when no FAQ entry answers it, the honest "the FAQ doesn't
 cover that" beats a list of the customer's orders, or "which order?" to someone who has none."""
 ACTION_INTENTS = frozenset({Intent.STOCK, Intent.SHIPPING, Intent.RETURNS})
 STOCK_GUESS_ABOVE = 0.75 * CLARIFY_BELOW
@@ -140,6 +144,16 @@ def names_own_order(text: str, entities: Entities) -> bool:
             and not ASKS_ABOUT_PICKUP.search(clean)
         )
     )
+
+
+def _only_order_numbers(clean: str, entities: Entities) -> bool:
+    rest = clean
+    for number in entities.order_numbers:
+        rest = rest.replace(number.lower(), " ")
+    return not _NOT_A_WORD.sub("", rest)
+
+
+_NOT_A_WORD = re.compile(r"[\W_]+")
 
 
 def asks_return_policy(text: str, entities: Entities) -> bool:
@@ -247,6 +261,10 @@ def _route(
         return made(Route.STOCK)  # a SKU is precise; a product name may be in a care question
     if intent is Intent.SHIPPING and names_own_order(clean, entities):
         return made(Route.ORDERS)
+    if entities.order_numbers and _only_order_numbers(clean, entities):
+        # A bare order number asks for that order, whatever its digits' embedding reads like
+        # (a delivered order's number was taken for a returns question and got "I don't know").
+        return made(Route.ORDERS, Intent.SHIPPING)
     if intent is Intent.RETURNS and (entities.rma_numbers or WANTS_TO_FILE_RETURN.search(clean)):
         return made(Route.RETURNS)
     if answered:  # "when do refunds arrive?" is answered by the policy entry when there is one

@@ -202,7 +202,8 @@ async def test_handoffs_lists_open_ones_with_their_age(harness: Harness) -> None
     assert lines[0] == "Open hand-offs: 1"
     assert f"user {DEMO_USER_ID} (ko), waiting 0m" in lines[1]
     assert not any(str(OTHER_USER_ID) in line for line in lines), "closed ones are not listed"
-    assert await harness.say(OTHER_USER_ID, "/handoffs") == [t("unknown_command", "ko")]
+    # in the language the customer wrote in, not their Korean app's
+    assert await harness.say(OTHER_USER_ID, "/handoffs") == [t("unknown_command", "en")]
 
 
 def test_age_reads_at_a_glance() -> None:

@@ -388,7 +388,8 @@ async def test_admins_see_undelivered_replies_and_resend_them(harness: Harness) 
     statuses = {row.id: row.status for row in await harness.rows(OutboundMessage)}
     assert statuses[refused.id] == "resent"
     assert await harness.say(ADMIN_ID, f"/resend {refused.id}") == [f"No undelivered reply #{refused.id}."]
-    assert await harness.say(OTHER_USER_ID, f"/resend {refused.id}") == [t("unknown_command", "ko")]
+    # a customer's reply, in the language of their "hello"
+    assert await harness.say(OTHER_USER_ID, f"/resend {refused.id}") == [t("unknown_command", "en")]
 
 
 def test_csbot_logs_failed_lists_what_did_not_reach_the_customer(tmp_path: Path) -> None:

@@ -28,6 +28,10 @@ from tests.harness import OTHER_USER_ID, Harness
         ("STR-ROAD-M", False),
         ("HLM-01", False),
         ("Wi-Fi", True),
+        ("/return", False),
+        ("/help@csbot", False),
+        ("/return 20240115-001234", False),
+        ("/canary candidate 100", False),  # an admin command's words do not tell a customer's language
     ],
 )
 def test_ids_numbers_and_emoji_carry_no_language(text: str, words: bool) -> None:
@@ -68,3 +72,14 @@ async def test_an_english_conversation_stays_english_in_a_korean_app(harness: Ha
     calls = await harness.feed(harness.updates.text(OTHER_USER_ID, "20240115-001234"))
     [reply] = [c for c in calls if isinstance(c, SendMessage)]
     assert reply.text == t("need_contact", "en")
+
+
+@pytest.mark.parametrize("command", ["/help", "/bot", "/nonsense"])
+async def test_a_command_is_answered_in_the_language_of_the_conversation(
+    harness: Harness, command: str
+) -> None:
+    """A blind probe's English conversation got Korean replies to its commands: the app's language."""
+    await harness.say(OTHER_USER_ID, "is the wool beanie in stock?")
+    calls = await harness.feed(harness.updates.text(OTHER_USER_ID, command))
+    [reply] = [c for c in calls if isinstance(c, SendMessage)]
+    assert reply.text in {t(key, "en") for key in ("help", "handoff_ended", "unknown_command")}, reply.text

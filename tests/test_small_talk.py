@@ -31,7 +31,14 @@ from tests.harness import OTHER_USER_ID, Harness, buttons
         ("are you a bot? I want a human", None),
         ("hi, where is my order?", None),  # more than a greeting: understood as usual
         ("thanks, but can I return it?", None),
-        ("ok", None),
+        ("ok", SmallTalk.THANKS),  # after an answer: "no reliable answer" was the reply (blind probe)
+        ("알겠습니다", SmallTalk.THANKS),
+        ("👍", SmallTalk.THANKS),
+        ("🙏🏻", SmallTalk.THANKS),
+        ("👍👍 ", SmallTalk.THANKS),
+        ("?", None),  # emoji and punctuation are dropped from phrases; only these emoji are thanks
+        ("🤔", None),
+        ("👍 where is my order?", None),
     ],
 )
 def test_only_a_message_that_is_nothing_but_a_pleasantry_counts(text: str, kind: SmallTalk | None) -> None:

@@ -100,6 +100,43 @@ def test_a_delivery_policy_question_the_faq_does_not_cover_is_not_answered_with_
         assert understand(own, "ko", classifier, demo_faq).route is Route.ORDERS, own
 
 
+def test_what_delivery_costs_is_asked_of_the_shop_not_of_the_customer_s_orders(
+    classifier: IntentClassifier, demo_faq: FaqLookupAnswerer
+) -> None:
+    """A blind probe's "shiping cost pls" and "무료배송 기준이 어떻게 되나요" got the linked customer's
+    order list: a question about what delivery costs is about the shop, answered from the FAQ or
+    offered its entries, whatever the matcher's confidence."""
+    for question in (
+        "shiping cost pls",
+        "무료배송 기준이 어떻게 되나요",
+        "제주도 배송 추가비용 있나요?",
+        "送料はかかりますか",
+    ):
+        understanding = understand(question, "en", classifier, demo_faq)
+        assert understanding.route in (Route.NO_ENTRY, Route.FAQ_ENTRY), (question, understanding.route)
+    for own in (
+        "my order 20240115-001234 shipping fee was charged twice",
+        "where is my order? I paid for delivery",
+    ):
+        assert understand(own, "en", classifier, demo_faq).route is Route.ORDERS, own
+
+
+@pytest.mark.parametrize("message", ["20231202-000458", "#20231202-000458", " 20240115-001234. "])
+def test_an_order_number_alone_asks_for_that_order(
+    message: str, classifier: IntentClassifier, demo_faq: FaqLookupAnswerer
+) -> None:
+    """A delivered order's bare number read as a returns question and got "I don't know"."""
+    understanding = understand(message, "ko", classifier, demo_faq)
+    assert understanding.route is Route.ORDERS and understanding.intent is Intent.SHIPPING, understanding
+
+
+@pytest.mark.parametrize("question", ["注文はどこですか", "荷物どこ？", "注文した靴はどこですか"])
+def test_where_is_my_order_in_japanese_looks_up_the_orders(
+    question: str, classifier: IntentClassifier, demo_faq: FaqLookupAnswerer
+) -> None:
+    assert understand(question, "ja", classifier, demo_faq).route is Route.ORDERS, question
+
+
 @pytest.mark.parametrize(
     "question",
     [
