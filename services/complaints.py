@@ -86,7 +86,7 @@ NOT_ARRIVED = re.compile(r"안\s?(왔|와|옴)|아직|못\s?받")
 """'I ordered it but it has not come' is about delivery, not what arrived ("주문했는데 아직 안 왔어요")."""
 UNHAPPY = re.compile(
     r"\b(terrible|awful|horrible|worst|ridiculous|unacceptable|unbelievable|disappointed|disappointing"
-    r"|angry|furious|annoyed|frustrated|frustrating|useless|pathetic|disgrace(ful)?|scam|rip-?off"
+    r"|angry|furious|annoyed|frustrated|frustrating|useless|pathetic|disgrace(ful)?|scam|scams|scammers?|rip-?off"
     r"|fed up|sick of|waste of (time|money)|never (again|buying|shopping|order(ing)?))\b"
     r"|\b(nobody|no one|noone)\b[^.?!]{0,20}\b(answers?|replies|reply|responds?|helps?|gets back)\b"
     r"|\b(kidding me|are you serious|wtf)\b"

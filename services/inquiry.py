@@ -145,11 +145,12 @@ async def answer_inquiry(
 
 def after_an_apology(reply: Reply, understanding: Understanding, language: str) -> Reply:
     """The reply to a complaint begins with an apology: in its text, or, for a reply with none of its
-    own yet (a hand-off, a streamed answer), as a message before it (`Reply.preface`)."""
+    own yet (a hand-off, a streamed answer) or one the return form words itself, as a message before
+    it (`Reply.preface`): "you guys are scammers, I want my money back" got the form alone."""
     if understanding.complaint is None:
         return reply
     apology = t("sorry_complaint", language)
-    if reply.text:
+    if reply.text and reply.follow_up is not FollowUp.START_RETURN:
         return replace(reply, text=f"{apology} {reply.text}")
     return replace(reply, preface=apology)
 

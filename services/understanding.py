@@ -46,11 +46,12 @@ WANTS_TO_FILE_RETURN = re.compile(
     r"\b(i('d| would)? (want|like|need) to|please|let me|how can i start)\b.*"
     r"\b(return|exchange|refund|send (it|this) back)"
     r"|\b(start|file|open|make) an? (return|exchange|refund)"
+    r"|\b(i|we)('d| would)? (want|need|demand) (my|our|the|a) (money|refund)\b|\bgive me my money back\b"
     r"|(반품|교환|환불)\s?(하고\s?싶|할래|해\s?주(?!(시)?나요|(시)?나\?|니|는지)|신청|요청|원해|받고\s?싶|하려고|할게)"
     r"|(返品|交換|返金)(したい|をお願い|希望)"
 )
-"""Asks to start one ("교환해 주세요", "I'd like to return it"); "교환해 주나요?" (do you exchange?) asks
-about the policy."""
+"""Asks to start one ("교환해 주세요", "I'd like to return it", "I want my money back"); "교환해
+주나요?" (do you exchange?) asks about the policy."""
 BEFORE_BUYING = re.compile(
     r"\bif i (order|buy|purchase)\b|\bbefore (i )?(order|buy)|\bhaven'?t (ordered|bought)|\bnot ordered yet"
     r"|주문하면|구매하면|주문\s?전|구매\s?전|아직\s?주문\s?안|注文したら|注文すると|買ったら|注文(する)?前|まだ注文して"

@@ -93,3 +93,15 @@ async def test_an_unhappy_customer_with_a_question_gets_the_answer_after_an_apol
     assert text.startswith(apology + " ")
     assert "20240115-001234" in text, "the order is still looked up"
     assert await harness.rows(HandoffSession) == []
+
+
+async def test_an_angry_refund_demand_gets_an_apology_then_the_return_form(harness: Harness) -> None:
+    """A blind probe's "you guys are scammers, I want my money back" got "I'm not sure" and a
+    payment-methods button: "scammers" was no complaint word, "I want my money back" no request."""
+    calls = await harness.feed(
+        harness.updates.text(DEMO_USER_ID, "you guys are scammers, I want my money back")
+    )
+    texts = texts_to(calls, DEMO_USER_ID)
+    assert texts[0] == t("sorry_complaint", "en")
+    assert texts[1].startswith(t("return_choose_order", "en")), texts
+    assert await harness.rows(HandoffSession) == []
