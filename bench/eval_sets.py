@@ -45,6 +45,7 @@ HELD_OUT_FAQ: tuple[tuple[str, str], ...] = (
     ("holdout_faq10.csv", "holdout_faq10_questions.tsv"),
     ("holdout_faq13.csv", "holdout_faq13_questions.tsv"),
     ("holdout_faq14.csv", "holdout_faq14_questions.tsv"),
+    ("holdout_faq15.csv", "holdout_faq15_questions.tsv"),
 )
 """Never read by bench/calibrate.py nor used to choose a weight."""
 TUNING_ROUTES: tuple[str, ...] = ("complaints.tsv", "product_facts.tsv")
