@@ -14,7 +14,10 @@ _DATED_ORDER = re.compile(r"(?<!\d)(\d{8}-\d{4,7})(?!\d)")
 _HASH_ORDER = re.compile(r"#\s?(\d{3,12})(?!\d)")
 _PLAIN_ID = re.compile(r"(?<![\d-])(\d{8,12})(?![\d-])")
 _SKU = re.compile(r"(?<![a-z0-9])sku[\s_-]?(\d{2,8})(?!\d)", re.IGNORECASE)
-_RMA = re.compile(r"(?<![a-z0-9])rma[\s_-]?(\d{4,16})(?!\d)", re.IGNORECASE)
+# csbot files `RMA-` + 14 digits (db.repositories.returns.new_rma_number); customers also type
+# them with a dash inside, or a shop's older style (`RMA-2024-0001`): the whole number is read,
+# dashes and all, so "RMA-2024-0001" is never cut to "RMA-2024".
+_RMA = re.compile(r"(?<![a-z0-9])rma[\s_-]?(\d{4,16}|\d{1,8}(?:-\d{1,8}){1,3})(?![\d-]*\d)", re.IGNORECASE)
 _MOBILE_PHONE = re.compile(r"^01[016789]\d{7,8}$")
 # A shop's own coded numbers: `HB-2026-0001`, `ORD20260001`, `A-100234`: a short letter
 # prefix and at least six digits. Asking about one that is not the customer's costs nothing

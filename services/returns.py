@@ -101,7 +101,8 @@ async def _status(
     if customer is None:
         return needs_contact(language, "returns")
     assert customer.id is not None
-    requests = await return_requests.for_customer(session, customer.id, rma_numbers=rma_numbers)
+    lookups = [*rma_numbers, *(_compact_rma(number) for number in rma_numbers)]
+    requests = await return_requests.for_customer(session, customer.id, rma_numbers=lookups)
     if not requests:
         if rma_numbers:
             text = t("rma_not_found", language, rma=", ".join(rma_numbers))
@@ -120,6 +121,12 @@ async def _status(
         for r in requests
     )
     return Reply(t("return_status", language, lines=lines), AnswerSource.DATABASE, route="returns")
+
+
+def _compact_rma(number: str) -> str:
+    """The spelling csbot files (`RMA-` and digits): "RMA-20261201-553745" typed with a dash
+    inside still finds RMA-20261201553745."""
+    return "RMA-" + number.removeprefix("RMA-").replace("-", "")
 
 
 async def returnable_orders(session: AsyncSession, customer_id: int, policy: ShopPolicy) -> Sequence[Order]:

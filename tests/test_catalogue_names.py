@@ -113,3 +113,13 @@ def test_a_part_of_a_compound_inside_a_longer_katakana_word_names_nothing() -> N
     shop = EntityExtractor([CatalogueName("BAG", ("Canvas Tote Bag", "キャンバストートバッグ"))])
     assert shop.extract("今キャンペーンやってますか").products == ()
     assert shop.extract("キャンバスの色は？").products == ("BAG",)
+
+
+def test_a_hyphenated_rma_number_is_read_whole() -> None:
+    """csbot files RMA-YYYYMMDDnnnnnn, but customers also type numbers in a shop's older
+    hyphenated style: "RMA-2024-0001" must not be cut to "RMA-2024" (nor read as an order)."""
+    found = SHOP.extract("what about RMA-2024-0001?")
+    assert found.rma_numbers == ("RMA-2024-0001",)
+    assert found.order_numbers == ()
+    assert SHOP.extract("rma 20261130123456 상태").rma_numbers == ("RMA-20261130123456",)
+    assert SHOP.extract("RMA-20261130-123456").rma_numbers == ("RMA-20261130-123456",)

@@ -122,3 +122,17 @@ async def test_return_status_by_rma(harness: Harness) -> None:
     assert request.rma_number in reply and t("return_status_requested", "en") in reply
     [reply] = await harness.say(OTHER_USER_ID, f"status of {request.rma_number}")
     assert request.rma_number not in reply
+
+
+async def test_a_hyphenated_rma_number_is_looked_up_whole(harness: Harness) -> None:
+    [reply] = await harness.say(DEMO_USER_ID, "RMA-2024-0001 status")
+    assert reply == t("rma_not_found", "en", rma="RMA-2024-0001")
+
+
+async def test_an_rma_number_typed_with_a_dash_in_it_is_found(harness: Harness) -> None:
+    confirm, _ = await walk_to_confirmation(harness)
+    await harness.feed(harness.updates.callback(DEMO_USER_ID, confirm))
+    [request] = await harness.rows(ReturnRequest)
+    digits = request.rma_number.removeprefix("RMA-")
+    [reply] = await harness.say(DEMO_USER_ID, f"status of RMA-{digits[:8]}-{digits[8:]}?")
+    assert request.rma_number in reply and t("return_status_requested", "en") in reply
