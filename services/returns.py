@@ -106,8 +106,8 @@ async def _status(
     if not requests:
         if rma_numbers:
             text = t("rma_not_found", language, rma=", ".join(rma_numbers))
-        else:
-            text = t("return_no_eligible", language)
+        else:  # no request yet is not "nothing can be returned": that is the flow's to say
+            text = t("return_none_yet", language)
         return Reply(text, AnswerSource.TEMPLATE, route="returns")
     lines = "\n".join(
         t(

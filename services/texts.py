@@ -327,6 +327,14 @@ _TEXTS: dict[str, dict[str, str]] = {
         "ja": "現在、返品・交換をお申し込みいただけるご注文がありません。お手伝いが必要でしたら"
         "「担当者につないで」とお送りください。",
     },
+    "return_none_yet": {
+        "ko": "아직 접수된 반품·교환 신청이 없어요. 신청하시려면 /return 을 보내거나 '반품하고 싶어요'라고 "
+        "적어 주세요.",
+        "en": "You don't have any return requests yet. To start one, send /return or type 'I want to "
+        "return' with your order number.",
+        "ja": "まだ返品・交換のお申し込みはありません。お申し込みは /return を送るか、「返品したい」と"
+        "ご注文番号を添えてお送りください。",
+    },
     "return_choose_item": {
         "ko": "주문 {number}에서 어떤 상품인가요?",
         "en": "Which item from order {number}?",

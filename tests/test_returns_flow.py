@@ -136,3 +136,11 @@ async def test_an_rma_number_typed_with_a_dash_in_it_is_found(harness: Harness) 
     digits = request.rma_number.removeprefix("RMA-")
     [reply] = await harness.say(DEMO_USER_ID, f"status of RMA-{digits[:8]}-{digits[8:]}?")
     assert request.rma_number in reply and t("return_status_requested", "en") in reply
+
+
+async def test_status_with_no_requests_says_none_yet_and_how_to_start_one(harness: Harness) -> None:
+    """Not "none of your orders can be returned": the demo customer has two returnable orders."""
+    [reply] = await harness.say(DEMO_USER_ID, "what is my RMA status?")
+    assert reply == t("return_none_yet", "en")
+    [reply] = await harness.say(DEMO_USER_ID, "반품 진행 상황 알려주세요")
+    assert reply == t("return_none_yet", "ko")
