@@ -6,7 +6,7 @@ from datetime import date, datetime
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Column, Text, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Column, Index, Text, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
 from db.types import UTCDateTime, utcnow
@@ -36,6 +36,16 @@ class ReturnStatus(StrEnum):
     RECEIVED = "received"
     REFUNDED = "refunded"
     REJECTED = "rejected"
+
+
+OPEN_RETURN_STATUSES = (ReturnStatus.REQUESTED, ReturnStatus.APPROVED, ReturnStatus.RECEIVED)
+"""Still being handled: an item with one of these gets no second request (refunded or rejected
+ends it, and the item may be returned again)."""
+
+_ONE_OPEN_RETURN_PER_ITEM = text(
+    # Enum columns store the member names; the literal list must follow OPEN_RETURN_STATUSES.
+    "status IN ('REQUESTED', 'APPROVED', 'RECEIVED') AND duplicate_of IS NULL"
+)
 
 
 class Customer(SQLModel, table=True):
@@ -117,6 +127,17 @@ class ShipmentEvent(SQLModel, table=True):
 
 class ReturnRequest(SQLModel, table=True):
     __tablename__ = "return_requests"
+    __table_args__ = (
+        # The rule "one open return per order line" held by the database, so two forms, two
+        # instances or any other writer racing on one item cannot both file (migration 0009).
+        Index(
+            "uq_return_requests_open_item",
+            "order_item_id",
+            unique=True,
+            sqlite_where=_ONE_OPEN_RETURN_PER_ITEM,
+            postgresql_where=_ONE_OPEN_RETURN_PER_ITEM,
+        ),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     rma_number: str = Field(unique=True, index=True)
@@ -130,6 +151,12 @@ class ReturnRequest(SQLModel, table=True):
     reason: str
     status: ReturnStatus = ReturnStatus.REQUESTED
     created_at: datetime = _created_at()
+    duplicate_of: int | None = Field(
+        default=None,
+        foreign_key="return_requests.id",
+        description="set only by migration 0009: a second open request for the item, filed before the "
+        "rule held, names the first; its number and status stay as the customer was told",
+    )
 
 
 class FaqEntry(SQLModel, table=True):

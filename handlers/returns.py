@@ -239,11 +239,15 @@ def create_router() -> Router:
             case "item":
                 lines = await orders.order_lines(session, data["order_id"])
                 line = next((ln for ln in lines if str(ln.item.id) == callback_data.value), None)
-                if line is None:
+                if line is None or line.item.id is None:
                     return
-                await state.update_data(
-                    item_id=line.item.id, item_label=f"{line.product.name} {line.item.option}".strip()
-                )
+                label = f"{line.product.name} {line.item.option}".strip()
+                open_one = await returns.open_return_for_item(session, line.item.id)
+                if open_one is not None:
+                    await state.clear()
+                    await say(message, t("return_item_open", language, item=label, rma=open_one.rma_number))
+                    return
+                await state.update_data(item_id=line.item.id, item_label=label)
                 await state.set_state(ReturnFlow.choosing_reason)
                 await say(
                     message,
@@ -280,15 +284,26 @@ def create_router() -> Router:
                     reason=data["reason"],
                     kind=ReturnKind(data["kind"]),
                 )
-                request, created = await returns.file_return(session, draft)
+                request, filed = await returns.file_return(session, draft)
                 await state.clear()
-                key = "return_created" if created else "return_already"
                 interaction.routed("returns", AnswerSource.DATABASE)
-                await message.edit_text(t(key, language, rma=request.rma_number), parse_mode=None)
+                await message.edit_text(
+                    _filed_text(filed, language, request.rma_number, data["item_label"]), parse_mode=None
+                )
             case _:
                 await say(message, t("return_expired", language))
 
     return router
+
+
+def _filed_text(filed: returns.Filed, language: str, rma: str, item: str) -> str:
+    match filed:
+        case returns.Filed.CREATED:
+            return t("return_created", language, rma=rma)
+        case returns.Filed.REPEATED:
+            return t("return_already", language, rma=rma)
+        case returns.Filed.ALREADY_OPEN:
+            return t("return_item_open", language, item=item, rma=rma)
 
 
 async def _stale_tap(

@@ -11,6 +11,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from db.models import Customer, Order, ReturnKind, ReturnRequest
 from db.repositories import orders
 from db.repositories import returns as return_requests
+from db.repositories.returns import Filed as Filed  # the outcome `file_return` reports
 from services.entities import Entities
 from services.faq_answers import faq_reply
 from services.faq_matcher import FaqDocument
@@ -186,8 +187,9 @@ async def return_refusal(
     )
 
 
-async def file_return(session: AsyncSession, draft: ReturnDraft) -> tuple[ReturnRequest, bool]:
-    """File the request; a second call with the same key returns the first request."""
+async def file_return(session: AsyncSession, draft: ReturnDraft) -> tuple[ReturnRequest, Filed]:
+    """File the request once: a second call with the same key returns the first request, and an
+    item whose earlier request is still open gets that request (its RMA number), not a second."""
     lines = await orders.order_lines(session, draft.order_id)
     if not any(line.item.id == draft.order_item_id for line in lines):
         raise ValueError("order item does not belong to the order")
@@ -201,6 +203,12 @@ async def file_return(session: AsyncSession, draft: ReturnDraft) -> tuple[Return
         reason=draft.reason[:MAX_REASON_CHARS],
     )
     return await return_requests.create_once(session, request)
+
+
+async def open_return_for_item(session: AsyncSession, order_item_id: int) -> ReturnRequest | None:
+    """Asked at the item step, so the customer hears about the open request before answering the
+    rest; `file_return` decides again when it files."""
+    return await return_requests.open_for_item(session, order_item_id)
 
 
 async def already_filed(session: AsyncSession, idempotency_key: str) -> ReturnRequest | None:

@@ -366,6 +366,14 @@ _TEXTS: dict[str, dict[str, str]] = {
         "en": "This request is already registered. Your RMA number is {rma}.",
         "ja": "すでに受け付けたお申し込みです。受付番号は{rma}です。",
     },
+    "return_item_open": {
+        "ko": "{item} 상품은 이미 반품·교환 신청이 진행 중이에요. 접수 번호는 {rma}이고, 다시 신청하지 "
+        "않으셔도 돼요.",
+        "en": "A return for {item} is already open: its RMA number is {rma}, so there's no need to file "
+        "another.",
+        "ja": "{item} はすでに返品・交換のお申し込みを受け付けています。受付番号は{rma}で、改めてお申し込み"
+        "いただく必要はありません。",
+    },
     "return_cancelled": {
         "ko": "반품·교환 신청을 취소했어요.",
         "en": "Return request cancelled; nothing was filed.",
