@@ -374,6 +374,21 @@ _TEXTS: dict[str, dict[str, str]] = {
         "ja": "{item} はすでに返品・交換のお申し込みを受け付けています。受付番号は{rma}で、改めてお申し込み"
         "いただく必要はありません。",
     },
+    "return_reprompt_choice": {
+        "ko": "어떤 걸 고르셨는지 알아듣지 못했어요. 아래 버튼을 누르시거나 이름이나 번호를 적어 주세요. "
+        "신청을 그만두시려면 '취소'라고 보내 주세요.",
+        "en": "Sorry, I didn't catch which one you mean. Tap a button below or type its name or number; "
+        "to stop this return, type 'cancel'.",
+        "ja": "どれを選ばれたか分かりませんでした。下のボタンを押すか、名前か番号を入力してください。"
+        "お申し込みをやめる場合は「キャンセル」と送ってください。",
+    },
+    "return_reprompt_confirm": {
+        "ko": "이대로 신청할까요? 신청하시려면 '네', 그만두시려면 '아니요'라고 보내 주시거나 아래 버튼을 "
+        "눌러 주세요.",
+        "en": "Shall I file this request? Reply 'yes' to file it or 'no' to cancel, or tap a button below.",
+        "ja": "この内容で申請しますか。申請する場合は「はい」、やめる場合は「いいえ」と送るか、下のボタンを"
+        "押してください。",
+    },
     "return_cancelled": {
         "ko": "반품·교환 신청을 취소했어요.",
         "en": "Return request cancelled; nothing was filed.",
