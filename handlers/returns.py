@@ -272,8 +272,8 @@ async def _choose_item(turn: _Turn, value: str) -> None:
 class AwaitingAnswer(Filter):
     """A form whose question was asked within ANSWER_WINDOW: typed text is the answer to it."""
 
-    async def __call__(self, message: Message, state: FSMContext) -> bool:
-        if await state.get_state() not in ReturnFlow.__all_states_names__:
+    async def __call__(self, message: Message, raw_state: str | None, state: FSMContext) -> bool:
+        if raw_state not in ReturnFlow.__all_states_names__:  # read once per update already: no I/O
             return False
         asked_at = (await state.get_data()).get("asked_at")
         return isinstance(asked_at, int | float) and (
