@@ -22,7 +22,7 @@ from bot.config import Settings
 from db.models import Product, ReturnKind
 from db.repositories import orders
 from db.types import utcnow
-from handlers.context import button_language, language_of, linked_customer, say
+from handlers.context import button_language, conversation_language, language_of, linked_customer, say
 from handlers.keyboards import ReturnStep, choices, offer_person, share_contact_keyboard, start_return_of
 from services import return_answers, returns
 from services.conversation_log import Interaction
@@ -340,9 +340,8 @@ def create_router() -> Router:
     ) -> None:
         interaction.routed("returns", AnswerSource.TEMPLATE)
         assert message.from_user is not None
-        await start_return_flow(
-            message, message.from_user, session, state, language_of(message.from_user), settings
-        )
+        language = await conversation_language(session, message)
+        await start_return_flow(message, message.from_user, session, state, language, settings)
 
     @router.message(F.text, ~F.text.startswith("/"), AwaitingAnswer())
     async def on_typed(

@@ -74,7 +74,7 @@ async def test_an_english_conversation_stays_english_in_a_korean_app(harness: Ha
     assert reply.text == t("need_contact", "en")
 
 
-@pytest.mark.parametrize("command", ["/help", "/bot", "/nonsense"])
+@pytest.mark.parametrize("command", ["/help", "/bot", "/nonsense", "/return"])
 async def test_a_command_is_answered_in_the_language_of_the_conversation(
     harness: Harness, command: str
 ) -> None:
@@ -82,4 +82,5 @@ async def test_a_command_is_answered_in_the_language_of_the_conversation(
     await harness.say(OTHER_USER_ID, "is the wool beanie in stock?")
     calls = await harness.feed(harness.updates.text(OTHER_USER_ID, command))
     [reply] = [c for c in calls if isinstance(c, SendMessage)]
-    assert reply.text in {t(key, "en") for key in ("help", "handoff_ended", "unknown_command")}, reply.text
+    keys = ("help", "handoff_ended", "unknown_command", "need_contact", "return_choose_order")
+    assert reply.text in {t(key, "en") for key in keys}, reply.text
