@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 from services.entities import Entities, sku_like_tokens
 from services.money import money
+from services.product_options import NotOffered, asked_options, colour_name, colour_value_name, not_offered
 from services.replies import AnswerSource, FollowUp, Reply
 from services.shopdata.base import ShopData, ShopProduct
 from services.texts import t
@@ -30,6 +33,51 @@ def describe_stock(product: ShopProduct, language: str, low_threshold: int) -> s
     return line
 
 
+def describe_product(product: ShopProduct, language: str, low_threshold: int, text: str) -> str:
+    """The stock line, unless the question asks for a size or colour the product does not come in:
+    then that, with the ones it does ("in stock (42 available)" answered "in size XXL?" for a shirt
+    sold in S-XL)."""
+    missing = not_offered(asked_options(_without_names(text, product)), product.options)
+    if not missing:
+        return describe_stock(product, language, low_threshold)
+    return _not_offered_line(product, missing, language)
+
+
+def _not_offered_line(product: ShopProduct, missing: NotOffered, language: str) -> str:
+    values = {"name": product.display_name(language), "sku": product.sku}
+    sentences = []
+    if missing.sizes:
+        sentences.append(
+            t(
+                "option_size_not_offered",
+                language,
+                asked=" / ".join(missing.sizes),
+                offered=", ".join(missing.offered.sizes),
+                **values,
+            )
+        )
+    if missing.colours:
+        sentences.append(
+            t(
+                "option_colour_not_offered",
+                language,
+                asked=" / ".join(colour_name(c, language) for c in missing.colours),
+                offered=", ".join(colour_value_name(v, language) for v in missing.offered.colour_values),
+                **values,
+            )
+        )
+    return " ".join(sentences)
+
+
+def _without_names(text: str, product: ShopProduct) -> str:
+    """The question without the product's own names' words: "Red Wing Boots" asks for no red."""
+    for word in sorted(
+        {w for name in product.names for w in name.split() if len(w) > 1}, key=len, reverse=True
+    ):
+        text = re.sub(rf"(?<![A-Za-z0-9]){re.escape(word)}(?![A-Za-z0-9])", " ", text, flags=re.IGNORECASE)
+    return text
+
+
 async def answer_stock(
     shop: ShopData,
     entities: Entities,
@@ -54,13 +102,13 @@ async def answer_stock(
             )
         if not guessed:
             return Reply(t("which_product", language), AnswerSource.TEMPLATE, route="stock")
-        lines = [describe_stock(p, language, low_threshold) for p in guessed]
+        lines = [describe_product(p, language, low_threshold, text) for p in guessed]
         return Reply("\n".join(lines), AnswerSource.DATABASE, route="stock")
-    products = await shop.products_by_sku(requested)
-    found = {p.sku.upper() for p in products}
-    lines = [describe_stock(p, language, low_threshold) for p in products]
+    found_products = await shop.products_by_sku(requested)
+    found = {p.sku.upper() for p in found_products}
+    lines = [describe_product(p, language, low_threshold, text) for p in found_products]
     missing = [sku for sku in requested if sku.upper() not in found]
     if missing:
         lines.append(t("sku_unknown", language, skus=", ".join(missing)))
-    source = AnswerSource.DATABASE if products else AnswerSource.TEMPLATE
+    source = AnswerSource.DATABASE if found_products else AnswerSource.TEMPLATE
     return Reply("\n".join(lines), source, route="stock")

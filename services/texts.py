@@ -238,6 +238,16 @@ _TEXTS: dict[str, dict[str, str]] = {
         "ja": "{name} ({sku}): 品切れで、再入荷の予定はまだありません。価格 {price}。",
     },
     "stock_options": {"ko": "옵션: {options}.", "en": "Options: {options}.", "ja": "オプション: {options}。"},
+    "option_size_not_offered": {
+        "ko": "{name} ({sku})은(는) {asked} 사이즈가 없어요. 있는 사이즈: {offered}.",
+        "en": "{name} ({sku}) doesn't come in size {asked}. Sizes: {offered}.",
+        "ja": "{name} ({sku})に{asked}サイズはありません。サイズ: {offered}。",
+    },
+    "option_colour_not_offered": {
+        "ko": "{name} ({sku})은(는) {asked} 색상이 없어요. 있는 색상: {offered}.",
+        "en": "{name} ({sku}) doesn't come in {asked}. Colours: {offered}.",
+        "ja": "{name} ({sku})に{asked}はありません。カラー: {offered}。",
+    },
     "faq_no_match": {
         "ko": "죄송해요, 그 질문에는 정확히 답을 드리기 어려워요. '상담원 연결'이라고 보내 주시면 "
         "담당자가 도와드릴게요.",

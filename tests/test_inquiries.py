@@ -49,6 +49,40 @@ class TestStock:
         [other] = await harness.say(DEMO_USER_ID, "is it in stock?")
         assert other == t("which_product", "en"), "another chat's products are not this one's"
 
+    async def test_a_size_or_colour_the_product_does_not_come_in_is_said_so(self, harness: Harness) -> None:
+        """ "Is the linen overshirt in size XXL?" and "... in red?" got "in stock (42 available)" next to
+        "Options: S, M, L, XL; beige, navy"."""
+        name = {"name": "Linen Overshirt", "sku": "SKU-7890"}
+        [xxl] = await harness.say(OTHER_USER_ID, "Is the linen overshirt in size XXL?")
+        assert xxl == t("option_size_not_offered", "en", asked="XXL", offered="S, M, L, XL", **name)
+        [red] = await harness.say(OTHER_USER_ID, "linen overshirt in red?")
+        assert red == t("option_colour_not_offered", "en", asked="red", offered="beige, navy", **name)
+        [korean] = await harness.say(OTHER_USER_ID, "린넨 오버셔츠 빨간색 있어요?")
+        assert korean == t(
+            "option_colour_not_offered",
+            "ko",
+            name="린넨 오버셔츠",
+            sku="SKU-7890",
+            asked="레드",
+            offered="베이지, 네이비",
+        )
+        [follow_up] = await harness.say(OTHER_USER_ID, "is it available in XXL?")
+        assert follow_up == xxl, "a follow-up about the last product is judged the same way"
+        [pants] = await harness.say(OTHER_USER_ID, "denim wide pants in 36?")
+        assert pants == t(
+            "option_size_not_offered",
+            "en",
+            name="Denim Wide Pants",
+            sku="SKU-2045",
+            asked="36",
+            offered="26-34",
+        )
+        for offered in ("linen overshirt in navy?", "is the linen overshirt available in M?"):
+            [reply] = await harness.say(OTHER_USER_ID, offered)
+            assert reply.startswith("Linen Overshirt (SKU-7890): in stock (42 available)"), offered
+        [in_range] = await harness.say(OTHER_USER_ID, "denim wide pants in 30?")
+        assert in_range.startswith("Denim Wide Pants (SKU-2045): in stock")
+
     async def test_product_found_by_part_of_its_name(self, harness: Harness) -> None:
         [reply] = await harness.say(DEMO_USER_ID, "is the merino sweater in stock?")
         assert "SKU-5521" in reply and "sold out" in reply
