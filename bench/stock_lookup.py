@@ -6,6 +6,11 @@ Each line of a set is the expected SKUs and a question. A question counts as rig
 the classifier says `stock` and the SKUs the stock service would look up (the ones it
 recognises, SKU or name) are exactly the expected ones. The held-out set
 (tests/data/stock_eval/holdout.tsv, with its own catalogue) is never used for tuning.
+
+It also scores follow-ups on the demo shop (`followups.tsv` tuning, `followups_holdout.tsv` held
+out): a message after a question about the Linen Overshirt is right when the chat's last product
+stands in for it exactly when it is `memory` (services/product_memory.py), not when it names
+another thing.
 """
 
 from __future__ import annotations
@@ -29,6 +34,10 @@ SETS = (
         ROOT / "tests" / "data" / "stock_eval" / "holdout_catalogue.csv",
         ROOT / "tests" / "data" / "stock_eval" / "holdout.tsv",
     ),
+)
+FOLLOW_UPS = (
+    ("tuning", ROOT / "tests" / "data" / "stock_eval" / "followups.tsv"),
+    ("held-out", ROOT / "tests" / "data" / "stock_eval" / "followups_holdout.tsv"),
 )
 
 
@@ -63,6 +72,32 @@ def evaluate(catalogue: Path, questions: Path) -> tuple[int, int, int, list[str]
             misses.append(f"  miss: {question!r}: intent {result.intent.value}, found {sorted(found) or '-'}")
     per_message = (time.perf_counter() - started) / max(1, len(cases)) * 1000
     return len(cases), right_intent, right_products, misses, per_message
+
+
+def evaluate_follow_ups(questions: Path) -> tuple[int, dict[str, tuple[int, int]], list[str]]:
+    """Per expected label (`memory`, `other`): how many lines, how many right; and the misses."""
+    from bench.eval_sets import demo_classifier
+    from services.product_memory import named_products, names_something_else
+
+    classifier = demo_classifier()
+    remembered = ["SKU-7890"]
+    scores: dict[str, tuple[int, int]] = {}
+    misses = []
+    rows = [line.split("\t", 1) for line in questions.read_text(encoding="utf-8").splitlines()]
+    cases = [(row[0], row[1]) for row in rows if len(row) == 2 and row[0] in ("memory", "other")]
+    for label, question in cases:
+        entities = classifier.classify(question).entities
+        means_it = not (
+            named_products(entities) or names_something_else(entities, remembered, classifier.product_names)
+        )
+        right = means_it == (label == "memory")
+        total, correct = scores.get(label, (0, 0))
+        scores[label] = (total + 1, correct + right)
+        if not right:
+            misses.append(
+                f"  miss: {question!r}: expected {label}, other things {list(entities.other_things)}"
+            )
+    return len(cases), scores, misses
 
 
 def scale(products: int = 100_000) -> tuple[float, float, float]:
@@ -109,6 +144,16 @@ def main() -> None:
         for miss in misses:
             print(miss)
         summary.append(f"{name.replace('-', '')}_products={products / total:.3f}")
+    for name, questions in FOLLOW_UPS:
+        total, scores, misses = evaluate_follow_ups(questions)
+        right = sum(correct for _, correct in scores.values())
+        per_label = "  ".join(
+            f"{label} {correct}/{count}" for label, (count, correct) in sorted(scores.items())
+        )
+        print(f"follow-ups {name:9} {total:3} questions  right {right / total:.3f}  ({per_label})")
+        for miss in misses:
+            print(miss)
+        summary.append(f"{name.replace('-', '')}_follow_ups={right / total:.3f}")
     print(" ".join(summary))
 
 

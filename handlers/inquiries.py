@@ -37,6 +37,7 @@ from services.llm.speculative import FaqReplies, Step
 from services.product_memory import (
     LAST_PRODUCTS,
     named_products,
+    names_something_else,
     needs_remembered_products,
     with_remembered_products,
 )
@@ -80,7 +81,7 @@ def create_router() -> Router:
         lookup = faq.lookup
         if lookup.refresher is not None:
             await lookup.refresher.refresh(session)
-        understanding = await _in_context(understand(text, language, classifier, lookup), state)
+        understanding = await _in_context(understand(text, language, classifier, lookup), state, classifier)
         _log_understanding(interaction, understanding)
         interaction.entities["language"] = language  # the console filters conversations by it
         classification = understanding.classification
@@ -172,17 +173,24 @@ def create_router() -> Router:
     return router
 
 
-async def _in_context(understanding: Understanding, state: FSMContext) -> Understanding:
+async def _in_context(
+    understanding: Understanding, state: FSMContext, classifier: IntentClassifier
+) -> Understanding:
     """The message read with the chat's last named products, which it updates (one FSM read only
-    for a stock question that names nothing, one write only for a message that names some)."""
-    named = named_products(understanding.classification.entities)
+    for a stock question that names no product, one write only for a message that names some, or
+    names another thing: then they are forgotten)."""
+    entities = understanding.classification.entities
+    named = named_products(entities)
     if named:
         await state.update_data({LAST_PRODUCTS: list(named)})
         return understanding
     if not needs_remembered_products(understanding):
         return understanding
-    remembered = (await state.get_data()).get(LAST_PRODUCTS) or []
-    return with_remembered_products(understanding, [str(sku) for sku in remembered])
+    remembered = [str(sku) for sku in (await state.get_data()).get(LAST_PRODUCTS) or []]
+    if remembered and names_something_else(entities, remembered, classifier.product_names):
+        await state.update_data({LAST_PRODUCTS: []})
+        return understanding
+    return with_remembered_products(understanding, remembered)
 
 
 def _log_understanding(interaction: Interaction, understanding: Understanding) -> None:

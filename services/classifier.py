@@ -250,6 +250,10 @@ class IntentClassifier:
         can be answered, so asking which product is meant would only go round in circles."""
         return self.catalogue_loaded and self._extractor.products == 0
 
+    def product_names(self, sku: str) -> tuple[str, ...]:
+        """A product's names in the current index: what a chat's remembered product is called."""
+        return self._extractor.names_of(sku)
+
     def use_catalogue(self, extractor: EntityExtractor, version: object) -> None:
         """Swap in an index of a changed catalogue (built elsewhere: it takes seconds at 100k)."""
         self._extractor = extractor

@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 
+from services.product_words import korean_stem, thing_words
 from services.text_normalize import normalize
 
 # Digits may touch Hangul or kana ("20240115-001234배송"), where \b does not
@@ -34,13 +35,20 @@ class Entities:
     """SKUs of catalogue products named by (part of) their name."""
     product_words: tuple[str, ...] = field(default=(), compare=False)
     """How the text named them (its own words, normalised): what `without_product_names` replaces."""
+    other_things: tuple[str, ...] = field(default=(), compare=False)
+    """Words that name a thing no found product is ("sneakers", "가방"): a stock question with them
+    is not about the chat's last product (`services/product_words.py`)."""
 
     def as_dict(self) -> dict[str, list[str]]:
         return {
             f.name: list(getattr(self, f.name))
             for f in fields(self)
-            if f.name != "product_words" and getattr(self, f.name)
+            if f.name not in _TEXT_WORDS and getattr(self, f.name)
         }
+
+
+_TEXT_WORDS = frozenset({"product_words", "other_things"})
+"""Fields that hold the customer's own words: not logged as entities."""
 
 
 @dataclass(frozen=True)
@@ -115,6 +123,8 @@ class EntityExtractor:
         self._skus = {normalize(item.sku): item.sku for item in items}
         self.products = len(self._skus)
         """How many products the index knows."""
+        self._names = {item.sku: item.names for item in items}
+        """Each product's names: what a chat's remembered product is called, what tells a near miss."""
         self._names_by_first_word: dict[str, list[tuple[str, str]]] = {}
         owners: dict[str, set[str]] = {}
         self._stems: dict[str, str] = {}
@@ -151,13 +161,27 @@ class EntityExtractor:
         ]
         plain = [d for d in plain if not any(d in token for token in coded)]
         products, product_words = self._products(clean, candidates)
+        words = thing_words(self._without_codes(clean))
+        others = {
+            sku: [w for w in words if not word_of_names(w, self._names.get(sku, ()))] for sku in products
+        }
         return Entities(
             order_numbers=_unique([*dated, *hashed, *plain, *coded]),
             skus=_unique([*known_skus, *(f"SKU-{digits}" for digits in _SKU.findall(clean))]),
             rma_numbers=_unique(f"RMA-{digits}" for digits in _RMA.findall(clean)),
             products=products,
             product_words=product_words,
+            other_things=_unique(w for w in words if all(w in others[sku] for sku in products)),
         )
+
+    def names_of(self, sku: str) -> tuple[str, ...]:
+        """The product's names, as the index has them (none for a SKU it does not know)."""
+        return self._names.get(sku, ())
+
+    def _without_codes(self, clean: str) -> str:
+        """The text without product codes and RMA numbers: their letters name no thing."""
+        text = _RMA.sub(" ", _SKU.sub(" ", clean))
+        return " ".join(token for token in text.split() if token.strip(_EDGE_PUNCTUATION) not in self._skus)
 
     def _products(self, clean: str, candidates: set[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """SKUs and the words that named them. Whole names first; else the products most of whose
@@ -194,6 +218,34 @@ class EntityExtractor:
         if len(chosen) > MAX_PRODUCTS_PER_MESSAGE:
             return (), ()
         return tuple(chosen), tuple(sorted({word for sku in chosen for word in surfaces[sku]}))
+
+
+def word_of_names(word: str, names: Iterable[str]) -> bool:
+    """`word` (one of `thing_words`) is part of the product's names: one of their words ("denim"),
+    its plural ("aprons"), the end of a compound the name has ("shirt" of "overshirt", "셔츠" of
+    "오버셔츠"), or a Korean or Japanese run of its words with particles ("비니는", "와이드팬츠")."""
+    name_words = {w for name in names for w in _name_words(name)}
+    if word in name_words or _singular(word) in name_words:
+        return True
+    if word.isascii():
+        return any(len(word) >= 4 and w.endswith(_singular(word)) for w in name_words)
+    parts = sorted(
+        {p for w in name_words for p in (w, *_compound_parts(w)) if len(p) >= 2}, key=len, reverse=True
+    )
+    rest = word
+    for part in parts:
+        rest = rest.replace(part, " ")
+    rest = "".join(piece for piece in rest.split() if thing_words(piece))
+    return not rest or any(w.endswith(korean_stem(rest)) for w in name_words if not w.isascii())
+
+
+def _singular(word: str) -> str:
+    """ "aprons" -> "apron", "boxes" -> "box": enough to compare a plural with a name's word."""
+    if word.endswith(("ches", "shes", "xes", "sses")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        return word[:-1]
+    return word
 
 
 _NEUTRAL_NOUN = {"latin": "item", "hangul": "상품", "other": "商品"}

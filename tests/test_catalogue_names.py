@@ -65,7 +65,11 @@ def test_the_stock_lookup_evaluation_runs_on_both_sets(capsys: object) -> None:
 
     stock_lookup.main()
     last = capsys.readouterr().out.strip().splitlines()[-1]  # type: ignore[attr-defined]
-    assert re.fullmatch(r"tuning_products=\d\.\d{3} heldout_products=\d\.\d{3}", last)
+    assert re.fullmatch(
+        r"tuning_products=\d\.\d{3} heldout_products=\d\.\d{3}"
+        r" tuning_follow_ups=\d\.\d{3} heldout_follow_ups=\d\.\d{3}",
+        last,
+    )
 
 
 def test_a_shops_own_coded_order_numbers_are_recognised() -> None:
@@ -123,3 +127,22 @@ def test_a_hyphenated_rma_number_is_read_whole() -> None:
     assert found.order_numbers == ()
     assert SHOP.extract("rma 20261130123456 상태").rma_numbers == ("RMA-20261130123456",)
     assert SHOP.extract("RMA-20261130-123456").rma_numbers == ("RMA-20261130-123456",)
+
+
+def test_words_naming_a_thing_no_product_is_are_kept_apart() -> None:
+    """What tells "do you have sneakers?" from "is it available in M?" after a question about a product."""
+    assert SHOP.extract("do you have sneakers?").other_things == ("sneakers",)
+    assert SHOP.extract("가방 있어요?").other_things == ("가방",)
+    assert SHOP.extract("スニーカーはありますか").other_things == ("スニーカー",)
+    assert SHOP.extract("is A1001X in stock?").other_things == ("a1001x",), "an unknown code is a thing too"
+    for follow_up in (
+        "is it available in M?",
+        "what about navy?",
+        "그거 재고 있어요?",
+        "how much is it?",
+        "Mサイズはありますか",
+    ):
+        assert SHOP.extract(follow_up).other_things == (), follow_up
+    assert SHOP.extract("do you have the titanium mug?").other_things == ()
+    assert SHOP.extract("tnt-2p-grn 재고?").other_things == (), "a product code is no word of a thing"
+    assert SHOP.extract("do you have sneakers?").as_dict() == {}, "the customer's words are not logged"

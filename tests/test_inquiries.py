@@ -49,6 +49,44 @@ class TestStock:
         [other] = await harness.say(DEMO_USER_ID, "is it in stock?")
         assert other == t("which_product", "en"), "another chat's products are not this one's"
 
+    async def test_a_follow_up_that_names_another_thing_is_not_answered_with_the_last_product(
+        self, harness: Harness
+    ) -> None:
+        """A blind probe: after a question about the Linen Overshirt, "do you have sneakers?" got the
+        overshirt's stock line, as if the shop sold sneakers. It gets what a fresh chat gets."""
+        for question, language in (
+            ("do you have sneakers?", "en"),
+            ("iphone 15 in stock?", "en"),
+            ("bag", "en"),
+            ("socks in black?", "en"),
+            ("가방 있어요?", "ko"),
+            ("운동화도 있어요?", "ko"),
+        ):
+            [first] = await harness.say(OTHER_USER_ID, "is the linen overshirt in stock?")
+            assert first.startswith("Linen Overshirt (SKU-7890)")
+            [reply] = await harness.say(OTHER_USER_ID, question)
+            assert reply == t("which_product", language), question
+        await harness.say(OTHER_USER_ID, "is the wool beanie in stock?")
+        assert await harness.say(OTHER_USER_ID, "do you sell umbrellas") == [t("which_product", "en")]
+        [after] = await harness.say(OTHER_USER_ID, "is it in stock?")
+        assert after == t("which_product", "en"), "the umbrellas question made the chat forget the beanie"
+
+    async def test_a_follow_up_about_the_last_product_still_means_it(self, harness: Harness) -> None:
+        for question, start in (
+            ("is it available in M?", "Linen Overshirt (SKU-7890): in stock"),
+            ("what about navy?", "Linen Overshirt (SKU-7890): in stock"),
+            ("그거 재고 있어요?", "린넨 오버셔츠 (SKU-7890): 재고 있어요"),
+            ("how much is it?", "Linen Overshirt (SKU-7890): in stock"),
+        ):
+            await harness.say(OTHER_USER_ID, "is the linen overshirt in stock?")
+            [reply] = await harness.say(OTHER_USER_ID, question)
+            assert reply.startswith(start), question
+        await harness.say(OTHER_USER_ID, "is the canvas tote bag in stock?")
+        [bag] = await harness.say(OTHER_USER_ID, "is the bag available in black?")
+        assert bag.startswith("Canvas Tote Bag (SKU-1204): only 3 left"), (
+            "a word of its own name still means it"
+        )
+
     async def test_a_size_or_colour_the_product_does_not_come_in_is_said_so(self, harness: Harness) -> None:
         """ "Is the linen overshirt in size XXL?" and "... in red?" got "in stock (42 available)" next to
         "Options: S, M, L, XL; beige, navy"."""
