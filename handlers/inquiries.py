@@ -36,6 +36,7 @@ from services.inquiry import after_an_apology, answer_inquiry
 from services.llm.speculative import FaqReplies, Step
 from services.product_memory import (
     LAST_PRODUCTS,
+    forgets_remembered_products,
     named_products,
     names_something_else,
     needs_remembered_products,
@@ -183,6 +184,9 @@ async def _in_context(
     named = named_products(entities)
     if named:
         await state.update_data({LAST_PRODUCTS: list(named)})
+        return understanding
+    if forgets_remembered_products(understanding):
+        await state.update_data({LAST_PRODUCTS: []})
         return understanding
     if not needs_remembered_products(understanding):
         return understanding

@@ -35,6 +35,9 @@ class Entities:
     """SKUs of catalogue products named by (part of) their name."""
     product_words: tuple[str, ...] = field(default=(), compare=False)
     """How the text named them (its own words, normalised): what `without_product_names` replaces."""
+    near_misses: tuple[str, ...] = ()
+    """Those of `products` the text named only in part, next to a thing they are not ("wool coat"
+    found the Wool Beanie by "wool"): close names to offer, never the answer."""
     other_things: tuple[str, ...] = field(default=(), compare=False)
     """Words that name a thing no found product is ("sneakers", "가방"): a stock question with them
     is not about the chat's last product (`services/product_words.py`)."""
@@ -45,6 +48,11 @@ class Entities:
             for f in fields(self)
             if f.name not in _TEXT_WORDS and getattr(self, f.name)
         }
+
+    @property
+    def answered_products(self) -> tuple[str, ...]:
+        """The products the text names, without its near misses: the ones to answer about."""
+        return tuple(sku for sku in self.products if sku not in self.near_misses)
 
 
 _TEXT_WORDS = frozenset({"product_words", "other_things"})
@@ -160,7 +168,7 @@ class EntityExtractor:
             and not _RMA.fullmatch(token)
         ]
         plain = [d for d in plain if not any(d in token for token in coded)]
-        products, product_words = self._products(clean, candidates)
+        products, product_words, surfaces = self._products(clean, candidates)
         words = thing_words(self._without_codes(clean))
         others = {
             sku: [w for w in words if not word_of_names(w, self._names.get(sku, ()))] for sku in products
@@ -171,6 +179,13 @@ class EntityExtractor:
             rma_numbers=_unique(f"RMA-{digits}" for digits in _RMA.findall(clean)),
             products=products,
             product_words=product_words,
+            near_misses=tuple(
+                sku
+                for sku in products
+                if sku in surfaces
+                and others[sku]
+                and not _names_its_kind(surfaces[sku], self._names.get(sku, ()))
+            ),
             other_things=_unique(w for w in words if all(w in others[sku] for sku in products)),
         )
 
@@ -183,8 +198,11 @@ class EntityExtractor:
         text = _RMA.sub(" ", _SKU.sub(" ", clean))
         return " ".join(token for token in text.split() if token.strip(_EDGE_PUNCTUATION) not in self._skus)
 
-    def _products(self, clean: str, candidates: set[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        """SKUs and the words that named them. Whole names first; else the products most of whose
+    def _products(
+        self, clean: str, candidates: set[str]
+    ) -> tuple[tuple[str, ...], tuple[str, ...], dict[str, set[str]]]:
+        """SKUs, the words that named them and, for products named in part (not by a whole name),
+        the text's words that named each. Whole names first; else the products most of whose
         named words the text has."""
         spaced = " ".join(word.strip(_EDGE_PUNCTUATION) for word in clean.split())
         whole = sorted(
@@ -198,7 +216,7 @@ class EntityExtractor:
         )
         if whole:
             named = _unique(sku for _, sku in whole)[:MAX_PRODUCTS_PER_MESSAGE]
-            return named, _unique(name for name, sku in whole if sku in named)
+            return named, _unique(name for name, sku in whole if sku in named), {}
         hits: dict[str, set[str]] = {}
         surfaces: dict[str, set[str]] = {}
         for word in candidates:
@@ -216,8 +234,37 @@ class EntityExtractor:
             sku for sku, words in hits.items() if not any(words < other for other in hits.values())
         )
         if len(chosen) > MAX_PRODUCTS_PER_MESSAGE:
-            return (), ()
-        return tuple(chosen), tuple(sorted({word for sku in chosen for word in surfaces[sku]}))
+            return (), (), {}
+        named_by = {sku: surfaces[sku] for sku in chosen}
+        return tuple(chosen), tuple(sorted({word for sku in chosen for word in surfaces[sku]})), named_by
+
+
+_NOT_A_HEAD = frozenset({"of", "for", "with", "and", "the", "set", "pack"})
+
+
+def _heads(names: Iterable[str]) -> set[str]:
+    """The word of each name that says what kind of thing the product is: its last word, before
+    any comma and leaving out sizes and counts ("Titanium Mug 450ml": mug; "Headlamp 400,
+    rechargeable": headlamp), and a Japanese compound's trailing parts ("ビーニー" of "ウールビーニー")."""
+    heads: set[str] = set()
+    for name in names:
+        words = [
+            word
+            for word in _name_words(re.split(r"[,(]", name)[0])
+            if not any(ch.isdigit() for ch in word) and word not in _NOT_A_HEAD
+        ]
+        if words:
+            head = words[-1]
+            heads.add(head)
+            heads.update(head[start:] for start in range(1, len(head) - 2) if _KANA_OR_KANJI.search(head))
+    return heads
+
+
+def _names_its_kind(surfaces: Iterable[str], names: Iterable[str]) -> bool:
+    """The text named the product by its head word ("beanie", "pants"), so it asks for that kind of
+    thing; "wool" or "denim" alone may be any kind."""
+    heads = _heads(names)
+    return any(word in heads or _singular(word) in heads for word in surfaces)
 
 
 def word_of_names(word: str, names: Iterable[str]) -> bool:

@@ -10,7 +10,8 @@ them: answering it with the last product's stock line told the customer the shop
 It gets the reply a fresh chat gets, and the chat forgets its last products, so "in black?" next is
 not answered for the overshirt either. A word of the remembered product's own names still means
 it ("is the bag in black?" after the Canvas Tote Bag: "bag" is too short a word to find a product
-by itself).
+by itself). A message whose only products are near misses ("wool coat": the Wool Beanie shares
+only "wool" with it) makes the chat forget them too.
 """
 
 from __future__ import annotations
@@ -29,14 +30,22 @@ NamesOf = Callable[[str], Sequence[str]]
 
 
 def named_products(entities: Entities) -> tuple[str, ...]:
-    """What a message names, to remember: its SKUs and the products its words name."""
-    return tuple(dict.fromkeys((*entities.skus, *entities.products)))[:REMEMBERED_AT_MOST]
+    """What a message names, to remember: its SKUs and the products its words name (not the near
+    misses: "did you mean the Wool Beanie?" is no answer the customer accepted)."""
+    return tuple(dict.fromkeys((*entities.skus, *entities.answered_products)))[:REMEMBERED_AT_MOST]
+
+
+def forgets_remembered_products(understanding: Understanding) -> bool:
+    """The message names products, but only near misses: the chat's last products are not what the
+    conversation is about any more (whatever its route)."""
+    entities = understanding.classification.entities
+    return not named_products(entities) and bool(entities.near_misses)
 
 
 def needs_remembered_products(understanding: Understanding) -> bool:
     """A stock question that names no product: the chat's last products may be what it means."""
     entities = understanding.classification.entities
-    return understanding.route is Route.STOCK and not named_products(entities)
+    return understanding.route is Route.STOCK and not named_products(entities) and not entities.near_misses
 
 
 def names_something_else(entities: Entities, remembered: Sequence[str], names_of: NamesOf) -> bool:

@@ -89,10 +89,13 @@ async def answer_stock(
 ) -> Reply:
     """`catalogue_empty`: the shop has no products at all; a question no product answers then
     gets the honest "I can't check stock here" and a person, not "which product?" again."""
-    requested = list(entities.skus) + [s for s in entities.products if s not in entities.skus]
+    products = entities.answered_products
+    requested = list(entities.skus) + [s for s in products if s not in entities.skus]
     if not requested:
         # Not in the name index built at start: ask the shop about SKU-looking words.
         guessed = await shop.products_by_sku(sku_like_tokens(text)) if sku_like_tokens(text) else []
+        if not guessed and entities.near_misses:
+            return await _near_misses(shop, entities.near_misses, language)
         if not guessed and catalogue_empty:
             return Reply(
                 t("no_stock_data", language),
@@ -112,3 +115,14 @@ async def answer_stock(
         lines.append(t("sku_unknown", language, skus=", ".join(missing)))
     source = AnswerSource.DATABASE if found_products else AnswerSource.TEMPLATE
     return Reply("\n".join(lines), source, route="stock")
+
+
+async def _near_misses(shop: ShopData, skus: tuple[str, ...], language: str) -> Reply:
+    """ "wool coat" found only the Wool Beanie: the shop does not seem to carry what was asked for, and
+    the near names are offered, never their stock as if it were the answer."""
+    near = await shop.products_by_sku(list(skus))
+    if not near:
+        return Reply(t("which_product", language), AnswerSource.TEMPLATE, route="stock")
+    names = [p.display_name(language) for p in near]
+    listed = f"{', '.join(names[:-1])} {t('or', language)} {names[-1]}" if len(names) > 1 else names[0]
+    return Reply(t("not_carried_near", language, names=listed), AnswerSource.TEMPLATE, route="stock")

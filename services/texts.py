@@ -248,6 +248,15 @@ _TEXTS: dict[str, dict[str, str]] = {
         "en": "{name} ({sku}) doesn't come in {asked}. Colours: {offered}.",
         "ja": "{name} ({sku})に{asked}はありません。カラー: {offered}。",
     },
+    "not_carried_near": {
+        "ko": "죄송해요, 찾으시는 상품은 저희가 취급하지 않는 것 같아요. 혹시 {names}을(를) 찾으시나요? "
+        "상품명으로 물어봐 주시면 재고를 확인해 드릴게요.",
+        "en": "Sorry, we don't seem to carry that. Did you mean the {names}? Ask me about it by name "
+        "and I'll check the stock.",
+        "ja": "申し訳ありません、お探しの商品は取り扱いがないようです。{names}のことでしょうか。"
+        "商品名でお尋ねいただければ在庫を確認します。",
+    },
+    "or": {"ko": "또는", "en": "or", "ja": "または"},
     "faq_no_match": {
         "ko": "죄송해요, 그 질문에는 정확히 답을 드리기 어려워요. '상담원 연결'이라고 보내 주시면 "
         "담당자가 도와드릴게요.",

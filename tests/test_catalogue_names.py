@@ -129,6 +129,44 @@ def test_a_hyphenated_rma_number_is_read_whole() -> None:
     assert SHOP.extract("RMA-20261130-123456").rma_numbers == ("RMA-20261130-123456",)
 
 
+def test_a_name_shared_in_part_with_another_kind_of_thing_is_a_near_miss() -> None:
+    """ "wool coat" found the Wool Beanie by "wool" and got its stock line: the word that differs names
+    another kind of thing, so the product is a near miss (offered, never the answer)."""
+    for text in (
+        "titanium spoon in stock?",
+        "티타늄 컵 있어요?",
+        "チタンのスプーンはありますか",
+        "do you have a spoon in titanium?",
+    ):
+        found = SHOP.extract(text)
+        assert found.products == ("MUG-TI-450",) and found.near_misses == ("MUG-TI-450",), text
+        assert found.answered_products == (), text
+    assert SHOP.extract("ridge backpack?").near_misses == ("TNT-2P-GRN",)
+    assert SHOP.extract("titanium spoon?").as_dict() == {
+        "products": ["MUG-TI-450"],
+        "near_misses": ["MUG-TI-450"],
+    }
+
+
+def test_a_name_s_own_kind_its_plural_or_its_other_words_are_no_near_miss() -> None:
+    for text in (
+        "do you have the titanium mug?",  # part of the name, the kind included
+        "titanium mugs?",  # a plural
+        "is the titanium in stock?",  # nothing else named
+        "merino socks in stock?",
+        "텐트랑 티타늄 머그 재고 있나요?",  # two products, each by its own words
+        "텐트는 재고 있어요?",
+        "チタンマグの在庫ありますか",
+        "is the ridge tent available in green?",  # options are no things
+        "the tent, and do you sell umbrellas?",  # the tent was asked for by its kind
+    ):
+        found = SHOP.extract(text)
+        assert found.products and found.near_misses == (), text
+    shirt = EntityExtractor([CatalogueName("OS", ("Linen Overshirt", "린넨 오버셔츠"))])
+    assert shirt.extract("is the linen shirt in stock?").near_misses == (), "an overshirt is a shirt"
+    assert shirt.extract("린넨 셔츠는 재고 있나요?").near_misses == ()
+
+
 def test_words_naming_a_thing_no_product_is_are_kept_apart() -> None:
     """What tells "do you have sneakers?" from "is it available in M?" after a question about a product."""
     assert SHOP.extract("do you have sneakers?").other_things == ("sneakers",)

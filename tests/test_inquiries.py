@@ -87,6 +87,34 @@ class TestStock:
             "a word of its own name still means it"
         )
 
+    async def test_a_name_that_only_shares_a_word_with_a_product_gets_did_you_mean(
+        self, harness: Harness
+    ) -> None:
+        """ "is the wool coat in stock?" got "Wool Beanie (SKU-3300): sold out", "denim jacket?" the Denim
+        Wide Pants' stock: a coat is no beanie. The near name is offered, its stock is not stated."""
+        await harness.say(OTHER_USER_ID, "is the linen overshirt in stock?")
+        [coat] = await harness.say(OTHER_USER_ID, "is the wool coat in stock?")
+        assert coat == t("not_carried_near", "en", names="Wool Beanie")
+        [after] = await harness.say(OTHER_USER_ID, "is it in stock?")
+        assert after == t("which_product", "en"), "neither the overshirt nor the near miss is meant now"
+        [jacket] = await harness.say(OTHER_USER_ID, "denim jacket?")
+        assert jacket == t("not_carried_near", "en", names="Denim Wide Pants")
+        [korean] = await harness.say(OTHER_USER_ID, "데님 자켓 있어요?")
+        assert korean == t("not_carried_near", "ko", names="데님 와이드 팬츠")
+        [japanese] = await harness.say(OTHER_USER_ID, "ウールのコートはありますか")
+        assert japanese == t("not_carried_near", "ja", names="ウールビーニー")
+        for question, start in (
+            ("wool beanie in stock?", "Wool Beanie (SKU-3300): sold out"),
+            ("is the beanie in stock?", "Wool Beanie (SKU-3300): sold out"),
+            ("denim pants?", "Denim Wide Pants (SKU-2045): in stock"),
+            ("is the linen shirt in stock?", "Linen Overshirt (SKU-7890): in stock"),
+            ("울 비니 재고 있어요?", "울 비니 (SKU-3300): 현재 품절"),
+            ("데님 팬츠 있어요?", "데님 와이드 팬츠 (SKU-2045): 재고 있어요"),
+            ("ウールビーニーの在庫ありますか", "ウールビーニー (SKU-3300): 品切れ"),
+        ):
+            [reply] = await harness.say(OTHER_USER_ID, question)
+            assert reply.startswith(start), question
+
     async def test_a_size_or_colour_the_product_does_not_come_in_is_said_so(self, harness: Harness) -> None:
         """ "Is the linen overshirt in size XXL?" and "... in red?" got "in stock (42 available)" next to
         "Options: S, M, L, XL; beige, navy"."""
