@@ -184,7 +184,7 @@ class EntityExtractor:
                 for sku in products
                 if sku in surfaces
                 and others[sku]
-                and not _names_its_kind(surfaces[sku], self._names.get(sku, ()))
+                and _names_another_kind(clean, surfaces[sku], self._names.get(sku, ()))
             ),
             other_things=_unique(w for w in words if all(w in others[sku] for sku in products)),
         )
@@ -260,11 +260,48 @@ def _heads(names: Iterable[str]) -> set[str]:
     return heads
 
 
-def _names_its_kind(surfaces: Iterable[str], names: Iterable[str]) -> bool:
-    """The text named the product by its head word ("beanie", "pants"), so it asks for that kind of
-    thing; "wool" or "denim" alone may be any kind."""
+def _names_another_kind(clean: str, surfaces: Iterable[str], names: Iterable[str]) -> bool:
+    """The words that found the product leave out its kind, and the word that follows them names
+    another: "wool coat", "denim jacket", "데님 자켓", "데님자켓", "ウールのコート". English, Korean and
+    Japanese put a phrase's kind last, so "wool" followed by "coat" asks for a coat. The name's own
+    head word ("beanie", "pants") names its kind whatever follows ("beanie hat"), and a following
+    word of the name itself ("tote bag", "linen shirt" of "Linen Overshirt") is no other kind."""
     heads = _heads(names)
-    return any(word in heads or _singular(word) in heads for word in surfaces)
+    if any(word in heads or _singular(word) in heads for word in surfaces):
+        return False
+    ends = [end for word in surfaces for end in _ends_of(clean, word)]
+    if not ends:
+        return False
+    following = _word_after(clean, max(ends))
+    return bool(following and thing_words(following) and not word_of_names(following, names))
+
+
+def _ends_of(text: str, word: str) -> list[int]:
+    """Where each mention of `word` ends (Latin words whole, others anywhere: "비니는")."""
+    pattern = rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9])" if word.isascii() else re.escape(word)
+    return [match.end() for match in re.finditer(pattern, text)]
+
+
+_JOINING_NO = "の"
+"""Japanese "X の Y" is "Y of X": Y is the kind asked for ("ウールのコート")."""
+
+
+def _word_after(text: str, end: int) -> str:
+    """The word that follows a product's word ending at `end`, in the same phrase: the rest of its
+    own Korean or Japanese run unless that is a particle ("데님자켓" -> "자켓", "텐트는" -> ""), else
+    the next word after spaces or の; "" where punctuation or a particle ends the phrase."""
+    rest = text[end:]
+    run = re.match(r"[\uac00-\ud7a3\u30a0-\u30ff\u4e00-\u9fff]+", rest)
+    if run and text[end - 1 : end].isascii() is False:
+        word = run.group(0)
+        return "" if not thing_words(word) else korean_stem(word)
+    if rest.startswith(_JOINING_NO):
+        rest = rest[len(_JOINING_NO) :]
+    elif re.match(r"[\u3040-\u309f]", rest):
+        return ""  # a Japanese particle ends the phrase ("ウールは")
+    rest = rest.lstrip(" ")
+    following = re.match(r"[a-z0-9]+|[\uac00-\ud7a3]+|[\u30a0-\u30ff]+|[\u4e00-\u9fff]+", rest)
+    return korean_stem(following.group(0)) if following else ""
 
 
 def word_of_names(word: str, names: Iterable[str]) -> bool:
