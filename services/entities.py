@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, fields
+from functools import lru_cache
 
 from services.product_words import korean_stem, thing_words
 from services.text_normalize import normalize
@@ -169,7 +170,7 @@ class EntityExtractor:
         ]
         plain = [d for d in plain if not any(d in token for token in coded)]
         products, product_words, surfaces = self._products(clean, candidates)
-        words = thing_words(self._without_codes(clean))
+        words = _unique(thing_words(self._without_codes(clean)))
         others = {
             sku: [w for w in words if not word_of_names(w, self._names.get(sku, ()))] for sku in products
         }
@@ -260,7 +261,7 @@ def _heads(names: Iterable[str]) -> set[str]:
     return heads
 
 
-def _names_another_kind(clean: str, surfaces: Iterable[str], names: Iterable[str]) -> bool:
+def _names_another_kind(clean: str, surfaces: Iterable[str], names: Sequence[str]) -> bool:
     """The words that found the product leave out its kind, and the word that follows them names
     another: "wool coat", "denim jacket", "데님 자켓", "데님자켓", "ウールのコート". English, Korean and
     Japanese put a phrase's kind last, so "wool" followed by "coat" asks for a coat. The name's own
@@ -304,23 +305,29 @@ def _word_after(text: str, end: int) -> str:
     return korean_stem(following.group(0)) if following else ""
 
 
-def word_of_names(word: str, names: Iterable[str]) -> bool:
+def word_of_names(word: str, names: Sequence[str]) -> bool:
     """`word` (one of `thing_words`) is part of the product's names: one of their words ("denim"),
     its plural ("aprons"), the end of a compound the name has ("shirt" of "overshirt", "셔츠" of
     "오버셔츠"), or a Korean or Japanese run of its words with particles ("비니는", "와이드팬츠")."""
-    name_words = {w for name in names for w in _name_words(name)}
+    name_words, parts = _words_and_parts(tuple(names))
     if word in name_words or _singular(word) in name_words:
         return True
     if word.isascii():
         return any(len(word) >= 4 and w.endswith(_singular(word)) for w in name_words)
-    parts = sorted(
-        {p for w in name_words for p in (w, *_compound_parts(w)) if len(p) >= 2}, key=len, reverse=True
-    )
     rest = word
     for part in parts:
         rest = rest.replace(part, " ")
     rest = "".join(piece for piece in rest.split() if thing_words(piece))
     return not rest or any(w.endswith(korean_stem(rest)) for w in name_words if not w.isascii())
+
+
+@lru_cache(maxsize=1024)
+def _words_and_parts(names: tuple[str, ...]) -> tuple[frozenset[str], tuple[str, ...]]:
+    """A product's name words, and those and their compound parts longest first (asked per word of a
+    message: worked out once per product)."""
+    name_words = frozenset(w for name in names for w in _name_words(name))
+    parts = {p for w in name_words for p in (w, *_compound_parts(w)) if len(p) >= 2}
+    return name_words, tuple(sorted(parts, key=len, reverse=True))
 
 
 def _singular(word: str) -> str:

@@ -17,6 +17,7 @@ which product is meant rather than answered with the wrong one. Words were chose
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from services.product_options import is_option_word
 
@@ -102,6 +103,11 @@ _KANJI_RUN = re.compile(r"[\u4e00-\u9fff]+")
 _MEASURE = re.compile(r"^\d+(?:cm|mm|ml|l|kg|g|oz|in|inch|ea|pcs?|개|점)?$|^\d?x{0,3}l$")
 
 
+FRAME_WORD_AT_MOST = 24
+"""A Korean or Japanese run longer than this is no frame word (and is not taken apart: a message of
+10,000 "가" costs what a short one does)."""
+
+
 def thing_words(clean: str) -> list[str]:
     """The words of normalised text that may name a thing (in order): what is left when the frame,
     sizes, colours and numbers are set aside."""
@@ -126,10 +132,14 @@ def _latin_thing(word: str) -> bool:
     return not word.startswith(LATIN_FRAME_PREFIXES)
 
 
+@lru_cache(maxsize=4096)
 def _hangul_frame(run: str) -> bool:
     """A Korean word that is all frame: frame nouns and colours, each with its particles, then
     possibly a verb ("그거는", "재고있어요", "네이비도", "얼마예요"). A one-syllable frame word counts
-    only on its own (with particles or a verb): "수" and "건" do not make 수건 (a towel) a frame."""
+    only on its own (with particles or a verb): "수" and "건" do not make 수건 (a towel) a frame.
+    Cached: the ways to split a word share their tails."""
+    if len(run) > FRAME_WORD_AT_MOST:
+        return False
     if not run or run.startswith(_HANGUL_VERB_STEMS) or _all_particles(run):
         return True
     for noun in (w for w in (*_HANGUL_NOUNS, *_option_prefixes(run)) if run.startswith(w)):
@@ -146,8 +156,16 @@ def _option_prefixes(run: str) -> list[str]:
 
 
 def _all_particles(text: str) -> bool:
-    """`text` is one or more particles ("은요")."""
-    return any(text.startswith(p) and (text == p or _all_particles(text[len(p) :])) for p in _PARTICLES)
+    """`text` is one or more particles ("은요"); `ends[i]`: its first i characters are."""
+    if not text or len(text) > FRAME_WORD_AT_MOST:
+        return False
+    ends = [True] + [False] * len(text)
+    for i in range(len(text)):
+        if ends[i]:
+            for particle in _PARTICLES:
+                if text.startswith(particle, i):
+                    ends[i + len(particle)] = True
+    return ends[-1]
 
 
 def _after_particles(text: str) -> list[str]:
@@ -156,15 +174,24 @@ def _after_particles(text: str) -> list[str]:
 
 
 def korean_stem(word: str) -> str:
-    """A Korean word without the particles it ends with ("셔츠는" -> "셔츠"), at least one syllable."""
-    for particle in _PARTICLES:
-        if word.endswith(particle) and len(word) > len(particle):
-            return korean_stem(word[: -len(particle)])
+    """A Korean word without the particles it ends with ("셔츠는" -> "셔츠"), at least one syllable
+    (a word longer than `FRAME_WORD_AT_MOST` is returned as it is)."""
+    if len(word) > FRAME_WORD_AT_MOST:
+        return word
+    stripped = True
+    while stripped:
+        stripped = False
+        for particle in _PARTICLES:
+            if word.endswith(particle) and len(word) > len(particle):
+                word, stripped = word[: -len(particle)], True
+                break
     return word
 
 
 def _japanese_frame(run: str) -> bool:
     """A katakana or kanji run made only of frame words and options ("再入荷予定", "ネイビー", "紺色")."""
+    if len(run) > FRAME_WORD_AT_MOST:
+        return False
     rest = run
     while rest:
         word = max(_leading(rest, _JAPANESE_FRAME), next(iter(_option_prefixes(rest)), ""), key=len)

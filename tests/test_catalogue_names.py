@@ -186,3 +186,10 @@ def test_words_naming_a_thing_no_product_is_are_kept_apart() -> None:
     assert SHOP.extract("do you have the titanium mug?").other_things == ()
     assert SHOP.extract("tnt-2p-grn 재고?").other_things == (), "a product code is no word of a thing"
     assert SHOP.extract("do you have sneakers?").as_dict() == {}, "the customer's words are not logged"
+
+
+def test_a_long_run_of_particles_is_read_without_taking_it_apart() -> None:
+    """A 10,000-character run of "가" (a particle) exceeded Python's recursion limit while being split
+    into particles (tests/test_bad_input.py found it): such runs are no frame word, and cost little."""
+    for text in ("가" * 10_000, "는은" * 3_000, "ウール" + "の" * 5_000 + "コート", "이가" * 12):
+        SHOP.extract(text)
