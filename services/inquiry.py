@@ -18,6 +18,7 @@ from services.llm.speculative import FaqReplies
 from services.policy import ShopPolicy
 from services.replies import AnswerSource, FollowUp, Reply
 from services.returns import answer_returns
+from services.second_question import answered_second_question
 from services.shipping import about_someone_elses_orders, answer_orders
 from services.shopdata.base import ShopData, ShopDataUnavailable
 from services.shopdata.local import customer_id_of
@@ -65,7 +66,9 @@ async def answer_inquiry(
                     return replace(
                         stock, text=f"{stock.text}\n\n{t('or_one_of_these', language)}", choices=entries
                     )
-                return _also_offering(stock, entries, language)
+                return _with_second_answer(stock, faq, text, language) or _also_offering(
+                    stock, entries, language
+                )
             case Route.ORDERS | Route.CLARIFY | Route.NO_ENTRY if about_someone_elses_orders(text):
                 # Whatever the unsure intent, a request for another's orders gets the plain "only
                 # your own" (with their own), not FAQ entries or "what is this about?".
@@ -74,7 +77,9 @@ async def answer_inquiry(
                 entries = entries_to_offer(faq.lookup, understanding, text, language)
                 if names_own_order(text, entities) or customer is not None:
                     orders = await answer_orders(shop, _customer_id(customer), entities, language)
-                    return _also_offering(orders, entries, language)
+                    return _with_second_answer(orders, faq, text, language) or _also_offering(
+                        orders, entries, language
+                    )
                 asked = "order_number_or_entries" if entries else "ask_order_number"
                 return Reply(t(asked, language), AnswerSource.TEMPLATE, route="shipping", choices=entries)
     except ShopDataUnavailable as error:
@@ -153,6 +158,17 @@ def after_an_apology(reply: Reply, understanding: Understanding, language: str) 
     if reply.text and reply.follow_up is not FollowUp.START_RETURN:
         return replace(reply, text=f"{apology} {reply.text}")
     return replace(reply, preface=apology)
+
+
+def _with_second_answer(reply: Reply, faq: FaqReplies, text: str, language: str) -> Reply | None:
+    """The service's plain answer followed by the FAQ's answer to a second question in the message
+    ("...in stock, and how much is shipping?"), or None when there is no such answer to add."""
+    if reply.follow_up is not FollowUp.NONE or not reply.text:
+        return None
+    second = answered_second_question(faq.lookup, text, language)
+    if second is None:
+        return None
+    return replace(reply, text=f"{reply.text}\n\n{second.document.answer}")
 
 
 def _also_offering(reply: Reply, entries: tuple[FaqDocument, ...], language: str) -> Reply:

@@ -7,6 +7,7 @@ from aiogram.methods import ForwardMessage, SendMessage
 from bot.app import build_app
 from bot.config import Settings
 from db.models import InboundMessage, OutboundMessage
+from services.faq_store import demo_documents
 from services.texts import carrier_status, t
 from tests.harness import DEMO_USER_ID, OTHER_USER_ID, SUPPORT_CHAT_ID, Harness, buttons
 
@@ -149,6 +150,22 @@ class TestStock:
         [in_range] = await harness.say(OTHER_USER_ID, "denim wide pants in 30?")
         assert in_range.startswith("Denim Wide Pants (SKU-2045): in stock")
 
+    async def test_a_second_question_after_the_stock_one_gets_the_faq_s_answer_too(
+        self, harness: Harness
+    ) -> None:
+        """A blind probe's "...in stock and how much is shipping?" got the stock line alone."""
+        shipping = _demo_answer("same-day-dispatch", "en")
+        [reply] = await harness.say(DEMO_USER_ID, "is the canvas tote bag in stock and how much is shipping?")
+        assert reply.startswith("Canvas Tote Bag (SKU-1204): only 3 left") and reply.endswith(
+            "\n\n" + shipping
+        )
+        [options] = await harness.say(DEMO_USER_ID, "is the wool beanie in stock, and in black and white?")
+        assert options.startswith("Wool Beanie") and shipping not in options and "\n\n" not in options
+        [order] = await harness.say(
+            DEMO_USER_ID, "where is order 20240115-001234 and how do I get a receipt?"
+        )
+        assert "6523-1188-4410" in order and order.endswith("\n\n" + _demo_answer("receipts", "en"))
+
     async def test_product_found_by_part_of_its_name(self, harness: Harness) -> None:
         [reply] = await harness.say(DEMO_USER_ID, "is the merino sweater in stock?")
         assert "SKU-5521" in reply and "sold out" in reply
@@ -263,3 +280,8 @@ def test_a_carrier_status_is_translated_when_common_and_shown_as_written_otherwi
     assert carrier_status("Out-For-Delivery", "ja") == "配達中"
     assert carrier_status("picked up", "ko") == "집화 완료"
     assert carrier_status("Held at customs", "ko") == "Held at customs"
+
+
+def _demo_answer(slug: str, language: str) -> str:
+    [row] = [d for d in demo_documents() if d.slug == slug and d.language == language]
+    return row.answer
