@@ -268,8 +268,8 @@ async def test_a_product_found_by_its_code_gets_its_stock_line_then_the_entries_
     harness: Harness,
 ) -> None:
     """A product added after start is in no name index: the stock service finds it by the code in
-    the text, and the entry for the rest of the question follows its stock line (as `csbot eval`
-    counts it)."""
+    the text, and the entry for the rest of the question follows its stock line (`csbot eval` counts
+    it one tap away: it judges the message whole)."""
     async with harness.app.session_factory() as session:
         session.add(Product(sku="LAMP-30X", name="Trail Lamp", name_en="Trail Lamp", price=39000, stock=4))
         await session.commit()
@@ -277,5 +277,8 @@ async def test_a_product_found_by_its_code_gets_its_stock_line_then_the_entries_
     calls = await harness.feed(harness.updates.text(OTHER_USER_ID, question))
     [reply] = [c for c in calls if isinstance(c, SendMessage)]
     assert reply.text.startswith("Trail Lamp"), reply.text
+    # "do you ship to Jeju?" alone is answered outright by the dispatch entry (services.second_question):
+    # its answer follows the stock line instead of its button
+    assert reply.text.endswith("\n\n" + _entry("same-day-dispatch").answer), reply.text
     labels = [label for label, data in buttons(reply) if data.startswith(FaqChoice.__prefix__)]
-    assert labels == [_entry("same-day-dispatch").question]
+    assert labels == []
