@@ -153,7 +153,10 @@ def _threshold(calibration: Calibration, sets: list[tuple[str, np.ndarray, np.nd
             return False
         return all(((q >= t) & (c == 0)).mean() <= FAQ_FALSE_ANSWER_LIMIT for q, c in whole)
 
-    return float(next((t for t in np.arange(0.30, 0.995, 0.01) if within(t)), 0.99))
+    bar = next((float(t) for t in np.arange(0.30, 0.995, 0.01) if within(t)), None)
+    if bar is None:
+        raise SystemExit("calibrate: no bar up to 0.99 keeps every tuning FAQ within its limits")
+    return bar
 
 
 TERM_WEIGHTS = (0.0, 1.0, 2.0, 4.0)

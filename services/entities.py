@@ -154,9 +154,10 @@ class EntityExtractor:
 
     def extract(self, text: str) -> Entities:
         clean = normalize(text)
-        dated = _DATED_ORDER.findall(clean)
-        hashed = _HASH_ORDER.findall(clean)
-        without_ids = _RMA.sub(" ", _SKU.sub(" ", _DATED_ORDER.sub(" ", clean)))
+        without_rmas = _RMA.sub(" ", clean)  # "RMA-20261130-123456" holds an order-shaped number
+        dated = _DATED_ORDER.findall(without_rmas)
+        hashed = _HASH_ORDER.findall(without_rmas)
+        without_ids = _SKU.sub(" ", _DATED_ORDER.sub(" ", without_rmas))
         plain = [d for d in _PLAIN_ID.findall(without_ids) if not _MOBILE_PHONE.match(d)]
         candidates = _candidates(clean)
         known_skus = [self._skus[token] for token in _ASCII_TOKEN.findall(clean) if token in self._skus]

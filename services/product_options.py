@@ -98,8 +98,10 @@ _LATIN_COLOUR = re.compile(
 _HANGUL_COLOUR = re.compile(
     r"(?<![\uac00-\ud7a3])("
     + "|".join(sorted((w for w in _COLOUR_WORDS if re.search(r"[\uac00-\ud7a3]", w)), key=len, reverse=True))
-    + ")"
+    + ")(?=$|[^\uac00-\ud7a3]|색|컬러|칼라|[은는이가을를도로의만요인])"
 )
+"""A colour word ends the word or is followed by 색 or a particle: "블루투스", "샌드위치" and
+"블랙프라이데이" name no colour."""
 _KATAKANA_RUN = re.compile(r"[\u30a0-\u30ff]+")
 _KANJI_RUN = re.compile(r"[\u4e00-\u9fff]+")
 

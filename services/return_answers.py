@@ -102,8 +102,14 @@ def bare(text: str) -> str:
     return " ".join(spaced.split())
 
 
+_ASKS_BACK = re.compile(r"[?？]\s*$")
+
+
 def read_word(text: str) -> Word | None:
-    """A yes, a no or a cancel, when that is all the message says."""
+    """A yes, a no or a cancel, when that is all the message says. A question is none of them:
+    "네?" and "yes?" (pardon?) at Confirm had filed the request."""
+    if _ASKS_BACK.search(text):
+        return None
     clean = bare(text)
     words = [word for word in clean.split() if word not in _FILLERS]
     found = _PHRASES.get(" ".join(words))

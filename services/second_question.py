@@ -15,7 +15,7 @@ from services.faq import FaqLookupAnswerer
 from services.faq_matcher import FaqMatch
 
 CLAUSE_BREAK = re.compile(
-    r"\s*(?:[,;]\s*(?:and\s+|also\s+|plus\s+)?|\s(?:and|also|plus)\s+(?:also\s+)?"
+    r"(?:[,;]\s*(?:and\s+|also\s+|plus\s+)?|\s(?:and|also|plus)\s+(?:also\s+)?"
     r"|\s?그리고\s?|(?<=[있되하없])고\s+|(?<=[요까])\s+|[?？]\s*"
     r"|、\s*(?:それと|あと|それから)?|それと|あと、|それから)\s*",
     re.IGNORECASE,
@@ -24,14 +24,17 @@ CLAUSE_BREAK = re.compile(
 "在庫はありますか？送料は", "在庫ありますか、それと送料は"."""
 MIN_CLAUSE_CHARACTERS = 4
 """Shorter pieces ("M", "navy") are options of the first question, not a second one."""
+READ_CHARACTERS = 300
+CLAUSES_JUDGED = 2
+"""Each clause judged costs an encoder call on the event loop: a message is read this far, and at most
+this many clauses after its first are judged (a list of 680 comma-separated codes had asked for 680)."""
 
 
 def answered_second_question(lookup: FaqLookupAnswerer, text: str, language: str) -> FaqMatch | None:
     """The FAQ entry that answers outright a clause after the message's first, if one does."""
-    clauses = [clause.strip() for clause in CLAUSE_BREAK.split(text) if clause and clause.strip()]
-    for clause in clauses[1:]:
-        if len(clause) < MIN_CLAUSE_CHARACTERS:
-            continue
+    clauses = [clause.strip() for clause in CLAUSE_BREAK.split(text[:READ_CHARACTERS]) if clause]
+    later = [clause for clause in clauses[1:] if len(clause) >= MIN_CLAUSE_CHARACTERS]
+    for clause in later[:CLAUSES_JUDGED]:
         match = lookup.matcher.match(clause, language=language)
         if match is not None and match.answered:
             return match

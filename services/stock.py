@@ -33,10 +33,17 @@ def describe_stock(product: ShopProduct, language: str, low_threshold: int) -> s
     return line
 
 
-def describe_product(product: ShopProduct, language: str, low_threshold: int, text: str) -> str:
+def describe_product(
+    product: ShopProduct, language: str, low_threshold: int, text: str, *, alone: bool = True
+) -> str:
     """The stock line, unless the question asks for a size or colour the product does not come in:
     then that, with the ones it does ("in stock (42 available)" answered "in size XXL?" for a shirt
-    sold in S-XL)."""
+    sold in S-XL). Only for a product asked about `alone`: with two things in one question (two
+    products, or one and another thing), a size or colour cannot be told apart as one's or the
+    other's ("the overshirt in XL and the canvas tote in ivory" had told the overshirt it does not
+    come in ivory)."""
+    if not alone:
+        return describe_stock(product, language, low_threshold)
     missing = not_offered(asked_options(_without_names(text, product)), product.options)
     if not missing:
         return describe_stock(product, language, low_threshold)
@@ -105,11 +112,21 @@ async def answer_stock(
             )
         if not guessed:
             return Reply(t("which_product", language), AnswerSource.TEMPLATE, route="stock")
-        lines = [describe_product(p, language, low_threshold, text) for p in guessed]
+        lines = [
+            describe_product(
+                p, language, low_threshold, text, alone=len(guessed) == 1 and not entities.other_things
+            )
+            for p in guessed
+        ]
         return Reply("\n".join(lines), AnswerSource.DATABASE, route="stock")
     found_products = await shop.products_by_sku(requested)
     found = {p.sku.upper() for p in found_products}
-    lines = [describe_product(p, language, low_threshold, text) for p in found_products]
+    lines = [
+        describe_product(
+            p, language, low_threshold, text, alone=len(found_products) == 1 and not entities.other_things
+        )
+        for p in found_products
+    ]
     missing = [sku for sku in requested if sku.upper() not in found]
     if missing:
         lines.append(t("sku_unknown", language, skus=", ".join(missing)))

@@ -73,8 +73,11 @@ ASKS_DELIVERY_POLICY = re.compile(
     r"|\bhow (much|long) (does|do|is|are|will)\b"
     r"|(배송|발송|택배|배달)\s?(이|가|은|는|도)?\s?(되나요|돼요|되요|가능|하나요|하세요|있나요)|얼마"
     r"|(発送|配送|配達|送って|届けて)(は|も)?(でき|して(い)?ますか|可能|もらえ)|いくら"
-    r"|\b(cost|costs|fee|fees|charge|charges|price|rate|rates|free)\b|비용|요금|배송비|택배비|무료|기준"
-    r"|送料|料金|費用|無料"
+    r"|\bship\w*\s+(cost|fee|charge|price|rate)s?\b|\bdelivery (cost|fee|charge|price|rate)s?\b"
+    r"|\b(cost|fee|charge|price)s? (of|for) (shipping|delivery)\b|\bfree (shipping|delivery)\b"
+    r"|\b(shipping|delivery) (is )?free\b|\bpostage\b"
+    r"|배송비|택배비|배송\s?(비용|요금)|무료\s?배송|배송\s?무료|추가\s?(비용|요금|배송비)"
+    r"|送料|配送料|配達料|無料配送|配送無料"
     r"|" + BEFORE_BUYING.pattern + r"|" + ASKS_ABOUT_PICKUP.pattern
 )
 """A question about how the shop delivers ("Do you ship internationally?", what it costs: "shiping

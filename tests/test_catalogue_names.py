@@ -126,7 +126,9 @@ def test_a_hyphenated_rma_number_is_read_whole() -> None:
     assert found.rma_numbers == ("RMA-2024-0001",)
     assert found.order_numbers == ()
     assert SHOP.extract("rma 20261130123456 상태").rma_numbers == ("RMA-20261130123456",)
-    assert SHOP.extract("RMA-20261130-123456").rma_numbers == ("RMA-20261130-123456",)
+    dashed = SHOP.extract("RMA-20261130-123456")
+    assert dashed.rma_numbers == ("RMA-20261130-123456",)
+    assert dashed.order_numbers == (), "its order-shaped part is no order of the customer's"
 
 
 def test_a_name_shared_in_part_with_another_kind_of_thing_is_a_near_miss() -> None:

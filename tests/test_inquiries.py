@@ -133,6 +133,11 @@ class TestStock:
             asked="레드",
             offered="베이지, 네이비",
         )
+        # two things asked about: an option cannot be told apart as one's or the other's (review)
+        [both] = await harness.say(
+            OTHER_USER_ID, "Is the linen overshirt in XL and the canvas tote in ivory?"
+        )
+        assert both.startswith("Linen Overshirt (SKU-7890): in stock"), both
         [follow_up] = await harness.say(OTHER_USER_ID, "is it available in XXL?")
         assert follow_up == xxl, "a follow-up about the last product is judged the same way"
         [pants] = await harness.say(OTHER_USER_ID, "denim wide pants in 36?")

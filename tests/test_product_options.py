@@ -26,6 +26,10 @@ DEMO_SHIRT = ("S, M, L, XL; beige, navy",)
         ("I'm looking for a bag, let's see", set(), set()),
         ("料金はいくらですか", set(), set()),
         ("Trail Daypack 30L in stock?", set(), set()),
+        ("블루투스 스피커 있어요?", set(), set()),  # a colour inside another word (review)
+        ("블랙프라이데이 할인해요?", set(), set()),
+        ("블랙이요", set(), {"black"}),
+        ("크림색 있나요", set(), {"cream"}),
     ],
 )
 def test_the_sizes_and_colours_a_question_asks_for(question: str, sizes: set[str], colours: set[str]) -> None:

@@ -134,7 +134,13 @@ async def test_the_migration_keeps_duplicates_filed_before_it(harness: Harness, 
     assert kept.status == duplicate.status == ReturnStatus.REQUESTED
     async with harness.app.session_factory() as session:
         open_one = await returns.open_return_for_item(session, item_id)
-    assert open_one is not None and open_one.rma_number == "RMA-OLD-1"
+        assert open_one is not None and open_one.rma_number == "RMA-OLD-1"
+        # once the first is closed, its still-open twin is the item's open request (review)
+        open_one.status = ReturnStatus.REFUNDED
+        session.add(open_one)
+        await session.commit()
+        twin = await returns.open_return_for_item(session, item_id)
+    assert twin is not None and twin.rma_number == "RMA-OLD-2"
 
 
 async def tote_line(harness: Harness) -> tuple[Order, int]:

@@ -167,6 +167,9 @@ async def test_a_form_left_for_hours_does_not_swallow_a_new_question(
         ("예약", None),  # starts like 예 (yes) but is "booking"
         ("yes but the other one", None),
         ("nothing", None),
+        ("네?", None),  # "pardon?" filed the request (review)
+        ("yes?", None),
+        ("はい？", None),
     ],
 )
 def test_yes_no_and_cancel_words(text: str, word: Word | None) -> None:

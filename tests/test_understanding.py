@@ -20,6 +20,7 @@ from services.faq import FaqLookupAnswerer
 from services.faq_eval import Question, evaluate, load_questions
 from services.faq_matcher import FaqDocument
 from services.faq_store import demo_documents, file_documents
+from services.second_question import CLAUSES_JUDGED, answered_second_question
 from services.understanding import Route, decide, understand
 
 DATA = Path(__file__).parent / "data"
@@ -577,3 +578,28 @@ def test_a_question_about_a_policy_is_answered_by_the_entry_that_states_it(
 def test_a_policy_the_faq_never_mentions_is_not_answered(question: str, demo_faq: FaqLookupAnswerer) -> None:
     found = demo_faq.match(question, language="en")
     assert found is not None and not found.answered, found
+
+
+def test_a_second_question_is_looked_for_in_a_few_clauses_only(demo_faq: FaqLookupAnswerer) -> None:
+    """Each clause judged is an encoder call on the event loop: a long comma-separated list must not
+    cost one per item (the review counted 680 for a list of codes)."""
+    encoder = demo_faq.matcher._encoder
+    calls: list[str] = []
+    original = encoder.encode_one
+
+    def count_one(text: str) -> object:
+        calls.append(text)
+        return original(text)
+
+    encoder.encode_one = count_one  # type: ignore[method-assign,assignment]
+    try:
+        listing = "is the wool beanie in stock, " + ", ".join(f"code ab{n:03d}" for n in range(300))
+        assert answered_second_question(demo_faq, listing, "en") is None
+        assert len(calls) == CLAUSES_JUDGED
+        calls.clear()
+        found = answered_second_question(
+            demo_faq, "is the wool beanie in stock and how much is shipping?", "en"
+        )
+        assert found is not None and found.slug == "same-day-dispatch" and len(calls) == 1
+    finally:
+        encoder.encode_one = original  # type: ignore[method-assign]

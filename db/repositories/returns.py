@@ -18,11 +18,16 @@ async def by_idempotency_key(session: AsyncSession, key: str) -> ReturnRequest |
 
 
 async def open_for_item(session: AsyncSession, order_item_id: int) -> ReturnRequest | None:
-    """The request still being handled for this order line, if any (what the unique index counts)."""
-    statement = select(ReturnRequest).where(
-        ReturnRequest.order_item_id == order_item_id,
-        col(ReturnRequest.status).in_(OPEN_RETURN_STATUSES),
-        col(ReturnRequest.duplicate_of).is_(None),
+    """The request still being handled for this order line, if any. Marked duplicates (filed twice
+    before migration 0009) count too: once the first of a pair is closed, its still-open twin is
+    the item's open request, which the unique index alone (it skips them) would not see."""
+    statement = (
+        select(ReturnRequest)
+        .where(
+            ReturnRequest.order_item_id == order_item_id,
+            col(ReturnRequest.status).in_(OPEN_RETURN_STATUSES),
+        )
+        .order_by(col(ReturnRequest.duplicate_of).is_not(None), col(ReturnRequest.id))
     )
     return (await session.exec(statement)).first()
 
