@@ -6,6 +6,7 @@ the README; the held-out files were never used to choose weights or thresholds.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -278,8 +279,9 @@ def test_an_unsure_stock_question_about_an_unknown_product_asks_which_product(
     assert decide(a_guess, None, "still nothing").route is Route.CLARIFY
 
 
-def test_the_matcher_embeds_a_message_once(demo_faq: FaqLookupAnswerer) -> None:
-    """One encoder call per message, shared with the classifier: the p99 latency depends on it."""
+@pytest.fixture
+def encoder_calls(demo_faq: FaqLookupAnswerer) -> Iterator[list[object]]:
+    """What the demo FAQ's encoder is asked to embed, one entry per call (single or batch)."""
     encoder = demo_faq.matcher._encoder
     calls: list[object] = []
     original = encoder.encode_one, encoder.encode
@@ -294,15 +296,20 @@ def test_the_matcher_embeds_a_message_once(demo_faq: FaqLookupAnswerer) -> None:
 
     encoder.encode_one, encoder.encode = count_one, count_batch  # type: ignore[method-assign,assignment]
     try:
-        for question in (
-            "my speaker stopped working after a year, is it covered?",
-            "강아지 사료 갈아타려는데 괜찮나요?",
-        ):
-            calls.clear()
-            demo_faq.match(question, language="en")
-            assert calls == [question]
+        yield calls
     finally:
         encoder.encode_one, encoder.encode = original  # type: ignore[method-assign]
+
+
+def test_the_matcher_embeds_a_message_once(demo_faq: FaqLookupAnswerer, encoder_calls: list[object]) -> None:
+    """One encoder call per message, shared with the classifier: the p99 latency depends on it."""
+    for question in (
+        "my speaker stopped working after a year, is it covered?",
+        "강아지 사료 갈아타려는데 괜찮나요?",
+    ):
+        encoder_calls.clear()
+        demo_faq.match(question, language="en")
+        assert encoder_calls == [question]
 
 
 def test_example_phrasings_teach_the_matcher() -> None:
@@ -580,26 +587,14 @@ def test_a_policy_the_faq_never_mentions_is_not_answered(question: str, demo_faq
     assert found is not None and not found.answered, found
 
 
-def test_a_second_question_is_looked_for_in_a_few_clauses_only(demo_faq: FaqLookupAnswerer) -> None:
+def test_a_second_question_is_looked_for_in_a_few_clauses_only(
+    demo_faq: FaqLookupAnswerer, encoder_calls: list[object]
+) -> None:
     """Each clause judged is an encoder call on the event loop: a long comma-separated list must not
     cost one per item (the review counted 680 for a list of codes)."""
-    encoder = demo_faq.matcher._encoder
-    calls: list[str] = []
-    original = encoder.encode_one
-
-    def count_one(text: str) -> object:
-        calls.append(text)
-        return original(text)
-
-    encoder.encode_one = count_one  # type: ignore[method-assign,assignment]
-    try:
-        listing = "is the wool beanie in stock, " + ", ".join(f"code ab{n:03d}" for n in range(300))
-        assert answered_second_question(demo_faq, listing, "en") is None
-        assert len(calls) == CLAUSES_JUDGED
-        calls.clear()
-        found = answered_second_question(
-            demo_faq, "is the wool beanie in stock and how much is shipping?", "en"
-        )
-        assert found is not None and found.slug == "same-day-dispatch" and len(calls) == 1
-    finally:
-        encoder.encode_one = original  # type: ignore[method-assign]
+    listing = "is the wool beanie in stock, " + ", ".join(f"code ab{n:03d}" for n in range(300))
+    assert answered_second_question(demo_faq, listing, "en") is None
+    assert len(encoder_calls) == CLAUSES_JUDGED
+    encoder_calls.clear()
+    found = answered_second_question(demo_faq, "is the wool beanie in stock and how much is shipping?", "en")
+    assert found is not None and found.slug == "same-day-dispatch" and len(encoder_calls) == 1
