@@ -126,7 +126,6 @@ async def build_app(settings: Settings, *, upgrade: bool = True, seed: bool = Fa
         InboxPolicy(
             # Handling ends within update_timeout (plus the outcome's write): twice that is safe.
             lease=timedelta(seconds=2 * settings.update_timeout + 5),
-            in_flight=timedelta(seconds=settings.update_timeout),
             max_attempts=settings.max_attempts,
         ),
     )

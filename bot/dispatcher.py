@@ -18,7 +18,7 @@ from bot.inline_filters import inline_cheap_filters
 from bot.metrics import Metrics, TelegramErrorCounter
 from bot.middlewares.canary_routing import CanaryRoutingMiddleware
 from bot.middlewares.db_session import DbSessionMiddleware
-from bot.middlewares.outbound_log import OutboundLogMiddleware
+from bot.middlewares.outbound_log import FinishSendsInFlight, OutboundLogMiddleware
 from bot.middlewares.response_types import PinResponseTypes
 from bot.middlewares.telegram_limits import OutgoingLimiter
 from bot.middlewares.telegram_retry import TelegramRetryMiddleware
@@ -89,4 +89,5 @@ def create_bot(
     bot.session.middleware(retry or TelegramRetryMiddleware())
     if limiter is not None:
         bot.session.middleware(limiter)
+    bot.session.middleware(FinishSendsInFlight())  # innermost: around the HTTP call itself
     return bot

@@ -14,21 +14,31 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import random
 import time
-from collections.abc import Coroutine, Hashable
+from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from aiogram import Bot, Dispatcher
-from aiogram.exceptions import TelegramAPIError
+from aiogram.exceptions import TelegramRetryAfter
 from aiogram.types import Update
 
 from bot.chat_scheduler import ChatScheduler
 from bot.faults import is_transient
 from bot.metrics import Metrics
+from bot.middlewares.outbound_log import SEND_IN_FLIGHT_GRACE_S
+from bot.stop_signal import finish_even_if_cancelled
 from db.models import InboundMessage, InboundStatus
 from handlers.context import language_of
-from services.conversation_log import ANSWERED, Interaction, Outcome, current_interaction
+from services.conversation_log import (
+    ANSWERED,
+    Interaction,
+    Outcome,
+    SentMessage,
+    current_interaction,
+    sending_notice,
+)
 from services.inbox import Arrival, Inbox, Receipt
 from services.text_sanitize import needs_cleaning, storable_tree
 from services.texts import t
@@ -37,6 +47,8 @@ from services.update_context import UpdateContext, current_update
 logger = logging.getLogger(__name__)
 
 SHUTDOWN_REASON = "interrupted by shutdown: handled again after restart"
+FLOOD_JITTER = 0.1
+"""A flood wait's next try starts up to this share of the wait later (plus up to a second)."""
 
 
 @dataclass(frozen=True)
@@ -188,18 +200,31 @@ class DurableDispatcher(Dispatcher):
         """Handle an update from its stored row (after a restart, a fault or a journal replay).
 
         False when another process holds it (or answered it meanwhile): the caller stops
-        there for this chat, so a chat's updates are never taken out of order.
+        there for this chat, so a chat's updates are never taken out of order. An update whose
+        reply an earlier run delivered (the outbound log shows it) is not handled again: it is
+        recorded as answered, so neither the reply nor its side effects (a staff forward, a
+        filed return) are repeated.
         """
         claimed = await self.inbox.claim(row.id) if row.id is not None else None
         if claimed is None or claimed.raw_update is None:
             return False
         update = Update.model_validate(json.loads(claimed.raw_update), context={"bot": bot})
         update, _ = storable_update(update, bot)
+        summary = summarize(update)
+        if claimed.attempts > 1 and await self.inbox.delivered_before(claimed):
+            assert claimed.id is not None
+            logger.info(
+                "the reply was delivered before the interruption: not handled again",
+                extra={"update_id": update.update_id, "inbound_id": claimed.id},
+            )
+            interaction = Interaction(claimed.id, summary.user_id, summary.chat_id, claimed.attempts)
+            await self.inbox.close(interaction, DELIVERED_BEFORE)
+            return True
         logger.info(
             "handling a stored update again",
             extra={"update_id": update.update_id, "inbound_id": claimed.id, "attempt": claimed.attempts},
         )
-        await self.feed_update(bot, update, admission=Admission(update, summarize(update), claimed))
+        await self.feed_update(bot, update, admission=Admission(update, summary, claimed))
         return True
 
     async def _handle_admitted(self, bot: Bot, admission: Admission, kwargs: dict[str, Any]) -> Any:
@@ -214,25 +239,50 @@ class DurableDispatcher(Dispatcher):
         task = asyncio.current_task()
         if task is not None:
             self._in_flight[task] = receipt.id  # before the check: a later message here sees this one
-        earlier = admission.earlier if admission.checked else await self.inbox.earlier_in_flight(receipt)
-        if earlier is not None and earlier not in self._in_flight.values():
-            # Another process has this chat's earlier message: waiting here for the chat's lock
-            # could still let this one go first. The inbox worker takes a chat's messages in order.
-            # (In this process the per-chat lock queues them in arrival order already.)
-            logger.info(
-                "an earlier message of this chat is being handled elsewhere: this one waits its turn",
-                extra={"update_id": update.update_id, "inbound_id": receipt.id, "earlier": earlier},
-            )
-            await self.inbox.defer(receipt)
-            return None
         interaction = Interaction(
             inbound_id=receipt.id,
             user_id=summary.user_id,
             chat_id=summary.chat_id,
             attempt=receipt.attempts,
             apologized=receipt.apologized,
+            on_delivered=self._marker(receipt.id, summary.user_id),
         )
+        try:
+            earlier = admission.earlier if admission.checked else await self.inbox.earlier_in_flight(receipt)
+        except Exception as error:  # the database (or its pool) failed before handling began
+            interaction.failed(error)
+            logger.warning(
+                "could not check the chat's earlier messages; the update is handled again shortly",
+                extra={"update_id": update.update_id, "inbound_id": receipt.id, "error": interaction.error},
+            )
+            await finish_even_if_cancelled(
+                self.inbox.close(interaction, self._retry_later(interaction, "order check failed"))
+            )
+            return None
+        if earlier is not None and earlier not in self._in_flight.values():
+            # An earlier message of this chat is unanswered and not in this process's hands (another
+            # process has it, or it waits for a retry): answering this one now would reorder the
+            # conversation. The inbox worker takes the chat's messages in order.
+            # (In this process the per-chat lock queues them in arrival order already.)
+            logger.info(
+                "an earlier message of this chat is not answered yet: this one waits its turn",
+                extra={"update_id": update.update_id, "inbound_id": receipt.id, "earlier": earlier},
+            )
+            await self.inbox.defer(receipt)
+            return None
         return await self._handle(bot, update, summary, interaction, kwargs)
+
+    def _marker(self, inbound_id: int, user_id: int | None) -> Callable[[SentMessage], Awaitable[None]]:
+        async def mark(sent: SentMessage) -> None:
+            try:
+                await self.inbox.mark_delivered(inbound_id, user_id, sent)
+            except Exception as error:  # the outcome's write carries the message instead
+                logger.warning(
+                    "delivery mark not written; the outcome will record the message",
+                    extra={"inbound_id": inbound_id, "error": f"{type(error).__name__}: {error}"[:300]},
+                )
+
+        return mark
 
     async def _handle(
         self,
@@ -242,8 +292,13 @@ class DurableDispatcher(Dispatcher):
         interaction: Interaction,
         kwargs: dict[str, Any],
     ) -> Any:
+        """Run the handlers, then record how it ended (the inbound row's state machine,
+        docs/guarantees.md): `answered` only when handling finished and nothing meant for the
+        customer is still owed; every other way out (an error from any middleware, handler or
+        the apology itself, a timeout, a cancellation) leaves the row `received` with the time
+        of its next try, `failed` only for an error another try would not fix."""
         token = current_interaction.set(interaction)
-        outcome: Outcome = ANSWERED
+        outcome: Outcome = self._retry_later(interaction, "handling did not finish")
         # One session for the update: the handlers' reads and the outcome's write. After an
         # error or a cancellation the outcome goes through a fresh one (this one's connection
         # may be what failed).
@@ -254,22 +309,24 @@ class DurableDispatcher(Dispatcher):
                 response = await super().feed_update(
                     bot, update, interaction=interaction, session=session, **kwargs
                 )
-            if interaction.undelivered():
-                outcome = self._retry_later(interaction, "telegram refused every reply")
+            outcome = self._after_handling(interaction)
             healthy = True
             return response
         except asyncio.CancelledError:
-            # Interrupted (a shutdown past its deadline): handled again after the restart, unless
-            # the reply is already out, which another run would repeat.
-            outcome = (
-                Outcome(InboundStatus.ANSWERED, "interrupted by shutdown after the reply was delivered")
-                if interaction.delivered()
-                else Outcome(InboundStatus.RECEIVED, SHUTDOWN_REASON)
-            )
+            outcome = _interrupted(interaction)
             raise
         except Exception as error:
             interaction.failed(error)
-            outcome = await self._after_error(bot, summary, interaction, error)
+            try:
+                outcome = await self._after_error(bot, summary, interaction, error)
+            except asyncio.CancelledError:
+                outcome = _interrupted(interaction)
+                raise
+            except Exception as second:  # the error path failed too: the row waits for its next try
+                logger.exception(
+                    "update handling failed, and so did telling the customer; it will be handled again",
+                    extra={"inbound_id": interaction.inbound_id, "error": f"{type(second).__name__}"},
+                )
             return None
         finally:
             current_interaction.reset(token)
@@ -281,11 +338,21 @@ class DurableDispatcher(Dispatcher):
                     # session (and the inbox's write lock with it) for the whole busy timeout.
                     await session.close()
                 outcome_session = session if healthy else None
-                await _finish_even_if_cancelled(
+                await finish_even_if_cancelled(
                     self.inbox.close(interaction, outcome, interaction.llm, session=outcome_session)
                 )
             finally:
                 await session.close()
+
+    def _after_handling(self, interaction: Interaction) -> Outcome:
+        """Handling returned: answered, unless Telegram refused every message to the customer in
+        a way a later try can fix (then the next try waits out Telegram's flood wait, if it gave one)."""
+        if not interaction.undelivered():
+            return ANSWERED
+        flood = interaction.flood_wait()
+        if flood is not None:
+            return self._after_flood_wait(interaction, flood)
+        return self._retry_later(interaction, "telegram refused every reply")
 
     async def _after_error(
         self, bot: Bot, summary: UpdateSummary, interaction: Interaction, error: Exception
@@ -299,6 +366,13 @@ class DurableDispatcher(Dispatcher):
             return Outcome(
                 InboundStatus.ANSWERED, f"fault after the reply was delivered: {interaction.error}"
             )
+        flood = (
+            float(error.retry_after) if isinstance(error, TelegramRetryAfter) else interaction.flood_wait()
+        )
+        if flood is not None and not interaction.delivered():
+            # No apology: a message to a chat in a flood wait is refused too, and Telegram
+            # lengthens the wait of a bot that keeps calling.
+            return self._after_flood_wait(interaction, flood)
         if is_transient(error) and interaction.attempt < self.inbox.policy.max_attempts:
             logger.warning(
                 "update handling hit a transient fault; it will be handled again",
@@ -311,18 +385,44 @@ class DurableDispatcher(Dispatcher):
         await self._tell(bot, summary, "internal_error")
         return Outcome(InboundStatus.FAILED, interaction.error)
 
+    def _after_flood_wait(self, interaction: Interaction, seconds: float) -> Outcome:
+        """Telegram asked for a pause longer than a call may wait: the next try starts after it
+        (with jitter, so a bot-wide wait does not end in a burst), and this try is not counted."""
+        delay = seconds + random.uniform(0.5, 1.0 + seconds * FLOOD_JITTER)
+        logger.warning(
+            "telegram flood wait: the update is handled again after it",
+            extra={
+                "inbound_id": interaction.inbound_id,
+                "retry_after_s": seconds,
+                "next_try_s": round(delay, 1),
+            },
+        )
+        return Outcome.retry_in(delay, f"telegram flood wait of {seconds:g} s", refund_attempt=True)
+
     def _retry_later(self, interaction: Interaction, reason: str) -> Outcome:
         return Outcome.retry_in(self.inbox.policy.retry_delay(interaction.attempt), reason)
 
     async def _tell(self, bot: Bot, summary: UpdateSummary, key: str) -> bool:
-        """Best effort: a message about the bot's own trouble; True when Telegram took it."""
+        """Best effort: a message about the bot's own trouble; True when Telegram took it. Any
+        failure (Telegram, the limiter's store, the network) is logged and swallowed: the
+        update's own outcome decides what happens next."""
         if summary.chat_id is None:
             return False
+        notice = sending_notice.set(True)
         try:
             await bot.send_message(summary.chat_id, t(key, summary.language))
-        except TelegramAPIError:
-            logger.exception("could not tell the customer", extra={"chat_id": summary.chat_id, "text": key})
+        except Exception as error:
+            logger.warning(
+                "could not tell the customer",
+                extra={
+                    "chat_id": summary.chat_id,
+                    "text": key,
+                    "error": f"{type(error).__name__}: {error}"[:200],
+                },
+            )
             return False
+        finally:
+            sending_notice.reset(notice)
         return True
 
     async def drain(self, *, within: float) -> list[int]:
@@ -338,7 +438,9 @@ class DurableDispatcher(Dispatcher):
         for task in pending:
             task.cancel()
         if pending:
-            await asyncio.wait(pending, timeout=5)
+            # A message on its way to Telegram is let finish (bot/middlewares/outbound_log.py), so
+            # its outcome says truly whether the customer has it.
+            await asyncio.wait(pending, timeout=SEND_IN_FLIGHT_GRACE_S + 2)
             await self.inbox.release(interrupted, reason=SHUTDOWN_REASON)
         logger.info(
             "drained", extra={"seconds": round(time.monotonic() - started, 2), "interrupted": interrupted}
@@ -346,18 +448,12 @@ class DurableDispatcher(Dispatcher):
         return interrupted
 
 
-async def _finish_even_if_cancelled(write: Coroutine[Any, Any, None]) -> None:
-    """Run the outcome's write to its end even when the handling task is cancelled meanwhile.
+DELIVERED_BEFORE = Outcome(InboundStatus.ANSWERED, "delivered before an interruption: not handled again")
 
-    The outcome is what tells the next run that the customer was answered. A shutdown's
-    cancellation landing in this write (the drain's deadline passing just as handling ended)
-    left the row unanswered after the reply had gone out, and the restarted process answered
-    again (a duplicate the fault bench caught in about 1 run of 5). The write has its own
-    bounds: a database that does not answer makes it go to the journal.
-    """
-    task = asyncio.ensure_future(write)
-    try:
-        await asyncio.shield(task)
-    except asyncio.CancelledError:
-        await task
-        raise
+
+def _interrupted(interaction: Interaction) -> Outcome:
+    """Cancelled (a shutdown past its deadline): handled again after the restart, unless the reply
+    is already out, which another run would repeat."""
+    if interaction.delivered():
+        return Outcome(InboundStatus.ANSWERED, "interrupted by shutdown after the reply was delivered")
+    return Outcome(InboundStatus.RECEIVED, SHUTDOWN_REASON)

@@ -7,6 +7,7 @@ from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import JSON, BigInteger, Column, Index, Text, UniqueConstraint, text
+from sqlalchemy import false as sa_false
 from sqlmodel import Field, SQLModel
 
 from db.types import UTCDateTime, utcnow
@@ -247,6 +248,11 @@ class OutboundMessage(SQLModel, table=True):
     text: str = Field(default="", sa_type=Text)
     status: str = Field(default=OutboundStatus.SENT, index=True)
     error: str | None = Field(default=None, sa_type=Text)
+    notice: bool = Field(
+        default=False,
+        sa_column_kwargs={"server_default": sa_false()},
+        description="a note about the bot's own trouble ('we got your message'), not an answer",
+    )
     created_at: datetime = _created_at()
 
 

@@ -11,6 +11,7 @@ reached the customer is never handled (and sent) a second time.
 from __future__ import annotations
 
 import time
+from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
@@ -35,6 +36,17 @@ class SentMessage:
     error: str | None = None
     retryable: bool = False
     """The failure was Telegram's (5xx, 429, network): a later try may get through."""
+    retry_after: float | None = None
+    """Telegram's flood wait (429 `retry_after`, seconds) when it refused the message for that."""
+    final: bool = True
+    """A message the customer keeps (not a streaming preview that a later edit replaces)."""
+    landed: bool = False
+    """Telegram accepted it although the sending task was cancelled while the call was in flight."""
+    logged: bool = False
+    """Its outbound row is written already (the delivery mark), so the outcome leaves it out."""
+    notice: bool = False
+    """A note about the bot's own trouble ("we got your message"), not the answer: it does not
+    count as delivering the reply."""
 
 
 @dataclass
@@ -56,6 +68,8 @@ class Interaction:
     sent: list[SentMessage] = field(default_factory=list)
     llm: ReplyReport | None = None
     """Draft/verify metrics and API calls when an LLM-service answer was streamed."""
+    on_delivered: Callable[[SentMessage], Awaitable[None]] | None = field(default=None, repr=False)
+    """Writes the delivery mark of a message the customer received, right after Telegram took it."""
 
     def classified(self, classification: Classification) -> None:
         self.intent = classification.intent.value
@@ -75,8 +89,21 @@ class Interaction:
         self.error = f"{type(error).__name__}: {error}"[:2000]
 
     def delivered(self) -> bool:
-        """Something reached the customer in this handling run (handling it again would repeat it)."""
-        return any(sent.chat_id == self.chat_id and sent.status == OutboundStatus.SENT for sent in self.sent)
+        """Part of the reply reached the customer in this handling run (handling it again would
+        repeat it); a notice about the bot's own trouble is not part of the reply."""
+        return any(
+            sent.chat_id == self.chat_id and sent.status == OutboundStatus.SENT and not sent.notice
+            for sent in self.sent
+        )
+
+    def flood_wait(self) -> float | None:
+        """The longest flood wait Telegram asked for on a message to the customer, if any."""
+        waits = [
+            sent.retry_after
+            for sent in self.sent
+            if sent.chat_id == self.chat_id and sent.status == OutboundStatus.FAILED and sent.retry_after
+        ]
+        return max(waits) if waits else None
 
     def undelivered(self) -> bool:
         """Every message meant for the customer failed in a way a later try could fix."""
@@ -92,10 +119,18 @@ class Outcome:
     reason: str | None = None
     retry_at: datetime | None = None
     """For RECEIVED: when another try may start (None: at once)."""
+    refund_attempt: bool = False
+    """For RECEIVED: the try that ends here does not count against `max_attempts` (a flood wait,
+    or a turn given to the chat's earlier message: nothing was tried)."""
 
     @classmethod
-    def retry_in(cls, seconds: float, reason: str) -> Outcome:
-        return cls(InboundStatus.RECEIVED, reason, utcnow() + timedelta(seconds=seconds))
+    def retry_in(cls, seconds: float, reason: str, *, refund_attempt: bool = False) -> Outcome:
+        return cls(
+            InboundStatus.RECEIVED,
+            reason,
+            utcnow() + timedelta(seconds=seconds),
+            refund_attempt=refund_attempt,
+        )
 
 
 ANSWERED = Outcome(InboundStatus.ANSWERED)
@@ -103,6 +138,9 @@ ANSWERED = Outcome(InboundStatus.ANSWERED)
 
 current_interaction: ContextVar[Interaction | None] = ContextVar("current_interaction", default=None)
 """Lets the outgoing-request hook attach what the bot sends to the update being handled."""
+
+sending_notice: ContextVar[bool] = ContextVar("sending_notice", default=False)
+"""Set while the bot tells the customer about its own trouble: what is sent then is a notice."""
 
 
 def outcome_record(interaction: Interaction, outcome: Outcome) -> dict[str, Any]:
@@ -114,6 +152,7 @@ def outcome_record(interaction: Interaction, outcome: Outcome) -> dict[str, Any]
         "status": outcome.status.value,
         "reason": outcome.reason,
         "retry_at": outcome.retry_at.isoformat() if outcome.retry_at else None,
+        "refund_attempt": outcome.refund_attempt,
         "apologized": interaction.apologized,
         "intent": interaction.intent,
         "confidence": interaction.confidence,
@@ -122,7 +161,8 @@ def outcome_record(interaction: Interaction, outcome: Outcome) -> dict[str, Any]
         "answer_source": interaction.answer_source,
         "error": interaction.error,
         "latency_ms": round((time.perf_counter() - interaction.started) * 1000, 3),
-        "sent": [dict(vars(sent)) for sent in interaction.sent],  # flat: asdict's deep copy cost 0.15 ms
+        # flat: asdict's deep copy cost 0.15 ms; messages whose delivery mark is written are left out
+        "sent": [_sent_record(sent) for sent in interaction.sent if not sent.logged],
     }
 
 
@@ -146,26 +186,46 @@ async def write_outcome(
     }
     if record["apologized"]:
         values["apologized"] = True  # never set back: an apology once sent stays sent
-    if not await inbox_rows.record_outcome(session, inbound_id, values):
+    if not await inbox_rows.record_outcome(
+        session, inbound_id, values, refund_attempt=bool(record.get("refund_attempt"))
+    ):
         return
     user_id = record["user_id"]
     await inbox_rows.add_outbound(
-        session,
-        [
-            {
-                "inbound_id": inbound_id,
-                "chat_id": sent["chat_id"],
-                "telegram_user_id": sent["chat_id"] if sent["chat_id"] == user_id else None,
-                "method": sent["method"],
-                "text": sent["text"],
-                "status": sent["status"],
-                "error": sent["error"],
-            }
-            for sent in record["sent"]
-        ],
+        session, [outbound_row(inbound_id, user_id, sent) for sent in record["sent"]]
     )
     if llm is not None:
         await _store_llm_report(session, inbound_id, llm)
+
+
+def _sent_record(sent: SentMessage) -> dict[str, Any]:
+    return {
+        "method": sent.method,
+        "chat_id": sent.chat_id,
+        "text": sent.text,
+        "status": sent.status,
+        "error": sent.error,
+        "notice": sent.notice,
+    }
+
+
+def outbound_row(inbound_id: int, user_id: int | None, sent: dict[str, Any]) -> dict[str, Any]:
+    """The outbound row of a message (as `_sent_record` gives it) sent while handling `inbound_id`."""
+    return {
+        "inbound_id": inbound_id,
+        "chat_id": sent["chat_id"],
+        "telegram_user_id": sent["chat_id"] if sent["chat_id"] == user_id else None,
+        "method": sent["method"],
+        "text": sent["text"],
+        "status": sent["status"],
+        "error": sent["error"],
+        "notice": bool(sent.get("notice")),
+    }
+
+
+def delivery_mark(inbound_id: int, user_id: int | None, sent: SentMessage) -> dict[str, Any]:
+    """The outbound row written the moment the customer received `sent` (see `Interaction.on_delivered`)."""
+    return outbound_row(inbound_id, user_id, _sent_record(sent))
 
 
 async def _store_llm_report(session: AsyncSession, inbound_id: int, report: ReplyReport) -> None:

@@ -29,7 +29,14 @@ from db.journal import Journal
 from db.models import InboundMessage, InboundStatus
 from db.repositories import inbox as rows
 from db.types import utcnow
-from services.conversation_log import Interaction, Outcome, outcome_record, write_outcome
+from services.conversation_log import (
+    Interaction,
+    Outcome,
+    SentMessage,
+    delivery_mark,
+    outcome_record,
+    write_outcome,
+)
 from services.llm.speculative import ReplyReport
 from services.text_sanitize import storable
 
@@ -103,8 +110,10 @@ class InboxPolicy:
     max_attempts: int = 5
     max_age: timedelta = timedelta(hours=24)
     """Older unanswered updates are abandoned for an admin: an answer a day late helps nobody."""
-    in_flight: timedelta = timedelta(seconds=60)
-    """An earlier update of the same chat this recent and unanswered is being handled: wait for it."""
+    redelivery: timedelta = timedelta(hours=24)
+    """Telegram re-delivers an unconfirmed update for up to a day: an update id stored longer ago
+    than this is a new update that reuses the id (Telegram picks ids anew after a week without
+    updates), not a re-delivery."""
     retry_base: float = 2.0
     """After a transient fault the next try waits retry_base * 2**(attempt - 1) seconds (at most 60)."""
 
@@ -153,12 +162,19 @@ class Inbox:
             if claim
             else arrival.values(lease_until=None, attempts=0)
         )
-        since = utcnow() - self.policy.in_flight
+        since = utcnow() - self.policy.max_age
         try:
-            inbound_id, earlier = await self.group.write(
-                lambda session: rows.insert_checked(session, values, since=since)
-            )
-        except IntegrityError:  # this bot stored this update id before
+            try:
+                inbound_id, earlier = await self.group.write(
+                    lambda session: rows.insert_checked(session, values, since=since)
+                )
+            except IntegrityError:  # this bot stored this update id before
+                if not await self._reused_id(arrival):
+                    return Stored(Receipt.DUPLICATE)
+                inbound_id, earlier = await self.group.write(
+                    lambda session: rows.insert_checked(session, values, since=since)
+                )
+        except IntegrityError:
             return Stored(Receipt.DUPLICATE)
         except STORAGE_ERRORS as error:
             await self.journal.append({"type": "update", "arrival": _arrival_record(arrival)})
@@ -171,6 +187,36 @@ class Inbox:
         # session and built without the ORM's instrumentation (170 us an update otherwise).
         receipt = InboundMessage.model_construct(**values, id=inbound_id)
         return Stored(receipt, earlier, checked=True)
+
+    async def _reused_id(self, arrival: Arrival) -> bool:
+        """True when the stored update with this id is older than Telegram's re-delivery window:
+        its id is freed for the new update (a re-delivery of a recent one stays a duplicate)."""
+        async with self.holding_writes(), self._session_factory() as session:
+            reused = await rows.retire_stale_update_id(
+                session, arrival.bot_id, arrival.update_id, stored_before=utcnow() - self.policy.redelivery
+            )
+        if reused:
+            logger.info(
+                "update id seen before, longer ago than Telegram re-delivers: stored as a new update",
+                extra={"update_id": arrival.update_id, "bot_id": arrival.bot_id},
+            )
+        return reused
+
+    async def mark_delivered(self, inbound_id: int, user_id: int | None, sent: SentMessage) -> None:
+        """Write the outbound row of a message the customer received, at once and on its own
+        (not in a group commit behind other writes): a crash from here on repeats nothing, since
+        a re-run finds it (`delivered_before`)."""
+        async with self.holding_writes(), self._session_factory() as session:
+            await rows.add_outbound(session, [delivery_mark(inbound_id, user_id, sent)])
+            await session.commit()
+        sent.logged = True
+
+    async def delivered_before(self, row: InboundMessage) -> bool:
+        """Whether an earlier run of this update already delivered something to its chat."""
+        if row.id is None:
+            return False
+        async with self._session_factory() as session:
+            return await rows.delivered_to(session, row.id, row.chat_id)
 
     def session(self) -> AsyncSession:
         """A session on the inbox's database, for a caller that writes the outcome in its own."""
@@ -271,14 +317,15 @@ class Inbox:
             return await rows.claim(session, inbound_id, now=now, until=now + self.policy.lease)
 
     async def earlier_in_flight(self, row: InboundMessage) -> int | None:
-        """An earlier update of this chat still being handled (by any process), if there is one:
-        answering this one first would reorder the conversation. Older unanswered ones (failing,
-        waiting for a retry) do not hold the chat up."""
+        """An earlier update of this chat still unanswered, if there is one, whatever it waits for
+        (handled by another process, a lease after a crash, a retry after a fault, a flood wait):
+        answering this one first would reorder the conversation. An update stops holding its
+        chat when it is answered, failed or abandoned (`max_attempts` tries, or `max_age`)."""
         if row.chat_id is None or row.bot_id is None or row.id is None:
             return None
         async with self._session_factory() as session:
             return await rows.earlier_in_flight(
-                session, row.bot_id, row.chat_id, row.id, since=utcnow() - self.policy.in_flight
+                session, row.bot_id, row.chat_id, row.id, since=utcnow() - self.policy.max_age
             )
 
     async def defer(self, row: InboundMessage) -> None:

@@ -5,15 +5,27 @@ sent without being logged, whichever handler or error path sends it. It sits
 outside the retry middleware, so it sees each message once, with its final
 outcome: a message Telegram refused after every retry is stored with its text
 and the error, for an admin to see and resend.
+
+A final message the customer received is marked delivered at once (the
+interaction's `on_delivered`: one write of its own, not behind the outcome's
+group commit), so a crash after it repeats nothing: the next run finds the mark
+and does not handle the update again. `FinishSendsInFlight`, innermost, lets a
+message already on its way to Telegram finish when the handling task is
+cancelled (a shutdown's deadline, the update timeout), so the log says truly
+whether the customer has it instead of guessing "not delivered" and sending it
+again after the restart.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from contextvars import ContextVar
 from typing import Any
 
 from aiogram import Bot
 from aiogram.client.session.middlewares.base import BaseRequestMiddleware, NextRequestMiddlewareType
+from aiogram.exceptions import TelegramRetryAfter
 from aiogram.methods import (
     CopyMessage,
     EditMessageText,
@@ -25,10 +37,16 @@ from aiogram.methods import (
 from aiogram.methods.base import TelegramType
 
 from bot.faults import is_transient
-from bot.middlewares.telegram_limits import PreviewDropped
+from bot.middlewares.telegram_limits import PreviewDropped, is_preview
+from bot.stop_signal import finish_even_if_cancelled
 from db.models import OutboundStatus
-from services.conversation_log import SentMessage, current_interaction
+from services.conversation_log import Interaction, SentMessage, current_interaction, sending_notice
 from services.text_html import to_plain
+
+SEND_IN_FLIGHT_GRACE_S = 10.0
+"""How long a cancelled task waits for a message already sent to Telegram to be answered."""
+
+_sending: ContextVar[SentMessage | None] = ContextVar("outbound_message_in_flight", default=None)
 
 
 def _logged_text(method: TelegramMethod[Any]) -> str | None:
@@ -51,16 +69,69 @@ class OutboundLogMiddleware(BaseRequestMiddleware):
         if interaction is None or text is None:
             return await make_request(bot, method)
         chat_id = getattr(method, "chat_id", None)
-        sent = SentMessage(method.__api_method__, int(chat_id) if chat_id is not None else None, text)
+        sent = SentMessage(
+            method.__api_method__,
+            int(chat_id) if chat_id is not None else None,
+            text,
+            final=not is_preview(method),
+            notice=sending_notice.get(),
+        )
+        token = _sending.set(sent)
         try:
             response = await make_request(bot, method)
         except PreviewDropped:
             raise  # never sent, on purpose: a streaming preview skipped to keep Telegram's limits
         except BaseException as error:  # a cancelled send (timeout, shutdown) did not arrive either
-            sent.status = OutboundStatus.FAILED
-            sent.error = f"{type(error).__name__}: {error}"[:1000]
-            sent.retryable = is_transient(error) or isinstance(error, asyncio.CancelledError)
+            if not sent.landed:
+                sent.status = OutboundStatus.FAILED
+                sent.error = f"{type(error).__name__}: {error}"[:1000]
+                sent.retryable = is_transient(error) or isinstance(error, asyncio.CancelledError)
+                if isinstance(error, TelegramRetryAfter):
+                    sent.retry_after = float(error.retry_after)
             raise
         finally:
+            _sending.reset(token)
             interaction.sent.append(sent)
+            if _to_the_customer(sent, interaction) and interaction.on_delivered is not None:
+                await finish_even_if_cancelled(interaction.on_delivered(sent))
         return response
+
+
+def _to_the_customer(sent: SentMessage, interaction: Interaction) -> bool:
+    """A final message the customer received (what a re-run must not repeat)."""
+    return (
+        sent.status == OutboundStatus.SENT
+        and sent.final
+        and not sent.notice
+        and sent.chat_id == interaction.chat_id
+    )
+
+
+class FinishSendsInFlight(BaseRequestMiddleware):
+    """Innermost: a logged message whose HTTP call is under way when its task is cancelled is
+    let finish (up to `grace` seconds), and the outbound log learns that it landed."""
+
+    def __init__(self, grace: float = SEND_IN_FLIGHT_GRACE_S) -> None:
+        self._grace = grace
+
+    async def __call__(
+        self,
+        make_request: NextRequestMiddlewareType[TelegramType],
+        bot: Bot,
+        method: TelegramMethod[TelegramType],
+    ) -> Response[TelegramType]:
+        sent = _sending.get()
+        if sent is None:
+            return await make_request(bot, method)
+        call = asyncio.ensure_future(make_request(bot, method))
+        try:
+            return await asyncio.shield(call)
+        except asyncio.CancelledError:
+            if not call.done():
+                with contextlib.suppress(asyncio.CancelledError):
+                    await asyncio.wait({call}, timeout=self._grace)
+            if not call.done():
+                call.cancel()
+            elif not call.cancelled() and call.exception() is None:
+                sent.landed = True
+            raise

@@ -5,7 +5,10 @@ does not retry by itself) and sometimes 5xx or a dropped connection. Those are
 retried here, for every method and every handler alike: exactly `retry_after`
 on 429, jittered exponential back-off otherwise, within a total time budget so a
 customer's reply never waits longer than that. Any other 4xx is a bad request
-that would fail the same way again: never retried. Streaming previews and
+that would fail the same way again: never retried. A flood wait longer than the
+budget is not waited out here: the 429 goes up (the inbox schedules the update's
+next try after it), and until it ends, messages to that chat are refused here
+without calling Telegram, which lengthens the wait of a bot that keeps calling. Streaming previews and
 typing indicators are not retried: a stale preview is worthless, and the
 streamer falls back to the final message on its own.
 """
@@ -44,6 +47,30 @@ class _StopWhenBudgetSpent(stop_base):
         return elapsed + self._wait(retry_state) > self._budget
 
 
+class FloodWaits:
+    """Chats Telegram asked to leave alone (429 `retry_after`), until when (monotonic seconds)."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._until: dict[int | str, float] = {}
+
+    def remaining(self, chat_id: int | str) -> float:
+        until = self._until.get(chat_id)
+        if until is None:
+            return 0.0
+        left = until - self._clock()
+        if left <= 0:
+            del self._until[chat_id]
+            return 0.0
+        return left
+
+    def start(self, chat_id: int | str, seconds: float) -> None:
+        self._until[chat_id] = max(self._until.get(chat_id, 0.0), self._clock() + seconds)
+        if len(self._until) > 4096:  # forget the ended ones
+            now = self._clock()
+            self._until = {chat: until for chat, until in self._until.items() if until > now}
+
+
 class TelegramRetryMiddleware(BaseRequestMiddleware):
     def __init__(
         self,
@@ -59,6 +86,7 @@ class TelegramRetryMiddleware(BaseRequestMiddleware):
         self._base_delay = base_delay
         self._max_delay = max_delay
         self._sleep = sleep
+        self.flood_waits = FloodWaits()
 
     def _wait(self, retry_state: RetryCallState) -> float:
         error = retry_state.outcome.exception() if retry_state.outcome else None
@@ -73,8 +101,26 @@ class TelegramRetryMiddleware(BaseRequestMiddleware):
         bot: Bot,
         method: TelegramMethod[TelegramType],
     ) -> Response[TelegramType]:
+        chat_id = getattr(method, "chat_id", None)
+        if chat_id is not None and (left := self.flood_waits.remaining(chat_id)):
+            raise TelegramRetryAfter(
+                method=method, message="Flood wait still running (not sent)", retry_after=max(1, round(left))
+            )
         if isinstance(method, NOT_RETRIED):
             return await make_request(bot, method)
+        try:
+            return await self._with_retries(make_request, bot, method)
+        except TelegramRetryAfter as error:
+            if chat_id is not None:
+                self.flood_waits.start(chat_id, float(error.retry_after))
+            raise
+
+    async def _with_retries(
+        self,
+        make_request: NextRequestMiddlewareType[TelegramType],
+        bot: Bot,
+        method: TelegramMethod[TelegramType],
+    ) -> Response[TelegramType]:
         # Most calls succeed the first time: try once before building tenacity's machinery (its
         # retrying object, stop and wait strategies and call state cost more than a recorded call).
         started = time.monotonic()

@@ -13,7 +13,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.core_rows import column_values
-from db.models import InboundMessage, InboundStatus, LLMCall, LLMReply, OutboundMessage
+from db.models import InboundMessage, InboundStatus, LLMCall, LLMReply, OutboundMessage, OutboundStatus
 from db.types import UTCDateTime
 
 
@@ -85,15 +85,54 @@ _RECORD_OUTCOME = (
     .execution_options(synchronize_session=False)
 )
 """Built once: the values to set come as parameters (a Core statement, no ORM bookkeeping)."""
+_RECORD_OUTCOME_REFUNDED = _RECORD_OUTCOME.values(attempts=_INBOUND.c.attempts - 1)
+"""The same, giving back the try its claim counted (nothing was tried: a flood wait)."""
 
 
-async def record_outcome(session: AsyncSession, inbound_id: int, values: Mapping[str, Any]) -> bool:
+async def record_outcome(
+    session: AsyncSession, inbound_id: int, values: Mapping[str, Any], *, refund_attempt: bool = False
+) -> bool:
     """Fill in how handling ended, in the caller's transaction, without reading the row first;
     False when the row is no longer waiting (written already: a journal replay of a write
     that did land)."""
     connection = await session.connection()
-    result = await connection.execute(_RECORD_OUTCOME, {**values, "row_id": inbound_id})
+    statement = _RECORD_OUTCOME_REFUNDED if refund_attempt else _RECORD_OUTCOME
+    result = await connection.execute(statement, {**values, "row_id": inbound_id})
     return bool(result.rowcount == 1)
+
+
+async def delivered_to(session: AsyncSession, inbound_id: int, chat_id: int | None) -> bool:
+    """Whether the outbound log shows a message delivered to `chat_id` for this update."""
+    statement = (
+        select(OutboundMessage.id)
+        .where(
+            col(OutboundMessage.inbound_id) == inbound_id,
+            col(OutboundMessage.chat_id) == chat_id,
+            col(OutboundMessage.notice).is_(False),
+            col(OutboundMessage.status).in_([OutboundStatus.SENT, OutboundStatus.RESENT]),
+        )
+        .limit(1)
+    )
+    return (await session.exec(statement)).first() is not None
+
+
+async def retire_stale_update_id(
+    session: AsyncSession, bot_id: int, update_id: int, *, stored_before: datetime
+) -> bool:
+    """Free an update id stored before `stored_before` for a new update that reuses it (Telegram
+    picks ids anew after a week without updates): the old row keeps everything but the id.
+    False when the stored row is recent, so the new one is a re-delivery. Commits."""
+    result = await session.exec(  # type: ignore[call-overload]
+        update(InboundMessage)
+        .where(
+            col(InboundMessage.bot_id) == bot_id,
+            col(InboundMessage.update_id) == update_id,
+            col(InboundMessage.created_at) < stored_before,
+        )
+        .values(update_id=None)
+    )
+    await session.commit()
+    return bool(result.rowcount)
 
 
 _ADD_OUTBOUND = insert(OutboundMessage.__table__)  # type: ignore[attr-defined]
