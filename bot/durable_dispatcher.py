@@ -256,7 +256,14 @@ class DurableDispatcher(Dispatcher):
                 extra={"update_id": update.update_id, "inbound_id": receipt.id, "error": interaction.error},
             )
             await finish_even_if_cancelled(
-                self.inbox.close(interaction, self._retry_later(interaction, "order check failed"))
+                self.inbox.close(
+                    interaction,
+                    Outcome.retry_in(
+                        self.inbox.policy.retry_delay(interaction.attempt),
+                        "could not check the chat's earlier messages",
+                        refund_attempt=True,
+                    ),
+                )
             )
             return None
         if earlier is not None and earlier not in self._in_flight.values():

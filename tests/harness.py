@@ -32,10 +32,11 @@ class Harness:
         self.session = RecordingSession()
         self.waits: list[float] = []
         """Retry waits the bot's retry policy asked for (recorded, not slept: tests stay fast)."""
+        self.retry = TelegramRetryMiddleware(sleep=self._record_wait)
         self.bot = create_bot(
             LOCAL_BOT_TOKEN,
             session=self.session,
-            retry=TelegramRetryMiddleware(sleep=self._record_wait),
+            retry=self.retry,
             metrics=app.metrics,
         )
         # Pass the old factory after a "restart": Telegram's update ids keep increasing.

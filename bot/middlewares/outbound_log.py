@@ -111,8 +111,11 @@ class FinishSendsInFlight(BaseRequestMiddleware):
     """Innermost: a logged message whose HTTP call is under way when its task is cancelled is
     let finish (up to `grace` seconds), and the outbound log learns that it landed."""
 
-    def __init__(self, grace: float = SEND_IN_FLIGHT_GRACE_S) -> None:
-        self._grace = grace
+    grace: float = SEND_IN_FLIGHT_GRACE_S
+
+    def __init__(self, grace: float | None = None) -> None:
+        if grace is not None:
+            self.grace = grace
 
     async def __call__(
         self,
@@ -129,7 +132,7 @@ class FinishSendsInFlight(BaseRequestMiddleware):
         except asyncio.CancelledError:
             if not call.done():
                 with contextlib.suppress(asyncio.CancelledError):
-                    await asyncio.wait({call}, timeout=self._grace)
+                    await asyncio.wait({call}, timeout=self.grace)
             if not call.done():
                 call.cancel()
             elif not call.cancelled() and call.exception() is None:
