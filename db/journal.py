@@ -218,7 +218,8 @@ class Journal:
     async def quarantine(self, entry: Entry, reason: str) -> None:
         """Keep a record replay cannot write (for a data reason) in `<journal>.quarantine`, one
         JSON line with the reason and the original line; on disk when this returns. The caller
-        then discards it from the journal."""
+        then discards it from the journal (a crash, or another process's discard, in between
+        means it is quarantined again on the next replay: a second line for one record)."""
         line = json.dumps(
             {
                 "quarantined_at": datetime.now(UTC).isoformat(),
