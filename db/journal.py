@@ -121,9 +121,11 @@ class Journal:
         async with self._lock:
             try:
                 await asyncio.to_thread(self._locked, _append_whole, self.path, data)
-            except JournalWriteError as error:
+            except OSError as error:  # the lock's own failures too: whatever it is, a refusal
                 self.refusal = error.strerror or str(error)
-                raise
+                if isinstance(error, JournalWriteError):
+                    raise
+                raise JournalWriteError(error.errno, self.refusal) from error
             self.refusal = None
 
     async def check(self) -> str | None:
