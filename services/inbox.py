@@ -1,12 +1,13 @@
 """The durable inbox: every update is stored before it is handled, and nothing stored is forgotten.
 
 `receive` stores an update (or, when the database does not answer, journals it
-to a local file; when the journal refuses it too, it raises `NotStored` and the
-update is not ours yet: Telegram keeps it); `due` hands back updates that were stored but never answered
-(a crash, a shutdown past its deadline, a fault worth another try) so they are
-handled again from their raw JSON; `close` records how handling ended, through
-the journal when the database is down at that moment. Claims are leases in the
-database, so several processes on one database never handle one update twice.
+to a local file; when the journal refuses it too, it raises `NotStored`: the
+update is not ours yet, Telegram keeps it); `due` hands back updates that were
+stored but never answered (a crash, a shutdown past its deadline, a fault worth
+another try) so they are handled again from their raw JSON; `close` records how
+handling ended, through the journal when the database is down at that moment.
+Claims are leases in the database, so several processes on one database never
+handle one update twice.
 """
 
 from __future__ import annotations
@@ -264,7 +265,7 @@ class Inbox:
                     through = entry.end
         except STORAGE_ERRORS as error:
             logger.warning(
-                "journal replay paused: database still unavailable",
+                "journal replay paused: storage unavailable, the rest is replayed later",
                 extra={"error": _short(error), "replayed": done, "quarantined": quarantined},
             )
             await self.journal.discard(batch, through=through)
