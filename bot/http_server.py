@@ -3,14 +3,17 @@
 The webhook answers 200 only once the update is stored (in the inbox, or in the
 local journal when the database is down): Telegram repeats an update until it
 gets a 2xx, so nothing that got a 200 can be lost, and nothing without one was
-ours yet. A request without the secret header gets 401 and touches nothing.
+ours yet. When neither the database nor the journal takes it (the database down and
+the journal's disk full) the answer is 503, and Telegram sends it again later. A
+request without the secret header gets 401 and touches nothing.
 Handling happens after the 200; when this process is already handling its share,
 the update is stored unclaimed and the inbox worker of whichever instance is free
 takes it. While draining for a shutdown the webhook answers 503, so Telegram
 sends the update again (to another instance behind the balancer).
 
 `/healthz`: the process is alive. `/readyz`: the database (and Redis, when used)
-answer and the process is not draining; 503 with the reason otherwise.
+answer, the journal took its last append (or its disk takes writes again) and the
+process is not draining; 503 with the reasons otherwise.
 `/metrics`: the Prometheus text format (bot/metrics.py). `/admin`: the admin web
 console (bot/console), when one is given.
 """
@@ -33,6 +36,7 @@ from bot.durable_dispatcher import DurableDispatcher
 from bot.fsm_storage import StateStore
 from bot.metrics import CONTENT_TYPE, Metrics
 from db.repositories import gauges
+from services.inbox import NotStored
 
 logger = logging.getLogger(__name__)
 
@@ -89,6 +93,9 @@ class HttpFront:
                 await connection.execute(text("SELECT 1"))
         except Exception as error:  # whatever the driver raises, the answer is "not ready"
             problems.append(f"database: {type(error).__name__}")
+        refusal = await self._dispatcher.inbox.journal.check()
+        if refusal is not None:
+            problems.append(f"journal: {refusal}")
         redis = getattr(self._state_store.storage, "redis", None) if self._state_store else None
         if redis is not None:
             try:
@@ -123,5 +130,12 @@ class HttpFront:
             return web.json_response({"ok": False, "error": "not a Telegram update"}, status=400)
         # Stored before the 200. When this process has no free slot and nothing of this chat,
         # the stored row waits for whichever instance's inbox worker is free first.
-        await self._dispatcher.dispatch(self._bot, update, queue=False)
+        try:
+            await self._dispatcher.dispatch(self._bot, update, queue=False)
+        except NotStored as error:
+            logger.error(
+                "update not stored: answered 503, Telegram sends it again",
+                extra={"update_id": update.update_id, "error": str(error)[:300]},
+            )
+            return web.json_response({"ok": False, "error": "not stored: try again"}, status=503)
         return web.json_response({"ok": True})

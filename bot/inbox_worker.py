@@ -1,10 +1,11 @@
 """Handles what was stored but never answered: journal replays, restarts, retries after faults.
 
 Runs beside polling (or a webhook server): it first writes the local journal
-into the database when the database answers again, then hands every stored,
-unanswered update nobody holds back to the dispatcher. One chat's updates are
-handled one after another, oldest first, so a recovered conversation reads in
-order.
+into the database when the database answers again (a record the database cannot
+take, for a data reason, goes to the quarantine file beside it), then hands
+every stored, unanswered update nobody holds back to the dispatcher. One chat's
+updates are handled one after another, oldest first, so a recovered
+conversation reads in order.
 """
 
 from __future__ import annotations

@@ -7,6 +7,11 @@ admitted to the inbox first, and only then does the next call confirm it. The
 batch size follows the free handling slots; updates that wait behind an earlier
 one of their chat take no slot (bot/chat_scheduler.py) and are stored unclaimed,
 so no lease runs out while they wait.
+
+An update neither the database nor the local journal takes (the database down and
+the journal's disk full) is not confirmed: the batch stops there, the poller backs
+off, and the next getUpdates asks from that update again (Telegram delivers the
+ones stored before it again too; the inbox de-duplicates them).
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from aiogram.exceptions import (
 
 from bot.durable_dispatcher import DurableDispatcher
 from bot.stop_signal import sleep_unless_stopped, unless_stopped
+from services.inbox import NotStored
 
 logger = logging.getLogger(__name__)
 
@@ -83,8 +89,18 @@ class DurablePoller:
                 continue
             if updates is None:
                 return  # stopped while waiting for Telegram: nothing was received
-            backoff = 1.0
             for update in updates:
                 # Stored before the next getUpdates confirms it; handled in the background.
-                await self._dispatcher.dispatch(self._bot, update)
+                try:
+                    await self._dispatcher.dispatch(self._bot, update)
+                except NotStored as error:
+                    logger.error(
+                        "update not stored, so not confirmed to Telegram; retrying",
+                        extra={"update_id": update.update_id, "error": str(error)[:300], "wait_s": backoff},
+                    )
+                    await sleep_unless_stopped(backoff, stop)
+                    backoff = min(MAX_BACKOFF_S, backoff * 2)
+                    break
                 offset = update.update_id + 1
+            else:
+                backoff = 1.0

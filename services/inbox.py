@@ -1,11 +1,13 @@
 """The durable inbox: every update is stored before it is handled, and nothing stored is forgotten.
 
 `receive` stores an update (or, when the database does not answer, journals it
-to a local file); `due` hands back updates that were stored but never answered
-(a crash, a shutdown past its deadline, a fault worth another try) so they are
-handled again from their raw JSON; `close` records how handling ended, through
-the journal when the database is down at that moment. Claims are leases in the
-database, so several processes on one database never handle one update twice.
+to a local file; when the journal refuses it too, it raises `NotStored`: the
+update is not ours yet, Telegram keeps it); `due` hands back updates that were
+stored but never answered (a crash, a shutdown past its deadline, a fault worth
+another try) so they are handled again from their raw JSON; `close` records how
+handling ended, through the journal when the database is down at that moment.
+Claims are leases in the database, so several processes on one database never
+handle one update twice.
 """
 
 from __future__ import annotations
@@ -19,13 +21,13 @@ from datetime import datetime, timedelta
 from enum import Enum
 from typing import Any
 
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import DataError, DBAPIError, IntegrityError, SQLAlchemyError, StatementError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.core_rows import column_values
 from db.group_commit import GroupCommit
-from db.journal import Journal
+from db.journal import Entry, Journal, JournalWriteError
 from db.models import InboundMessage, InboundStatus
 from db.repositories import inbox as rows
 from db.types import utcnow
@@ -49,6 +51,13 @@ SERVER_WRITERS = 4
 connections overlap their round trips, which one writer at a time cannot on a remote server."""
 STORAGE_ERRORS: tuple[type[BaseException], ...] = (SQLAlchemyError, OSError, TimeoutError)
 """What a database that is down, locked or slow raises through SQLAlchemy and its drivers."""
+DATA_SQLSTATE_CLASSES = ("22", "23")
+"""PostgreSQL's sqlstate classes of a statement's data at fault: data exception, integrity violation."""
+
+
+class NotStored(Exception):
+    """Neither the database nor the local journal took the update: it is not ours yet. The
+    webhook answers 5xx and polling does not confirm it, so Telegram delivers it again."""
 
 
 class Receipt(Enum):
@@ -152,7 +161,8 @@ class Inbox:
     async def receive_checked(self, arrival: Arrival, *, claim: bool = True) -> Stored:
         """Store a new update, and learn in the same round trip whether an earlier update of
         its chat is still unanswered (see `earlier_in_flight`); journal it when the database
-        is down.
+        is down. `NotStored` when the journal refuses it too (a full disk): never a receipt
+        for an update that is nowhere.
 
         `claim`: the caller handles it now (the row is leased to it). Unclaimed, it waits in
         the inbox for whichever process's worker is free first.
@@ -177,7 +187,10 @@ class Inbox:
         except IntegrityError:
             return Stored(Receipt.DUPLICATE)
         except STORAGE_ERRORS as error:
-            await self.journal.append({"type": "update", "arrival": _arrival_record(arrival)})
+            try:
+                await self.journal.append({"type": "update", "arrival": _arrival_record(arrival)})
+            except JournalWriteError as refused:  # the caller logs it, with what it does next
+                raise NotStored(f"database: {_short(error)}; journal: {_short(refused)}") from refused
             logger.error(
                 "database unavailable: update journaled, it will be handled when the database answers",
                 extra={"update_id": arrival.update_id, "bot_id": arrival.bot_id, "error": _short(error)},
@@ -233,14 +246,26 @@ class Inbox:
         """Record how handling ended: one transaction, in `session` when the caller passes the
         one handling used (its pending work is rolled back first: handlers commit what they
         mean to keep), else in a new one; under load, in the group commit of the outcomes and
-        updates that queued meanwhile. Journaled when the database does not answer."""
+        updates that queued meanwhile. Journaled when the database does not answer.
+
+        When the journal refuses it too (a full disk), an error is logged and handling goes on:
+        the row stays `received` in the database, leased to this process, so the update is
+        handled again once the lease runs out."""
         record = outcome_record(interaction, outcome)
         try:
             if session is not None and session.in_transaction():
                 await session.rollback()
             await self._write(session, record, llm)
         except STORAGE_ERRORS as error:
-            await self.journal.append(record)
+            try:
+                await self.journal.append(record)
+            except JournalWriteError as refused:
+                logger.error(
+                    "outcome not recorded: the database is unavailable and the journal refused it; "
+                    "the update is handled again after its lease",
+                    extra={"inbound_id": interaction.inbound_id, "error": _short(refused)},
+                )
+                return
             logger.error(
                 "database unavailable: outcome journaled",
                 extra={"inbound_id": interaction.inbound_id, "error": _short(error)},
@@ -258,25 +283,64 @@ class Inbox:
         return self._writes if self._writes is not None else contextlib.nullcontext()
 
     async def replay_journal(self) -> int:
-        """Write journaled updates and outcomes into the database, in order; how many were replayed."""
-        records, lines = await self.journal.read()
-        if not lines:
+        """Write journaled updates and outcomes into the database, in order, one record at a time;
+        how many were replayed.
+
+        A record the database rejects for a data reason (a value out of range, a record that is
+        not whole: see `replay_fault`) is moved to the quarantine file beside the journal with an
+        error log line, and replay goes on with the next. A transient storage error pauses it:
+        what was replayed (or quarantined) before is discarded from the journal, the rest stays,
+        in order, for the next pass.
+        """
+        batch = await self.journal.read()
+        if not batch.entries:
+            if batch.end:
+                await self.journal.discard(batch)  # blank lines only
             return 0
-        done = 0
+        done = quarantined = 0
+        through = 0
         try:
             async with self._session_factory() as session:
-                for record in records:
-                    async with self.holding_writes():  # per record: new updates are stored meanwhile
-                        await self._replay(session, record)
-                    done += 1
+                for entry in batch.entries:
+                    reason = entry.problem or await self._replay_entry(session, entry)
+                    if reason is not None:
+                        await self._quarantine(entry, reason)
+                        quarantined += 1
+                    else:
+                        done += 1
+                    through = entry.end
         except STORAGE_ERRORS as error:
             logger.warning(
-                "journal replay paused: database still unavailable", extra={"error": _short(error)}
+                "journal replay paused: storage unavailable, the rest is replayed later",
+                extra={"error": _short(error), "replayed": done, "quarantined": quarantined},
             )
-            return 0
-        await self.journal.discard(lines)
-        logger.info("journal replayed", extra={"records": done})
+            await self.journal.discard(batch, through=through)
+            return done
+        await self.journal.discard(batch)
+        logger.info("journal replayed", extra={"records": done, "quarantined": quarantined})
         return done
+
+    async def _replay_entry(self, session: AsyncSession, entry: Entry) -> str | None:
+        """Replay one record: None when it is in the database, else why it never will be (a
+        transient storage error is raised instead). The session is rolled back after a failure,
+        so the next record starts clean."""
+        assert entry.record is not None
+        try:
+            async with self.holding_writes():  # per record: new updates are stored meanwhile
+                await self._replay(session, entry.record)
+        except Exception as error:
+            await session.rollback()
+            if not replay_fault(error):
+                raise
+            return _short(error)
+        return None
+
+    async def _quarantine(self, entry: Entry, reason: str) -> None:
+        await self.journal.quarantine(entry, reason)
+        logger.error(
+            "journal record quarantined: the database cannot take it",
+            extra={"reason": reason, "quarantine": str(self.journal.quarantine_path)},
+        )
 
     async def _replay(self, session: AsyncSession, record: dict[str, Any]) -> None:
         if record.get("type") == "outcome":
@@ -337,6 +401,26 @@ class Inbox:
     async def release(self, inbound_ids: list[int], *, reason: str) -> None:
         async with self.holding_writes(), self._session_factory() as session:
             await rows.release(session, inbound_ids, reason=reason)
+
+
+def replay_fault(error: BaseException) -> bool:
+    """Whether a journal record, not the database, made its replay fail: another try would fail
+    the same way. A storage error is the record's fault only when the database says the data is
+    (sqlstate class 22 or 23, SQLAlchemy's DataError or IntegrityError) or a value could not even
+    be bound; a connection lost, a lock or a timeout is transient. Anything else (a ValueError,
+    KeyError, TypeError, OverflowError from the record's values) is the record's fault."""
+    if isinstance(error, JournalWriteError | OSError | TimeoutError):
+        return False
+    if isinstance(error, DBAPIError):
+        if error.connection_invalidated:
+            return False
+        state = str(getattr(error.orig, "sqlstate", "") or getattr(error.orig, "pgcode", "") or "")
+        if state:
+            return state.startswith(DATA_SQLSTATE_CLASSES)
+        return isinstance(error, DataError | IntegrityError)
+    if isinstance(error, StatementError):  # raised while binding the record's values
+        return not isinstance(error.orig, OSError | TimeoutError)
+    return not isinstance(error, SQLAlchemyError)
 
 
 def _arrival_record(arrival: Arrival) -> dict[str, Any]:
