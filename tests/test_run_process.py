@@ -22,6 +22,7 @@ import pytest
 from bench.fake_bot_api import FakeBotAPI
 from bench.instances import free_port, wait_ready
 from bot.fake_updates import UpdateFactory
+from tests.test_webhook import bad_bodies, raw_post
 
 SLOW_CUSTOMER = 610_000_001
 OTHER_CUSTOMER = 610_000_002
@@ -151,3 +152,57 @@ async def test_webhook_mode_end_to_end(tmp_path: Path, telegram: FakeBotAPI) -> 
         line.get("update_id") == update["update_id"] and line.get("user_id") == OTHER_CUSTOMER
         for line in logged
     ), "JSON log lines of an update carry its ids"
+
+
+async def test_webhook_answers_bad_bodies_400_and_bad_secrets_401_then_keeps_serving(
+    tmp_path: Path, telegram: FakeBotAPI
+) -> None:
+    """Against `csbot run --webhook` on SQLite: no body and no secret header gets a 500 (which
+    Telegram would repeat forever); each refusal is one warning line without the secret; the
+    process stays ready and answers the next real update."""
+    port = free_port()
+    secret = "hook_secret-456"
+    process = await _start(
+        tmp_path,
+        telegram,
+        "--webhook",
+        CSBOT_WEBHOOK_URL="https://bot.example/tg/hook",
+        CSBOT_WEBHOOK_SECRET=secret,
+        CSBOT_HTTP_HOST="127.0.0.1",
+        CSBOT_HTTP_PORT=str(port),
+        CSBOT_LOG_FORMAT="json",
+    )
+    base = f"http://127.0.0.1:{port}"
+    updates = UpdateFactory()
+    bodies = bad_bodies(updates)
+    good = updates.text(OTHER_CUSTOMER, "SKU-7890 재고 있나요?").model_dump_json(exclude_unset=True).encode()
+    wrong_secrets = {"not UTF-8": b"\xff\xfe\x80", "non-ASCII": "hook_sécret-456".encode(), "empty": b""}
+    try:
+        async with aiohttp.ClientSession() as http:
+            await wait_ready(http, base)
+            statuses = {
+                name: await raw_post(base, body, secret.encode(), path="/tg/hook")
+                for name, body in bodies.items()
+            }
+            secret_statuses = {
+                name: await raw_post(base, good, wrong, path="/tg/hook")
+                for name, wrong in wrong_secrets.items()
+            }
+            async with http.get(f"{base}/readyz") as ready:
+                assert ready.status == 200
+            assert await raw_post(base, good, secret.encode(), path="/tg/hook") == 200
+            await _until(lambda: len(telegram.texts_to(OTHER_CUSTOMER)) == 1)
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _, stderr = await asyncio.wait_for(process.communicate(), 30)
+    assert statuses == dict.fromkeys(bodies, 400)
+    assert secret_statuses == dict.fromkeys(wrong_secrets, 401)
+    assert process.returncode == 0, stderr.decode()[-2000:]
+    assert "SKU-7890" in telegram.texts_to(OTHER_CUSTOMER)[0]
+    text = stderr.decode()
+    assert secret not in text and "Traceback" not in text
+    logged = [json.loads(line) for line in text.splitlines() if line.startswith("{")]
+    refusals = [line for line in logged if "refused" in line["event"]]
+    assert len(refusals) == len(bodies) + len(wrong_secrets), refusals
+    assert all(line["level"].lower() == "warning" for line in refusals), refusals
+    assert not [line for line in logged if line["level"].lower() in ("error", "critical")]
