@@ -217,5 +217,8 @@ class FailOpenWindows:
         self._on_local = True
         logger.warning(
             "outgoing limiter: Redis does not answer; this process keeps Telegram's limits by itself",
-            extra={"error": f"{type(error).__name__}: {error}"[:200], "retry_in_s": self.breaker.cooldown},
+            extra={
+                "error": f"{type(error).__name__}: {error or 'no answer in time'}"[:200],
+                "retry_in_s": self.breaker.cooldown,
+            },
         )
