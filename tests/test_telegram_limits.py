@@ -1,5 +1,6 @@
 """The outgoing limiter: Telegram's limits kept for every call, final answers before previews,
-and one budget for all processes of a bot through Redis."""
+and one budget for all processes of a bot through Redis, kept by each process alone while
+Redis does not answer."""
 
 from __future__ import annotations
 
