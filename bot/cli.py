@@ -274,7 +274,7 @@ async def _serve(app: App, token: str, settings: Settings, args: argparse.Namesp
         retry=TelegramRetryMiddleware(budget=settings.telegram_retry_budget),
         api_url=settings.telegram_api_url,
         metrics=app.metrics,
-        limiter=limiter_for(redis, prefix=settings.redis_prefix),
+        limiter=limiter_for(redis, prefix=settings.redis_prefix, redis_timeout=settings.redis_timeout),
     )
     front = (
         HttpFront(

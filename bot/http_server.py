@@ -3,9 +3,12 @@
 The webhook answers 200 only once the update is stored (in the inbox, or in the
 local journal when the database is down): Telegram repeats an update until it
 gets a 2xx, so nothing that got a 200 can be lost, and nothing without one was
-ours yet. When neither the database nor the journal takes it (the database down and
-the journal's disk full) the answer is 503, and Telegram sends it again later. A
-request without the secret header gets 401 and touches nothing.
+ours yet. A request without the right secret header (compared as the bytes sent)
+gets 401 and touches nothing; a body that is no update we can store (not JSON,
+nested too deep, an integer beyond 64 bits, no known update type:
+bot/webhook_body.py) gets 400, with one warning line saying why. A 5xx means
+the update was not stored (draining, or neither the database nor the journal took
+it: the database down and the journal's disk full): Telegram sends it again.
 Handling happens after the 200; when this process is already handling its share,
 the update is stored unclaimed and the inbox worker of whichever instance is free
 takes it. While draining for a shutdown the webhook answers 503, so Telegram
@@ -25,9 +28,7 @@ import hmac
 import logging
 
 from aiogram import Bot
-from aiogram.types import Update
 from aiohttp import web
-from pydantic import ValidationError
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -35,6 +36,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.durable_dispatcher import DurableDispatcher
 from bot.fsm_storage import StateStore
 from bot.metrics import CONTENT_TYPE, Metrics
+from bot.webhook_body import NotAnUpdate, read_update
 from db.repositories import gauges
 from services.inbox import NotStored
 
@@ -118,16 +120,19 @@ class HttpFront:
         return web.Response(body=self._metrics.exposition(), headers={"Content-Type": CONTENT_TYPE})
 
     async def _webhook(self, request: web.Request) -> web.Response:
-        given = request.headers.get(SECRET_HEADER, "")
-        if self._secret is None or not hmac.compare_digest(given.encode(), self._secret.encode()):
+        if not self._secret_matches(request):
             logger.warning("webhook request without the right secret refused", extra={"peer": request.remote})
             return web.json_response({"ok": False, "error": "unauthorized"}, status=401)
         if self.draining:
             return web.json_response({"ok": False, "error": "shutting down"}, status=503)
         try:
-            update = Update.model_validate(await request.json(), context={"bot": self._bot})
-        except (ValueError, ValidationError):
-            return web.json_response({"ok": False, "error": "not a Telegram update"}, status=400)
+            update = read_update(await request.read(), self._bot)
+        except NotAnUpdate as error:
+            logger.warning(
+                "webhook body refused: not an update that can be stored",
+                extra={"reason": str(error), "peer": request.remote},
+            )
+            return web.json_response({"ok": False, "error": f"not a Telegram update: {error}"}, status=400)
         # Stored before the 200. When this process has no free slot and nothing of this chat,
         # the stored row waits for whichever instance's inbox worker is free first.
         try:
@@ -139,3 +144,11 @@ class HttpFront:
             )
             return web.json_response({"ok": False, "error": "not stored: try again"}, status=503)
         return web.json_response({"ok": True})
+
+    def _secret_matches(self, request: web.Request) -> bool:
+        """The secret header's bytes as sent (whatever their encoding) against ours, in constant time."""
+        if self._secret is None:
+            return False
+        wanted = SECRET_HEADER.lower().encode()
+        given = next((value for name, value in request.raw_headers if name.lower() == wanted), b"")
+        return hmac.compare_digest(given, self._secret.encode())

@@ -7,17 +7,29 @@ in the benchmarks, so "the bot keeps the limit" and "Telegram would have
 accepted it" are one statement. A sliding log rather than a token bucket: a
 bucket of rate r and burst b lets r + b events into one window, which a
 window-counting server refuses.
+
+`FailOpenWindows` puts the two together for a bot whose processes share Redis:
+the shared windows while Redis answers, this process's own windows when it does
+not, so an outage of Redis never stops a message from going out.
 """
 
 from __future__ import annotations
 
+import asyncio
 import itertools
+import logging
 import os
 import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
+
+from redis.exceptions import RedisError
+
+from services.shopdata.resilience import CircuitBreaker
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -54,20 +66,30 @@ class LocalWindows:
     async def acquire(self, key: str, window: Window, *, headroom: int = 0) -> float:
         return self.acquire_now(key, window, headroom=headroom)
 
+    def note(self, key: str, window: Window) -> None:
+        """Count an event another store admitted, so these windows know of it if they take over."""
+        now = self._clock()
+        self._current(key, window, now).append(now)
+
     def acquire_now(self, key: str, window: Window, *, headroom: int = 0) -> float:
         now = self._clock()
-        events = self._events.get(key)
-        if events is None:
-            events = self._events[key] = deque()
-            if len(self._events) > self._sweep_at:
-                self._sweep(now, window)
-        self._expire(events, now - window.seconds)
+        events = self._current(key, window, now)
         if len(events) < window.limit - headroom:
             events.append(now)
             return 0.0
         # The event that must leave before one more fits under limit - headroom.
         index = len(events) - (window.limit - headroom)
         return max(1e-3, events[index] + window.seconds - now)
+
+    def _current(self, key: str, window: Window, now: float) -> deque[float]:
+        """`key`'s events still in the window."""
+        events = self._events.get(key)
+        if events is None:
+            events = self._events[key] = deque()
+            if len(self._events) > self._sweep_at:
+                self._sweep(now, window)
+        self._expire(events, now - window.seconds)
+        return events
 
     @staticmethod
     def _expire(events: deque[float], horizon: float) -> None:
@@ -123,3 +145,80 @@ class RedisWindows:
             args=[window.limit, int(window.seconds * 1_000_000), headroom, member],
         )
         return int(wait_us) / 1_000_000
+
+
+class FailOpenWindows:
+    """Redis's shared windows while Redis answers; this process's own (`LocalWindows`) when not.
+
+    Each call to Redis is bounded by `timeout` (short: a message waits for it). A call
+    that fails or times out is decided by the local windows instead, and Redis is left
+    alone for `cooldown` seconds (a circuit breaker): a frozen Redis costs one timeout
+    per cooldown, not one per message. After the cooldown one call tries Redis again
+    while the others stay local; its answer closes the circuit. The local windows
+    count every event Redis admits too, so they are current when they take over.
+    Leaving Redis logs one warning, coming back one info line.
+
+    While local, each process keeps Telegram's limits for itself only: several
+    processes together can exceed the bot's global limit and meet a 429, which the
+    retry middleware waits out. That is the price of answering during the outage.
+    """
+
+    def __init__(
+        self,
+        shared: RateWindows,
+        local: LocalWindows | None = None,
+        *,
+        timeout: float = 0.5,
+        cooldown: float = 5.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.shared = shared
+        self.local = local or LocalWindows()
+        self._timeout = timeout
+        self.breaker = CircuitBreaker(threshold=1, cooldown=cooldown, clock=clock)
+        self.shared_calls = 0
+        """Calls that went to Redis (answered or not)."""
+        self.local_calls = 0
+        """Calls the local windows decided because Redis did not answer or was being left alone."""
+        self._on_local = False
+
+    @property
+    def on_local(self) -> bool:
+        """Whether Redis's last call failed (its windows are left alone for now)."""
+        return self._on_local
+
+    async def acquire(self, key: str, window: Window, *, headroom: int = 0) -> float:
+        if self.breaker.allow():
+            self.shared_calls += 1
+            try:
+                async with asyncio.timeout(self._timeout):
+                    wait = await self.shared.acquire(key, window, headroom=headroom)
+            except (RedisError, OSError) as error:  # TimeoutError (ours or the socket's) is an OSError
+                self.breaker.failed()
+                self._fell_back(error)
+            except asyncio.CancelledError:
+                if self.breaker.state != "closed":
+                    self.breaker.failed()  # an interrupted trial: the next one after the cooldown
+                raise
+            else:
+                self.breaker.succeeded()
+                if self._on_local:
+                    self._on_local = False
+                    logger.info("outgoing limiter: Redis answers again; its shared windows are used")
+                if not wait:
+                    self.local.note(key, window)
+                return wait
+        self.local_calls += 1
+        return self.local.acquire_now(key, window, headroom=headroom)
+
+    def _fell_back(self, error: BaseException) -> None:
+        if self._on_local:
+            return
+        self._on_local = True
+        logger.warning(
+            "outgoing limiter: Redis does not answer; this process keeps Telegram's limits by itself",
+            extra={
+                "error": f"{type(error).__name__}: {error or 'no answer in time'}"[:200],
+                "retry_in_s": self.breaker.cooldown,
+            },
+        )

@@ -13,7 +13,8 @@ import json
 import os
 import signal
 import sys
-from collections.abc import AsyncIterator, Callable
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 import aiohttp
@@ -21,7 +22,10 @@ import pytest
 
 from bench.fake_bot_api import FakeBotAPI
 from bench.instances import free_port, wait_ready
+from bench.redis_proxy import RedisProxy
 from bot.fake_updates import UpdateFactory
+from tests.test_state_store import redis_answers
+from tests.test_webhook import bad_bodies, raw_post
 
 SLOW_CUSTOMER = 610_000_001
 OTHER_CUSTOMER = 610_000_002
@@ -151,3 +155,121 @@ async def test_webhook_mode_end_to_end(tmp_path: Path, telegram: FakeBotAPI) -> 
         line.get("update_id") == update["update_id"] and line.get("user_id") == OTHER_CUSTOMER
         for line in logged
     ), "JSON log lines of an update carry its ids"
+
+
+async def test_webhook_answers_bad_bodies_400_and_bad_secrets_401_then_keeps_serving(
+    tmp_path: Path, telegram: FakeBotAPI
+) -> None:
+    """Against `csbot run --webhook` on SQLite: no body and no secret header gets a 500 (which
+    Telegram would repeat forever); each refusal is one warning line without the secret; the
+    process stays ready and answers the next real update."""
+    port = free_port()
+    secret = "hook_secret-456"
+    process = await _start(
+        tmp_path,
+        telegram,
+        "--webhook",
+        CSBOT_WEBHOOK_URL="https://bot.example/tg/hook",
+        CSBOT_WEBHOOK_SECRET=secret,
+        CSBOT_HTTP_HOST="127.0.0.1",
+        CSBOT_HTTP_PORT=str(port),
+        CSBOT_LOG_FORMAT="json",
+    )
+    base = f"http://127.0.0.1:{port}"
+    updates = UpdateFactory()
+    bodies = bad_bodies(updates)
+    good = updates.text(OTHER_CUSTOMER, "SKU-7890 재고 있나요?").model_dump_json(exclude_unset=True).encode()
+    wrong_secrets = {"not UTF-8": b"\xff\xfe\x80", "non-ASCII": "hook_sécret-456".encode(), "empty": b""}
+    try:
+        async with aiohttp.ClientSession() as http:
+            await wait_ready(http, base)
+            statuses = {
+                name: await raw_post(base, body, secret.encode(), path="/tg/hook")
+                for name, body in bodies.items()
+            }
+            secret_statuses = {
+                name: await raw_post(base, good, wrong, path="/tg/hook")
+                for name, wrong in wrong_secrets.items()
+            }
+            async with http.get(f"{base}/readyz") as ready:
+                assert ready.status == 200
+            assert await raw_post(base, good, secret.encode(), path="/tg/hook") == 200
+            await _until(lambda: len(telegram.texts_to(OTHER_CUSTOMER)) == 1)
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _, stderr = await asyncio.wait_for(process.communicate(), 30)
+    assert statuses == dict.fromkeys(bodies, 400)
+    assert secret_statuses == dict.fromkeys(wrong_secrets, 401)
+    assert process.returncode == 0, stderr.decode()[-2000:]
+    assert "SKU-7890" in telegram.texts_to(OTHER_CUSTOMER)[0]
+    text = stderr.decode()
+    assert secret not in text and "Traceback" not in text
+    logged = [json.loads(line) for line in text.splitlines() if line.startswith("{")]
+    refusals = [line for line in logged if "refused" in line["event"]]
+    assert len(refusals) == len(bodies) + len(wrong_secrets), refusals
+    assert all(line["level"].lower() == "warning" for line in refusals), refusals
+    assert not [line for line in logged if line["level"].lower() in ("error", "critical")]
+
+
+@pytest.mark.skipif(not redis_answers(), reason="no Redis server at 127.0.0.1:6379")
+@pytest.mark.parametrize("outage", ["frozen", "refusing"])
+async def test_redis_down_delays_answers_but_never_stops_messages(
+    tmp_path: Path, telegram: FakeBotAPI, outage: str
+) -> None:
+    """`csbot run --webhook` with CSBOT_REDIS_URL, Redis behind a proxy that freezes or refuses:
+    conversation state cannot be read, so each customer is told to wait (the outgoing limiter
+    sends that without Redis) and is answered once Redis is back. The limiter warns once, not
+    once per message.
+
+    A frozen Redis runs the commands it was sent once it thaws, among them a chat lock's SET
+    whose sender gave up: that chat waits until the lock's TTL (the update timeout + 5 s)."""
+    proxy = RedisProxy("127.0.0.1", 6379)
+    await proxy.start()
+    port = free_port()
+    secret = "hook_secret-789"
+    process = await _start(
+        tmp_path,
+        telegram,
+        "--webhook",
+        CSBOT_WEBHOOK_URL="https://bot.example/tg/hook",
+        CSBOT_WEBHOOK_SECRET=secret,
+        CSBOT_HTTP_HOST="127.0.0.1",
+        CSBOT_HTTP_PORT=str(port),
+        CSBOT_LOG_FORMAT="json",
+        CSBOT_REDIS_URL=proxy.url,
+        CSBOT_REDIS_PREFIX=f"test-run-{uuid.uuid4().hex[:8]}",
+        CSBOT_UPDATE_TIMEOUT="5",
+    )
+    base = f"http://127.0.0.1:{port}"
+    updates = UpdateFactory()
+    customers = (610_000_011, 610_000_012, 610_000_013)
+
+    def post(customer: int) -> Awaitable[int]:
+        body = updates.text(customer, "SKU-7890 재고 있나요?").model_dump_json(exclude_unset=True).encode()
+        return raw_post(base, body, secret.encode(), path="/tg/hook")
+
+    try:
+        async with aiohttp.ClientSession() as http:
+            await wait_ready(http, base)
+            assert await post(customers[0]) == 200
+            await _until(lambda: len(telegram.texts_to(customers[0])) == 1)
+            if outage == "frozen":
+                proxy.freeze()
+            else:
+                await proxy.refuse()
+            assert [await post(customer) for customer in customers[1:]] == [200, 200], "stored"
+            await _until(lambda: all(telegram.texts_to(customer) for customer in customers[1:]))
+            assert all(len(telegram.texts_to(customer)) == 1 for customer in customers[1:])
+            await proxy.restore()
+            await _until(lambda: all(len(telegram.texts_to(customer)) == 2 for customer in customers[1:]))
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _, stderr = await asyncio.wait_for(process.communicate(), 30)
+        await proxy.close()
+    assert process.returncode == 0, stderr.decode()[-2000:]
+    for customer in customers[1:]:
+        told, answer = telegram.texts_to(customer)
+        assert "SKU-7890" not in told and "SKU-7890" in answer
+    logged = [json.loads(line) for line in stderr.decode().splitlines() if line.startswith("{")]
+    limiter = [line["level"] for line in logged if line["logger"] == "bot.rate_windows"]
+    assert limiter in (["WARNING"], ["WARNING", "INFO"]), limiter

@@ -1,9 +1,11 @@
 """The outgoing limiter: Telegram's limits kept for every call, final answers before previews,
-and one budget for all processes of a bot through Redis."""
+and one budget for all processes of a bot through Redis, kept by each process alone while
+Redis does not answer."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 import uuid
 from collections.abc import AsyncIterator
@@ -13,8 +15,15 @@ import pytest
 from aiogram import Bot
 from aiogram.methods import EditMessageText, ForwardMessage, SendChatAction, SendMessage, SendMessageDraft
 
-from bot.middlewares.telegram_limits import OutgoingLimiter, PreviewDropped, TelegramLimits, as_preview
-from bot.rate_windows import LocalWindows, RateWindows, RedisWindows, Window
+from bench.redis_proxy import RedisProxy
+from bot.middlewares.telegram_limits import (
+    OutgoingLimiter,
+    PreviewDropped,
+    TelegramLimits,
+    as_preview,
+    limiter_for,
+)
+from bot.rate_windows import FailOpenWindows, LocalWindows, RateWindows, RedisWindows, Window
 from bot.recording_session import LOCAL_BOT_TOKEN, RecordingSession
 
 REDIS_URL = "redis://127.0.0.1:6379/0"
@@ -242,3 +251,93 @@ async def test_two_processes_share_one_global_budget_through_redis(redis_client:
     assert len(sent_at) == 90
     assert time.monotonic() - started >= 2.0, "90 messages at 30 a second"
     assert in_any_window(sent_at, 0.95) <= 30  # a little slack for Redis's clock against ours
+
+
+# --- Redis that does not answer: the limiter fails open ------------------------------------
+
+
+@pytest.fixture
+async def redis_proxy() -> AsyncIterator[RedisProxy]:
+    _require_redis()
+    proxy = RedisProxy("127.0.0.1", 6379)
+    await proxy.start()
+    yield proxy
+    await proxy.close()
+
+
+@pytest.mark.parametrize("outage", ["frozen", "refusing"])
+async def test_messages_go_out_on_local_windows_while_redis_does_not_answer(
+    redis_proxy: RedisProxy, redis_client: Any, outage: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Redis behind a proxy that freezes (no byte moves, nothing closes) or refuses connections.
+    Every message still goes out, decided by this process's windows (which keep the limits);
+    Redis is tried once per cool-down, not once per message; after it is back and the cool-down
+    has passed, the shared windows decide again. One warning, one info line."""
+    from redis.asyncio import Redis
+
+    client = Redis.from_url(redis_proxy.url, socket_timeout=3, socket_connect_timeout=3)
+    clock, breaker_clock = Clock(), Clock()
+    prefix = f"test-h12-{uuid.uuid4().hex[:8]}"
+    windows = FailOpenWindows(
+        RedisWindows(client, prefix=prefix),
+        LocalWindows(clock),
+        timeout=0.5,
+        cooldown=5.0,
+        clock=breaker_clock,
+    )
+    bot, session, sent_at = limited_bot(clock, windows)
+    try:
+        for chat in range(5):
+            await bot.send_message(70_000 + chat, "before")
+        assert (windows.shared_calls, windows.local_calls) == (10, 0), "a chat's and the bot's window each"
+
+        if outage == "frozen":
+            redis_proxy.freeze()
+        else:
+            await redis_proxy.refuse()
+        with caplog.at_level(logging.INFO, logger="bot.rate_windows"):
+            for chat in range(40):
+                await bot.send_message(71_000 + chat, "during")
+            assert len(session.sent(SendMessage)) == 45, "every message went out"
+            assert windows.shared_calls - 10 < 3, "Redis tried once per cool-down, not per message"
+            assert windows.local_calls >= 79 and windows.on_local
+            assert in_any_window(sent_at[5:], 1.0) <= 30, "the local windows keep the limit"
+
+            await redis_proxy.restore()
+            breaker_clock.now += 5.0  # the cool-down passes
+            shared_before = windows.shared_calls
+            for chat in range(10):
+                await bot.send_message(72_000 + chat, "after")
+        assert windows.shared_calls - shared_before == 20 and not windows.on_local, "Redis decides again"
+        assert await redis_client.zcard(f"{prefix}:rate:bot:{bot.id}:chat:72009") == 1
+        assert await redis_client.zcard(f"{prefix}:rate:bot:{bot.id}:chat:71039") == 0
+        assert len(session.sent(SendMessage)) == 55
+        lines = [(r.levelno, r.getMessage()) for r in caplog.records if r.name == "bot.rate_windows"]
+        assert [level for level, _ in lines] == [logging.WARNING, logging.INFO], lines
+    finally:
+        await client.aclose()
+
+
+async def test_the_serving_limiter_does_not_wait_on_a_frozen_redis_per_message(
+    redis_proxy: RedisProxy,
+) -> None:
+    """`csbot run`'s limiter, on a Redis client with the default 3 s operation timeout."""
+    from redis.asyncio import Redis
+
+    client = Redis.from_url(redis_proxy.url, socket_timeout=3, socket_connect_timeout=3)
+    limiter = limiter_for(client, prefix=f"test-h12-{uuid.uuid4().hex[:8]}", redis_timeout=3.0)
+    session = RecordingSession()
+    bot = Bot(LOCAL_BOT_TOKEN, session=session)
+    bot.session.middleware(limiter)
+    try:
+        await bot.send_message(73_000, "before")
+        redis_proxy.freeze()
+        for chat in range(20):
+            await bot.send_message(73_001 + chat, "during")
+        assert len(session.sent(SendMessage)) == 21
+        assert isinstance(limiter.windows, FailOpenWindows)
+        assert limiter.windows.shared_calls <= 3, "one Redis timeout per cool-down, not one per message"
+        assert limiter.windows.local_calls >= 38
+    finally:
+        await redis_proxy.restore()
+        await client.aclose()

@@ -4,17 +4,23 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 import aiohttp
 import pytest
+from aiogram import Bot
 from aiohttp import web
 
 from bench.db_faults import held_lock
 from bot.app import build_app
 from bot.config import Settings
+from bot.fake_updates import UpdateFactory
 from bot.http_server import SECRET_HEADER, HttpFront
+from bot.recording_session import LOCAL_BOT_TOKEN
+from bot.webhook_body import MAX_NESTING, NotAnUpdate, nesting_exceeds, read_update
 from db.models import InboundMessage
 from services.texts import t
 from tests.harness import DEMO_USER_ID, Harness, texts_to
@@ -138,3 +144,96 @@ async def test_metrics_count_outcomes_latency_and_telegram_errors(
     assert 'csbot_updates_received_total{kind="text",stored="inbox"} 2.0' in page
     assert 'csbot_telegram_errors_total{code="400",method="sendMessage"} 1.0' in page
     assert "csbot_inbox_backlog 0.0" in page and "csbot_handoffs_open 0.0" in page
+
+
+# --- bodies that are no update we can store: 400, wrong secrets: 401, never a 500 -------------
+
+
+async def raw_post(base: str, body: bytes, secret: bytes | None = SECRET.encode(), path: str = PATH) -> int:
+    """POST exactly these bytes (aiohttp's client would not send a header that is not UTF-8)."""
+    host, port = base.removeprefix("http://").split(":")
+    reader, writer = await asyncio.open_connection(host, int(port))
+    head = [
+        f"POST {path} HTTP/1.1".encode(),
+        f"Host: {host}".encode(),
+        b"Content-Type: application/json",
+        f"Content-Length: {len(body)}".encode(),
+        b"Connection: close",
+    ]
+    if secret is not None:
+        head.append(SECRET_HEADER.encode() + b": " + secret)
+    writer.write(b"\r\n".join(head) + b"\r\n\r\n" + body)
+    await writer.drain()
+    status_line = await reader.readline()
+    writer.close()
+    await writer.wait_closed()
+    return int(status_line.split()[1])
+
+
+def bad_bodies(updates: UpdateFactory) -> dict[str, bytes]:
+    """Bodies that are no update csbot can store, each named by what is wrong with it."""
+
+    def update() -> dict[str, Any]:
+        return json.loads(updates.text(DEMO_USER_ID, "hello").model_dump_json(exclude_unset=True))
+
+    huge_id, huge_chat = update(), update()
+    huge_id["update_id"] = 2**63
+    huge_chat["message"]["chat"]["id"] = 2**64 + 7
+    return {
+        "unknown update type": json.dumps({"update_id": 5, "some_future_thing": {"x": 1}}).encode(),
+        "nested 50000 deep": b'{"update_id": 6, "message": ' + b"[" * 50_000 + b"]" * 50_000 + b"}",
+        "update_id of 2**63": json.dumps(huge_id).encode(),
+        "chat id beyond 64 bits": json.dumps(huge_chat).encode(),
+        "not JSON": b"{update_id: 7",
+    }
+
+
+async def test_bodies_that_are_no_update_get_400_and_store_nothing(
+    harness: Harness, front: tuple[HttpFront, str], caplog: pytest.LogCaptureFixture
+) -> None:
+    _, base = front
+    bodies = bad_bodies(harness.updates)
+    statuses, logged = {}, {}
+    for name, body in bodies.items():
+        caplog.clear()
+        with caplog.at_level(logging.WARNING):
+            statuses[name] = await raw_post(base, body)
+        logged[name] = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert statuses == dict.fromkeys(bodies, 400)
+    for name, lines in logged.items():
+        [line] = lines  # one line per refusal, and no traceback
+        assert line.name == "bot.http_server" and "refused" in line.getMessage(), name
+        assert SECRET not in line.getMessage() + str(line.__dict__), name
+    assert await harness.rows(InboundMessage) == []
+    assert await _post(base, _json(harness, "SKU-7890 재고 있나요?")) == 200, "still serving"
+    await eventually(lambda: bool(texts_to(harness.session.requests, DEMO_USER_ID)))
+
+
+async def test_secrets_that_do_not_match_get_401_whatever_their_bytes(
+    harness: Harness, front: tuple[HttpFront, str], caplog: pytest.LogCaptureFixture
+) -> None:
+    _, base = front
+    body = json.dumps(_json(harness, "SKU-7890 재고 있나요?")).encode()
+    for secret in (b"\xff\xfe\x80", "s3cret_für-tests".encode(), SECRET.encode() + b"\xc3", b"", None):
+        caplog.clear()
+        with caplog.at_level(logging.WARNING):
+            assert await raw_post(base, body, secret=secret) == 401, secret
+        [line] = [r for r in caplog.records if r.levelno >= logging.WARNING]
+        assert line.name == "bot.http_server" and "secret" in line.getMessage()
+        assert SECRET not in line.getMessage() + str(line.__dict__)
+    assert await harness.rows(InboundMessage) == []
+    assert await raw_post(base, body) == 200
+
+
+def test_brackets_and_quotes_inside_strings_do_not_count_as_nesting() -> None:
+    bot = Bot(LOCAL_BOT_TOKEN)
+    text = '[{"\\"' * 500 + "]}" * 3
+    update = UpdateFactory().text(DEMO_USER_ID, text).model_dump_json(exclude_unset=True).encode()
+    assert read_update(update, bot).message is not None
+    assert read_update(update, bot).message.text == text  # type: ignore[union-attr]
+    assert not nesting_exceeds(b"[" * MAX_NESTING + b"]" * MAX_NESTING)
+    assert nesting_exceeds(b"[" * (MAX_NESTING + 1))
+    with pytest.raises(NotAnUpdate, match="64-bit"):
+        read_update(b'{"update_id": 1, "message": {"message_id": -9223372036854775809}}', bot)
+    with pytest.raises(NotAnUpdate, match="not an object"):
+        read_update(b"[1]", bot)

@@ -19,8 +19,10 @@ Two priorities:
   instead of delaying answers.
 
 Previews leave headroom: one slot of each chat's window and a fifth of the
-global one stay for final messages. With `RedisWindows` the global and
-per-chat windows are shared by every process of the bot (bot/rate_windows.py).
+global one stay for final messages. With Redis the global and per-chat windows
+are shared by every process of the bot; when Redis does not answer, each process
+keeps them by itself until it does (`FailOpenWindows`, bot/rate_windows.py), so
+sending never waits on Redis for longer than one short timeout per cool-down.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from aiogram.client.session.middlewares.base import BaseRequestMiddleware, NextR
 from aiogram.methods import Response, SendMessageDraft, TelegramMethod
 from aiogram.methods.base import TelegramType
 
-from bot.rate_windows import LocalWindows, RateWindows, RedisWindows, Window
+from bot.rate_windows import FailOpenWindows, LocalWindows, RateWindows, RedisWindows, Window
 
 logger = logging.getLogger(__name__)
 
@@ -173,8 +175,14 @@ class OutgoingLimiter(BaseRequestMiddleware):
             await self._sleep(wait)
 
 
-def limiter_for(redis: Any | None, *, prefix: str) -> OutgoingLimiter:
-    """The serving process's limiter: its windows in Redis when the bot's processes share one."""
+REDIS_CALL_TIMEOUT_S = 0.5
+"""The longest one message waits on Redis's windows before this process's own decide."""
+
+
+def limiter_for(redis: Any | None, *, prefix: str, redis_timeout: float = 3.0) -> OutgoingLimiter:
+    """The serving process's limiter: its windows in Redis when the bot's processes share one,
+    this process's own whenever Redis does not answer within min(`redis_timeout`, 0.5 s)."""
     if redis is None:
         return OutgoingLimiter()
-    return OutgoingLimiter(RedisWindows(redis, prefix=prefix))
+    shared = RedisWindows(redis, prefix=prefix)
+    return OutgoingLimiter(FailOpenWindows(shared, timeout=min(redis_timeout, REDIS_CALL_TIMEOUT_S)))

@@ -1,4 +1,4 @@
-"""A short TTL cache and a circuit breaker for calls to a system we do not run."""
+"""A short TTL cache and a circuit breaker for calls to another system (the shop's, Redis)."""
 
 from __future__ import annotations
 
