@@ -12,12 +12,15 @@ import uuid
 from collections.abc import AsyncIterator
 
 import pytest
+import redis.asyncio
 from aiogram.exceptions import DataNotDictLikeError
 from aiogram.fsm.state import State
 from aiogram.fsm.storage.base import BaseEventIsolation, BaseStorage, StorageKey
+from redis.exceptions import RedisError
 
+from bench.redis_proxy import RedisProxy
 from bot.fsm_memory import BoundedEventIsolation, BoundedMemoryStorage
-from bot.fsm_storage import StateStore, open_state_store
+from bot.fsm_storage import ChatLocks, StateStore, open_state_store
 from tests.test_state_store import REDIS_URL, redis_answers
 
 KEY = StorageKey(bot_id=42, chat_id=-1, user_id=7)
@@ -136,3 +139,31 @@ async def test_memory_locks_exist_only_while_needed() -> None:
     async with isolation.lock(KEY):
         assert isolation.size == 1
     assert isolation.size == 0
+
+
+async def test_a_chat_lock_taken_by_a_timed_out_call_is_released_when_redis_answers() -> None:
+    """Redis freezes while a chat's lock is being taken: the call times out here but runs in Redis
+    once it answers again. That lock is given back then, not held until its TTL (a minute)."""
+    if not redis_answers():
+        pytest.skip("no Redis server at 127.0.0.1:6379")
+    proxy = RedisProxy("127.0.0.1", 6379)
+    await proxy.start()
+    prefix = f"csbot-lock-{uuid.uuid4().hex}"
+    opened = await open_state_store(proxy.url, prefix=prefix, operation_timeout=0.3, handling_timeout=55)
+    direct = redis.asyncio.Redis.from_url(REDIS_URL)
+    locks = opened.isolation
+    assert isinstance(locks, ChatLocks)
+    try:
+        proxy.freeze()
+        with pytest.raises(RedisError):
+            async with locks.lock(KEY):
+                raise AssertionError("not reached: the lock was not taken")
+        await proxy.restore()
+        await asyncio.wait_for(locks.settled(), 30)
+        assert await direct.keys(f"{prefix}:*lock*") == [], "no lock left behind"
+        async with asyncio.timeout(5), locks.lock(KEY):  # the chat is free at once
+            pass
+    finally:
+        await opened.close()
+        await direct.aclose()
+        await proxy.close()
