@@ -147,10 +147,12 @@ class WebhookTelegram:
     again after a pause on the next ready instance."""
 
     fleet: Fleet
-    concurrency: int = 12
     accepted: set[int] = field(default_factory=set)
     posts: int = 0
-    refusals: int = 0
+    refusals: dict[str, int] = field(default_factory=dict)
+    """Posts not answered 200, by status (or the connection error)."""
+    errors: list[str] = field(default_factory=list)
+    """Posting tasks that failed (a bench bug, reported rather than lost)."""
     _chat_locks: dict[int, asyncio.Lock] = field(default_factory=dict)
     _tasks: set[asyncio.Task[None]] = field(default_factory=set)
     _turn: int = 0
@@ -161,7 +163,12 @@ class WebhookTelegram:
         for update in updates:
             task = asyncio.create_task(self._post(update))
             self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            self.errors.append(repr(task.exception()))
 
     async def close(self) -> None:
         for task in list(self._tasks):
@@ -186,7 +193,7 @@ class WebhookTelegram:
                     self._turn += 1
                     instance = ready[self._turn % len(ready)]
                     self.posts += 1
-                    with contextlib.suppress(aiohttp.ClientError, TimeoutError):
+                    try:
                         async with self._http.post(
                             f"{instance.base}/hook",
                             json=update,
@@ -195,7 +202,10 @@ class WebhookTelegram:
                             if response.status == 200:
                                 self.accepted.add(int(update["update_id"]))
                                 return
-                    self.refusals += 1
+                            reason = str(response.status)
+                    except (aiohttp.ClientError, TimeoutError) as error:
+                        reason = type(error).__name__
+                    self.refusals[reason] = self.refusals.get(reason, 0) + 1
                 await asyncio.sleep(0.5)
 
 
@@ -220,5 +230,6 @@ def _chat_of(update: dict[str, Any]) -> int:
     if "message" in update:
         return int(update["message"]["chat"]["id"])
     if "callback_query" in update:
-        return int(update["callback_query"]["from"]["id"])
+        query = update["callback_query"]
+        return int((query.get("from") or query.get("from_user") or {}).get("id", 0))
     return 0
