@@ -26,6 +26,10 @@ BOT_TOKEN = "123456:fault-bench"
 BOT_ID = 123456
 
 
+class Stuck(RuntimeError):
+    """A step the bench waits for did not happen within its time."""
+
+
 @dataclass
 class Instance:
     index: int
@@ -95,18 +99,22 @@ class Fleet:
             log.close()
         instance.starts += 1
 
-    async def wait_ready(self, instance: Instance, within: float = 90) -> None:
-        """Until its /readyz answers 200 (it imports, reads the catalogue and warms up first)."""
-        async with aiohttp.ClientSession() as http, asyncio.timeout(within):
-            while True:
-                if not instance.alive:
-                    raise RuntimeError(f"instance {instance.index} exited at start: {self.tail(instance)}")
-                with contextlib.suppress(aiohttp.ClientError):
-                    async with http.get(f"{instance.base}/readyz") as response:
-                        if response.status == 200:
-                            self.ready.add(instance.index)
-                            return
-                await asyncio.sleep(0.2)
+    async def wait_ready(self, instance: Instance, within: float = 240) -> None:
+        """Until its /readyz answers 200 (it imports, reads the catalogue and warms up first: tens of
+        seconds on a busy 2-core machine)."""
+        try:
+            async with aiohttp.ClientSession() as http, asyncio.timeout(within):
+                while True:
+                    if not instance.alive:
+                        raise Stuck(f"instance {instance.index} exited at start: {self.tail(instance)}")
+                    with contextlib.suppress(aiohttp.ClientError):
+                        async with http.get(f"{instance.base}/readyz") as response:
+                            if response.status == 200:
+                                self.ready.add(instance.index)
+                                return
+                    await asyncio.sleep(0.2)
+        except TimeoutError:
+            raise Stuck(f"instance {instance.index} not ready within {within:.0f} s") from None
 
     async def stop(self, instance: Instance, signum: int = signal.SIGTERM) -> int | None:
         self.ready.discard(instance.index)

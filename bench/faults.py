@@ -79,7 +79,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bench.databases import fresh_database
 from bench.db_faults import database_outage, held_lock
 from bench.fake_bot_api import FakeBotAPI, Sent
-from bench.fault_fleet import BOT_ID, Fleet, PollingTelegram, WebhookTelegram
+from bench.fault_fleet import BOT_ID, Fleet, PollingTelegram, Stuck, WebhookTelegram
 from bench.redis_fault_proxy import RedisFaultProxy
 from bench.small_fs import SmallFileSystem
 from bot.app import build_app
@@ -98,10 +98,6 @@ FIRST_CHAT = 810_000_000
 REUSE_CHAT = 809_999_999
 APOLOGY_KEYS = ("received_later", "internal_error")
 LANGUAGES = ("ko", "en", "ja")
-
-
-class Stuck(RuntimeError):
-    """A step the bench waits for did not happen within its time."""
 
 
 @dataclass
