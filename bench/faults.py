@@ -96,6 +96,8 @@ ANSWER_SKU = re.compile(r"\((SKU-\d{4})\)")
 DEMO_USER_ID = 700_000_001
 FIRST_CHAT = 810_000_000
 REUSE_CHAT = 809_999_999
+KILL_CHAT = 809_999_900
+FLOOD_CHAT = 809_999_950
 APOLOGY_KEYS = ("received_later", "internal_error")
 LANGUAGES = ("ko", "en", "ja")
 
@@ -141,6 +143,16 @@ class Run:
     step_seconds: dict[str, float] = field(default_factory=dict)
     kills: int = 0
     last_fault_end: float = 0.0
+    extra_questions: list[Question] = field(default_factory=list)
+    """Questions of chats of their own (the SIGKILLs', the flood's): one message, nothing before it."""
+
+    def lone_question(self, factory: UpdateFactory, chat_id: int, sku: str) -> Question:
+        update = factory.text(chat_id, f"{sku} 재고 있나요?").model_dump(
+            mode="json", exclude_unset=True, by_alias=True
+        )
+        question = Question(update, int(update["update_id"]), chat_id, 0, sku)
+        self.extra_questions.append(question)
+        return question
 
     def at(self, step: str) -> None:
         now = time.monotonic()
@@ -345,12 +357,8 @@ async def _faults(run: Run, questions: list[Question], factory: UpdateFactory) -
     kills = 1 if run.args.quick else 3
     for kill in range(kills):
         run.at(f"SIGKILL {kill + 1} of {kills} with a reply in flight")
-        part = slices[5 + kill]
-        if part:
-            run.feed.deliver(*(q.update for q in part[1:]))
-            await _kill_in_flight(run, part[0])
-        else:
-            run.skipped.append("SIGKILL (too few updates for it)")
+        run.feed.deliver(*(q.update for q in slices[5 + kill]))
+        await _kill_in_flight(run, run.lone_question(factory, KILL_CHAT + kill, SKUS[kill]))
     run.feed.deliver(*(q.update for part in slices[5 + kills : 8] for q in part))
 
     if run.small_fs is not None:
@@ -367,9 +375,9 @@ async def _faults(run: Run, questions: list[Question], factory: UpdateFactory) -
         run.feed.deliver(*(q.update for q in slices[8] + slices[9]))
 
     run.at("flood wait on one chat, then on every chat")
-    flooded = slices[10][0].chat_id if slices[10] else FIRST_CHAT
-    start = time.monotonic()
-    telegram.flood_chats[flooded] = start + timing.flood_chat
+    flooded = run.lone_question(factory, FLOOD_CHAT, "SKU-2045")
+    telegram.flood_chats[flooded.chat_id] = time.monotonic() + timing.flood_chat
+    run.feed.deliver(flooded.update)
     half = len(slices[10]) // 2
     await _stream(run, slices[10][:half], timing.flood_overlap)
     telegram.flood_all_until = time.monotonic() + timing.flood_all
@@ -418,6 +426,7 @@ def _extras() -> dict[str, str]:
 def _count(run: Run, questions: list[Question], rows: list[InboundMessage], returns: int) -> dict[str, Any]:
     telegram = run.telegram
     by_chat: dict[int, list[Question]] = defaultdict(list)
+    questions = questions + run.extra_questions
     for question in questions:
         by_chat[question.chat_id].append(question)
     reuse_id = run.notes.get("reused_update_id")
@@ -491,7 +500,7 @@ def _count(run: Run, questions: list[Question], rows: list[InboundMessage], retu
         )
     report.update(
         {
-            "updates": len(questions) + 2 + confirmation,
+            "updates": len(questions) + 2 + confirmation,  # with the reused update_id's two messages
             "lost": len(lost),
             "unanswered": len(unanswered) + unfiled,
             "duplicated": len(duplicated) + max(0, returns - 1),
@@ -569,7 +578,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 await asyncio.gather(*(fleet.wait_ready(instance) for instance in fleet.instances))
                 await _faults(bench, questions, factory)
                 bench.at("calm: waiting for every answer")
-                expected = {(q.chat_id, q.sku) for q in questions} | {(REUSE_CHAT, "SKU-1204")}
+                expected = {(q.chat_id, q.sku) for q in questions + bench.extra_questions}
+                expected.add((REUSE_CHAT, "SKU-1204"))
                 with contextlib.suppress(Stuck):
                     await _until(
                         bench,
