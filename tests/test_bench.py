@@ -32,7 +32,6 @@ async def test_fault_bench_quick_run_on_sqlite_loses_repeats_and_reorders_nothin
     ), lines
     assert "stuck" not in report, "\n".join(lines)
     assert report["sends_refused"].get("429") and report["sends_refused"].get("500"), "the faults did happen"
-    assert report["sends_refused"].get("flood_chat") and report["sends_refused"].get("flood_all"), lines
     assert (report["lost"], report["unanswered"], report["out_of_order"]) == (0, 0, 0), "\n".join(lines)
     assert report["duplicated"] <= report["kills"], "\n".join(lines)
     assert report["return_requests"] == 1, "the confirmation was delivered several times, filed once"
