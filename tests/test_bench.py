@@ -18,17 +18,24 @@ async def test_draft_verify_bench_prints_its_ratios(capsys: pytest.CaptureFixtur
     assert any(line.startswith("[dv faq-as-draft token] latency_ratio=") for line in lines)
 
 
-async def test_fault_bench_loses_nothing_on_each_backend(database_url: str) -> None:
-    """A short run of bench/faults.py (every fault, a real SIGTERM and restart) on SQLite and PostgreSQL."""
-    from argparse import Namespace
-
+@pytest.mark.timeout(240)
+async def test_fault_bench_quick_run_on_sqlite_loses_repeats_and_reorders_nothing() -> None:
+    """`bench/faults.py --quick` on SQLite: a real polling process, killed with SIGKILL once while a
+    reply is in flight, under every other fault the bench injects (Redis and the small journal file
+    system only where the machine has them: the report lists what it skipped)."""
     from bench import faults
 
-    url = None if database_url.startswith("sqlite") else database_url
-    report = await faults.run(Namespace(updates=120, users=30, concurrency=20, database_url=url, seed=5))
-    assert (report["lost"], report["unanswered"], report["duplicated"]) == (0, 0, 0), sorted(report.items())
-    assert report["sends_refused_429"] and report["sends_refused_500"], "the faults did happen"
-    assert report["return_requests"] == 1, "the confirmation was delivered four times, filed once"
+    report = await faults.run(faults.parse_args(["--quick", "--updates", "40", "--seed", "5"]))
+    lines = faults.render(report)
+    assert re.fullmatch(
+        r"updates=\d+ lost=\d+ unanswered=\d+ duplicated=\d+ out_of_order=\d+ kills=1", lines[-1]
+    ), lines
+    assert "stuck" not in report, "\n".join(lines)
+    assert report["sends_refused"].get("429") and report["sends_refused"].get("500"), "the faults did happen"
+    assert (report["lost"], report["unanswered"], report["out_of_order"]) == (0, 0, 0), "\n".join(lines)
+    assert report["duplicated"] <= report["kills"], "\n".join(lines)
+    assert report["return_requests"] == 1, "the confirmation was delivered several times, filed once"
+    assert not faults.failed(report)
 
 
 def test_understanding_bench_prints_the_goal_ratio(capsys: pytest.CaptureFixture[str]) -> None:
