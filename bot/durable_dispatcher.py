@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 
 from aiogram import Bot, Dispatcher
 from aiogram.exceptions import TelegramRetryAfter
+from aiogram.methods import SendMessage
 from aiogram.types import Update
 
 from bot.chat_scheduler import ChatScheduler
@@ -130,6 +131,8 @@ class DurableDispatcher(Dispatcher):
         self._background: set[asyncio.Task[Any]] = set()
         self._in_flight: dict[asyncio.Task[Any], int | None] = {}
         """Handling tasks, with the inbound row each one holds (None while storing)."""
+        self._chat_turns: dict[Hashable, asyncio.Future[None]] = {}
+        """The last message of each chat in this process's line: the next one waits for it."""
 
     async def feed_update(self, bot: Bot, update: Update, **kwargs: Any) -> Any:
         """Store (unless `admission` says it is stored already), then handle."""
@@ -212,13 +215,7 @@ class DurableDispatcher(Dispatcher):
         update, _ = storable_update(update, bot)
         summary = summarize(update)
         if claimed.attempts > 1 and await self.inbox.delivered_before(claimed):
-            assert claimed.id is not None
-            logger.info(
-                "the reply was delivered before the interruption: not handled again",
-                extra={"update_id": update.update_id, "inbound_id": claimed.id},
-            )
-            interaction = Interaction(claimed.id, summary.user_id, summary.chat_id, claimed.attempts)
-            await self.inbox.close(interaction, DELIVERED_BEFORE)
+            await self._finish_delivered(bot, claimed, summary)
             return True
         logger.info(
             "handling a stored update again",
@@ -247,37 +244,99 @@ class DurableDispatcher(Dispatcher):
             apologized=receipt.apologized,
             on_delivered=self._marker(receipt.id, summary.user_id),
         )
+        key = chat_key(summary)
+        ahead = self._chat_turns.get(key)
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._chat_turns[key] = turn  # this process's place in the chat's line, taken at once
         try:
-            earlier = admission.earlier if admission.checked else await self.inbox.earlier_in_flight(receipt)
-        except Exception as error:  # the database (or its pool) failed before handling began
-            interaction.failed(error)
-            logger.warning(
-                "could not check the chat's earlier messages; the update is handled again shortly",
-                extra={"update_id": update.update_id, "inbound_id": receipt.id, "error": interaction.error},
-            )
-            await finish_even_if_cancelled(
-                self.inbox.close(
-                    interaction,
-                    Outcome.retry_in(
-                        self.inbox.policy.retry_delay(interaction.attempt),
-                        "could not check the chat's earlier messages",
-                        refund_attempt=True,
-                    ),
+            if ahead is not None:
+                await asyncio.wait({ahead})  # the chat's messages here go one at a time, in order
+            try:
+                earlier = (
+                    admission.earlier
+                    if admission.checked and ahead is None
+                    else await self.inbox.earlier_in_flight(receipt)
                 )
-            )
-            return None
-        if earlier is not None and earlier not in self._in_flight.values():
-            # An earlier message of this chat is unanswered and not in this process's hands (another
-            # process has it, or it waits for a retry): answering this one now would reorder the
-            # conversation. The inbox worker takes the chat's messages in order.
-            # (In this process the per-chat lock queues them in arrival order already.)
+            except Exception as error:  # the database (or its pool) failed before handling began
+                interaction.failed(error)
+                logger.warning(
+                    "could not check the chat's earlier messages; the update is handled again shortly",
+                    extra={
+                        "update_id": update.update_id,
+                        "inbound_id": receipt.id,
+                        "error": interaction.error,
+                    },
+                )
+                await finish_even_if_cancelled(
+                    self.inbox.close(
+                        interaction,
+                        Outcome.retry_in(
+                            self.inbox.policy.retry_delay(interaction.attempt),
+                            "could not check the chat's earlier messages",
+                            refund_attempt=True,
+                        ),
+                    )
+                )
+                return None
+            if earlier is not None:
+                # An earlier message of this chat is still unanswered (another process has it, it
+                # waits for a retry or a flood wait, or this process's worker took it up later):
+                # answering this one now would reorder the conversation. It goes back to the inbox,
+                # whose worker takes the chat's messages oldest first.
+                logger.info(
+                    "an earlier message of this chat is not answered yet: this one waits its turn",
+                    extra={"update_id": update.update_id, "inbound_id": receipt.id, "earlier": earlier},
+                )
+                await self.inbox.defer(receipt)
+                return None
+            return await self._handle(bot, update, summary, interaction, kwargs)
+        finally:
+            turn.set_result(None)
+            if self._chat_turns.get(key) is turn:
+                del self._chat_turns[key]
+
+    async def _finish_delivered(self, bot: Bot, row: InboundMessage, summary: UpdateSummary) -> None:
+        """An earlier run delivered (part of) the reply: the handlers are not run again, so neither
+        the reply nor its side effects (a staff forward, a filed return) are repeated. What that run
+        owed the customer (a message Telegram refused in a way a later try can fix) is sent now, as
+        it was stored."""
+        assert row.id is not None
+        interaction = Interaction(
+            row.id,
+            summary.user_id,
+            summary.chat_id,
+            row.attempts,
+            apologized=row.apologized,
+            on_delivered=self._marker(row.id, summary.user_id),
+        )
+        outcome = DELIVERED_BEFORE
+        token = current_interaction.set(interaction)
+        try:
+            owed = await self.inbox.owed(row)
             logger.info(
-                "an earlier message of this chat is not answered yet: this one waits its turn",
-                extra={"update_id": update.update_id, "inbound_id": receipt.id, "earlier": earlier},
+                "the reply was delivered before: not handled again",
+                extra={"inbound_id": row.id, "owed_messages": len(owed)},
             )
-            await self.inbox.defer(receipt)
-            return None
-        return await self._handle(bot, update, summary, interaction, kwargs)
+            for message in owed:
+                try:
+                    await bot(SendMessage.model_validate_json(message.payload or "{}"))
+                finally:
+                    assert message.id is not None
+                    await finish_even_if_cancelled(self.inbox.superseded(message.id))
+            after = self._after_handling(interaction)
+            outcome = DELIVERED_BEFORE if after is ANSWERED else after
+        except asyncio.CancelledError:
+            outcome = _interrupted(interaction)
+            raise
+        except Exception as error:
+            interaction.failed(error)
+            try:
+                outcome = await self._after_error(bot, summary, interaction, error)
+            except Exception:
+                outcome = self._retry_later(interaction, interaction.error or "owed reply not sent")
+        finally:
+            current_interaction.reset(token)
+            await finish_even_if_cancelled(self.inbox.close(interaction, outcome))
 
     def _marker(self, inbound_id: int, user_id: int | None) -> Callable[[SentMessage], Awaitable[None]]:
         async def mark(sent: SentMessage) -> None:
@@ -354,22 +413,27 @@ class DurableDispatcher(Dispatcher):
     def _after_handling(self, interaction: Interaction) -> Outcome:
         """Handling returned: answered, unless Telegram refused every message to the customer in
         a way a later try can fix (then the next try waits out Telegram's flood wait, if it gave one)."""
-        if not interaction.undelivered():
-            return ANSWERED
-        flood = interaction.flood_wait()
-        if flood is not None:
-            return self._after_flood_wait(interaction, flood)
-        return self._retry_later(interaction, "telegram refused every reply")
+        if interaction.owes():
+            flood = interaction.flood_wait()
+            if flood is not None and not interaction.delivered():
+                return self._after_flood_wait(interaction, flood)
+            if interaction.delivered():  # the rest is sent as stored on the next try
+                return self._retry_later(interaction, f"part of the reply is owed: {OWED}")
+            return self._retry_later(interaction, "telegram refused every reply")
+        return ANSWERED
 
     async def _after_error(
         self, bot: Bot, summary: UpdateSummary, interaction: Interaction, error: Exception
     ) -> Outcome:
         extra = {"user_id": summary.user_id, "inbound_id": interaction.inbound_id}
         if interaction.delivered() and is_transient(error):
-            # The reply is out: another run would send it twice. Keep the error for the admin.
+            # The reply is out: another run would send it twice. What it still owes the customer
+            # (a message refused for now) is sent on the next try, as stored.
             logger.warning(
                 "transient fault after the reply was delivered", extra={**extra, "error": interaction.error}
             )
+            if interaction.owes():
+                return self._retry_later(interaction, f"part of the reply is owed: {OWED}")
             return Outcome(
                 InboundStatus.ANSWERED, f"fault after the reply was delivered: {interaction.error}"
             )
@@ -455,12 +519,13 @@ class DurableDispatcher(Dispatcher):
         return interrupted
 
 
+OWED = "a message refused for now, sent again as stored"
 DELIVERED_BEFORE = Outcome(InboundStatus.ANSWERED, "delivered before an interruption: not handled again")
 
 
 def _interrupted(interaction: Interaction) -> Outcome:
     """Cancelled (a shutdown past its deadline): handled again after the restart, unless the reply
     is already out, which another run would repeat."""
-    if interaction.delivered():
+    if interaction.delivered() and not interaction.owes():
         return Outcome(InboundStatus.ANSWERED, "interrupted by shutdown after the reply was delivered")
     return Outcome(InboundStatus.RECEIVED, SHUTDOWN_REASON)

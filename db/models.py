@@ -253,6 +253,9 @@ class OutboundMessage(SQLModel, table=True):
         sa_column_kwargs={"server_default": sa_false()},
         description="a note about the bot's own trouble ('we got your message'), not an answer",
     )
+    payload: str | None = Field(
+        default=None, sa_type=Text, description="a message refused for now: the call as JSON, sent again"
+    )
     created_at: datetime = _created_at()
 
 

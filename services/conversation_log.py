@@ -47,6 +47,8 @@ class SentMessage:
     notice: bool = False
     """A note about the bot's own trouble ("we got your message"), not the answer: it does not
     count as delivering the reply."""
+    payload: str | None = None
+    """A message refused in a way a later try can fix: the call as JSON, to send again as it was."""
 
 
 @dataclass
@@ -104,6 +106,17 @@ class Interaction:
             if sent.chat_id == self.chat_id and sent.status == OutboundStatus.FAILED and sent.retry_after
         ]
         return max(waits) if waits else None
+
+    def owes(self) -> bool:
+        """A message meant for the customer was refused in a way a later try can fix."""
+        return any(
+            sent.chat_id == self.chat_id
+            and sent.final
+            and not sent.notice
+            and sent.status == OutboundStatus.FAILED
+            and sent.retryable
+            for sent in self.sent
+        )
 
     def undelivered(self) -> bool:
         """Every message meant for the customer failed in a way a later try could fix."""
@@ -206,6 +219,7 @@ def _sent_record(sent: SentMessage) -> dict[str, Any]:
         "status": sent.status,
         "error": sent.error,
         "notice": sent.notice,
+        "payload": sent.payload,
     }
 
 
@@ -220,6 +234,7 @@ def outbound_row(inbound_id: int, user_id: int | None, sent: dict[str, Any]) -> 
         "status": sent["status"],
         "error": sent["error"],
         "notice": bool(sent.get("notice")),
+        "payload": sent.get("payload"),
     }
 
 

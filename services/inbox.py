@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -28,7 +29,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from db.core_rows import column_values
 from db.group_commit import GroupCommit
 from db.journal import Entry, Journal, JournalWriteError
-from db.models import InboundMessage, InboundStatus
+from db.models import InboundMessage, InboundStatus, OutboundMessage
 from db.repositories import inbox as rows
 from db.types import utcnow
 from services.conversation_log import (
@@ -45,6 +46,9 @@ from services.text_sanitize import storable
 logger = logging.getLogger(__name__)
 
 DEFER_SECONDS = 0.5
+REPLAY_RETRY_S = 1.0
+"""While the journal holds records the database did not take yet, a new update tries to replay it
+first at most this often; in between it is journaled behind them."""
 
 SERVER_WRITERS = 4
 """Inbox transactions at once on a server database (SQLite takes one writer at a time): several
@@ -153,6 +157,9 @@ class Inbox:
         )
         """New updates and outcomes: under load, those that queue behind the writers are committed
         together."""
+        self._replaying = asyncio.Lock()
+        """One replay at a time in this process (the worker's, or one before a new update)."""
+        self._replay_again_at = 0.0
 
     async def receive(self, arrival: Arrival, *, claim: bool = True) -> InboundMessage | Receipt:
         """Store a new update; journal it when the database is down."""
@@ -173,6 +180,10 @@ class Inbox:
             else arrival.values(lease_until=None, attempts=0)
         )
         since = utcnow() - self.policy.max_age
+        if self.journal.pending() and not await self._replayed_first():
+            # Earlier updates are still in the journal: this one goes behind them, so the order
+            # they reach the inbox in (their ids) is the order they came in.
+            return await self._journaled(arrival, "earlier updates are still in the journal")
         try:
             try:
                 inbound_id, earlier = await self.group.write(
@@ -187,19 +198,34 @@ class Inbox:
         except IntegrityError:
             return Stored(Receipt.DUPLICATE)
         except STORAGE_ERRORS as error:
-            try:
-                await self.journal.append({"type": "update", "arrival": _arrival_record(arrival)})
-            except JournalWriteError as refused:  # the caller logs it, with what it does next
-                raise NotStored(f"database: {_short(error)}; journal: {_short(refused)}") from refused
-            logger.error(
-                "database unavailable: update journaled, it will be handled when the database answers",
-                extra={"update_id": arrival.update_id, "bot_id": arrival.bot_id, "error": _short(error)},
-            )
-            return Stored(Receipt.JOURNALED)
+            return await self._journaled(arrival, _short(error))
         # A snapshot of the row as stored, for reading (id, attempts, chat): attached to no
         # session and built without the ORM's instrumentation (170 us an update otherwise).
         receipt = InboundMessage.model_construct(**values, id=inbound_id)
         return Stored(receipt, earlier, checked=True)
+
+    async def _journaled(self, arrival: Arrival, why: str) -> Stored:
+        try:
+            await self.journal.append({"type": "update", "arrival": _arrival_record(arrival)})
+        except JournalWriteError as refused:  # the caller logs it, with what it does next
+            raise NotStored(f"database: {why}; journal: {_short(refused)}") from refused
+        logger.error(
+            "database unavailable: update journaled, it will be handled when the database answers",
+            extra={"update_id": arrival.update_id, "bot_id": arrival.bot_id, "error": why},
+        )
+        return Stored(Receipt.JOURNALED)
+
+    async def _replayed_first(self) -> bool:
+        """Replay the journal before storing a new update; False while it still holds records
+        (the database still down: tried again at most once a second, not once per update)."""
+        if time.monotonic() < self._replay_again_at:
+            return False
+        with contextlib.suppress(*STORAGE_ERRORS):
+            await self.replay_journal()
+        if self.journal.pending():
+            self._replay_again_at = time.monotonic() + REPLAY_RETRY_S
+            return False
+        return True
 
     async def _reused_id(self, arrival: Arrival) -> bool:
         """True when the stored update with this id is older than Telegram's re-delivery window:
@@ -230,6 +256,18 @@ class Inbox:
             return False
         async with self._session_factory() as session:
             return await rows.delivered_to(session, row.id, row.chat_id)
+
+    async def owed(self, row: InboundMessage) -> list[OutboundMessage]:
+        """What an earlier run of this update owes the customer (refused for now), oldest first."""
+        if row.id is None:
+            return []
+        async with self._session_factory() as session:
+            return await rows.owed_to(session, row.id, row.chat_id)
+
+    async def superseded(self, outbound_id: int) -> None:
+        """An owed message was sent again (its new try is logged on its own)."""
+        async with self.holding_writes(), self._session_factory() as session:
+            await rows.supersede(session, outbound_id)
 
     def session(self) -> AsyncSession:
         """A session on the inbox's database, for a caller that writes the outcome in its own."""
@@ -292,6 +330,10 @@ class Inbox:
         what was replayed (or quarantined) before is discarded from the journal, the rest stays,
         in order, for the next pass.
         """
+        async with self._replaying:
+            return await self._replay_journal()
+
+    async def _replay_journal(self) -> int:
         batch = await self.journal.read()
         if not batch.entries:
             if batch.end:

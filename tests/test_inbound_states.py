@@ -11,12 +11,14 @@ the outcome's write, an id Telegram reuses after a week, a pool that times out.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 from datetime import timedelta
 from typing import Any
 
 import pytest
 from aiogram import Bot
 from aiogram.client.session.middlewares.base import BaseRequestMiddleware, NextRequestMiddlewareType
+from aiogram.exceptions import TelegramServerError
 from aiogram.methods import Response, SendMessage, TelegramMethod
 from aiogram.methods.base import TelegramType
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -24,7 +26,9 @@ from sqlalchemy import update
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlmodel import col
 
-from bot.app import App
+from bench.db_faults import held_lock
+from bot.app import App, build_app
+from bot.config import Settings
 from bot.durable_dispatcher import SHUTDOWN_REASON
 from bot.inbox_worker import InboxWorker
 from bot.middlewares.outbound_log import FinishSendsInFlight
@@ -76,6 +80,26 @@ class Interfere(BaseRequestMiddleware):
 def interfere(harness: Harness) -> Interfere:
     middleware = Interfere()
     harness.bot.session.middleware(middleware)
+    return middleware
+
+
+@pytest.fixture
+async def fast_app(settings: Settings) -> AsyncIterator[App]:
+    """Storage faults surface in a fraction of a second."""
+    app = await build_app(settings.model_copy(update={"db_lock_timeout_ms": 200}), upgrade=False, seed=True)
+    yield app
+    await app.close()
+
+
+@pytest.fixture
+def fast(fast_app: App) -> Harness:
+    return Harness(fast_app)
+
+
+@pytest.fixture
+def interfere_fast(fast: Harness) -> Interfere:
+    middleware = Interfere()
+    fast.bot.session.middleware(middleware)
     return middleware
 
 
@@ -304,3 +328,65 @@ async def test_a_pool_timeout_before_the_handler_leaves_the_update_for_its_next_
     assert await _worker_pass(harness) == 1
     assert (await _row(harness)).status == "answered"
     assert len(interfere.texts(STOCK_ANSWER_MARK)) == 1
+
+
+class RefuseAnswers(BaseRequestMiddleware):
+    """Innermost: Telegram answers 502 to every sendMessage whose text contains `mark`."""
+
+    def __init__(self, mark: str) -> None:
+        self.mark: str | None = mark
+
+    async def __call__(
+        self,
+        make_request: NextRequestMiddlewareType[TelegramType],
+        bot: Bot,
+        method: TelegramMethod[TelegramType],
+    ) -> Response[TelegramType]:
+        if self.mark is not None and isinstance(method, SendMessage) and self.mark in method.text:
+            raise TelegramServerError(method=method, message="Bad Gateway")
+        return await make_request(bot, method)
+
+
+async def test_a_reply_delivered_in_part_sends_the_rest_as_stored_not_the_whole_again(
+    harness: Harness, interfere: Interfere
+) -> None:
+    """A long message: the "I read only the first 4096 characters" note goes out, then Telegram
+    refuses the stock answer for every try. The update is not answered (it was not): the next try
+    sends the stock answer as it was stored, without running the handlers or repeating the note."""
+    refuse = RefuseAnswers(STOCK_ANSWER_MARK)
+    harness.bot.session.middleware(refuse)
+    await harness.say(DEMO_USER_ID, STOCK_QUESTION + " " + "가" * 5000)
+    row = await _row(harness)
+    assert row.status == "received" and "owed" in (row.status_reason or "")
+    [note] = interfere.texts()
+    assert "4096" in note
+
+    refuse.mark = None  # Telegram takes sends again
+    await _due_now(harness)
+    assert await _worker_pass(harness) == 1
+    row = await _row(harness)
+    assert row.status == "answered"
+    texts = interfere.texts()
+    assert len(texts) == 2 and texts[0] == note and STOCK_ANSWER_MARK in texts[1]
+    outbound = sorted(await harness.rows(OutboundMessage), key=lambda r: r.id or 0)
+    assert [r.status for r in outbound] == ["sent", "resent", "sent"]
+    assert outbound[1].text == outbound[2].text
+
+
+async def test_an_update_after_an_outage_waits_behind_the_journaled_ones(
+    fast: Harness, database_url: str, interfere_fast: Interfere
+) -> None:
+    """The database down: the chat's first message goes to the journal. When the database is back,
+    the chat's next message is stored behind it (the journal is replayed first) and answered after."""
+    async with held_lock(database_url):
+        await fast.say(DEMO_USER_ID, STOCK_QUESTION)
+    assert fast.app.inbox.journal.pending()
+    await fast.say(DEMO_USER_ID, ORDER_QUESTION)  # the database answers again
+    assert not fast.app.inbox.journal.pending()
+    rows = sorted(await fast.rows(InboundMessage), key=lambda r: r.id or 0)
+    assert [r.text for r in rows] == [STOCK_QUESTION, ORDER_QUESTION], "stored in the order they came"
+    for _ in range(3):
+        await _due_now(fast)
+        await InboxWorker(fast.app.dispatcher, fast.bot).run_once()
+    answers = [text for text in interfere_fast.texts() if text != APOLOGY]
+    assert len(answers) == 2 and STOCK_ANSWER_MARK in answers[0] and ORDER_ANSWER_MARK in answers[1]

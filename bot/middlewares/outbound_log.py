@@ -24,6 +24,7 @@ from contextvars import ContextVar
 from typing import Any
 
 from aiogram import Bot
+from aiogram.client.default import Default
 from aiogram.client.session.middlewares.base import BaseRequestMiddleware, NextRequestMiddlewareType
 from aiogram.exceptions import TelegramRetryAfter
 from aiogram.methods import (
@@ -57,6 +58,12 @@ def _logged_text(method: TelegramMethod[Any]) -> str | None:
     return None
 
 
+def _as_sent(method: SendMessage) -> str:
+    """The call as JSON, to send again exactly as it was (the bot's defaults left to apply again)."""
+    defaults = {name for name, value in method if isinstance(value, Default)}
+    return method.model_dump_json(exclude_none=True, exclude=defaults)
+
+
 class OutboundLogMiddleware(BaseRequestMiddleware):
     async def __call__(
         self,
@@ -88,6 +95,8 @@ class OutboundLogMiddleware(BaseRequestMiddleware):
                 sent.retryable = is_transient(error) or isinstance(error, asyncio.CancelledError)
                 if isinstance(error, TelegramRetryAfter):
                     sent.retry_after = float(error.retry_after)
+                if sent.retryable and isinstance(method, SendMessage):
+                    sent.payload = _as_sent(method)
             raise
         finally:
             _sending.reset(token)

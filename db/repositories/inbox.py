@@ -109,11 +109,36 @@ async def delivered_to(session: AsyncSession, inbound_id: int, chat_id: int | No
             col(OutboundMessage.inbound_id) == inbound_id,
             col(OutboundMessage.chat_id) == chat_id,
             col(OutboundMessage.notice).is_(False),
-            col(OutboundMessage.status).in_([OutboundStatus.SENT, OutboundStatus.RESENT]),
+            col(OutboundMessage.status) == OutboundStatus.SENT,
         )
         .limit(1)
     )
     return (await session.exec(statement)).first() is not None
+
+
+async def owed_to(session: AsyncSession, inbound_id: int, chat_id: int | None) -> list[OutboundMessage]:
+    """Messages of this update refused for now (their call kept to send again), oldest first."""
+    statement = (
+        select(OutboundMessage)
+        .where(
+            col(OutboundMessage.inbound_id) == inbound_id,
+            col(OutboundMessage.chat_id) == chat_id,
+            col(OutboundMessage.status) == OutboundStatus.FAILED,
+            col(OutboundMessage.payload).is_not(None),
+        )
+        .order_by(col(OutboundMessage.id))
+    )
+    return list((await session.exec(statement)).all())
+
+
+async def supersede(session: AsyncSession, outbound_id: int) -> None:
+    """A refused message sent again: the new try has a row of its own. Commits."""
+    await session.exec(  # type: ignore[call-overload]
+        update(OutboundMessage)
+        .where(col(OutboundMessage.id) == outbound_id)
+        .values(status=OutboundStatus.RESENT, payload=None)
+    )
+    await session.commit()
 
 
 async def retire_stale_update_id(
