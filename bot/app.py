@@ -53,6 +53,8 @@ class App:
     """Every configured arm, their weights, guard rails and schedule."""
     cache_bus: CacheBus | None = None
     checkpointer: WalCheckpointer | None = None
+    marks_engine: AsyncEngine | None = None
+    """The delivery marks' own connection (services/inbox.py `Inbox.mark_delivered`)."""
 
     async def close(self) -> None:
         if self.cache_bus is not None:
@@ -76,6 +78,8 @@ class App:
         await self.inbox.group.drain()  # outcomes still queued for their commit land first
         if self.checkpointer is not None:
             await self.checkpointer.close()
+        if self.marks_engine is not None:
+            await self.marks_engine.dispose()
         await self.engine.dispose()
 
 
@@ -120,6 +124,16 @@ async def build_app(settings: Settings, *, upgrade: bool = True, seed: bool = Fa
         operation_timeout=settings.redis_timeout,
         handling_timeout=settings.update_timeout,
     )
+    # Delivery marks get a connection of their own: written while the handler's session holds
+    # one of the pool's, they would otherwise wait for the pool the handlers exhaust under load.
+    marks_engine = create_engine(
+        settings.database_url,
+        lock_timeout_ms=settings.db_lock_timeout_ms,
+        statement_timeout_ms=settings.db_statement_timeout_ms,
+        pool_size=1,
+        overflow=0,
+        background_checkpoints=True,
+    )
     inbox = Inbox(
         session_factory,
         Journal(Path(settings.journal_path)),
@@ -128,6 +142,7 @@ async def build_app(settings: Settings, *, upgrade: bool = True, seed: bool = Fa
             lease=timedelta(seconds=2 * settings.update_timeout + 5),
             max_attempts=settings.max_attempts,
         ),
+        marks=create_session_factory(marks_engine),
     )
     checkpointer = WalCheckpointer(engine, exclusive=inbox.holding_writes)
     metrics = Metrics()
@@ -163,4 +178,5 @@ async def build_app(settings: Settings, *, upgrade: bool = True, seed: bool = Fa
         canary,
         cache_bus,
         checkpointer,
+        marks_engine,
     )

@@ -22,6 +22,7 @@ def create_engine(
     statement_timeout_ms: int = 10_000,
     pool_size: int = 16,
     background_checkpoints: bool = False,
+    overflow: int | None = None,
     **kwargs: Any,
 ) -> AsyncEngine:
     """Engine with the per-connection settings each backend needs, and bounded waits.
@@ -33,9 +34,12 @@ def create_engine(
     PostgreSQL gets statement and lock timeouts on every connection, a connect
     timeout, and a pool sized to the handler concurrency, so a locked table or a
     dead server fails an update in seconds instead of blocking every handler
-    behind it.
+    behind it. `overflow` bounds the connections beyond `pool_size` (on SQLite too, whose
+    pool otherwise keeps SQLAlchemy's default).
     """
     if database_url.startswith("sqlite"):
+        if overflow is not None:
+            kwargs.update(pool_size=pool_size, max_overflow=overflow)
         if database_url.startswith("sqlite+aiosqlite") and "module" not in kwargs:
             # One thread hop per statement; with background checkpoints, none for a commit.
             kwargs["module"] = one_hop_dbapi(inline_commits=background_checkpoints)
@@ -56,7 +60,7 @@ def create_engine(
         database_url,
         pool_pre_ping=True,
         pool_size=pool_size,
-        max_overflow=max(4, pool_size // 4),
+        max_overflow=max(4, pool_size // 4) if overflow is None else overflow,
         pool_timeout=CONNECT_TIMEOUT_S,
         connect_args={"server_settings": server_settings, "timeout": CONNECT_TIMEOUT_S},
         **kwargs,

@@ -46,6 +46,9 @@ from services.text_sanitize import storable
 logger = logging.getLogger(__name__)
 
 DEFER_SECONDS = 0.5
+MARK_TIMEOUT_S = 2.0
+"""A delivery mark that cannot be written this fast is left to the outcome's write (and, until
+then, to this process's memory): it never holds handling up for long."""
 REPLAY_RETRY_S = 1.0
 """While the journal holds records the database did not take yet, a new update tries to replay it
 first at most this often; in between it is journaled behind them."""
@@ -140,8 +143,17 @@ class Inbox:
         session_factory: async_sessionmaker[AsyncSession],
         journal: Journal,
         policy: InboxPolicy | None = None,
+        *,
+        marks: async_sessionmaker[AsyncSession] | None = None,
     ) -> None:
         self._session_factory = session_factory
+        self._marks = marks or session_factory
+        """Sessions for delivery marks: a connection of their own in a serving process, so a mark
+        never waits for the pool that every handler's session draws from."""
+        self._marking = asyncio.Lock()
+        self.unrecorded: dict[int, float] = {}
+        """Updates whose reply this process delivered but could not record yet (database and
+        journal both refusing): a re-run here does not send it again (monotonic time noted)."""
         self.journal = journal
         self.policy = policy or InboxPolicy()
         bind = session_factory.kw.get("bind")
@@ -243,17 +255,28 @@ class Inbox:
 
     async def mark_delivered(self, inbound_id: int, user_id: int | None, sent: SentMessage) -> None:
         """Write the outbound row of a message the customer received, at once and on its own
-        (not in a group commit behind other writes): a crash from here on repeats nothing, since
-        a re-run finds it (`delivered_before`)."""
-        async with self.holding_writes(), self._session_factory() as session:
+        (not in a group commit behind other writes; on a connection of its own, within
+        `MARK_TIMEOUT_S`): a crash from here on repeats nothing, since a re-run finds it
+        (`delivered_before`). Until it is written somewhere (this mark, or the outcome), this
+        process remembers the delivery."""
+        self.unrecorded[inbound_id] = time.monotonic()
+        async with (
+            asyncio.timeout(MARK_TIMEOUT_S),
+            self._marking,
+            self.holding_writes(),
+            self._marks() as session,
+        ):
             await rows.add_outbound(session, [delivery_mark(inbound_id, user_id, sent)])
             await session.commit()
         sent.logged = True
+        self.unrecorded.pop(inbound_id, None)
 
     async def delivered_before(self, row: InboundMessage) -> bool:
         """Whether an earlier run of this update already delivered something to its chat."""
         if row.id is None:
             return False
+        if row.id in self.unrecorded:
+            return True
         async with self._session_factory() as session:
             return await rows.delivered_to(session, row.id, row.chat_id)
 
@@ -294,6 +317,7 @@ class Inbox:
             if session is not None and session.in_transaction():
                 await session.rollback()
             await self._write(session, record, llm)
+            self.unrecorded.pop(interaction.inbound_id, None)
         except STORAGE_ERRORS as error:
             try:
                 await self.journal.append(record)
@@ -304,6 +328,7 @@ class Inbox:
                     extra={"inbound_id": interaction.inbound_id, "error": _short(refused)},
                 )
                 return
+            self.unrecorded.pop(interaction.inbound_id, None)
             logger.error(
                 "database unavailable: outcome journaled",
                 extra={"inbound_id": interaction.inbound_id, "error": _short(error)},
