@@ -141,6 +141,8 @@ async def build_app(settings: Settings, *, upgrade: bool = True, seed: bool = Fa
             # Handling ends within update_timeout (plus the outcome's write): twice that is safe.
             lease=timedelta(seconds=2 * settings.update_timeout + 5),
             max_attempts=settings.max_attempts,
+            # Webhook instances may be several on one database, each with its own journal.
+            replay_settle=timedelta(seconds=5 if settings.webhook_url else 0),
         ),
         marks=create_session_factory(marks_engine),
     )

@@ -37,8 +37,8 @@ from services.conversation_log import (
     Interaction,
     Outcome,
     SentMessage,
+    as_notice,
     current_interaction,
-    sending_notice,
 )
 from services.inbox import Arrival, Inbox, Receipt
 from services.text_sanitize import needs_cleaning, storable_tree
@@ -479,9 +479,9 @@ class DurableDispatcher(Dispatcher):
         update's own outcome decides what happens next."""
         if summary.chat_id is None:
             return False
-        notice = sending_notice.set(True)
         try:
-            await bot.send_message(summary.chat_id, t(key, summary.language))
+            with as_notice():
+                await bot.send_message(summary.chat_id, t(key, summary.language))
         except Exception as error:
             logger.warning(
                 "could not tell the customer",
@@ -492,8 +492,6 @@ class DurableDispatcher(Dispatcher):
                 },
             )
             return False
-        finally:
-            sending_notice.reset(notice)
         return True
 
     async def drain(self, *, within: float) -> list[int]:

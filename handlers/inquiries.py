@@ -28,7 +28,7 @@ from handlers.returns import start_return_flow
 from handlers.streaming import GenerationRegistry, ReplyStreamer
 from services.answerers import refresh_catalogue
 from services.classifier import IntentClassifier
-from services.conversation_log import Interaction
+from services.conversation_log import Interaction, as_notice
 from services.entities import Entities
 from services.faq_choices import entry_key
 from services.faq_matcher import FaqDocument
@@ -76,7 +76,8 @@ def create_router() -> Router:
             await say(message, t("empty_text", language))
             return
         if len(text) > TELEGRAM_LIMIT:
-            await say(message, t("too_long", language, limit=TELEGRAM_LIMIT))
+            with as_notice():  # not the answer: a try that ends before the answer still owes it
+                await say(message, t("too_long", language, limit=TELEGRAM_LIMIT))
         if settings.shop_api_url is None:
             await refresh_catalogue(session, classifier, settings.catalogue_refresh_seconds)
         lookup = faq.lookup

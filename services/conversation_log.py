@@ -11,7 +11,8 @@ reached the customer is never handled (and sent) a second time.
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
@@ -153,7 +154,19 @@ current_interaction: ContextVar[Interaction | None] = ContextVar("current_intera
 """Lets the outgoing-request hook attach what the bot sends to the update being handled."""
 
 sending_notice: ContextVar[bool] = ContextVar("sending_notice", default=False)
-"""Set while the bot tells the customer about its own trouble: what is sent then is a notice."""
+"""Set while the bot sends a notice (its own trouble, a message read only in part): what is sent
+then is not the answer (`as_notice`)."""
+
+
+@contextmanager
+def as_notice() -> Iterator[None]:
+    """Messages sent inside are notices: "we got your message", "I read only the first part". They
+    never count as the reply having been delivered, so a later try still answers."""
+    token = sending_notice.set(True)
+    try:
+        yield
+    finally:
+        sending_notice.reset(token)
 
 
 def outcome_record(interaction: Interaction, outcome: Outcome) -> dict[str, Any]:

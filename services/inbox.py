@@ -130,6 +130,10 @@ class InboxPolicy:
     """Telegram re-delivers an unconfirmed update for up to a day: an update id stored longer ago
     than this is a new update that reuses the id (Telegram picks ids anew after a week without
     updates), not a re-delivery."""
+    replay_settle: timedelta = timedelta(0)
+    """How long an update replayed from the journal waits before it is handled: longer than an
+    inbox worker's pass where several processes share the database (each replays its own
+    journal), so a chat's updates from two journals are taken in Telegram's order."""
     retry_base: float = 2.0
     """After a transient fault the next try waits retry_base * 2**(attempt - 1) seconds (at most 60)."""
 
@@ -415,7 +419,10 @@ class Inbox:
             await session.commit()
             return
         arrival = Arrival(**record["arrival"])
-        await rows.store(session, arrival.row(lease_until=None, attempts=0))
+        # With several processes on the database, not handled at once: the other processes'
+        # journals get their turn to replay first, so a chat's updates go in Telegram's order.
+        settle = utcnow() + self.policy.replay_settle if self.policy.replay_settle else None
+        await rows.store(session, arrival.row(lease_until=settle, attempts=0))
 
     async def due(self, bot_id: int, *, limit: int = 100) -> list[InboundMessage]:
         """Stored updates nobody is handling; those past the policy's limits are abandoned instead."""
@@ -452,11 +459,11 @@ class Inbox:
         (handled by another process, a lease after a crash, a retry after a fault, a flood wait):
         answering this one first would reorder the conversation. An update stops holding its
         chat when it is answered, failed or abandoned (`max_attempts` tries, or `max_age`)."""
-        if row.chat_id is None or row.bot_id is None or row.id is None:
+        if row.chat_id is None or row.bot_id is None or row.update_id is None:
             return None
         async with self._session_factory() as session:
             return await rows.earlier_in_flight(
-                session, row.bot_id, row.chat_id, row.id, since=utcnow() - self.policy.max_age
+                session, row.bot_id, row.chat_id, row.update_id, since=utcnow() - self.policy.max_age
             )
 
     async def defer(self, row: InboundMessage) -> None:

@@ -31,10 +31,12 @@ from bot.app import App, build_app
 from bot.config import Settings
 from bot.durable_dispatcher import SHUTDOWN_REASON
 from bot.inbox_worker import InboxWorker
-from bot.middlewares.outbound_log import FinishSendsInFlight
+from bot.middlewares.outbound_log import FinishSendsInFlight, stored_call
 from bot.middlewares.telegram_retry import FloodWaits
 from db.models import InboundMessage, OutboundMessage
+from db.repositories.inbox import add_outbound
 from db.types import utcnow
+from services.conversation_log import SentMessage, delivery_mark
 from services.text_html import to_plain
 from services.texts import t
 from tests.harness import DEMO_USER_ID, OTHER_USER_ID, Harness, texts_to
@@ -347,30 +349,55 @@ class RefuseAnswers(BaseRequestMiddleware):
         return await make_request(bot, method)
 
 
-async def test_a_reply_delivered_in_part_sends_the_rest_as_stored_not_the_whole_again(
-    harness: Harness, interfere: Interfere
-) -> None:
+async def test_a_notice_before_the_answer_is_not_the_answer(harness: Harness, interfere: Interfere) -> None:
     """A long message: the "I read only the first 4096 characters" note goes out, then Telegram
-    refuses the stock answer for every try. The update is not answered (it was not): the next try
-    sends the stock answer as it was stored, without running the handlers or repeating the note."""
+    refuses the stock answer for every try. The note is not the answer: the update is not answered
+    (it was not), and the next try answers."""
     refuse = RefuseAnswers(STOCK_ANSWER_MARK)
     harness.bot.session.middleware(refuse)
     await harness.say(DEMO_USER_ID, STOCK_QUESTION + " " + "가" * 5000)
     row = await _row(harness)
-    assert row.status == "received" and "owed" in (row.status_reason or "")
-    [note] = interfere.texts()
-    assert "4096" in note
+    assert row.status == "received"
+    assert ["4096" in text for text in interfere.texts() if text != APOLOGY] == [True]
 
     refuse.mark = None  # Telegram takes sends again
     await _due_now(harness)
     assert await _worker_pass(harness) == 1
+    assert (await _row(harness)).status == "answered"
+    assert len(interfere.texts(STOCK_ANSWER_MARK)) == 1
+
+
+async def test_what_a_run_owed_is_sent_as_stored_without_running_the_handlers_again(
+    harness: Harness, app: App, interfere: Interfere
+) -> None:
+    """An earlier run delivered the first message of a reply and Telegram refused the second for
+    now (its call kept): the next try sends that message as it was, and nothing else."""
+    admission = await app.dispatcher.admit(harness.bot, harness.updates.text(DEMO_USER_ID, STOCK_QUESTION))
+    assert isinstance(admission.receipt, InboundMessage) and admission.receipt.id is not None
+    inbound_id = admission.receipt.id
+    owed = SendMessage(chat_id=DEMO_USER_ID, text="second part of the reply", parse_mode="HTML")
+    first = SentMessage("sendMessage", DEMO_USER_ID, "first part of the reply")
+    refused = SentMessage(
+        "sendMessage",
+        DEMO_USER_ID,
+        owed.text,
+        status="failed",
+        error="TelegramServerError: Bad Gateway",
+        retryable=True,
+        payload=stored_call(owed),
+    )
+    async with app.session_factory() as session:
+        await add_outbound(session, [delivery_mark(inbound_id, DEMO_USER_ID, s) for s in (first, refused)])
+        await session.commit()
+
+    await _due_now(harness)  # the earlier run's process is gone; its lease ran out
+    assert await _worker_pass(harness) == 1
     row = await _row(harness)
-    assert row.status == "answered"
-    texts = interfere.texts()
-    assert len(texts) == 2 and texts[0] == note and STOCK_ANSWER_MARK in texts[1]
-    outbound = sorted(await harness.rows(OutboundMessage), key=lambda r: r.id or 0)
-    assert [r.status for r in outbound] == ["sent", "resent", "sent"]
-    assert outbound[1].text == outbound[2].text
+    assert row.status == "answered" and "not handled again" in (row.status_reason or "")
+    assert interfere.texts() == ["second part of the reply"], "the owed message alone, as stored"
+    assert interfere.delivered[0].parse_mode == "HTML"
+    statuses = [r.status for r in sorted(await harness.rows(OutboundMessage), key=lambda r: r.id or 0)]
+    assert statuses == ["sent", "resent", "sent"]
 
 
 async def test_an_update_after_an_outage_waits_behind_the_journaled_ones(

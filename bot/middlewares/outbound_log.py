@@ -58,7 +58,7 @@ def _logged_text(method: TelegramMethod[Any]) -> str | None:
     return None
 
 
-def _as_sent(method: SendMessage) -> str:
+def stored_call(method: SendMessage) -> str:
     """The call as JSON, to send again exactly as it was (the bot's defaults left to apply again)."""
     defaults = {name for name, value in method if isinstance(value, Default)}
     return method.model_dump_json(exclude_none=True, exclude=defaults)
@@ -96,7 +96,7 @@ class OutboundLogMiddleware(BaseRequestMiddleware):
                 if isinstance(error, TelegramRetryAfter):
                     sent.retry_after = float(error.retry_after)
                 if sent.retryable and isinstance(method, SendMessage):
-                    sent.payload = _as_sent(method)
+                    sent.payload = stored_call(method)
             raise
         finally:
             _sending.reset(token)

@@ -32,15 +32,14 @@ def _store_checked_statement() -> Any:
     """Built once (an aliased subquery costs more to build than to run): bound per call."""
     earlier = aliased(InboundMessage, name="earlier")
     inserted = InboundMessage.__table__  # type: ignore[attr-defined]
-    # Every row this statement can see is older than the one it inserts (SQLite writes one at a
-    # time; a PostgreSQL row committed before the statement began took its id before it): the
-    # new row itself is left out by its update id, which is unique per bot.
+    # Earlier means earlier in Telegram's order: a lower update id (Telegram numbers a bot's
+    # updates in increasing order), whichever process or journal stored it first.
     earlier_id = (
         select(func.min(earlier.id))
         .where(
             col(earlier.bot_id) == bindparam("earlier_bot_id"),
             col(earlier.chat_id) == bindparam("earlier_chat_id"),
-            col(earlier.update_id) != bindparam("earlier_update_id"),
+            col(earlier.update_id) < bindparam("earlier_update_id"),
             col(earlier.status) == InboundStatus.RECEIVED,
             col(earlier.created_at) >= bindparam("earlier_since", type_=UTCDateTime()),
         )
@@ -221,7 +220,7 @@ async def due(session: AsyncSession, bot_id: int, *, now: datetime, limit: int) 
             col(InboundMessage.status) == InboundStatus.RECEIVED,
             _unowned(now),
         )
-        .order_by(col(InboundMessage.id))
+        .order_by(col(InboundMessage.update_id), col(InboundMessage.id))  # Telegram's order
         .limit(limit)
     )
     return list((await session.exec(statement)).all())
@@ -252,18 +251,19 @@ async def abandon(session: AsyncSession, inbound_id: int, *, reason: str) -> Non
 
 
 async def earlier_in_flight(
-    session: AsyncSession, bot_id: int, chat_id: int, inbound_id: int, *, since: datetime
+    session: AsyncSession, bot_id: int, chat_id: int, update_id: int, *, since: datetime
 ) -> int | None:
+    """The first update of the chat before `update_id` (Telegram's order) still unanswered."""
     statement = (
         select(InboundMessage.id)
         .where(
             col(InboundMessage.bot_id) == bot_id,
             col(InboundMessage.chat_id) == chat_id,
-            col(InboundMessage.id) < inbound_id,
+            col(InboundMessage.update_id) < update_id,
             col(InboundMessage.status) == InboundStatus.RECEIVED,
             col(InboundMessage.created_at) >= since,
         )
-        .order_by(col(InboundMessage.id))
+        .order_by(col(InboundMessage.update_id))
         .limit(1)
     )
     return (await session.exec(statement)).first()
