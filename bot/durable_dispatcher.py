@@ -312,28 +312,25 @@ class DurableDispatcher(Dispatcher):
         outcome = DELIVERED_BEFORE
         token = current_interaction.set(interaction)
         try:
-            owed = await self.inbox.owed(row)
-            logger.info(
-                "the reply was delivered before: not handled again",
-                extra={"inbound_id": row.id, "owed_messages": len(owed)},
-            )
-            for message in owed:
-                try:
-                    await bot(SendMessage.model_validate_json(message.payload or "{}"))
-                finally:
-                    assert message.id is not None
-                    await finish_even_if_cancelled(self.inbox.superseded(message.id))
-            after = self._after_handling(interaction)
-            outcome = DELIVERED_BEFORE if after is ANSWERED else after
+            try:
+                owed = await self.inbox.owed(row)
+                logger.info(
+                    "the reply was delivered before: not handled again",
+                    extra={"inbound_id": row.id, "owed_messages": len(owed)},
+                )
+                for message in owed:
+                    try:
+                        await bot(SendMessage.model_validate_json(message.payload or "{}"))
+                    finally:
+                        assert message.id is not None
+                        await finish_even_if_cancelled(self.inbox.superseded(message.id))
+                after = self._after_handling(interaction)
+                outcome = DELIVERED_BEFORE if after is ANSWERED else after
+            except Exception as error:
+                outcome = await self._outcome_of_error(bot, summary, interaction, error)
         except asyncio.CancelledError:
             outcome = _interrupted(interaction)
             raise
-        except Exception as error:
-            interaction.failed(error)
-            try:
-                outcome = await self._after_error(bot, summary, interaction, error)
-            except Exception:
-                outcome = self._retry_later(interaction, interaction.error or "owed reply not sent")
         finally:
             current_interaction.reset(token)
             await finish_even_if_cancelled(self.inbox.close(interaction, outcome))
@@ -371,29 +368,20 @@ class DurableDispatcher(Dispatcher):
         session = self.inbox.session()
         healthy = False
         try:
-            async with asyncio.timeout(self._update_timeout):
-                response = await super().feed_update(
-                    bot, update, interaction=interaction, session=session, **kwargs
-                )
-            outcome = self._after_handling(interaction)
-            healthy = True
-            return response
-        except asyncio.CancelledError:
+            try:
+                async with asyncio.timeout(self._update_timeout):
+                    response = await super().feed_update(
+                        bot, update, interaction=interaction, session=session, **kwargs
+                    )
+                outcome = self._after_handling(interaction)
+                healthy = True
+                return response
+            except Exception as error:
+                outcome = await self._outcome_of_error(bot, summary, interaction, error)
+                return None
+        except asyncio.CancelledError:  # also one landing in the error path (the apology)
             outcome = _interrupted(interaction)
             raise
-        except Exception as error:
-            interaction.failed(error)
-            try:
-                outcome = await self._after_error(bot, summary, interaction, error)
-            except asyncio.CancelledError:
-                outcome = _interrupted(interaction)
-                raise
-            except Exception as second:  # the error path failed too: the row waits for its next try
-                logger.exception(
-                    "update handling failed, and so did telling the customer; it will be handled again",
-                    extra={"inbound_id": interaction.inbound_id, "error": f"{type(second).__name__}"},
-                )
-            return None
         finally:
             current_interaction.reset(token)
             if self._metrics is not None:
@@ -421,6 +409,21 @@ class DurableDispatcher(Dispatcher):
                 return self._retry_later(interaction, f"part of the reply is owed: {OWED}")
             return self._retry_later(interaction, "telegram refused every reply")
         return ANSWERED
+
+    async def _outcome_of_error(
+        self, bot: Bot, summary: UpdateSummary, interaction: Interaction, error: Exception
+    ) -> Outcome:
+        """`_after_error`; when the error path fails too (the apology's send, say), the row waits
+        for its next try. A cancellation goes through to the caller."""
+        interaction.failed(error)
+        try:
+            return await self._after_error(bot, summary, interaction, error)
+        except Exception as second:
+            logger.exception(
+                "update handling failed, and so did telling the customer; it will be handled again",
+                extra={"inbound_id": interaction.inbound_id, "error": f"{type(second).__name__}"},
+            )
+            return self._retry_later(interaction, interaction.error or "handling failed")
 
     async def _after_error(
         self, bot: Bot, summary: UpdateSummary, interaction: Interaction, error: Exception

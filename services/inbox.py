@@ -47,8 +47,9 @@ logger = logging.getLogger(__name__)
 
 DEFER_SECONDS = 0.5
 MARK_TIMEOUT_S = 2.0
-"""A delivery mark that cannot be written this fast is left to the outcome's write (and, until
-then, to this process's memory): it never holds handling up for long."""
+"""A delivery mark that cannot start this fast (other marks, SQLite's writer ahead of it) is left
+to the outcome's write (and, until then, to this process's memory): it never holds handling up
+for long."""
 REPLAY_RETRY_S = 1.0
 """While the journal holds records the database did not take yet, a new update tries to replay it
 first at most this often; in between it is journaled behind them."""
@@ -264,14 +265,15 @@ class Inbox:
         (`delivered_before`). Until it is written somewhere (this mark, or the outcome), this
         process remembers the delivery."""
         self.unrecorded[inbound_id] = time.monotonic()
-        async with (
-            asyncio.timeout(MARK_TIMEOUT_S),
-            self._marking,
-            self.holding_writes(),
-            self._marks() as session,
-        ):
-            await rows.add_outbound(session, [delivery_mark(inbound_id, user_id, sent)])
-            await session.commit()
+        async with contextlib.AsyncExitStack() as turn:
+            # Only the wait for a turn is bounded here: a statement under way is never cancelled
+            # (the database's own timeouts bound it), so its connection is never left half-used.
+            async with asyncio.timeout(MARK_TIMEOUT_S):
+                await turn.enter_async_context(self._marking)
+                await turn.enter_async_context(self.holding_writes())
+            async with self._marks() as session:
+                await rows.add_outbound(session, [delivery_mark(inbound_id, user_id, sent)])
+                await session.commit()
         sent.logged = True
         self.unrecorded.pop(inbound_id, None)
 
