@@ -512,7 +512,7 @@ class DurableDispatcher(Dispatcher):
         if pending:
             # A message on its way to Telegram is let finish (bot/middlewares/outbound_log.py), so
             # its outcome says truly whether the customer has it.
-            await asyncio.wait(pending, timeout=SEND_IN_FLIGHT_GRACE_S + 2)
+            await asyncio.wait(pending, timeout=SEND_IN_FLIGHT_GRACE_S + 1)
             await self.inbox.release(interrupted, reason=SHUTDOWN_REASON)
         logger.info(
             "drained", extra={"seconds": round(time.monotonic() - started, 2), "interrupted": interrupted}

@@ -44,8 +44,9 @@ from db.models import OutboundStatus
 from services.conversation_log import Interaction, SentMessage, current_interaction, sending_notice
 from services.text_html import to_plain
 
-SEND_IN_FLIGHT_GRACE_S = 10.0
-"""How long a cancelled task waits for a message already sent to Telegram to be answered."""
+SEND_IN_FLIGHT_GRACE_S = 5.0
+"""How long a cancelled task waits for a message already sent to Telegram to be answered (a
+shutdown's drain waits this much beyond CSBOT_SHUTDOWN_TIMEOUT at most)."""
 
 _sending: ContextVar[SentMessage | None] = ContextVar("outbound_message_in_flight", default=None)
 
