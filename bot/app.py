@@ -79,6 +79,7 @@ class App:
         if self.checkpointer is not None:
             await self.checkpointer.close()
         if self.marks_engine is not None:
+            await self.inbox.close_marks()
             await self.marks_engine.dispose()
         await self.engine.dispose()
 

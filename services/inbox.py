@@ -156,6 +156,7 @@ class Inbox:
         """Sessions for delivery marks: a connection of their own in a serving process, so a mark
         never waits for the pool that every handler's session draws from."""
         self._marking = asyncio.Lock()
+        self._marks_closed = False
         self.unrecorded: dict[int, float] = {}
         """Updates whose reply this process delivered but could not record yet (database and
         journal both refusing): a re-run here does not send it again (monotonic time noted)."""
@@ -265,6 +266,8 @@ class Inbox:
         (`delivered_before`). Until it is written somewhere (this mark, or the outcome), this
         process remembers the delivery."""
         self.unrecorded[inbound_id] = time.monotonic()
+        if self._marks_closed:
+            raise RuntimeError("the inbox is closing: the outcome records this message")
         async with contextlib.AsyncExitStack() as turn:
             # Only the wait for a turn is bounded here: a statement under way is never cancelled
             # (the database's own timeouts bound it), so its connection is never left half-used.
@@ -276,6 +279,14 @@ class Inbox:
                 await session.commit()
         sent.logged = True
         self.unrecorded.pop(inbound_id, None)
+
+    async def close_marks(self) -> None:
+        """No delivery mark starts from now on, and the one under way ends (within a bound) before
+        the marks' connection is closed."""
+        self._marks_closed = True
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(MARK_TIMEOUT_S * 2), self._marking:
+                pass
 
     async def delivered_before(self, row: InboundMessage) -> bool:
         """Whether an earlier run of this update already delivered something to its chat."""
