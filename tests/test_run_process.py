@@ -62,6 +62,26 @@ async def _start(tmp_path: Path, telegram: FakeBotAPI, *args: str, **env: str) -
     )
 
 
+async def _start_webhook(
+    tmp_path: Path, telegram: FakeBotAPI, secret: str, *args: str, **env: str
+) -> tuple[asyncio.subprocess.Process, str]:
+    """`csbot run --webhook` on a free loopback port; the process and its base URL."""
+    port = free_port()
+    process = await _start(
+        tmp_path,
+        telegram,
+        "--webhook",
+        *args,
+        CSBOT_WEBHOOK_URL="https://bot.example/tg/hook",
+        CSBOT_WEBHOOK_SECRET=secret,
+        CSBOT_HTTP_HOST="127.0.0.1",
+        CSBOT_HTTP_PORT=str(port),
+        CSBOT_LOG_FORMAT="json",
+        **env,
+    )
+    return process, f"http://127.0.0.1:{port}"
+
+
 async def _until(condition: Callable[[], bool], within: float = 180) -> None:
     async with asyncio.timeout(within):
         while not condition():  # noqa: ASYNC110  # another process makes progress: nothing to wait on here
@@ -100,21 +120,10 @@ async def test_sigterm_mid_reply_then_restart_answers_everything_once(
 async def test_webhook_mode_end_to_end(tmp_path: Path, telegram: FakeBotAPI) -> None:
     """`csbot run --webhook --set-webhook`: the webhook is registered with its secret, a posted update
     is answered through the Bot API server, readiness is reported, SIGTERM stops it cleanly."""
-    port = free_port()
     secret = "hook_secret-123"
-    process = await _start(
-        tmp_path,
-        telegram,
-        "--webhook",
-        "--set-webhook",
-        CSBOT_WEBHOOK_URL="https://bot.example/tg/hook",
-        CSBOT_WEBHOOK_SECRET=secret,
-        CSBOT_HTTP_HOST="127.0.0.1",
-        CSBOT_HTTP_PORT=str(port),
-        CSBOT_ADMIN_IDS="900000001",
-        CSBOT_LOG_FORMAT="json",
+    process, base = await _start_webhook(
+        tmp_path, telegram, secret, "--set-webhook", CSBOT_ADMIN_IDS="900000001"
     )
-    base = f"http://127.0.0.1:{port}"
     async with aiohttp.ClientSession() as http:
         await wait_ready(http, base)
         [(_, registered)] = [call for call in telegram.calls if call[0] == "setwebhook"]
@@ -163,19 +172,8 @@ async def test_webhook_answers_bad_bodies_400_and_bad_secrets_401_then_keeps_ser
     """Against `csbot run --webhook` on SQLite: no body and no secret header gets a 500 (which
     Telegram would repeat forever); each refusal is one warning line without the secret; the
     process stays ready and answers the next real update."""
-    port = free_port()
     secret = "hook_secret-456"
-    process = await _start(
-        tmp_path,
-        telegram,
-        "--webhook",
-        CSBOT_WEBHOOK_URL="https://bot.example/tg/hook",
-        CSBOT_WEBHOOK_SECRET=secret,
-        CSBOT_HTTP_HOST="127.0.0.1",
-        CSBOT_HTTP_PORT=str(port),
-        CSBOT_LOG_FORMAT="json",
-    )
-    base = f"http://127.0.0.1:{port}"
+    process, base = await _start_webhook(tmp_path, telegram, secret)
     updates = UpdateFactory()
     bodies = bad_bodies(updates)
     good = updates.text(OTHER_CUSTOMER, "SKU-7890 재고 있나요?").model_dump_json(exclude_unset=True).encode()
@@ -222,25 +220,18 @@ async def test_redis_down_delays_answers_but_never_stops_messages(
     once per message.
 
     A frozen Redis runs the commands it was sent once it thaws, among them a chat lock's SET
-    whose sender gave up: that chat waits until the lock's TTL (the update timeout + 5 s)."""
+    whose sender gave up: that lock is released once Redis answers (bot/fsm_storage.py)."""
     proxy = RedisProxy("127.0.0.1", 6379)
     await proxy.start()
-    port = free_port()
     secret = "hook_secret-789"
-    process = await _start(
+    process, base = await _start_webhook(
         tmp_path,
         telegram,
-        "--webhook",
-        CSBOT_WEBHOOK_URL="https://bot.example/tg/hook",
-        CSBOT_WEBHOOK_SECRET=secret,
-        CSBOT_HTTP_HOST="127.0.0.1",
-        CSBOT_HTTP_PORT=str(port),
-        CSBOT_LOG_FORMAT="json",
+        secret,
         CSBOT_REDIS_URL=proxy.url,
         CSBOT_REDIS_PREFIX=f"test-run-{uuid.uuid4().hex[:8]}",
         CSBOT_UPDATE_TIMEOUT="5",
     )
-    base = f"http://127.0.0.1:{port}"
     updates = UpdateFactory()
     customers = (610_000_011, 610_000_012, 610_000_013)
 
