@@ -16,6 +16,7 @@ from bot.config import Settings
 from bot.dispatcher import create_dispatcher
 from bot.durable_dispatcher import DurableDispatcher
 from bot.fsm_storage import StateStore, open_state_store
+from bot.journal_peers import RedisJournalPeers
 from bot.metrics import Metrics
 from db import migrate
 from db.engine import check_connection, create_engine, create_session_factory
@@ -76,6 +77,13 @@ class App:
         if self.local_server is not None:
             await self.local_server.close()
         await self.inbox.group.drain()  # outcomes still queued for their commit land first
+        unwritten = await self.inbox.write_unwritten()
+        if unwritten:
+            logger.error(
+                "shutting down with outcomes neither the database nor the journal took: "
+                "their updates are handled again after the restart (a reply may be repeated)",
+                extra={"outcomes": unwritten},
+            )
         if self.checkpointer is not None:
             await self.checkpointer.close()
         if self.marks_engine is not None:
@@ -135,9 +143,11 @@ async def build_app(settings: Settings, *, upgrade: bool = True, seed: bool = Fa
         overflow=0,
         background_checkpoints=True,
     )
+    redis = getattr(state_store.storage, "redis", None)
+    journal = Journal(Path(settings.journal_path))
     inbox = Inbox(
         session_factory,
-        Journal(Path(settings.journal_path)),
+        journal,
         InboxPolicy(
             # Handling ends within update_timeout (plus the outcome's write): twice that is safe.
             lease=timedelta(seconds=2 * settings.update_timeout + 5),
@@ -146,6 +156,11 @@ async def build_app(settings: Settings, *, upgrade: bool = True, seed: bool = Fa
             replay_settle=timedelta(seconds=5 if settings.webhook_url else 0),
         ),
         marks=create_session_factory(marks_engine),
+        peers=RedisJournalPeers(
+            redis, prefix=settings.redis_prefix, journal=journal.path, timeout=settings.redis_timeout
+        )
+        if redis is not None and settings.webhook_url
+        else None,
     )
     checkpointer = WalCheckpointer(engine, exclusive=inbox.holding_writes)
     metrics = Metrics()
@@ -160,7 +175,6 @@ async def build_app(settings: Settings, *, upgrade: bool = True, seed: bool = Fa
         storage=state_store.storage,
         events_isolation=state_store.isolation,
     )
-    redis = getattr(state_store.storage, "redis", None)
     cache_bus = None
     if redis is not None:  # several processes may share the database: they hear of each other's writes
         cache_bus = CacheBus(

@@ -232,6 +232,8 @@ class DurableDispatcher(Dispatcher):
         if receipt is Receipt.JOURNALED:
             await self._tell(bot, summary, "received_later")
             return None
+        if receipt is Receipt.WAITING:
+            return None  # the inbox worker takes it in its turn, seconds from now
         assert receipt.id is not None
         task = asyncio.current_task()
         if task is not None:

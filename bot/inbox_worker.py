@@ -34,6 +34,7 @@ class InboxWorker:
     async def run_once(self, stop: asyncio.Event | None = None) -> int:
         """One pass; how many stored updates were handed back. A set `stop` ends it between updates."""
         inbox = self._dispatcher.inbox
+        await inbox.write_unwritten()
         if inbox.journal.pending():
             await inbox.replay_journal()
         rows = await inbox.due(self._bot.id)

@@ -20,7 +20,7 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import Enum
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy.exc import DataError, DBAPIError, IntegrityError, SQLAlchemyError, StatementError
 from sqlalchemy.ext.asyncio import async_sessionmaker
@@ -73,6 +73,9 @@ class Receipt(Enum):
     """This bot stored this update id before: Telegram delivered it again."""
     JOURNALED = "journaled"
     """The database did not answer: the update is in the local journal, to be handled on replay."""
+    WAITING = "waiting"
+    """Stored, not handled now: another process of this bot still holds journaled updates, which
+    may include this chat's earlier messages. The inbox worker takes it once they are replayed."""
 
 
 @dataclass(frozen=True)
@@ -108,6 +111,38 @@ class Arrival:
 
     def row(self, *, lease_until: datetime | None, attempts: int) -> InboundMessage:
         return InboundMessage(**self.values(lease_until=lease_until, attempts=attempts))
+
+
+class JournalPeers(Protocol):
+    """What a bot's processes tell each other about their journals (through a store they share):
+    a process holding journaled updates may hold a chat's earlier messages, which must reach the
+    inbox before a later one stored directly elsewhere is answered. Every method answers within
+    a short bound and never raises: when the shared store is down, `others_holding` is False."""
+
+    async def holding(self) -> None:
+        """This process holds journaled updates (called again while they wait, to stay current)."""
+        ...
+
+    async def released(self) -> None:
+        """This process's journal is replayed."""
+        ...
+
+    async def others_holding(self) -> bool:
+        """Whether another process of this bot holds journaled updates right now."""
+        ...
+
+
+class NoPeers:
+    """One process (polling, or a lone webhook): no other journal to wait for."""
+
+    async def holding(self) -> None:
+        return None
+
+    async def released(self) -> None:
+        return None
+
+    async def others_holding(self) -> bool:
+        return False
 
 
 @dataclass(frozen=True)
@@ -150,8 +185,10 @@ class Inbox:
         policy: InboxPolicy | None = None,
         *,
         marks: async_sessionmaker[AsyncSession] | None = None,
+        peers: JournalPeers | None = None,
     ) -> None:
         self._session_factory = session_factory
+        self.peers: JournalPeers = peers or NoPeers()
         self._marks = marks or session_factory
         """Sessions for delivery marks: a connection of their own in a serving process, so a mark
         never waits for the pool that every handler's session draws from."""
@@ -160,6 +197,9 @@ class Inbox:
         self.unrecorded: dict[int, float] = {}
         """Updates whose reply this process delivered but could not record yet (database and
         journal both refusing): a re-run here does not send it again (monotonic time noted)."""
+        self._unwritten: dict[int, tuple[dict[str, Any], ReplyReport | None]] = {}
+        """Outcomes neither the database nor the journal took: written by `write_unwritten` as
+        soon as one of them does, so a restart does not forget a delivered reply."""
         self.journal = journal
         self.policy = policy or InboxPolicy()
         bind = session_factory.kw.get("bind")
@@ -202,6 +242,11 @@ class Inbox:
             # Earlier updates are still in the journal: this one goes behind them, so the order
             # they reach the inbox in (their ids) is the order they came in.
             return await self._journaled(arrival, "earlier updates are still in the journal")
+        waiting = bool(self.policy.replay_settle) and await self.peers.others_holding()
+        if waiting:
+            # Another process's journal may hold this chat's earlier messages: this one waits in
+            # the inbox until they are replayed (they settle as long), then goes in its turn.
+            values = arrival.values(lease_until=utcnow() + self.policy.replay_settle, attempts=0)
         try:
             try:
                 inbound_id, earlier = await self.group.write(
@@ -219,6 +264,12 @@ class Inbox:
             return await self._journaled(arrival, _short(error))
         # A snapshot of the row as stored, for reading (id, attempts, chat): attached to no
         # session and built without the ORM's instrumentation (170 us an update otherwise).
+        if waiting:
+            logger.info(
+                "update stored; it waits for another process's journal to be replayed",
+                extra={"update_id": arrival.update_id, "bot_id": arrival.bot_id},
+            )
+            return Stored(Receipt.WAITING)
         receipt = InboundMessage.model_construct(**values, id=inbound_id)
         return Stored(receipt, earlier, checked=True)
 
@@ -227,6 +278,7 @@ class Inbox:
             await self.journal.append({"type": "update", "arrival": _arrival_record(arrival)})
         except JournalWriteError as refused:  # the caller logs it, with what it does next
             raise NotStored(f"database: {why}; journal: {_short(refused)}") from refused
+        await self.peers.holding()  # before Telegram hears it is received: its next update may go elsewhere
         logger.error(
             "database unavailable: update journaled, it will be handled when the database answers",
             extra={"update_id": arrival.update_id, "bot_id": arrival.bot_id, "error": why},
@@ -334,22 +386,43 @@ class Inbox:
             if session is not None and session.in_transaction():
                 await session.rollback()
             await self._write(session, record, llm)
-            self.unrecorded.pop(interaction.inbound_id, None)
+            self._recorded(interaction.inbound_id)
         except STORAGE_ERRORS as error:
             try:
                 await self.journal.append(record)
             except JournalWriteError as refused:
+                self._unwritten[interaction.inbound_id] = (record, llm)
                 logger.error(
                     "outcome not recorded: the database is unavailable and the journal refused it; "
-                    "the update is handled again after its lease",
+                    "it is written as soon as one of them takes it",
                     extra={"inbound_id": interaction.inbound_id, "error": _short(refused)},
                 )
                 return
-            self.unrecorded.pop(interaction.inbound_id, None)
+            self._recorded(interaction.inbound_id)
             logger.error(
                 "database unavailable: outcome journaled",
                 extra={"inbound_id": interaction.inbound_id, "error": _short(error)},
             )
+
+    def _recorded(self, inbound_id: int) -> None:
+        self.unrecorded.pop(inbound_id, None)
+        self._unwritten.pop(inbound_id, None)
+
+    async def write_unwritten(self) -> int:
+        """Write the outcomes that neither the database nor the journal took when handling ended
+        (oldest first; the database, else the journal); how many are still unwritten. The inbox
+        worker calls it on each pass, the shutdown once more."""
+        for inbound_id, (record, llm) in list(self._unwritten.items()):
+            try:
+                await self._write(None, record, llm)
+            except STORAGE_ERRORS:
+                try:
+                    await self.journal.append(record)
+                except JournalWriteError:
+                    break  # still nowhere to write: the next pass tries again, in order
+            self._recorded(inbound_id)
+            logger.info("an outcome recorded late is written", extra={"inbound_id": inbound_id})
+        return len(self._unwritten)
 
     async def _write(
         self, session: AsyncSession | None, record: dict[str, Any], llm: ReplyReport | None
@@ -380,6 +453,7 @@ class Inbox:
         if not batch.entries:
             if batch.end:
                 await self.journal.discard(batch)  # blank lines only
+                await self.peers.released()
             return 0
         done = quarantined = 0
         through = 0
@@ -399,8 +473,11 @@ class Inbox:
                 extra={"error": _short(error), "replayed": done, "quarantined": quarantined},
             )
             await self.journal.discard(batch, through=through)
+            await self.peers.holding()
             return done
         await self.journal.discard(batch)
+        if not self.journal.pending():
+            await self.peers.released()
         logger.info("journal replayed", extra={"records": done, "quarantined": quarantined})
         return done
 

@@ -11,6 +11,7 @@ the outcome's write, an id Telegram reuses after a week, a pool that times out.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from datetime import timedelta
 from typing import Any
@@ -33,7 +34,8 @@ from bot.durable_dispatcher import SHUTDOWN_REASON
 from bot.inbox_worker import InboxWorker
 from bot.middlewares.outbound_log import FinishSendsInFlight, stored_call
 from bot.middlewares.telegram_retry import FloodWaits
-from db.models import InboundMessage, OutboundMessage
+from db.journal import JournalWriteError
+from db.models import InboundMessage, InboundStatus, OutboundMessage
 from db.repositories.inbox import add_outbound
 from db.types import utcnow
 from services.conversation_log import SentMessage, delivery_mark
@@ -417,3 +419,32 @@ async def test_an_update_after_an_outage_waits_behind_the_journaled_ones(
         await InboxWorker(fast.app.dispatcher, fast.bot).run_once()
     answers = [text for text in interfere_fast.texts() if text != APOLOGY]
     assert len(answers) == 2 and STOCK_ANSWER_MARK in answers[0] and ORDER_ANSWER_MARK in answers[1]
+
+
+async def test_an_outcome_with_nowhere_to_go_is_written_when_the_database_answers(
+    fast: Harness, database_url: str, interfere_fast: Interfere, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The answer goes out just as the database locks and the journal's disk fills: neither takes
+    the delivery mark nor the outcome. The database back, the inbox worker's next pass writes the
+    outcome (no lease has run out, nothing is handled again), so a restart finds it answered."""
+    outage = contextlib.AsyncExitStack()
+
+    async def refuse(record: object) -> None:
+        raise JournalWriteError("[Errno 28] No space left on device")
+
+    async def break_storage() -> None:
+        await outage.enter_async_context(held_lock(database_url))
+        monkeypatch.setattr(fast.app.inbox.journal, "append", refuse)
+
+    interfere_fast.mark, interfere_fast.action = STOCK_ANSWER_MARK, break_storage
+    try:
+        await fast.say(DEMO_USER_ID, STOCK_QUESTION)
+    finally:
+        await outage.aclose()
+    monkeypatch.undo()
+    assert len(interfere_fast.texts(STOCK_ANSWER_MARK)) == 1
+    assert (await _row(fast)).status == InboundStatus.RECEIVED, "nothing took the outcome"
+    await InboxWorker(fast.app.dispatcher, fast.bot).run_once()
+    row = await _row(fast)
+    assert row.status == InboundStatus.ANSWERED, "the worker's pass wrote the outcome it held"
+    assert len(interfere_fast.texts(STOCK_ANSWER_MARK)) == 1, "and sent nothing again"
