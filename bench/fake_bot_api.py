@@ -2,7 +2,9 @@
 
 Serves `/bot<token>/<method>` over real HTTP (point `CSBOT_TELEGRAM_API_URL` at it):
 `getUpdates` long-polls and, like Telegram, keeps returning an update until a
-later call's offset confirms it; `sendMessage` is recorded as delivered only once
+later call's offset confirms it (only updates it has returned: Telegram's ids grow in
+the order updates arrive, and a test may deliver an update made earlier, with a
+lower id, after later ones); `sendMessage` is recorded as delivered only once
 its response has been written to the bot (a bot that hangs up first did not get
 it through); chats in `slow_chats` get their answer late, to keep a reply in
 flight. Used by the process-level tests of `csbot run`.
@@ -71,6 +73,8 @@ class FakeBotAPI:
     """How many sends were refused, by reason (429, 500, flood_chat, flood_all, draft)."""
     rng: random.Random = field(default_factory=lambda: random.Random(0))
     _pending: list[dict[str, Any]] = field(default_factory=list)
+    _unreturned: set[int] = field(default_factory=set)
+    """The pending updates (by object) no getUpdates has returned yet: no offset confirms them."""
     _arrived: asyncio.Event = field(default_factory=asyncio.Event)
     _closing: asyncio.Event = field(default_factory=asyncio.Event)
     _message_ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
@@ -109,6 +113,7 @@ class FakeBotAPI:
 
     def deliver(self, *updates: dict[str, Any]) -> None:
         self._pending.extend(updates)
+        self._unreturned.update(id(update) for update in updates)
         self._arrived.set()
 
     def texts_to(self, chat_id: int) -> list[str]:
@@ -170,14 +175,20 @@ class FakeBotAPI:
         offset = int(params.get("offset") or 0)
         if offset:
             self.confirmed_below = max(self.confirmed_below, offset)
-            self._pending = [update for update in self._pending if update["update_id"] >= offset]
+            self._pending = [
+                update
+                for update in self._pending
+                if update["update_id"] >= offset or id(update) in self._unreturned
+            ]
         if not self._pending and not self._closing.is_set():
             self._arrived.clear()
             try:
                 await asyncio.wait_for(self._arrived.wait(), float(params.get("timeout") or 0))
             except TimeoutError:
                 return []
-        return self._pending[: int(params.get("limit") or 100)]
+        batch = self._pending[: int(params.get("limit") or 100)]
+        self._unreturned.difference_update(id(update) for update in batch)
+        return batch
 
     async def _send_message(self, request: web.Request, params: dict[str, Any]) -> web.StreamResponse:
         chat_id, text = int(params["chat_id"]), str(params.get("text", ""))

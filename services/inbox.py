@@ -32,6 +32,7 @@ from db.journal import Entry, Journal, JournalWriteError
 from db.models import InboundMessage, InboundStatus, OutboundMessage
 from db.repositories import inbox as rows
 from db.types import utcnow
+from db.writer_turns import WriterTurns
 from services.conversation_log import (
     Interaction,
     Outcome,
@@ -203,7 +204,7 @@ class Inbox:
         self.journal = journal
         self.policy = policy or InboxPolicy()
         bind = session_factory.kw.get("bind")
-        self._writes = asyncio.Lock() if bind is not None and bind.dialect.name == "sqlite" else None
+        self._writes = WriterTurns() if bind is not None and bind.dialect.name == "sqlite" else None
         """SQLite takes one writer at a time, and a second one waits in SQLite's busy handler,
         which sleeps 1, 2, 5 ... 100 ms between tries: at 50 updates in flight that, not the
         work, was the p99 (1.8 s). This process's inbox writes queue here instead, in order.
@@ -325,7 +326,7 @@ class Inbox:
             # (the database's own timeouts bound it), so its connection is never left half-used.
             async with asyncio.timeout(MARK_TIMEOUT_S):
                 await turn.enter_async_context(self._marking)
-                await turn.enter_async_context(self.holding_writes())
+                await turn.enter_async_context(self.holding_writes(urgent=True))
             async with self._marks() as session:
                 await rows.add_outbound(session, [delivery_mark(inbound_id, user_id, sent)])
                 await session.commit()
@@ -429,11 +430,14 @@ class Inbox:
     ) -> None:
         await self.group.write(lambda batch: write_outcome(batch, record, llm), session=session)
 
-    def holding_writes(self) -> AbstractAsyncContextManager[object]:
+    def holding_writes(self, *, urgent: bool = False) -> AbstractAsyncContextManager[object]:
         """This process's inbox writes wait while it is held (on SQLite; on a server database
         nothing waits): every inbox write takes it, and so does work that must not have a writer
-        beside it, such as a checkpoint that has to finish."""
-        return self._writes if self._writes is not None else contextlib.nullcontext()
+        beside it, such as a checkpoint that has to finish. `urgent` (a delivery mark) goes
+        ahead of the writes waiting for their turn."""
+        if self._writes is None:
+            return contextlib.nullcontext()
+        return self._writes.urgent() if urgent else self._writes
 
     async def replay_journal(self) -> int:
         """Write journaled updates and outcomes into the database, in order, one record at a time;
