@@ -47,10 +47,10 @@ from services.text_sanitize import storable
 logger = logging.getLogger(__name__)
 
 DEFER_SECONDS = 0.5
-MARK_TIMEOUT_S = 2.0
-"""A delivery mark that cannot start this fast (other marks, SQLite's writer ahead of it) is left
-to the outcome's write (and, until then, to this process's memory): it never holds handling up
-for long."""
+MARK_WAIT_S = 0.25
+"""A delivery mark that cannot start this fast (other marks, SQLite's writer ahead of it) goes to
+the journal instead (a local append): the window in which a crash repeats a delivered reply stays
+short however busy the database is."""
 REPLAY_RETRY_S = 1.0
 """While the journal holds records the database did not take yet, a new update tries to replay it
 first at most this often; in between it is journaled behind them."""
@@ -314,31 +314,45 @@ class Inbox:
 
     async def mark_delivered(self, inbound_id: int, user_id: int | None, sent: SentMessage) -> None:
         """Write the outbound row of a message the customer received, at once and on its own
-        (not in a group commit behind other writes; on a connection of its own, within
-        `MARK_TIMEOUT_S`): a crash from here on repeats nothing, since a re-run finds it
-        (`delivered_before`). Until it is written somewhere (this mark, or the outcome), this
-        process remembers the delivery."""
+        (not in a group commit behind other writes; on a connection of its own): a crash from
+        here on repeats nothing, since a re-run finds it (`delivered_before`). When the database
+        does not take it within `MARK_WAIT_S` (or fails), it goes to the journal, which is
+        replayed before any stored update is handled again. Until it is in the database, this
+        process remembers the delivery too. `JournalWriteError` when neither took it."""
         self.unrecorded[inbound_id] = time.monotonic()
         if self._marks_closed:
             raise RuntimeError("the inbox is closing: the outcome records this message")
+        mark = delivery_mark(inbound_id, user_id, sent)
+        try:
+            await self._mark_in_database(mark)
+        except STORAGE_ERRORS as error:
+            await self.journal.append({"type": "mark", "row": mark})
+            sent.logged = True  # in the journal: the outcome leaves it out
+            logger.warning(
+                "delivery mark journaled: the database did not take it at once",
+                extra={"inbound_id": inbound_id, "error": _short(error)},
+            )
+            return
+        sent.logged = True
+        self.unrecorded.pop(inbound_id, None)
+
+    async def _mark_in_database(self, mark: dict[str, Any]) -> None:
         async with contextlib.AsyncExitStack() as turn:
             # Only the wait for a turn is bounded here: a statement under way is never cancelled
             # (the database's own timeouts bound it), so its connection is never left half-used.
-            async with asyncio.timeout(MARK_TIMEOUT_S):
+            async with asyncio.timeout(MARK_WAIT_S):
                 await turn.enter_async_context(self._marking)
                 await turn.enter_async_context(self.holding_writes(urgent=True))
             async with self._marks() as session:
-                await rows.add_outbound(session, [delivery_mark(inbound_id, user_id, sent)])
+                await rows.add_outbound(session, [mark])
                 await session.commit()
-        sent.logged = True
-        self.unrecorded.pop(inbound_id, None)
 
     async def close_marks(self) -> None:
         """No delivery mark starts from now on, and the one under way ends (within a bound) before
         the marks' connection is closed."""
         self._marks_closed = True
         with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(MARK_TIMEOUT_S * 2), self._marking:
+            async with asyncio.timeout(MARK_WAIT_S * 8), self._marking:
                 pass
 
     async def delivered_before(self, row: InboundMessage) -> bool:
@@ -510,6 +524,10 @@ class Inbox:
     async def _replay(self, session: AsyncSession, record: dict[str, Any]) -> None:
         if record.get("type") == "outcome":
             await write_outcome(session, record)
+            await session.commit()
+            return
+        if record.get("type") == "mark":
+            await rows.add_outbound_once(session, record["row"])
             await session.commit()
             return
         arrival = Arrival(**record["arrival"])

@@ -448,3 +448,35 @@ async def test_an_outcome_with_nowhere_to_go_is_written_when_the_database_answer
     row = await _row(fast)
     assert row.status == InboundStatus.ANSWERED, "the worker's pass wrote the outcome it held"
     assert len(interfere_fast.texts(STOCK_ANSWER_MARK)) == 1, "and sent nothing again"
+
+
+async def test_a_delivery_mark_the_database_cannot_take_at_once_is_journaled_and_outlives_a_crash(
+    fast: Harness, settings: Settings, database_url: str
+) -> None:
+    """The database locked the moment a reply was delivered: its mark goes to the journal at once.
+    The process then dies before any outcome is written; the next process replays the journal
+    first and finds the reply delivered, so the customer does not get it again."""
+    admission = await fast.app.dispatcher.admit(fast.bot, fast.updates.text(DEMO_USER_ID, STOCK_QUESTION))
+    assert isinstance(admission.receipt, InboundMessage) and admission.receipt.id is not None
+    inbound_id = admission.receipt.id
+    sent = SentMessage("sendMessage", DEMO_USER_ID, "SKU-7890: 12 in stock")
+    async with held_lock(database_url):
+        await fast.app.inbox.mark_delivered(inbound_id, DEMO_USER_ID, sent)
+    assert fast.app.inbox.journal.pending(), "journaled, not left to memory"
+    assert sent.logged, "the outcome will not log it a second time"
+
+    restarted = await build_app(settings.model_copy(update={"db_lock_timeout_ms": 200}), upgrade=False)
+    try:
+        after = Harness(restarted, updates=fast.updates)
+        seen = Interfere()
+        after.bot.session.middleware(seen)
+        await _due_now(after)
+        await InboxWorker(restarted.dispatcher, after.bot).run_once()
+        assert not restarted.inbox.journal.pending()
+        assert seen.texts() == [], "nothing sent again"
+        stored = await _row(after)
+        assert stored.status == "answered" and "not handled again" in (stored.status_reason or "")
+        marks = [r for r in await after.rows(OutboundMessage) if r.inbound_id == inbound_id]
+        assert [m.text for m in marks] == ["SKU-7890: 12 in stock"]
+    finally:
+        await restarted.close()

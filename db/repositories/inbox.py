@@ -170,6 +170,26 @@ async def add_outbound(session: AsyncSession, rows: Sequence[Mapping[str, Any]])
     await connection.execute(_ADD_OUTBOUND, [column_values(OutboundMessage, row) for row in rows])
 
 
+async def add_outbound_once(session: AsyncSession, row: Mapping[str, Any]) -> bool:
+    """Insert one outbound row unless the same message of the same update is logged already (a
+    journal replayed twice after a crash); whether it was inserted."""
+    statement = (
+        select(OutboundMessage.id)
+        .where(
+            col(OutboundMessage.inbound_id) == row["inbound_id"],
+            col(OutboundMessage.chat_id) == row["chat_id"],
+            col(OutboundMessage.method) == row["method"],
+            col(OutboundMessage.status) == row["status"],
+            col(OutboundMessage.text) == row["text"],
+        )
+        .limit(1)
+    )
+    if (await session.exec(statement)).first() is not None:
+        return False
+    await add_outbound(session, [row])
+    return True
+
+
 _LLM_REPLIES = LLMReply.__table__  # type: ignore[attr-defined]
 _ADD_LLM_REPLY = insert(_LLM_REPLIES).returning(_LLM_REPLIES.c.id)
 
