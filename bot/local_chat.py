@@ -26,12 +26,16 @@ from bot.fake_updates import UpdateFactory
 from bot.recording_session import LOCAL_BOT_TOKEN, RecordingSession
 from db.models import InboundMessage
 from db.seed import DEMO_PHONE
+from services.inbox import NotStored
 from services.text_html import to_plain
 
 BANNER = (
     "csbot local chat - you are the demo customer (orders 20240115-001234, 20231202-000458, "
     "20240120-000871). Type a message; a number presses a button of the last reply; /quit leaves."
 )
+
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -91,7 +95,14 @@ class LocalChat:
         else:
             update = self._updates.text(self._user_id, line)
         self.turn += 1
-        await self._app.dispatcher.feed_update(self.bot, update)
+        try:
+            await self._app.dispatcher.feed_update(self.bot, update)
+        except NotStored as error:  # the database down and the journal's disk refusing too
+            logger.error(
+                "message not stored: neither the database nor the journal took it; say it again later",
+                extra={"update_id": update.update_id, "error": str(error)[:300]},
+            )
+            return []
         return [(text, labels, update.update_id) for text, labels in self._render_new()]
 
     async def _logged(self, update_id: int) -> InboundMessage | None:

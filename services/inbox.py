@@ -196,8 +196,8 @@ class Inbox:
         self._marking = asyncio.Lock()
         self._marks_closed = False
         self.unrecorded: dict[int, float] = {}
-        """Updates whose reply this process delivered but could not record yet (database and
-        journal both refusing): a re-run here does not send it again (monotonic time noted)."""
+        """Updates whose reply this process delivered while its mark is not in the database yet
+        (in the journal, or nowhere): a re-run here does not send it again (monotonic time noted)."""
         self._unwritten: dict[int, tuple[dict[str, Any], ReplyReport | None]] = {}
         """Outcomes neither the database nor the journal took: written by `write_unwritten` as
         soon as one of them does, so a restart does not forget a delivered reply."""

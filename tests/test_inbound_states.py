@@ -32,6 +32,7 @@ from bot.app import App, build_app
 from bot.config import Settings
 from bot.durable_dispatcher import SHUTDOWN_REASON
 from bot.inbox_worker import InboxWorker
+from bot.local_chat import LocalChat
 from bot.middlewares.outbound_log import FinishSendsInFlight, stored_call
 from bot.middlewares.telegram_retry import FloodWaits
 from db.journal import JournalWriteError
@@ -480,3 +481,21 @@ async def test_a_delivery_mark_the_database_cannot_take_at_once_is_journaled_and
         assert [m.text for m in marks] == ["SKU-7890: 12 in stock"]
     finally:
         await restarted.close()
+
+
+async def test_the_local_chat_says_a_message_was_not_stored_and_goes_on(
+    fast: Harness, database_url: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """`csbot chat` with the database locked and the journal's disk full: no traceback, one error
+    line saying so, and the next message (storage back) is answered."""
+    chat = LocalChat(fast.app, user_id=DEMO_USER_ID)
+
+    async def refuse(record: object) -> None:
+        raise JournalWriteError("[Errno 28] No space left on device")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(fast.app.inbox.journal, "append", refuse)
+        async with held_lock(database_url):
+            assert await chat.send(STOCK_QUESTION) == []
+    assert any("message not stored" in r.getMessage() for r in caplog.records if r.levelname == "ERROR")
+    assert any(STOCK_ANSWER_MARK in reply for reply in await chat.send(STOCK_QUESTION))
