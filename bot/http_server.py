@@ -14,9 +14,9 @@ the update is stored unclaimed and the inbox worker of whichever instance is fre
 takes it. While draining for a shutdown the webhook answers 503, so Telegram
 sends the update again (to another instance behind the balancer).
 
-`/healthz`: the process is alive. `/readyz`: the database (and Redis, when used)
-answer, the journal took its last append (or its disk takes writes again) and the
-process is not draining; 503 with the reasons otherwise.
+`/healthz`: the process is alive. `/readyz`: 200 while the instance can take updates
+(the database or the journal takes writes, and it is not draining), with what is
+degraded (the database, the journal, Redis) listed; 503 with the reasons otherwise.
 `/metrics`: the Prometheus text format (bot/metrics.py). `/admin`: the admin web
 console (bot/console), when one is given.
 """
@@ -87,27 +87,43 @@ class HttpFront:
         return web.json_response({"status": "alive"})
 
     async def _readyz(self, _request: web.Request) -> web.Response:
-        problems = []
+        """503 only when this instance cannot take updates: it is draining, or neither the database
+        nor the journal takes writes. A database or Redis outage alone is shared by every instance
+        behind the balancer: they all stay in (the journal keeps what arrives, handling waits for
+        Redis), and the outage is listed under `degraded`."""
+        problems, degraded = [], []
         if self.draining:
             problems.append("draining for shutdown")
-        try:
-            async with asyncio.timeout(READINESS_TIMEOUT_S), self._engine.connect() as connection:
-                await connection.execute(text("SELECT 1"))
-        except Exception as error:  # whatever the driver raises, the answer is "not ready"
-            problems.append(f"database: {type(error).__name__}")
+        database = await self._database_problem()
+        if database is None and self._dispatcher.inbox.database_refused is not None:
+            # It answers a read but refused the last update (a lock, a full disk): writes count here.
+            database = f"database: {self._dispatcher.inbox.database_refused[:120]}"
         refusal = await self._dispatcher.inbox.journal.check()
-        if refusal is not None:
-            problems.append(f"journal: {refusal}")
+        journal = f"journal: {refusal}" if refusal is not None else None
+        if database is not None and journal is not None:
+            problems += [database, journal]
+        else:
+            degraded += [problem for problem in (database, journal) if problem is not None]
         redis = getattr(self._state_store.storage, "redis", None) if self._state_store else None
         if redis is not None:
             try:
                 async with asyncio.timeout(READINESS_TIMEOUT_S):
                     await redis.ping()
             except Exception as error:  # redis raises its own connection and timeout errors
-                problems.append(f"redis: {type(error).__name__}")
+                degraded.append(f"redis: {type(error).__name__}")
         if problems:
-            return web.json_response({"status": "not ready", "problems": problems}, status=503)
-        return web.json_response({"status": "ready"})
+            body: dict[str, object] = {"status": "not ready", "problems": problems}
+            return web.json_response({**body, "degraded": degraded} if degraded else body, status=503)
+        ready: dict[str, object] = {"status": "ready"}
+        return web.json_response({**ready, "degraded": degraded} if degraded else ready)
+
+    async def _database_problem(self) -> str | None:
+        try:
+            async with asyncio.timeout(READINESS_TIMEOUT_S), self._engine.connect() as connection:
+                await connection.execute(text("SELECT 1"))
+        except Exception as error:  # whatever the driver raises, the answer is "not ready"
+            return f"database: {type(error).__name__}"
+        return None
 
     async def _metrics_page(self, _request: web.Request) -> web.Response:
         assert self._metrics is not None

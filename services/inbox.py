@@ -203,6 +203,8 @@ class Inbox:
         soon as one of them does, so a restart does not forget a delivered reply."""
         self.journal = journal
         self.policy = policy or InboxPolicy()
+        self.database_refused: str | None = None
+        """Why the database refused the last new update (None once it takes one again)."""
         bind = session_factory.kw.get("bind")
         self._writes = WriterTurns() if bind is not None and bind.dialect.name == "sqlite" else None
         """SQLite takes one writer at a time, and a second one waits in SQLite's busy handler,
@@ -262,7 +264,9 @@ class Inbox:
         except IntegrityError:
             return Stored(Receipt.DUPLICATE)
         except STORAGE_ERRORS as error:
+            self.database_refused = _short(error)
             return await self._journaled(arrival, _short(error))
+        self.database_refused = None
         # A snapshot of the row as stored, for reading (id, attempts, chat): attached to no
         # session and built without the ORM's instrumentation (170 us an update otherwise).
         if waiting:

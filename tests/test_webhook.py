@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -14,7 +15,8 @@ import pytest
 from aiogram import Bot
 from aiohttp import web
 
-from bench.db_faults import held_lock
+from bench.db_faults import database_outage, held_lock
+from bench.redis_proxy import RedisProxy
 from bot.app import build_app
 from bot.config import Settings
 from bot.fake_updates import UpdateFactory
@@ -25,6 +27,7 @@ from db.models import InboundMessage
 from services.texts import t
 from tests.harness import DEMO_USER_ID, Harness, texts_to
 from tests.test_nothing_lost import eventually
+from tests.test_state_store import redis_answers
 
 SECRET = "s3cret_for-tests"
 PATH = "/telegram/hook"
@@ -121,6 +124,34 @@ async def test_health_and_readiness(harness: Harness, front: tuple[HttpFront, st
         ) as response:
             assert response.status == 503, "Telegram will send it again, to an instance that is not stopping"
     assert await harness.rows(InboundMessage) == []
+
+
+@pytest.mark.skipif(not redis_answers(), reason="no Redis server at 127.0.0.1:6379")
+async def test_an_outage_every_instance_shares_keeps_the_instance_ready(
+    settings: Settings, database_url: str
+) -> None:
+    """The database down (the journal takes the updates) or Redis refusing: /readyz stays 200 and
+    lists what is degraded, so a balancer does not take every instance out at once."""
+    proxy = RedisProxy()
+    with_redis = settings.model_copy(
+        update={"redis_url": await proxy.start(), "redis_prefix": f"csbot-test-{uuid.uuid4().hex}"}
+    )
+    harness = Harness(await build_app(with_redis, upgrade=False, seed=True))
+    try:
+        async with webhook_server(harness) as (_, base), aiohttp.ClientSession() as http:
+            await proxy.refuse()
+            async with database_outage(database_url), http.get(base + "/readyz") as response:
+                body = await response.json()
+            assert response.status == 200 and body["status"] == "ready", body
+            assert any(entry.startswith("redis: ") for entry in body["degraded"]), body
+            if not database_url.startswith("sqlite"):  # a locked SQLite file still answers SELECT 1
+                assert any(entry.startswith("database: ") for entry in body["degraded"]), body
+            await proxy.restore()
+            async with http.get(base + "/readyz") as response:
+                assert (response.status, await response.json()) == (200, {"status": "ready"})
+    finally:
+        await harness.app.close()
+        await proxy.close()
 
 
 async def test_metrics_count_outcomes_latency_and_telegram_errors(
