@@ -95,7 +95,7 @@ UNHAPPY_ASKS_ABOVE = 0.6
 entries to pick from, not a person; frustration alone (the `human` lines of `tests/data/complaints.tsv`)
 scores 0.01-0.57 on the demo FAQ ("고객센터 왜 이래요 진짜" 0.57, "your service is awful" 0.53: their
 "service" is the opening-hours entry's). Chosen by hand between the two, so the margin is small; 0.5
-until the eleventh session's refit moved frustration alone above it."""
+until a refit of the FAQ calibration moved frustration alone above it."""
 ASKS_PRODUCT_FACT = re.compile(
     r"\b(wash|washing|washable|machine[- ]wash|hand[- ]wash|dry[- ]?clean|dryer|tumble|iron|ironed|ironing"
     r"|bleach|care (for|instructions|label)|made (of|from|in)|material|fabric|blend|itchy|scratchy|soft"
