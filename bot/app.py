@@ -58,6 +58,8 @@ class App:
     """The delivery marks' own connection (services/inbox.py `Inbox.mark_delivered`)."""
 
     async def close(self) -> None:
+        if self.dispatcher.busy:  # `csbot run` drained already; anything else ends its handling here
+            await self.dispatcher.drain(within=SHUTDOWN_GRACE_SECONDS)
         if self.cache_bus is not None:
             await self.cache_bus.close()
         if self.state_store is not None:
