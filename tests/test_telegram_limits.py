@@ -62,11 +62,17 @@ def _require_redis() -> None:
 @pytest.fixture
 async def redis_client() -> AsyncIterator[Any]:
     _require_redis()
-    from redis.asyncio import Redis
+    from redis.asyncio import BlockingConnectionPool, Redis
 
-    client = Redis.from_url(REDIS_URL, socket_connect_timeout=1)
+    # A few connections that callers wait for, connected without a tight deadline: 90 sends at
+    # once, each opening its own connection within 1 s, fail on a loaded machine.
+    pool = BlockingConnectionPool.from_url(
+        REDIS_URL, max_connections=8, timeout=60, socket_connect_timeout=30
+    )
+    client = Redis(connection_pool=pool)
     yield client
     await client.aclose()
+    await pool.aclose()
 
 
 @pytest.fixture(params=["local", "redis"])
