@@ -11,7 +11,7 @@ from bench.openai_double import OpenAIDouble, ScriptedModel
 from services.llm.config import LLMEndpoint, LLMRoles
 from services.llm.gateway import LLMGateway
 from services.llm.local.availability import bundled_model_path, local_generation_available
-from services.llm.prompts import SYSTEM_PROMPT, PromptBuilder
+from services.llm.prompts import LANGUAGE_NAMES, SYSTEM_PROMPT, PromptBuilder
 from services.llm.reply import AnswerRequest, ReplyReport
 from services.llm.tokens import (
     GGUF_PREFIX,
@@ -24,6 +24,7 @@ from services.llm.tokens import (
     trim_exactly,
     trim_to_window,
 )
+from services.texts import LANGUAGES
 
 if TYPE_CHECKING:
     from services.llm.local.engine import LocalEngine
@@ -236,6 +237,24 @@ async def test_the_answer_prompt_fits_by_the_target_s_own_count() -> None:
         messages = await builder.trimmed(request, report)
         assert await gateway.prompt_tokens("target", messages) <= 1200
         assert report.dropped_turns > estimated.dropped_turns
+    finally:
+        await gateway.close()
+        await double.stop()
+
+
+async def test_the_answer_prompt_names_every_reply_language() -> None:
+    """A Japanese question's prompt asks for Japanese (not the English fallback), and every
+    language the bot speaks has its name in the prompt."""
+    assert set(LANGUAGE_NAMES) == set(LANGUAGES)
+    double = OpenAIDouble({"Qwen/Qwen2.5-7B-Instruct": ScriptedModel(lambda text: "ok")})
+    await double.start()
+    endpoint = LLMEndpoint(base_url=double.base_url, model="Qwen/Qwen2.5-7B-Instruct", context_window=4000)
+    gateway = LLMGateway(LLMRoles(target=[endpoint]))
+    try:
+        builder = PromptBuilder(gateway, reply_budget=200, summarizer=None)
+        request = AnswerRequest("今日注文したらいつ届きますか？", "ja", None, "")
+        system = (await builder.trimmed(request, ReplyReport()))[0]["content"]
+        assert "in Japanese" in system and "in English" not in system, system
     finally:
         await gateway.close()
         await double.stop()

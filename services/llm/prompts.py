@@ -23,7 +23,7 @@ from services.llm.tokens import TokenCounter, counter_for, trim_exactly, trim_to
 
 logger = logging.getLogger(__name__)
 
-LANGUAGE_NAMES = {"ko": "Korean", "en": "English"}
+LANGUAGE_NAMES = {"ko": "Korean", "en": "English", "ja": "Japanese"}
 SYSTEM_PROMPT = (
     "You answer customers of an online shop, briefly, in {language}. Use only the FACTS and FAQ "
     "below; if they lack the answer, say so and offer a person. Never state a number, price, date, "
