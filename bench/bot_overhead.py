@@ -44,11 +44,12 @@ from bench.databases import fresh_database
 from bench.phase_timer import render as render_phases
 from bench.phase_timer import timing_phases
 from bot.app import App, build_app
-from bot.config import Settings
 from bot.dispatcher import create_bot
 from bot.fake_updates import UpdateFactory
 from bot.heap import settle_heap
 from bot.recording_session import LOCAL_BOT_TOKEN, RecordingSession
+from services.admin.figures import percentile
+from services.settings import Settings
 
 QUESTIONS = (
     "What payment methods do you accept?",
@@ -106,8 +107,7 @@ class Run:
     machine it moves far less with the neighbours' load than the wall-clock figures do."""
 
     def percentile(self, share: float) -> float:
-        ordered = sorted(self.latencies_ms)
-        return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+        return percentile(self.latencies_ms, share) or 0.0
 
     def cell(self) -> str:
         return f"{self.percentile(0.5):.2f} / {self.percentile(0.95):.2f} / {self.percentile(0.99):.2f}"

@@ -21,11 +21,11 @@ import sys
 import numpy as np
 
 from bench.eval_sets import DATA, TUNING_FAQ, faq_documents
-from services.classifier import INTENTS, IntentClassifier, load_examples
-from services.encoder import shared_encoder
-from services.faq_eval import load_questions
-from services.faq_matcher import CALIBRATION_PATH, FEATURES, Calibration, FaqDocument, FaqMatcher
-from services.understanding import INTENT_CALIBRATION_PATH
+from services.faq.evaluation import load_questions
+from services.faq.matcher import CALIBRATION_PATH, FEATURES, Calibration, FaqDocument, FaqMatcher
+from services.understanding.classifier import INTENTS, IntentClassifier, load_examples
+from services.understanding.encoder import shared_encoder
+from services.understanding.understand import INTENT_CALIBRATION_PATH
 
 FALSE_ANSWER_BUDGET = 0.015
 """A fit lands about 1.4x over its budget on a FAQ it has not seen (`--cross-validate`: budget 0.02
@@ -165,10 +165,10 @@ TERM_WEIGHTS = (0.0, 1.0, 2.0, 4.0)
 def search_term_weight(folds: int = 5) -> None:
     """Print 5-fold cross-validated macro-F1 (all, Korean, Japanese) per naive-Bayes term weight.
 
-    Examples only, the held-out sets never take part; services.classifier.TERM_WEIGHT is set from
+    Examples only, the held-out sets never take part; services.understanding.classifier.TERM_WEIGHT is set from
     this table by hand (the Korean goal decides between weights that tie overall).
     """
-    from services.classifier_eval import Labelled, evaluate
+    from services.understanding.evaluation import Labelled, evaluate
 
     examples = load_examples()
     fold_of = np.random.default_rng(0).integers(0, folds, len(examples))
@@ -218,7 +218,7 @@ def calibrate_intents(folds: int = 5) -> dict[str, object]:
     return {
         "clarify_below": best,
         "cv_accuracy": round(accuracy, 3),
-        "fitted_on": "services/data/intent_examples.tsv",
+        "fitted_on": "services/understanding/data/intent_examples.tsv",
     }
 
 

@@ -39,7 +39,6 @@ from sqlmodel import col, select
 from bench.openai_double import OpenAIDouble, Profile, ScriptedModel
 from bench.reference_models import QUESTIONS, faq_answer, inventor
 from bot.app import App, build_app
-from bot.config import Settings
 from bot.dispatcher import create_bot
 from bot.fake_updates import UpdateFactory
 from bot.middlewares.telegram_retry import TelegramRetryMiddleware
@@ -47,6 +46,7 @@ from bot.recording_session import LOCAL_BOT_TOKEN, RecordingSession
 from db.models import CanaryEvent, InboundMessage, LLMReply, OutboundMessage
 from db.types import utcnow
 from services.llm.config import CanaryArm, CanarySchedule, GuardRails, LLMEndpoint, LLMRoles
+from services.settings import Settings
 
 ADMIN_ID = 900_000_001
 QUICK = (100, 3, [25.0, 50.0, 100.0])

@@ -25,14 +25,14 @@ import aiohttp
 from aiohttp import web
 from pydantic import SecretStr
 
-from bot.config import Settings
 from bot.console import standalone_application
 from bot.console.wiring import console_deps
 from db import migrate
 from db.engine import create_engine, create_session_factory
 from db.models import InboundMessage, InboundStatus, LLMCall, LLMReply, OutboundMessage
 from db.types import utcnow
-from services.console_auth import issue_login_link
+from services.console.auth import issue_login_link
+from services.settings import Settings
 
 GOAL_MS = 300.0
 USER_ID = 700_000_001

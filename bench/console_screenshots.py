@@ -23,7 +23,6 @@ from sqlmodel import col, select
 
 from bench.browser import DEFAULT_CHROMIUM, BrowserThread
 from bot.app import App, build_app
-from bot.config import Settings
 from bot.console import standalone_application
 from bot.console.wiring import console_deps
 from bot.dispatcher import create_bot
@@ -31,7 +30,8 @@ from bot.fake_updates import UpdateFactory
 from bot.recording_session import LOCAL_BOT_TOKEN, RecordingSession
 from db.models import InboundMessage, LLMCall, LLMReply, OutboundMessage
 from db.types import utcnow
-from services.console_auth import issue_login_link
+from services.console.auth import issue_login_link
+from services.settings import Settings
 
 DOCS = Path(__file__).parent.parent / "docs"
 DEMO_USER = 700_000_001

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.config import Settings
 from db import migrate
 from db.engine import create_engine
+from services.settings import Settings
 
 
 async def fresh_database(url: str | None, workdir: Path, *, name: str) -> str:

@@ -27,7 +27,8 @@ from dataclasses import dataclass
 
 from bench.openai_double import OpenAIDouble, Profile, ScriptedModel
 from db.seed import FAQ
-from services.faq import FaqDocument, FaqLookupAnswerer
+from services.admin.figures import percentile
+from services.faq.lookup import FaqDocument, FaqLookupAnswerer
 from services.llm.config import LLMEndpoint, LLMRoles, VerifyMode
 from services.llm.gateway import CallLedger, LLMGateway
 from services.llm.speculative import AnswerRequest, ReplyReport, SpeculativeAnswerer, split_sentences
@@ -147,13 +148,12 @@ async def run_speculative(answerer: SpeculativeAnswerer, question: str, scale: f
 
 
 def context(answerer: SpeculativeAnswerer, question: str, found: object) -> str:
-    """As the bot builds it (services.faq_answers): the matched entry, else the closest entries."""
+    """As the bot builds it (services.faq.replies): the matched entry, else the closest entries."""
     return found.text if found is not None else answerer.lookup.context(question, language="en")  # type: ignore[attr-defined]
 
 
 def p95(values: list[float]) -> float:
-    ordered = sorted(values)
-    return ordered[max(0, round(0.95 * len(ordered) + 0.5) - 1)]
+    return percentile(values, 0.95) or 0.0
 
 
 async def main(scale: float) -> None:

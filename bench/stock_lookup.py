@@ -9,7 +9,7 @@ recognises, SKU or name, without near misses) are exactly the expected ones. The
 
 It also scores follow-ups on the demo shop (`followups.tsv` tuning, `followups_holdout.tsv` held
 out): a message after a question about the Linen Overshirt is right when the chat's last product
-stands in for it exactly when it is `memory` (services/product_memory.py), not when it names
+stands in for it exactly when it is `memory` (services/catalogue/memory.py), not when it names
 another thing.
 """
 
@@ -18,9 +18,9 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from services.classifier import Intent, IntentClassifier
-from services.entities import CatalogueName
-from services.shop_files.products import read_products
+from services.shop.files.products import read_products
+from services.understanding.classifier import Intent, IntentClassifier
+from services.understanding.entities import CatalogueName
 
 ROOT = Path(__file__).parent.parent
 SETS = (
@@ -77,7 +77,7 @@ def evaluate(catalogue: Path, questions: Path) -> tuple[int, int, int, list[str]
 def evaluate_follow_ups(questions: Path) -> tuple[int, dict[str, tuple[int, int]], list[str]]:
     """Per expected label (`memory`, `other`): how many lines, how many right; and the misses."""
     from bench.eval_sets import demo_classifier
-    from services.product_memory import named_products, names_something_else
+    from services.catalogue.memory import named_products, names_something_else
 
     classifier = demo_classifier()
     remembered = ["SKU-7890"]

@@ -40,7 +40,6 @@ from aiogram.methods.base import TelegramType
 
 from bench.openai_double import OpenAIDouble, Profile, ScriptedModel
 from bot.app import App, build_app
-from bot.config import Settings
 from bot.dispatcher import create_bot
 from bot.fake_updates import UpdateFactory
 from bot.heap import settle_heap
@@ -48,7 +47,9 @@ from bot.middlewares.telegram_limits import OutgoingLimiter, TelegramLimits, cou
 from bot.rate_windows import LocalWindows
 from bot.recording_session import LOCAL_BOT_TOKEN, QueuedResponse, RecordingSession
 from db.seed import FAQ
+from services.admin.figures import percentile
 from services.llm.config import LLMEndpoint, LLMRoles
+from services.settings import Settings
 
 QUESTION = "If I order today, when does it arrive?"
 ANSWER = next(answer for slug, lang, _, answer, _, _ in FAQ if slug == "same-day-dispatch" and lang == "en")
@@ -115,9 +116,9 @@ class EnforcingTelegram(RecordingSession):
         return result
 
 
-def percentile(values: Sequence[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
+def share_of(values: Sequence[float], share: float) -> float:
+    found = percentile(values, share)
+    return float("nan") if found is None else found
 
 
 async def _one_run(
@@ -174,10 +175,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "time_scale": args.time_scale,
         "answered": len(finals),
         "refused_429": sum(telegram.refused_429.values()),
-        "first_p50": percentile(first, 0.5),
-        "first_p95": percentile(first, 0.95),
-        "final_p50": percentile(finals, 0.5),
-        "final_p95": percentile(finals, 0.95),
+        "first_p50": share_of(first, 0.5),
+        "first_p95": share_of(first, 0.95),
+        "final_p50": share_of(finals, 0.5),
+        "final_p95": share_of(finals, 0.95),
         "single": single,
         "limit_time": limit_time,
         "bound": 2 * single + limit_time,

@@ -17,24 +17,24 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from bench.intent_cues import CueScorer
 from db.seed import DEMO_PRODUCTS, demo_names
-from services.classifier import IntentClassifier
-from services.classifier_eval import load_labelled
-from services.encoder import shared_encoder
-from services.entities import CatalogueName
-from services.faq import FaqLookupAnswerer
-from services.faq_eval import load_questions
-from services.faq_store import demo_documents
-from services.intent_cues import CueScorer
-from services.understanding import understand
+from services.admin.figures import percentile as shared_percentile
+from services.faq.evaluation import load_questions
+from services.faq.lookup import FaqLookupAnswerer
+from services.faq.store import demo_documents
+from services.understanding.classifier import IntentClassifier
+from services.understanding.encoder import shared_encoder
+from services.understanding.entities import CatalogueName
+from services.understanding.evaluation import load_labelled
+from services.understanding.understand import understand
 
 DATA = Path("tests/data")
 GOAL_MS = 5.0
 
 
 def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+    return shared_percentile(values, q) or 0.0
 
 
 def texts_of_the_sets(limit: int | None = None) -> list[str]:

@@ -12,7 +12,6 @@ from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.cache_bus import CacheBus
-from bot.config import Settings
 from bot.dispatcher import create_dispatcher
 from bot.durable_dispatcher import DurableDispatcher
 from bot.fsm_storage import StateStore, open_state_store
@@ -24,14 +23,15 @@ from db.journal import Journal
 from db.seed import seed_demo
 from db.wal_checkpoint import WalCheckpointer
 from services.answerers import load_answerers
-from services.canary import Canary
-from services.inbox import Inbox, InboxPolicy
+from services.inbox.durable import Inbox, InboxPolicy
+from services.inbox.read_cache import caches_for
 from services.llm.arms import ArmSet
 from services.llm.gateway import LLMGateway
 from services.llm.local.availability import local_generation_available
 from services.llm.local.serving import LocalServer
 from services.llm.speculative import SpeculativeAnswerer
-from services.read_cache import caches_for
+from services.rollout.canary import Canary
+from services.settings import Settings
 
 logger = logging.getLogger(__name__)
 
@@ -55,7 +55,7 @@ class App:
     cache_bus: CacheBus | None = None
     checkpointer: WalCheckpointer | None = None
     marks_engine: AsyncEngine | None = None
-    """The delivery marks' own connection (services/inbox.py `Inbox.mark_delivered`)."""
+    """The delivery marks' own connection (services/inbox/durable.py `Inbox.mark_delivered`)."""
 
     async def close(self) -> None:
         if self.dispatcher.busy:  # `csbot run` drained already; anything else ends its handling here

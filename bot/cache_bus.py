@@ -1,7 +1,7 @@
 """Tells every process of the bot when a cached row changed, over Redis pub/sub.
 
 Each process caches who a Telegram user is and whether a person is talking to
-them (services/read_cache.py) and forgets an entry when it writes the row
+them (services/inbox/read_cache.py) and forgets an entry when it writes the row
 itself. Behind a load balancer the hand-off can be opened by one process and the
 customer's next message reach another; this bus carries "forget this key" to all
 of them within milliseconds of the commit. Pub/sub does not queue for a process
@@ -15,7 +15,7 @@ import logging
 import os
 from typing import Any
 
-from services.read_cache import ReadCaches
+from services.inbox.read_cache import ReadCaches
 
 logger = logging.getLogger(__name__)
 

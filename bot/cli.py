@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 from bot.cli_output import OneLineParser, emit_line, positive_int
 from bot.cli_shop_files import add_parsers as add_shop_file_parsers
 from bot.cli_shop_files import run_export, run_import
-from bot.config import ConfigError, Settings, load_settings
 from bot.logging_setup import configure_logging
 from db.engine import DatabaseUnreachable
+from services.settings import ConfigError, Settings, load_settings
 
 if TYPE_CHECKING:
     from aiogram import Bot
@@ -26,8 +26,8 @@ if TYPE_CHECKING:
     from aiohttp import web
 
     from bot.app import App
-    from services.classifier import IntentClassifier
-    from services.faq import FaqLookupAnswerer
+    from services.faq.lookup import FaqLookupAnswerer
+    from services.understanding.classifier import IntentClassifier
 
 logger = logging.getLogger("csbot")
 
@@ -79,11 +79,6 @@ def _parser() -> argparse.ArgumentParser:
     classify.add_argument("text", nargs="?", help="one utterance; without it, one per stdin line")
     classify.add_argument(
         "--evaluate", metavar="TSV", help="labelled set (intent<TAB>text): print precision/recall"
-    )
-    classify.add_argument(
-        "--cues",
-        action="store_true",
-        help="also add the old hand-written cue tables' scores (to measure what they add)",
     )
 
     evaluate = commands.add_parser(
@@ -180,7 +175,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 async def _run_async(args: argparse.Namespace, settings: Settings) -> int:
     if args.command in ("run", "chat"):
         _require_local_model(args, settings)
-        from services.classifier import warm_up
+        from services.understanding.classifier import warm_up
 
         warm_up()
     if args.command == "run":
@@ -396,8 +391,8 @@ async def _read_logs(args: argparse.Namespace, settings: Settings) -> int:
     from bot.cli_database import open_recorded
     from db.engine import create_session_factory
     from db.repositories import logs
-    from services.admin_views import inbound_as_json, render_logs
-    from services.stats import collect_stats
+    from services.admin.stats import collect_stats
+    from services.admin.views import inbound_as_json, render_logs
 
     engine = await open_recorded(settings)
     try:
@@ -431,7 +426,7 @@ async def _read_logs(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _evaluate(args: argparse.Namespace, settings: Settings) -> int:
-    from services.faq_eval import EvalFileError, evaluate, load_questions, render
+    from services.faq.evaluation import EvalFileError, evaluate, load_questions, render
 
     try:
         questions = load_questions(args.file)
@@ -453,18 +448,18 @@ def _evaluate(args: argparse.Namespace, settings: Settings) -> int:
 def _eval_answerers(faq: str | None, settings: Settings) -> tuple[IntentClassifier, FaqLookupAnswerer]:
     """The FAQ named on the command line, else the shop's database (its catalogue names too)."""
     from db.seed import DEMO_PRODUCTS, demo_names
-    from services.classifier import IntentClassifier
-    from services.entities import CatalogueName
-    from services.faq import FaqLookupAnswerer
+    from services.faq.lookup import FaqLookupAnswerer
+    from services.understanding.classifier import IntentClassifier
+    from services.understanding.entities import CatalogueName
 
     demo_catalogue = [CatalogueName(p["sku"], demo_names(p)) for p in DEMO_PRODUCTS]
     bar = settings.faq_min_confidence  # the bot's own bar: eval answers as the bot would
     if faq == "demo":
-        from services.faq_store import demo_documents
+        from services.faq.store import demo_documents
 
         return IntentClassifier(demo_catalogue), FaqLookupAnswerer(demo_documents(), min_confidence=bar)
     if faq is not None:
-        from services.faq_store import file_documents
+        from services.faq.store import file_documents
 
         path = Path(faq)
         try:
@@ -493,7 +488,7 @@ PERIOD_SHAPE = re.compile(r"\s*[-+]?[\d.]+\s*[mhdw]?\s*$", re.IGNORECASE)
 
 def _period(value: str) -> timedelta:
     """argparse type for --period: a bad one is a one-line usage error naming the option."""
-    from services.stats import parse_period
+    from services.admin.stats import parse_period
 
     try:
         return parse_period(value)
@@ -506,7 +501,7 @@ def _parse_since(value: str) -> datetime:
     from datetime import UTC
 
     from db.types import utcnow
-    from services.stats import parse_period
+    from services.admin.stats import parse_period
 
     try:
         parsed = datetime.fromisoformat(value)
@@ -529,7 +524,7 @@ async def _shop_classifier(settings: Settings) -> IntentClassifier:
 
     from db.engine import create_engine, create_session_factory
     from services.answerers import load_answerers
-    from services.classifier import IntentClassifier
+    from services.understanding.classifier import IntentClassifier
 
     engine = create_engine(settings.database_url)
     try:
@@ -541,23 +536,16 @@ async def _shop_classifier(settings: Settings) -> IntentClassifier:
         await engine.dispose()
 
 
-CUE_WEIGHT = 0.3
-"""Log-odds per cue-table point in `classify --cues` (the best weight in cross-validation)."""
-
-
 def _classify(args: argparse.Namespace, settings: Settings) -> int:
-    from services.classifier import IntentClassifier
+    from services.understanding.classifier import IntentClassifier
 
     if args.evaluate:
         from db.seed import DEMO_PRODUCTS, demo_names
-        from services.classifier_eval import evaluate, load_labelled, render_report
-        from services.entities import CatalogueName
+        from services.understanding.entities import CatalogueName
+        from services.understanding.evaluation import evaluate, load_labelled, render_report
 
         # The demo catalogue's names, so the report is the same on every machine.
-        classifier = IntentClassifier(
-            (CatalogueName(p["sku"], demo_names(p)) for p in DEMO_PRODUCTS),
-            cue_weight=CUE_WEIGHT if args.cues else 0.0,
-        )
+        classifier = IntentClassifier(CatalogueName(p["sku"], demo_names(p)) for p in DEMO_PRODUCTS)
         emit_line(render_report(evaluate(classifier, load_labelled(args.evaluate))))
         return 0
     from bot.cli_database import missing_sqlite_file

@@ -13,7 +13,7 @@ from pathlib import Path
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.config import ENV_PREFIX, ConfigError, Settings
+from services.settings import ENV_PREFIX, ConfigError, Settings
 
 NAME = f"{ENV_PREFIX}DATABASE_URL"
 

@@ -12,9 +12,9 @@ from pydantic import ValidationError
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.cli_output import emit_line
-from bot.config import ConfigError, Settings
 from db.types import utcnow
 from services.llm.config import LLMRoles
+from services.settings import ConfigError, Settings
 
 BAR_WIDTH = 30
 
@@ -58,8 +58,8 @@ async def run_replay(args: argparse.Namespace, settings: Settings) -> int:
     from bot.cli_database import open_recorded
     from db.engine import create_session_factory
     from services.answerers import load_answerers
-    from services.replay import Replayer
-    from services.shopdata.factory import shop_data
+    from services.rollout.replay import Replayer
+    from services.shop.sources.factory import shop_data
 
     candidate = load_candidate(args.config)
     engine = await open_recorded(settings)
@@ -99,7 +99,7 @@ async def run_replay(args: argparse.Namespace, settings: Settings) -> int:
 async def print_by_arm(session: AsyncSession, args: argparse.Namespace, settings: Settings) -> int:
     """Per-arm figures with each configured arm's current weight (as the database has it)."""
     from db.repositories import canary as canary_store
-    from services.arm_stats import collect_by_arm, render_by_arm
+    from services.rollout.arm_stats import collect_by_arm, render_by_arm
 
     roles = settings.llm
     saved = await canary_store.states(session) if roles.arms else {}

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from bot.cli_output import emit
-from bot.config import Settings
+from services.settings import Settings
 
 KINDS = ("products", "customers", "orders", "faq")
 
@@ -40,13 +40,13 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:  # type: ignore[t
 async def run_import(args: argparse.Namespace, settings: Settings) -> int:
     from db import migrate
     from db.engine import check_connection, create_engine, create_session_factory
-    from services.shop_files.customers import read_customers
-    from services.shop_files.orders import read_orders
-    from services.shop_files.problems import FileProblems
-    from services.shop_files.products import read_products
-    from services.shop_sync.customers import import_customers
-    from services.shop_sync.orders import import_orders
-    from services.shop_sync.products import import_products
+    from services.shop.files.customers import read_customers
+    from services.shop.files.orders import read_orders
+    from services.shop.files.problems import FileProblems
+    from services.shop.files.products import read_products
+    from services.shop.sync.customers import import_customers
+    from services.shop.sync.orders import import_orders
+    from services.shop.sync.products import import_products
 
     path = args.file
     if not Path(path).is_file():
@@ -102,13 +102,13 @@ async def run_import(args: argparse.Namespace, settings: Settings) -> int:
 async def run_export(args: argparse.Namespace, settings: Settings) -> int:
     from db import migrate
     from db.engine import check_connection, create_engine, create_session_factory
-    from services.faq_store import export_faq
-    from services.shop_files.customers import write_customers
-    from services.shop_files.orders import write_orders
-    from services.shop_files.products import write_products
-    from services.shop_sync.customers import export_customers
-    from services.shop_sync.orders import export_orders
-    from services.shop_sync.products import export_products
+    from services.faq.store import export_faq
+    from services.shop.files.customers import write_customers
+    from services.shop.files.orders import write_orders
+    from services.shop.files.products import write_products
+    from services.shop.sync.customers import export_customers
+    from services.shop.sync.orders import export_orders
+    from services.shop.sync.products import export_products
 
     policy = settings.shop_policy()
     engine = create_engine(settings.database_url)
@@ -136,13 +136,12 @@ async def run_export(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def _import_faq(args: argparse.Namespace, settings: Settings) -> int:
-    """The FAQ file (services/faq_io.py: examples, tags, --replace), with the same one-transaction
+    """The FAQ file (services/faq/files.py: examples, tags, --replace), with the same one-transaction
     and dry-run rules as every other import."""
     from db import migrate
     from db.engine import check_connection, create_engine, create_session_factory
-    from db.repositories.faq import upsert_entries
-    from services.faq_io import FaqFileError, parse_faq_csv
-    from services.faq_store import entry_values
+    from services.faq.files import FaqFileError, parse_faq_csv
+    from services.faq.store import import_faq
 
     path = Path(args.file)
     try:
@@ -155,8 +154,7 @@ async def _import_faq(args: argparse.Namespace, settings: Settings) -> int:
         await check_connection(engine)
         await migrate.upgrade(engine)
         async with create_session_factory(engine)() as session:
-            counts = await upsert_entries(session, [entry_values(row) for row in rows], replace=args.replace)
-            await (session.rollback() if args.dry_run else session.commit())
+            counts = await import_faq(session, rows, replace=args.replace, dry_run=args.dry_run)
     finally:
         await engine.dispose()
     verb = "would import" if args.dry_run else "imported"

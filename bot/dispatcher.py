@@ -11,7 +11,6 @@ from aiogram.fsm.storage.base import BaseEventIsolation, BaseStorage
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.config import Settings
 from bot.durable_dispatcher import DurableDispatcher
 from bot.fsm_memory import BoundedMemoryStorage
 from bot.inline_filters import inline_cheap_filters
@@ -20,14 +19,15 @@ from bot.middlewares.canary_routing import CanaryRoutingMiddleware
 from bot.middlewares.db_session import DbSessionMiddleware
 from bot.middlewares.outbound_log import FinishSendsInFlight, OutboundLogMiddleware
 from bot.middlewares.response_types import PinResponseTypes
-from bot.middlewares.telegram_limits import OutgoingLimiter
+from bot.middlewares.telegram_limits import OutgoingLimiter, TelegramLimits
 from bot.middlewares.telegram_retry import TelegramRetryMiddleware
 from handlers import create_routers
 from handlers.streaming import GenerationRegistry
-from services.canary import Canary
-from services.classifier import IntentClassifier
-from services.inbox import Inbox
+from services.inbox.durable import Inbox
 from services.llm.speculative import SpeculativeAnswerer
+from services.rollout.canary import Canary
+from services.settings import Settings
+from services.understanding.classifier import IntentClassifier
 
 
 def create_dispatcher(
@@ -53,7 +53,7 @@ def create_dispatcher(
         settings=settings,
         classifier=classifier,
         faq=faq,
-        generations=GenerationRegistry(),
+        generations=GenerationRegistry(preview_crowd=TelegramLimits().overall.limit // 2),
         canary=canary,
     )
     dispatcher.update.outer_middleware(DbSessionMiddleware(session_factory))

@@ -32,7 +32,7 @@ from bot.middlewares.outbound_log import SEND_IN_FLIGHT_GRACE_S
 from bot.stop_signal import finish_even_if_cancelled
 from db.models import InboundMessage, InboundStatus
 from handlers.context import language_of
-from services.conversation_log import (
+from services.admin.conversation_log import (
     ANSWERED,
     Interaction,
     Outcome,
@@ -40,10 +40,10 @@ from services.conversation_log import (
     as_notice,
     current_interaction,
 )
-from services.inbox import Arrival, Inbox, Receipt
-from services.text_sanitize import needs_cleaning, storable_tree
-from services.texts import t
-from services.update_context import UpdateContext, current_update
+from services.inbox.durable import Arrival, Inbox, Receipt
+from services.inbox.update_context import UpdateContext, current_update
+from services.text.sanitize import needs_cleaning, storable_tree
+from services.text.sentences import t
 
 logger = logging.getLogger(__name__)
 

@@ -21,8 +21,8 @@ from aiogram.fsm.storage.redis import DefaultKeyBuilder, RedisEventIsolation, Re
 from redis.asyncio.lock import Lock
 from redis.exceptions import LockError, LockNotOwnedError, RedisError
 
-from bot.config import ConfigError
 from bot.fsm_memory import BoundedEventIsolation, BoundedMemoryStorage
+from services.settings import ConfigError
 
 logger = logging.getLogger(__name__)
 

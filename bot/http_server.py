@@ -38,7 +38,7 @@ from bot.fsm_storage import StateStore
 from bot.metrics import CONTENT_TYPE, Metrics
 from bot.webhook_body import NotAnUpdate, read_update
 from db.repositories import gauges
-from services.inbox import NotStored
+from services.inbox.durable import NotStored
 
 logger = logging.getLogger(__name__)
 

@@ -20,7 +20,7 @@ from aiogram import Bot
 from bot.durable_dispatcher import DurableDispatcher
 from bot.stop_signal import sleep_unless_stopped
 from db.models import InboundMessage
-from services.inbox import STORAGE_ERRORS
+from services.inbox.durable import STORAGE_ERRORS
 
 logger = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""Which processes of a bot hold journaled updates, shared in Redis (`services.inbox.JournalPeers`).
+"""Which processes of a bot hold journaled updates, shared in Redis (`services.inbox.durable.JournalPeers`).
 
 Several webhook instances on one database each journal on their own disk while the
 database is down. When it answers again, a chat's next message may reach an instance
@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 
 from redis.exceptions import RedisError
 
-from services.shopdata.resilience import CircuitBreaker
+from services.shop.sources.resilience import CircuitBreaker
 
 logger = logging.getLogger(__name__)
 

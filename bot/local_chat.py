@@ -26,8 +26,8 @@ from bot.fake_updates import UpdateFactory
 from bot.recording_session import LOCAL_BOT_TOKEN, RecordingSession
 from db.models import InboundMessage
 from db.seed import DEMO_PHONE
-from services.inbox import NotStored
-from services.text_html import to_plain
+from services.inbox.durable import NotStored
+from services.text.html import to_plain
 
 BANNER = (
     "csbot local chat - you are the demo customer (orders 20240115-001234, 20231202-000458, "

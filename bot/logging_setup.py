@@ -12,7 +12,7 @@ import sys
 from datetime import UTC, datetime
 from typing import Any
 
-from services.update_context import current_update
+from services.inbox.update_context import current_update
 
 _STANDARD = set(logging.LogRecord("", 0, "", 0, "", (), None).__dict__) | {"message", "asctime"}
 

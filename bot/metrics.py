@@ -33,8 +33,8 @@ from prometheus_client import (
     generate_latest,
 )
 
-from services.conversation_log import Interaction, Outcome
-from services.inbox import Receipt
+from services.admin.conversation_log import Interaction, Outcome
+from services.inbox.durable import Receipt
 
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60)
 CONTENT_TYPE = CONTENT_TYPE_LATEST

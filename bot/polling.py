@@ -29,7 +29,7 @@ from aiogram.exceptions import (
 
 from bot.durable_dispatcher import DurableDispatcher
 from bot.stop_signal import sleep_unless_stopped, unless_stopped
-from services.inbox import NotStored
+from services.inbox.durable import NotStored
 
 logger = logging.getLogger(__name__)
 

@@ -15,9 +15,9 @@ from aiogram.exceptions import (
 )
 from aiogram.types import User
 
-from bot.config import ENV_PREFIX, ConfigError, Settings
 from bot.dispatcher import create_bot
 from bot.middlewares.telegram_retry import TelegramRetryMiddleware
+from services.settings import ENV_PREFIX, ConfigError, Settings
 
 TELEGRAM_API_URL = "https://api.telegram.org"
 

@@ -1,7 +1,7 @@
 """One writer at a time on SQLite, in the order they came, except urgent ones, which go first.
 
 A SQLite file takes one writer at a time; a process's writers queue here rather than in
-SQLite's busy handler (see `services.inbox.Inbox.holding_writes`). Most writes can wait
+SQLite's busy handler (see `services.inbox.durable.Inbox.holding_writes`). Most writes can wait
 their turn. A delivery mark cannot: until it is written, a crash means the customer gets
 that reply again. `urgent()` puts a writer ahead of every waiting ordinary one (behind the
 write under way and the urgent ones before it), so a mark waits for one write, not a queue

@@ -5,30 +5,26 @@ from __future__ import annotations
 from datetime import timedelta
 
 from aiogram import Bot, Router
-from aiogram.filters import Command, CommandObject, Filter
+from aiogram.filters import Command, CommandObject
 from aiogram.types import LinkPreviewOptions, Message
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.config import Settings
 from db.repositories import logs
-from services.admin_views import render_conversation, render_logs
-from services.arm_stats import arm_section
-from services.canary import Canary
-from services.console_auth import issue_login_link
-from services.console_resend import ResendResult, resend
-from services.conversation_log import Interaction, SentMessage, current_interaction
-from services.handoff import open_handoffs, render_open_handoffs
+from handlers.filters import IsAdmin
+from services.admin.conversation_log import Interaction, SentMessage, current_interaction
+from services.admin.stats import collect_stats, parse_period
+from services.admin.views import render_conversation, render_logs
+from services.console.auth import issue_login_link
+from services.console.resend import ResendResult, resend
+from services.handoff.sessions import open_handoffs, render_open_handoffs
 from services.llm.speculative import FaqReplies
-from services.stats import collect_stats, parse_period
-from services.text_split import split_text
+from services.rollout.arm_stats import arm_section
+from services.rollout.canary import Canary
+from services.settings import Settings
+from services.text.split import split_text
 
 DEFAULT_LOG_COUNT = 10
 MAX_LOG_COUNT = 100
-
-
-class IsAdmin(Filter):
-    async def __call__(self, message: Message, settings: Settings) -> bool:
-        return message.from_user is not None and message.from_user.id in settings.admin_ids
 
 
 async def _send_long(message: Message, text: str) -> None:

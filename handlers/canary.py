@@ -6,9 +6,9 @@ from aiogram import Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
-from handlers.admin import IsAdmin
-from services.canary import Canary, CanaryError
-from services.conversation_log import Interaction
+from handlers.filters import IsAdmin
+from services.admin.conversation_log import Interaction
+from services.rollout.canary import Canary, CanaryError
 
 USAGE = (
     "Usage: /canary shows the arms; /canary <arm> <percent> sets a canary's share, e.g. /canary candidate 5"

@@ -6,16 +6,16 @@ from aiogram.types import Message, ReplyKeyboardRemove, User
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Customer
-from services import read_cache
-from services.reply_language import has_words, reply_language
-from services.text_normalize import detect_language
-from services.texts import LANGUAGES
+from services.inbox import read_cache
+from services.text.normalize import detect_language
+from services.text.sentences import LANGUAGES
+from services.understanding.reply_language import has_words, reply_language
 
 
 def language_of(user: User | None, text: str = "") -> str:
     """The language of what the customer wrote, else their Telegram app's language: an order number
     or a 👍 has none ("answer later" notes to such a message came in English in a Korean app).
-    services.reply_language also looks back at the conversation, at the cost of a read."""
+    services.understanding.reply_language also looks back at the conversation, at the cost of a read."""
     if has_words(text):
         return detect_language(text)
     code = (user.language_code if user else None) or ""

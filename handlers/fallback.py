@@ -11,9 +11,9 @@ from aiogram.types import CallbackQuery, Message
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from handlers.context import conversation_language, language_of, say
-from services.conversation_log import Interaction
+from services.admin.conversation_log import Interaction
 from services.replies import AnswerSource
-from services.texts import t
+from services.text.sentences import t
 
 
 def create_router() -> Router:

@@ -8,12 +8,12 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from handlers.context import button_language, say
 from handlers.keyboards import FaqChoice, offer_person
-from services.conversation_log import Interaction
-from services.faq_choices import picked_entry
+from services.admin.conversation_log import Interaction
+from services.faq.choices import picked_entry
 from services.llm.speculative import FaqReplies
 from services.replies import AnswerSource
-from services.text_split import split_text
-from services.texts import t
+from services.text.sentences import t
+from services.text.split import split_text
 
 PICKED_ROUTE = "faq_choice"
 

@@ -6,7 +6,7 @@ from aiogram import Router
 from aiogram.types import MessageGenerationStopped
 
 from handlers.streaming import GenerationRegistry
-from services.conversation_log import Interaction
+from services.admin.conversation_log import Interaction
 
 
 def create_router() -> Router:

@@ -7,7 +7,6 @@ from aiogram.fsm.context import FSMContext
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.config import Settings
 from handlers.context import (
     button_language,
     conversation_language,
@@ -15,7 +14,8 @@ from handlers.context import (
     release_connection,
     say,
 )
-from handlers.handoff import start_handoff
+from handlers.flows.handoff import start_handoff
+from handlers.flows.return_form import start_return_flow
 from handlers.keyboards import (
     Clarification,
     FaqChoice,
@@ -24,17 +24,10 @@ from handlers.keyboards import (
     share_contact_keyboard,
     start_return_choice,
 )
-from handlers.returns import start_return_flow
 from handlers.streaming import GenerationRegistry, ReplyStreamer
+from services.admin.conversation_log import Interaction, as_notice
 from services.answerers import refresh_catalogue
-from services.classifier import IntentClassifier
-from services.conversation_log import Interaction, as_notice
-from services.entities import Entities
-from services.faq_choices import entry_key
-from services.faq_matcher import FaqDocument
-from services.inquiry import after_an_apology, answer_inquiry
-from services.llm.speculative import FaqReplies, Step
-from services.product_memory import (
+from services.catalogue.memory import (
     LAST_PRODUCTS,
     forgets_remembered_products,
     named_products,
@@ -42,13 +35,20 @@ from services.product_memory import (
     needs_remembered_products,
     with_remembered_products,
 )
+from services.faq.choices import entry_key
+from services.faq.matcher import FaqDocument
+from services.inquiry import after_an_apology, answer_inquiry
+from services.llm.speculative import FaqReplies, Step
+from services.orders.shipping import answer_orders
 from services.replies import AnswerSource, FollowUp, Reply
-from services.shipping import answer_orders
-from services.shopdata.factory import shop_data
-from services.shopdata.local import customer_id_of
-from services.text_split import TELEGRAM_LIMIT
-from services.texts import t
-from services.understanding import Understanding, understand
+from services.settings import Settings
+from services.shop.sources.factory import shop_data
+from services.shop.sources.local import customer_id_of
+from services.text.sentences import t
+from services.text.split import TELEGRAM_LIMIT
+from services.understanding.classifier import IntentClassifier
+from services.understanding.entities import Entities
+from services.understanding.understand import Understanding, understand
 
 CLARIFY_CHOICES = ("order", "stock", "return", "other")
 

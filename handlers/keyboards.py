@@ -10,7 +10,7 @@ from aiogram.types import (
     ReplyKeyboardMarkup,
 )
 
-from services.texts import t
+from services.text.sentences import t
 
 
 class ReturnStep(CallbackData, prefix="rt"):
@@ -37,7 +37,7 @@ class FaqChoice(CallbackData, prefix="fq"):
     """The customer picked one of the FAQ entries offered when the bot was not sure."""
 
     entry: str
-    """services.faq_choices.entry_key of the entry's slug."""
+    """services.faq.choices.entry_key of the entry's slug."""
     language: str = "en"
 
 

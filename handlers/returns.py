@@ -1,330 +1,31 @@
-"""The guided return/exchange flow: order -> item -> reason -> exchange or refund -> confirm.
+"""The returns router: `/return`, the form's buttons, and typed answers to the form's questions.
 
-Each step can be answered by a tap or by typing (services.return_answers reads what was typed);
-both go through `_act`, so a typed "yes" files exactly what the Confirm button would.
+The form itself (its steps, what each answer does) is handlers/flows/return_form.py.
 """
 
 from __future__ import annotations
 
-import secrets
-from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any
 
 from aiogram import F, Router
-from aiogram.filters import Command, Filter
+from aiogram.filters import Command
 from aiogram.fsm.context import FSMContext
-from aiogram.fsm.state import State, StatesGroup
-from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message, User
+from aiogram.types import CallbackQuery, Message
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.config import Settings
-from db.models import Product, ReturnKind
-from db.repositories import orders
-from db.types import utcnow
-from handlers.context import button_language, conversation_language, language_of, linked_customer, say
-from handlers.keyboards import ReturnStep, choices, offer_person, share_contact_keyboard, start_return_of
-from services import return_answers, returns
-from services.conversation_log import Interaction
+from handlers.context import button_language, conversation_language, language_of
+from handlers.flows.return_form import (
+    AwaitingAnswer,
+    FormTurn,
+    act,
+    stale_tap,
+    start_return_flow,
+    typed_answer,
+)
+from handlers.keyboards import ReturnStep, start_return_of
+from services.admin.conversation_log import Interaction
 from services.replies import AnswerSource
-from services.return_answers import Option, Word
-from services.shopdata.base import ShopDataUnavailable
-from services.shopdata.factory import shop_data
-from services.shopdata.mirror import mirror_returnable_orders
-from services.texts import LANGUAGES, t
-
-ANSWER_WINDOW = timedelta(hours=1)
-"""How long a form's question takes typed answers. A customer back after longer has most likely
-forgotten the form, and their message is a new question: it is answered as usual (the form's
-buttons still work)."""
-
-
-class ReturnFlow(StatesGroup):
-    choosing_order = State()
-    choosing_item = State()
-    choosing_reason = State()
-    choosing_kind = State()
-    confirming = State()
-
-
-_CHOICE_ACTIONS = {
-    ReturnFlow.choosing_order.state: "order",
-    ReturnFlow.choosing_item.state: "item",
-    ReturnFlow.choosing_reason.state: "reason",
-    ReturnFlow.choosing_kind.state: "kind",
-}
-"""The button action a typed choice stands for, by the step that asked."""
-
-
-def _idempotency_key(user_id: int, flow: str) -> str:
-    return f"{user_id}:{flow}"
-
-
-def _cancel_row(flow: str, language: str) -> tuple[str, str]:
-    return (t("button_cancel", language), ReturnStep(action="cancel", flow=flow).pack())
-
-
-def _in_every_language(key: str, language: str) -> tuple[str, ...]:
-    """A reason's or resolution's label, the form's language first (the button's): a customer may
-    type it in another."""
-    return tuple(dict.fromkeys(t(key, lang) for lang in (language, *LANGUAGES)))
-
-
-async def _offer(message: Message, state: FSMContext, text: str, action: str, options: list[Option]) -> None:
-    """Ask with one button per option (and Cancel); remember the options, so a typed answer can
-    name one, and when they were offered (ANSWER_WINDOW)."""
-    data = await state.update_data(
-        options=[[o.value, list(o.names)] for o in options], asked_at=utcnow().timestamp()
-    )
-    rows = [(o.names[0], ReturnStep(action=action, flow=data["flow"], value=o.value).pack()) for o in options]
-    await say(message, text, reply_markup=choices([*rows, _cancel_row(data["flow"], data["language"])]))
-
-
-def _offered(data: dict[str, Any]) -> list[Option]:
-    return [Option(value, tuple(names)) for value, names in data.get("options", [])]
-
-
-async def start_return_flow(
-    message: Message,
-    user: User,
-    session: AsyncSession,
-    state: FSMContext,
-    language: str,
-    settings: Settings,
-    order_reference: str | None = None,
-) -> None:
-    """Open a fresh form; each form gets its own id so stale or repeated taps are recognised."""
-    customer = await linked_customer(session, user)
-    if customer is None:
-        await say(message, t("need_contact", language), reply_markup=share_contact_keyboard(language))
-        return
-    assert customer.id is not None
-    policy = settings.shop_policy()
-    if settings.shop_api_url is not None:
-        try:
-            await mirror_returnable_orders(session, shop_data(session, settings), customer, policy)
-        except ShopDataUnavailable:
-            await say(message, t("shop_unavailable", language), reply_markup=offer_person(language))
-            return
-    flow = secrets.token_hex(4)
-    await state.set_state(ReturnFlow.choosing_order)
-    await state.set_data({"flow": flow, "customer_id": customer.id, "language": language})
-    if order_reference is not None:
-        named = await orders.owned_order(session, customer.id, order_reference)
-        if named is not None and named.id is not None:
-            refusal = await returns.return_refusal(session, named, policy, utcnow())
-            if refusal is not None:
-                await state.clear()
-                await say(message, refusal.text(language), reply_markup=offer_person(language))
-                return
-            await _ask_item(message, state, session, named.id, named.number)
-            return
-    eligible = await returns.returnable_orders(session, customer.id, policy)
-    if not eligible:
-        await state.clear()
-        await say(message, t("return_no_eligible", language))
-        return
-    options = [
-        Option(str(order.id), (f"{order.number} ({t(f'status_{order.status}', language)})", order.number))
-        for order in eligible
-    ]
-    await _offer(message, state, t("return_choose_order", language), "order", options)
-
-
-async def _ask_item(
-    message: Message, state: FSMContext, session: AsyncSession, order_id: int, number: str
-) -> None:
-    data = await state.update_data(order_id=order_id, order_number=number)
-    await state.set_state(ReturnFlow.choosing_item)
-    lines = await orders.order_lines(session, order_id)
-    options = [Option(str(line.item.id), _item_names(line.product, line.item.option)) for line in lines]
-    await _offer(message, state, t("return_choose_item", data["language"], number=number), "item", options)
-
-
-def _item_names(product: Product, option: str) -> tuple[str, ...]:
-    """The button's label, then the product's other names: "캔버스 토트백" picks the Canvas Tote Bag."""
-    names = (product.name, product.name_ko, product.name_en, product.name_ja)
-    return tuple(dict.fromkeys(f"{name} {option}".strip() for name in names if name))
-
-
-async def _ask_reason(message: Message, state: FSMContext, language: str) -> None:
-    await state.set_state(ReturnFlow.choosing_reason)
-    options = [Option(key, _in_every_language(f"reason_{key}", language)) for key in returns.REASON_KEYS]
-    await _offer(message, state, t("return_choose_reason", language), "reason", options)
-
-
-async def _ask_kind(message: Message, state: FSMContext, reason: str) -> None:
-    data = await state.update_data(reason=reason)
-    await state.set_state(ReturnFlow.choosing_kind)
-    language = data["language"]
-    options = [Option(kind.value, _in_every_language(f"kind_{kind.value}", language)) for kind in ReturnKind]
-    await _offer(message, state, t("return_choose_kind", language), "kind", options)
-
-
-def _confirm_keyboard(flow: str, language: str) -> InlineKeyboardMarkup:
-    return choices(
-        [
-            (t("button_confirm", language), ReturnStep(action="confirm", flow=flow).pack()),
-            _cancel_row(flow, language),
-        ]
-    )
-
-
-async def _ask_confirmation(message: Message, state: FSMContext, kind: str) -> None:
-    data = await state.update_data(kind=kind, options=[], asked_at=utcnow().timestamp())
-    await state.set_state(ReturnFlow.confirming)
-    language = data["language"]
-    summary = t(
-        "return_confirm",
-        language,
-        number=data["order_number"],
-        item=data["item_label"],
-        reason=data["reason"],
-        kind=t(f"kind_{kind}", language),
-    )
-    await say(message, summary, reply_markup=_confirm_keyboard(data["flow"], language))
-
-
-@dataclass(frozen=True)
-class _Turn:
-    """One answer to the form, tapped (`edit`: the form's own message is edited with the outcome)
-    or typed (the outcome is sent below the customer's message)."""
-
-    message: Message
-    user_id: int
-    session: AsyncSession
-    state: FSMContext
-    settings: Settings
-    interaction: Interaction
-    data: dict[str, Any]
-    language: str
-    edit: bool
-
-    async def finish(self, text: str, reply_markup: InlineKeyboardMarkup | None = None) -> None:
-        if self.edit:
-            await self.message.edit_text(text, parse_mode=None, reply_markup=reply_markup)
-        else:
-            await say(self.message, text, reply_markup=reply_markup)
-
-
-async def _act(turn: _Turn, action: str, value: str) -> None:
-    """Carry out one step's answer, whichever way it came."""
-    message, state, session, data, language = turn.message, turn.state, turn.session, turn.data, turn.language
-    match action:
-        case "cancel":
-            await state.clear()
-            await turn.finish(t("return_cancelled", language))
-        case "order":
-            await _choose_order(turn, int(value))
-        case "item":
-            await _choose_item(turn, value)
-        case "reason" if value in returns.REASON_KEYS:
-            await _ask_kind(message, state, t(f"reason_{value}", language))
-        case "kind" if value in {k.value for k in ReturnKind}:
-            await _ask_confirmation(message, state, value)
-        case "confirm" if await state.get_state() == ReturnFlow.confirming.state:
-            draft = returns.ReturnDraft(
-                idempotency_key=_idempotency_key(turn.user_id, data["flow"]),
-                customer_id=data["customer_id"],
-                order_id=data["order_id"],
-                order_item_id=data["item_id"],
-                reason=data["reason"],
-                kind=ReturnKind(data["kind"]),
-            )
-            request, filed = await returns.file_return(session, draft)
-            await state.clear()
-            turn.interaction.routed("returns", AnswerSource.DATABASE)
-            await turn.finish(_filed_text(filed, language, request.rma_number, data["item_label"]))
-        case _:
-            await say(message, t("return_expired", language))
-
-
-async def _choose_order(turn: _Turn, order_id: int) -> None:
-    policy = turn.settings.shop_policy()
-    order = await returns.returnable_order(turn.session, turn.data["customer_id"], order_id, policy)
-    if order is None or order.id is None:
-        await turn.state.clear()
-        await turn.finish(t("return_expired", turn.language))
-        return
-    refusal = await returns.return_refusal(turn.session, order, policy, utcnow())
-    if refusal is not None:
-        await turn.state.clear()
-        await turn.finish(refusal.text(turn.language), reply_markup=offer_person(turn.language))
-        return
-    await _ask_item(turn.message, turn.state, turn.session, order.id, order.number)
-
-
-async def _choose_item(turn: _Turn, value: str) -> None:
-    lines = await orders.order_lines(turn.session, turn.data["order_id"])
-    line = next((ln for ln in lines if str(ln.item.id) == value), None)
-    if line is None or line.item.id is None:
-        return
-    label = f"{line.product.name} {line.item.option}".strip()
-    open_one = await returns.open_return_for_item(turn.session, line.item.id)
-    if open_one is not None:
-        await turn.state.clear()
-        await say(turn.message, t("return_item_open", turn.language, item=label, rma=open_one.rma_number))
-        return
-    await turn.state.update_data(item_id=line.item.id, item_label=label)
-    await _ask_reason(turn.message, turn.state, turn.language)
-
-
-class AwaitingAnswer(Filter):
-    """A form whose question was asked within ANSWER_WINDOW: typed text is the answer to it."""
-
-    async def __call__(self, message: Message, raw_state: str | None, state: FSMContext) -> bool:
-        if raw_state not in ReturnFlow.__all_states_names__:  # read once per update already: no I/O
-            return False
-        asked_at = (await state.get_data()).get("asked_at")
-        return isinstance(asked_at, int | float) and (
-            utcnow().timestamp() - asked_at < ANSWER_WINDOW.total_seconds()
-        )
-
-
-async def _typed_answer(turn: _Turn, text: str) -> None:
-    """What was typed, read for the step that asked: understood, or asked again (never dropped)."""
-    step = await turn.state.get_state()
-    word = return_answers.read_word(text)
-    if step == ReturnFlow.confirming.state:
-        if word is Word.YES:
-            await _act(turn, "confirm", "")
-        elif word in (Word.NO, Word.CANCEL):
-            await _act(turn, "cancel", "")
-        else:
-            await _ask_again(
-                turn, "return_reprompt_confirm", _confirm_keyboard(turn.data["flow"], turn.language)
-            )
-        return
-    if word is Word.CANCEL:
-        await _act(turn, "cancel", "")
-        return
-    assert step is not None
-    action = _CHOICE_ACTIONS[step]
-    if action == "reason":  # anything not a listed reason is the customer's own reason, as written
-        chosen = return_answers.pick(text, _offered(turn.data), partial=False)
-        if chosen is not None:
-            await _act(turn, action, chosen.value)
-        elif not text.strip() or len(text.strip()) > returns.MAX_REASON_CHARS:
-            await say(turn.message, t("return_reason_too_long", turn.language))
-        else:
-            await _ask_kind(turn.message, turn.state, text.strip())
-        return
-    chosen = return_answers.pick(text, _offered(turn.data))
-    if chosen is None:
-        rows = [
-            (o.names[0], ReturnStep(action=action, flow=turn.data["flow"], value=o.value).pack())
-            for o in _offered(turn.data)
-        ]
-        keyboard = choices([*rows, _cancel_row(turn.data["flow"], turn.language)])
-        await _ask_again(turn, "return_reprompt_choice", keyboard)
-        return
-    await _act(turn, action, chosen.value)
-
-
-async def _ask_again(turn: _Turn, key: str, keyboard: InlineKeyboardMarkup) -> None:
-    """A short re-prompt with the step's buttons again, and the question's clock restarted."""
-    await turn.state.update_data(asked_at=utcnow().timestamp())
-    await say(turn.message, t(key, turn.language), reply_markup=keyboard)
+from services.settings import Settings
 
 
 def create_router() -> Router:
@@ -354,7 +55,7 @@ def create_router() -> Router:
         interaction.routed("returns", AnswerSource.TEMPLATE)
         assert message.from_user is not None
         data: dict[str, Any] = await state.get_data()
-        turn = _Turn(
+        turn = FormTurn(
             message,
             message.from_user.id,
             session,
@@ -365,7 +66,7 @@ def create_router() -> Router:
             data["language"],
             edit=False,
         )
-        await _typed_answer(turn, message.text or "")
+        await typed_answer(turn, message.text or "")
 
     @router.callback_query(ReturnStep.filter(F.action == "start"))
     async def on_start_button(
@@ -405,39 +106,14 @@ def create_router() -> Router:
         message = query.message if isinstance(query.message, Message) else None
         if callback_data.flow != data.get("flow"):
             await query.answer()
-            await _stale_tap(query, callback_data, session, language, message)
+            await stale_tap(query, callback_data, session, language, message)
             return
         await query.answer()
         if message is None:
             return
-        turn = _Turn(
+        turn = FormTurn(
             message, query.from_user.id, session, state, settings, interaction, data, language, edit=True
         )
-        await _act(turn, callback_data.action, callback_data.value)
+        await act(turn, callback_data.action, callback_data.value)
 
     return router
-
-
-def _filed_text(filed: returns.Filed, language: str, rma: str, item: str) -> str:
-    match filed:
-        case returns.Filed.CREATED:
-            return t("return_created", language, rma=rma)
-        case returns.Filed.REPEATED:
-            return t("return_already", language, rma=rma)
-        case returns.Filed.ALREADY_OPEN:
-            return t("return_item_open", language, item=item, rma=rma)
-
-
-async def _stale_tap(
-    query: CallbackQuery, step: ReturnStep, session: AsyncSession, language: str, message: Message | None
-) -> None:
-    """A tap on a form that is no longer current: a double tap on Confirm, or an old keyboard."""
-    if message is None:
-        return
-    if step.action == "confirm":
-        filed = await returns.already_filed(session, _idempotency_key(query.from_user.id, step.flow))
-        if filed is not None:
-            await say(message, t("return_already", language, rma=filed.rma_number))
-            return
-    if step.action != "cancel":
-        await say(message, t("return_expired", language))

@@ -9,14 +9,14 @@ from aiogram.filters import Command, CommandStart
 from aiogram.types import Message
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.config import Settings
 from handlers.context import REMOVE_KEYBOARD, conversation_language, language_of, say
 from handlers.keyboards import share_contact_keyboard
-from services.conversation_log import Interaction
-from services.identity import LinkOutcome, link_contact
+from services.admin.conversation_log import Interaction
 from services.replies import AnswerSource
-from services.shopdata.factory import shop_data
-from services.texts import t
+from services.settings import Settings
+from services.shop.identity import LinkOutcome, link_contact
+from services.shop.sources.factory import shop_data
+from services.text.sentences import t
 
 logger = logging.getLogger(__name__)
 

@@ -5,7 +5,7 @@ on it), so there is one way to stream: sendMessageDraft at most about once a
 second (slower after each 429), then the final text committed with
 sendMessage. Only text a model writes is previewed: the shop's FAQ text is
 sent as written, whole, with no preview before it; and nothing is previewed
-while a crowd streams at once (`PREVIEW_CROWD`). Text past 4096 characters is
+while a crowd streams at once (`GenerationRegistry.preview_crowd`). Text past 4096 characters is
 committed in parts cut at paragraph or sentence boundaries. Text goes out as HTML with everything the
 model or the FAQ wrote escaped, so it can never become markup; should Telegram
 still refuse to parse it, the same text is sent plain. The customer's stop
@@ -26,29 +26,40 @@ from aiogram.exceptions import TelegramAPIError, TelegramBadRequest, TelegramRet
 from aiogram.types import InlineKeyboardMarkup
 from aiogram.utils.chat_action import ChatActionSender
 
-from bot.middlewares.telegram_limits import PreviewDropped, TelegramLimits
 from services.llm.speculative import VerifiedAnswer
-from services.text_html import HTML, labelled_html
-from services.text_split import TELEGRAM_LIMIT, split_text
+from services.text.html import HTML, labelled_html
+from services.text.split import TELEGRAM_LIMIT, split_text
 
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
 MIN_INTERVAL = 1.0
 MAX_INTERVAL = 8.0
-PREVIEW_CROWD = TelegramLimits().overall.limit // 2
-"""With more answers than this streaming in the process at once, none is previewed. Previews
-and final messages share one budget (30 a second overall): at 500 chats asking at once the
-first second's previews (13-15, sent before any answer was ready) took as many places from the
-final messages, whose p95 (`bench.streaming_load`) went 0.45 s later; a crowd that size could
-never be previewed once a second anyway. Half the budget leaves the rest for final messages."""
+
+
+class PreviewDropped(Exception):
+    """A preview the outgoing limiter did not send, to keep Telegram's limits; the final message
+    still goes out (bot/middlewares/telegram_limits.py raises it)."""
+
+    def __init__(self, chat_id: int | str, wait: float) -> None:
+        super().__init__(f"preview to chat {chat_id} dropped: the limit frees in {wait:.2f} s")
+        self.wait = wait
 
 
 class GenerationRegistry:
-    """Running generations by (chat, draft id), so a stop button press can cancel one."""
+    """Running generations by (chat, draft id), so a stop button press can cancel one.
 
-    def __init__(self) -> None:
+    `preview_crowd`: with more answers than this streaming in the process at once, none is
+    previewed. Previews and final messages share one budget (Telegram's messages a second
+    overall): at 500 chats asking at once the first second's previews (13-15, sent before any
+    answer was ready) took as many places from the final messages, whose p95
+    (`bench.streaming_load`) went 0.45 s later; a crowd that size could never be previewed once a
+    second anyway. The dispatcher gives half the overall budget, leaving the rest for final
+    messages."""
+
+    def __init__(self, *, preview_crowd: int) -> None:
         self._running: dict[tuple[int, int], asyncio.Task[Any]] = {}
+        self.preview_crowd = preview_crowd
 
     def add(self, chat_id: int, draft_id: int, task: asyncio.Task[Any]) -> None:
         self._running[(chat_id, draft_id)] = task
@@ -132,7 +143,7 @@ class ReplyStreamer:
         now = self._clock()
         if not self._previews or now < self._next_update or not pending.strip():
             return
-        if len(self._registry) > PREVIEW_CROWD:
+        if len(self._registry) > self._registry.preview_crowd:
             return  # the final messages of a crowd need every place in Telegram's limits
         try:
             await self._with_fallback(

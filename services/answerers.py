@@ -11,16 +11,16 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.repositories import catalogue, faq
-from services.classifier import IntentClassifier
-from services.entities import CatalogueName, EntityExtractor
-from services.faq import FaqLookupAnswerer
-from services.faq_store import FaqRefresher, documents
-from services.shopdata.base import ShopDataUnavailable
-from services.shopdata.factory import shop_data
-from services.shopdata.local import LocalShopData
+from services.faq.lookup import FaqLookupAnswerer
+from services.faq.store import FaqRefresher, documents
+from services.shop.sources.base import ShopDataUnavailable
+from services.shop.sources.factory import shop_data
+from services.shop.sources.local import LocalShopData
+from services.understanding.classifier import IntentClassifier
+from services.understanding.entities import CatalogueName, EntityExtractor
 
 if TYPE_CHECKING:
-    from bot.config import Settings
+    from services.settings import Settings
 
 logger = logging.getLogger(__name__)
 

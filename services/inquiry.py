@@ -8,24 +8,24 @@ from dataclasses import replace
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Customer
-from services.cancellation import answer_cancellation, asks_to_cancel
-from services.classifier import Intent
-from services.complaints import Complaint
-from services.faq_answers import faq_reply
-from services.faq_choices import entries_to_offer
-from services.faq_matcher import FaqDocument
+from services.catalogue.stock import answer_stock
+from services.faq.choices import entries_to_offer
+from services.faq.matcher import FaqDocument
+from services.faq.replies import faq_reply
 from services.llm.speculative import FaqReplies
-from services.policy import ShopPolicy
+from services.orders.cancellation import answer_cancellation, asks_to_cancel
+from services.orders.shipping import about_someone_elses_orders, answer_orders
 from services.replies import AnswerSource, FollowUp, Reply
-from services.returns import answer_returns
-from services.second_question import answered_second_question
-from services.shipping import about_someone_elses_orders, answer_orders
-from services.shopdata.base import ShopData, ShopDataUnavailable
-from services.shopdata.local import customer_id_of
-from services.small_talk import SmallTalk
-from services.stock import answer_stock
-from services.texts import t
-from services.understanding import Route, Understanding, names_own_order
+from services.returns.requests import answer_returns
+from services.shop.policy import ShopPolicy
+from services.shop.sources.base import ShopData, ShopDataUnavailable
+from services.shop.sources.local import customer_id_of
+from services.text.sentences import t
+from services.understanding.classifier import Intent
+from services.understanding.complaints import Complaint
+from services.understanding.second_question import answered_second_question
+from services.understanding.small_talk import SmallTalk
+from services.understanding.understand import Route, Understanding, names_own_order
 
 logger = logging.getLogger(__name__)
 

@@ -7,7 +7,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from services.faq_matcher import FaqDocument
+    from services.faq.matcher import FaqDocument
     from services.llm.speculative import VerifiedAnswer
 
 
@@ -46,7 +46,7 @@ class Reply:
     """FAQ-style answers arrive as verified text over time; `text` is empty then."""
     choices: tuple[FaqDocument, ...] = ()
     """FAQ entries offered as buttons before the follow-up's own, closest first: the bot was not
-    sure enough to answer with one (services.faq_choices)."""
+    sure enough to answer with one (services.faq.choices)."""
     preface: str = ""
     """Sent on its own before a reply that has no text of its own to begin with (a streamed
     answer, a hand-off): the apology to a complaint (services.inquiry.after_an_apology)."""

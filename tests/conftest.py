@@ -15,10 +15,10 @@ from sqlalchemy import URL, make_url, text
 from sqlmodel import SQLModel
 
 from bot.app import App, build_app
-from bot.config import Settings
 from db import migrate
 from db.engine import create_engine
 from services.llm.gateway import LLMGateway
+from services.settings import Settings
 from tests.harness import ADMIN_ID, SUPPORT_CHAT_ID, Harness
 
 PG_ENV = "CSBOT_TEST_DATABASE_URL"

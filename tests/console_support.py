@@ -12,9 +12,9 @@ import aiohttp
 from aiohttp import web
 from pydantic import SecretStr
 
-from bot.config import Settings
 from bot.console import standalone_application
 from bot.console.wiring import console_deps
+from services.settings import Settings
 from tests.harness import ADMIN_ID, SUPPORT_CHAT_ID, Harness
 
 CONSOLE_SECRET = "console-secret-for-tests"

@@ -9,12 +9,12 @@ from aiogram.types import Update
 from sqlmodel import SQLModel, select
 
 from bot.app import App
-from bot.config import LOCAL_CHAT_USER_ID
 from bot.dispatcher import create_bot
 from bot.fake_updates import UpdateFactory
 from bot.middlewares.telegram_retry import TelegramRetryMiddleware
 from bot.recording_session import LOCAL_BOT_TOKEN, RecordingSession
-from services.text_html import to_plain
+from services.settings import LOCAL_CHAT_USER_ID
+from services.text.html import to_plain
 
 DEMO_USER_ID = LOCAL_CHAT_USER_ID
 """Linked to the demo customer who owns 20240115-001234 and friends."""

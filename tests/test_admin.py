@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from db.models import InboundMessage
-from services.texts import t
+from services.text.sentences import t
 from tests.harness import ADMIN_ID, DEMO_USER_ID, OTHER_USER_ID, Harness
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from aiogram.methods import SendMessage
 
 from db.models import InboundMessage, OutboundMessage
-from services.texts import t
+from services.text.sentences import t
 from tests.harness import DEMO_USER_ID, Harness
 
 

@@ -16,12 +16,12 @@ import pytest
 from bench.openai_double import OpenAIDouble
 from bench.reference_models import QUESTIONS, start_reference_double
 from bot.app import App, build_app
-from bot.config import ConfigError, Settings, load_settings
 from db.models import CanaryArmState, CanaryEvent, InboundMessage, LLMReply, OutboundMessage
 from db.types import utcnow
-from services.arm_stats import collect_by_arm
 from services.llm.arms import BUCKETS, bucket, choose_arm
 from services.llm.config import CanaryArm, CanarySchedule, GuardRails, GuardRule, LLMEndpoint, LLMRoles
+from services.rollout.arm_stats import collect_by_arm
+from services.settings import ConfigError, Settings, load_settings
 from tests.harness import ADMIN_ID, Harness, texts_to
 
 USERS = 10_000
@@ -337,8 +337,8 @@ async def test_the_canary_bench_stops_the_bad_candidate_and_lets_the_good_one_th
 
 
 def test_rules_compare_with_the_baseline_and_an_arm_may_have_stricter_rails() -> None:
-    from services.arm_stats import ArmStats
-    from services.canary import breaches
+    from services.rollout.arm_stats import ArmStats
+    from services.rollout.canary import breaches
 
     strict = GuardRails(min_sample=50, guard_rejection_rate=GuardRule(ratio=1.0, margin=0.0))
     roles = LLMRoles(

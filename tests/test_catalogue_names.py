@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from services.entities import CatalogueName, EntityExtractor, sku_like_tokens, without_product_names
+from services.understanding.entities import (
+    CatalogueName,
+    EntityExtractor,
+    sku_like_tokens,
+    without_product_names,
+)
 
 SHOP = EntityExtractor(
     [
@@ -81,7 +86,7 @@ def test_a_shops_own_coded_order_numbers_are_recognised() -> None:
 
 
 def test_order_references_match_with_or_without_dashes_and_in_any_case() -> None:
-    from services.shopdata.base import same_order
+    from services.shop.sources.base import same_order
 
     assert same_order("HB-2026-0001", "hb-2026-0001")
     assert same_order("20240115-001234", "202401150012 34")

@@ -5,10 +5,10 @@ from __future__ import annotations
 from aiogram.methods import SendMessage
 
 from bot.app import App, build_app
-from bot.config import Settings
 from bot.local_chat import LocalChat
 from handlers.keyboards import Clarification
-from services.texts import t
+from services.settings import Settings
+from services.text.sentences import t
 from tests.harness import OTHER_USER_ID, Harness, buttons
 
 

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from db.seed import DEMO_PRODUCTS, demo_names
-from services.classifier import Intent, IntentClassifier
-from services.classifier_eval import evaluate, load_labelled
-from services.entities import CatalogueName, EntityExtractor
+from services.understanding.classifier import Intent, IntentClassifier
+from services.understanding.entities import CatalogueName, EntityExtractor
+from services.understanding.evaluation import evaluate, load_labelled
 
 DATA = Path(__file__).parent / "data"
 
@@ -99,7 +99,7 @@ def test_nearest_examples_per_intent_match_a_sort_per_intent(sizes: tuple[int, .
     intents included (fewer than three examples: their mean; none: 0)."""
     import numpy as np
 
-    from services.classifier import _NearestPerGroup
+    from services.understanding.classifier import _NearestPerGroup
 
     rng = np.random.default_rng(7)
     labels = rng.permutation(np.repeat(np.arange(len(sizes)), sizes))

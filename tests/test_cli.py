@@ -1,33 +1,23 @@
-"""The `csbot` command as a user runs it (subprocesses, SQLite in a temporary folder)."""
+"""The `csbot` command as a user runs it (SQLite in a temporary folder).
+
+Most cases run `bot.cli.main` in this process (tests/cli_runner.py); those about the process
+itself (start-up, stdin, what an installed `csbot` imports) run it as a real one.
+"""
 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-
-def csbot(tmp_path: Path, *args: str, stdin: str = "", **env: str) -> subprocess.CompletedProcess[str]:
-    environment = {k: v for k, v in os.environ.items() if not k.startswith(("CSBOT_", "DATABASE_URL"))}
-    environment.update({"CSBOT_DATABASE_URL": f"sqlite:///{tmp_path / 'shop.db'}", **env})
-    return subprocess.run(
-        [sys.executable, "-m", "bot", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env=environment,
-        timeout=120,
-        check=False,
-    )
+from tests.cli_runner import csbot, csbot_process
 
 
 def test_classify_prints_one_json_object(tmp_path: Path) -> None:
-    result = csbot(tmp_path, "classify", "주문번호 20240115-001234 배송状況教えてください")
+    result = csbot_process(tmp_path, "classify", "주문번호 20240115-001234 배송状況教えてください")
     assert result.returncode == 0, result.stderr
     printed = json.loads(result.stdout)
     assert printed.pop("confidence") > 0.5
@@ -49,7 +39,7 @@ def test_evaluate_prints_precision_and_recall(tmp_path: Path) -> None:
 
 
 def test_scripted_chat_then_logs_and_stats(tmp_path: Path) -> None:
-    chat = csbot(tmp_path, "chat", stdin="SKU-7890 재고 있나요?\n주문 20240115-001234 배송 조회\n")
+    chat = csbot_process(tmp_path, "chat", stdin="SKU-7890 재고 있나요?\n주문 20240115-001234 배송 조회\n")
     assert chat.returncode == 0, chat.stderr
     replies = [block for block in chat.stdout.split("\n\n") if block.strip()]
     assert len(replies) == 2

@@ -1,6 +1,8 @@
 """Every bad setting and bad command-line input: one line naming it, exit code 2, no traceback.
 
-Each case runs `csbot` as a user does (a subprocess); where the point is that
+Each case runs `csbot` through `bot.cli.main` in this process (tests/cli_runner.py), or as a
+real process where the process is the point (a closed stdout, `csbot run` against a Bot API
+server, an install without the `local` extra); where the point is that
 nothing is created (a database file, a migrated schema), the test looks.
 Telegram's answers come from the loopback Bot API server of bench/fake_bot_api.py.
 """
@@ -21,7 +23,7 @@ from sqlalchemy import text
 from bench.fake_bot_api import FakeBotAPI
 from db import migrate
 from db.engine import create_engine
-from tests.test_cli import csbot
+from tests.cli_runner import Result, csbot
 
 BLOCK_LOCAL_EXTRA = (
     "import runpy, sys\n"
@@ -31,7 +33,7 @@ BLOCK_LOCAL_EXTRA = (
 )
 
 
-def assert_one_line(result: subprocess.CompletedProcess[str], *named: str) -> str:
+def assert_one_line(result: Result | subprocess.CompletedProcess[str], *named: str) -> str:
     """Exit code 2 and a single stderr line naming what is wrong, with no traceback."""
     assert result.returncode == 2, (result.returncode, result.stderr)
     assert "Traceback" not in result.stderr

@@ -7,8 +7,8 @@ import pytest
 from aiogram.methods import SendMessage
 
 from db.models import HandoffSession, InboundMessage
-from services.complaints import Complaint, complaint_in
-from services.texts import t
+from services.text.sentences import t
+from services.understanding.complaints import Complaint, complaint_in
 from tests.harness import DEMO_USER_ID, OTHER_USER_ID, Harness, buttons, texts_to
 
 

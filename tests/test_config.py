@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.config import ConfigError, load_settings
+from services.settings import ConfigError, load_settings
 
 
 @pytest.fixture(autouse=True)

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from aiogram.methods import SendMessage
 
-from bot.config import Settings
 from db.models import AdminAudit, FaqEntry, OutboundMessage, OutboundStatus
+from services.settings import Settings
 from tests.browser_support import BrowserThread, browser_fixture
 from tests.console_support import console_server, console_settings, login_path
 from tests.harness import DEMO_USER_ID, OTHER_USER_ID, Harness

@@ -12,10 +12,10 @@ import pytest
 from aiogram.methods import SendMessage
 
 from bot.app import App
-from bot.config import Settings
 from db.models import AdminAudit, Customer, InboundMessage, LLMCall, LLMReply, OutboundMessage, OutboundStatus
-from services.console_conversations import ConversationFilters, list_messages
-from services.texts import t
+from services.console.conversations import ConversationFilters, list_messages
+from services.settings import Settings
+from services.text.sentences import t
 from tests.console_support import client, console_server, console_settings, csrf_of, login_path, sign_in
 from tests.harness import ADMIN_ID, DEMO_USER_ID, OTHER_USER_ID, Harness
 

@@ -10,10 +10,10 @@ import pytest
 from pydantic import SecretStr
 
 from bot.app import App, build_app
-from bot.config import Settings
 from db.models import AdminAudit, ConsoleLoginLink, OutboundMessage
-from services.console_auth import issue_login_link
-from services.texts import t
+from services.console.auth import issue_login_link
+from services.settings import Settings
+from services.text.sentences import t
 from tests.console_support import (
     CONSOLE_SECRET,
     client,

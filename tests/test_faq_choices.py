@@ -5,19 +5,19 @@ from __future__ import annotations
 from aiogram.methods import SendMessage
 
 from bot.app import App, build_app
-from bot.config import Settings
 from bot.local_chat import LocalChat
 from db.models import InboundMessage, Product
 from handlers.keyboards import FaqChoice, HandoffOffer
-from services.arm_stats import says_dont_know
-from services.classifier import Classification, Intent
-from services.entities import Entities
-from services.faq import FaqLookupAnswerer
-from services.faq_choices import OFFER_ABOVE, entry_key, offered, picked_entry
-from services.faq_matcher import FaqDocument, FaqMatch
-from services.faq_store import demo_documents
-from services.texts import t
-from services.understanding import Route, Understanding
+from services.admin.figures import says_dont_know
+from services.faq.choices import OFFER_ABOVE, entry_key, offered, picked_entry
+from services.faq.lookup import FaqLookupAnswerer
+from services.faq.matcher import FaqDocument, FaqMatch
+from services.faq.store import demo_documents
+from services.settings import Settings
+from services.text.sentences import t
+from services.understanding.classifier import Classification, Intent
+from services.understanding.entities import Entities
+from services.understanding.understand import Route, Understanding
 from tests.harness import DEMO_USER_ID, OTHER_USER_ID, Harness, buttons
 
 UNSURE_PAYMENT_QUESTION = "can I split the payment?"
@@ -277,7 +277,8 @@ async def test_a_product_found_by_its_code_gets_its_stock_line_then_the_entries_
     calls = await harness.feed(harness.updates.text(OTHER_USER_ID, question))
     [reply] = [c for c in calls if isinstance(c, SendMessage)]
     assert reply.text.startswith("Trail Lamp"), reply.text
-    # "do you ship to Jeju?" alone is answered outright by the dispatch entry (services.second_question):
+    # "do you ship to Jeju?" alone is answered outright by the dispatch entry
+    # (services.understanding.second_question):
     # its answer follows the stock line instead of its button
     assert reply.text.endswith("\n\n" + _entry("same-day-dispatch").answer), reply.text
     labels = [label for label, data in buttons(reply) if data.startswith(FaqChoice.__prefix__)]

@@ -12,13 +12,13 @@ from aiogram.methods import SendMessage
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-import services.faq_store
+import services.faq.store
 from db.engine import create_engine, create_session_factory
 from db.models import FaqEntry
 from db.repositories import faq as faq_repository
-from services.faq_io import FaqFileError, parse_faq_csv
-from services.faq_store import export_faq, import_faq
-from services.texts import t
+from services.faq.files import FaqFileError, parse_faq_csv
+from services.faq.store import export_faq, import_faq
+from services.text.sentences import t
 from tests.harness import ADMIN_ID, OTHER_USER_ID, Harness
 from tests.test_cli import csbot
 
@@ -45,12 +45,12 @@ async def entries(sessions: async_sessionmaker[AsyncSession]) -> dict[tuple[str,
 
 async def test_import_upserts_by_slug_and_language(sessions: async_sessionmaker[AsyncSession]) -> None:
     async with sessions() as session:
-        counts = await import_faq(session, FIRST.encode(), source="faq.csv", replace=False)
+        counts = await import_faq(session, parse_faq_csv(FIRST.encode(), source="faq.csv"), replace=False)
     assert (counts.created, counts.updated, counts.removed) == (3, 0, 0)
     changed = HEADER + "warranty,en,What warranty do you give?,Three years now.,product,\n"
     changed += "store,en,Do you have a shop?,One showroom in Seoul.,store,\n"
     async with sessions() as session:
-        counts = await import_faq(session, changed.encode(), source="faq.csv", replace=False)
+        counts = await import_faq(session, parse_faq_csv(changed.encode(), source="faq.csv"), replace=False)
     assert (counts.created, counts.updated, counts.unchanged, counts.removed) == (1, 1, 0, 0)
     rows = await entries(sessions)
     assert set(rows) == {("gift-cards", "en"), ("gift-cards", "ko"), ("warranty", "en"), ("store", "en")}
@@ -62,28 +62,28 @@ async def test_replace_removes_entries_missing_from_the_file(
     sessions: async_sessionmaker[AsyncSession],
 ) -> None:
     async with sessions() as session:
-        await import_faq(session, FIRST.encode(), source="faq.csv", replace=False)
+        await import_faq(session, parse_faq_csv(FIRST.encode(), source="faq.csv"), replace=False)
     only = HEADER + "warranty,en,What warranty do you give?,Two years on electronics.,product,\n"
     async with sessions() as session:
-        counts = await import_faq(session, only.encode(), source="faq.csv", replace=True)
+        counts = await import_faq(session, parse_faq_csv(only.encode(), source="faq.csv"), replace=True)
     assert (counts.created, counts.updated, counts.unchanged, counts.removed) == (0, 0, 1, 2)
     assert set(await entries(sessions)) == {("warranty", "en")}
 
 
 async def test_a_malformed_row_imports_nothing(sessions: async_sessionmaker[AsyncSession]) -> None:
     async with sessions() as session:
-        await import_faq(session, FIRST.encode(), source="faq.csv", replace=False)
+        await import_faq(session, parse_faq_csv(FIRST.encode(), source="faq.csv"), replace=False)
     before = {key: (e.question, e.answer) for key, e in (await entries(sessions)).items()}
     bad = HEADER + "warranty,en,What warranty do you give?,Changed.,product,\nnew,en,New?,,x,\n"
     async with sessions() as session:
         with pytest.raises(FaqFileError, match="line 3: field 'answer' is empty"):
-            await import_faq(session, bad.encode(), source="faq.csv", replace=True)
+            await import_faq(session, parse_faq_csv(bad.encode(), source="faq.csv"), replace=True)
     assert {key: (e.question, e.answer) for key, e in (await entries(sessions)).items()} == before
 
 
 async def test_export_is_the_import_format(sessions: async_sessionmaker[AsyncSession]) -> None:
     async with sessions() as session:
-        await import_faq(session, FIRST.encode(), source="faq.csv", replace=False)
+        await import_faq(session, parse_faq_csv(FIRST.encode(), source="faq.csv"), replace=False)
         exported = await export_faq(session)
     assert exported.startswith(HEADER)
     assert set(parse_faq_csv(exported.encode())) == set(parse_faq_csv(FIRST.encode()))
@@ -93,18 +93,18 @@ async def test_the_running_bot_answers_from_the_changed_faq_without_a_restart(
     harness: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The demo FAQ has no gift cards: it says so; after an import it answers, with no restart."""
-    monkeypatch.setattr(services.faq_store, "CHECK_EVERY_SECONDS", 0.0)
+    monkeypatch.setattr(services.faq.store, "CHECK_EVERY_SECONDS", 0.0)
     [before] = await harness.say(OTHER_USER_ID, "Do you sell gift cards?")
     assert before == t("faq_no_match", "en")
     async with harness.app.session_factory() as session:
-        await import_faq(session, FIRST.encode(), source="faq.csv", replace=False)
+        await import_faq(session, parse_faq_csv(FIRST.encode(), source="faq.csv"), replace=False)
     [after] = await harness.say(OTHER_USER_ID, "Do you sell gift cards?")
     assert after == "Yes: digital gift cards from $10."
 
 
 async def test_admin_reload_rebuilds_the_index_at_once(harness: Harness) -> None:
     async with harness.app.session_factory() as session:
-        await import_faq(session, FIRST.encode(), source="faq.csv", replace=False)
+        await import_faq(session, parse_faq_csv(FIRST.encode(), source="faq.csv"), replace=False)
     calls = await harness.feed(harness.updates.text(ADMIN_ID, "/reload"))
     [reply] = [c.text for c in calls if isinstance(c, SendMessage)]
     assert reply == "FAQ reloaded: 9 entries, 24 rows."

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.faq_io import FaqFileError, FaqRow, format_faq_csv, parse_faq_csv
+from services.faq.files import FaqFileError, FaqRow, format_faq_csv, parse_faq_csv
 
 HEADER = "slug,language,question,answer,tags,examples\n"
 

@@ -14,7 +14,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.app import App
 from db.group_commit import MAX_BATCH, GroupCommit, Write
 from db.models import InboundMessage, InboundStatus
-from services.inbox import Arrival, Receipt, Stored
+from services.inbox.durable import Arrival, Receipt, Stored
 from tests.harness import Harness
 
 BOT_ID = 42

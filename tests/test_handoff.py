@@ -7,10 +7,10 @@ from datetime import timedelta
 from aiogram.methods import ForwardMessage, SendMessage
 
 from bot.app import build_app
-from bot.config import Settings
 from db.models import HandoffLink, HandoffSession, InboundMessage
-from services.handoff import format_age
-from services.texts import t
+from services.handoff.sessions import format_age
+from services.settings import Settings
+from services.text.sentences import t
 from tests.harness import ADMIN_ID, DEMO_USER_ID, OTHER_USER_ID, SUPPORT_CHAT_ID, Harness, texts_to
 
 

@@ -29,7 +29,6 @@ from sqlmodel import col
 
 from bench.db_faults import held_lock
 from bot.app import App, build_app
-from bot.config import Settings
 from bot.durable_dispatcher import SHUTDOWN_REASON
 from bot.inbox_worker import InboxWorker
 from bot.local_chat import LocalChat
@@ -39,9 +38,10 @@ from db.journal import JournalWriteError
 from db.models import InboundMessage, InboundStatus, OutboundMessage
 from db.repositories.inbox import add_outbound
 from db.types import utcnow
-from services.conversation_log import SentMessage, delivery_mark
-from services.text_html import to_plain
-from services.texts import t
+from services.admin.conversation_log import SentMessage, delivery_mark
+from services.settings import Settings
+from services.text.html import to_plain
+from services.text.sentences import t
 from tests.harness import DEMO_USER_ID, OTHER_USER_ID, Harness, texts_to
 
 STOCK_QUESTION = "SKU-7890 재고 있나요?"

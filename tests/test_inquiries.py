@@ -5,10 +5,10 @@ from __future__ import annotations
 from aiogram.methods import ForwardMessage, SendMessage
 
 from bot.app import build_app
-from bot.config import Settings
 from db.models import InboundMessage, OutboundMessage
-from services.faq_store import demo_documents
-from services.texts import carrier_status, t
+from services.faq.store import demo_documents
+from services.settings import Settings
+from services.text.sentences import carrier_status, t
 from tests.harness import DEMO_USER_ID, OTHER_USER_ID, SUPPORT_CHAT_ID, Harness, buttons
 
 

@@ -18,9 +18,9 @@ import pytest
 from bench.fake_bot_api import FakeBotAPI
 from bench.instances import free_port, wait_ready
 from bot.app import build_app
-from bot.config import Settings
 from bot.fake_updates import UpdateFactory
 from db.models import InboundMessage, ReturnRequest
+from services.settings import Settings
 from tests.harness import DEMO_USER_ID, Harness
 from tests.test_run_process import _start, _until
 from tests.test_state_store import redis_answers

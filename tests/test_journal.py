@@ -28,11 +28,11 @@ from sqlalchemy.exc import OperationalError
 
 from bench.db_faults import database_outage
 from bot.app import App, build_app
-from bot.config import Settings
 from bot.serving import serve
 from db.journal import Journal, JournalWriteError, decode, encode
 from db.models import InboundMessage
-from services.texts import t
+from services.settings import Settings
+from services.text.sentences import t
 from tests.harness import DEMO_USER_ID, OTHER_USER_ID, Harness, texts_to
 from tests.journal_appender import appender
 from tests.test_nothing_lost import STOCK_ANSWER_MARK, STOCK_QUESTION, _worker_pass, eventually
@@ -401,7 +401,7 @@ async def test_a_transient_error_pauses_replay_and_keeps_the_rest_in_order(
 def test_the_inbox_tells_data_faults_from_transient_ones() -> None:
     from sqlalchemy.exc import DataError, DBAPIError, IntegrityError
 
-    from services.inbox import replay_fault
+    from services.inbox.durable import replay_fault
 
     class Driver(Exception):
         def __init__(self, sqlstate: str) -> None:

@@ -16,9 +16,9 @@ from redis.asyncio import Redis
 
 from bench.db_faults import held_lock
 from bot.app import App, build_app
-from bot.config import Settings
 from bot.inbox_worker import InboxWorker
 from bot.journal_peers import RedisJournalPeers
+from services.settings import Settings
 from tests.harness import DEMO_USER_ID, Harness
 from tests.test_inbound_states import (
     APOLOGY,

@@ -9,11 +9,11 @@ from aiogram.methods import SendMessage, SendMessageDraft
 
 from bench.openai_double import Fault, OpenAIDouble, ScriptedModel
 from bot.app import build_app
-from bot.config import Settings
 from db.models import InboundMessage, LLMCall, LLMReply
 from db.seed import FAQ
 from services.llm.config import LLMEndpoint, LLMRoles
-from services.texts import t
+from services.settings import Settings
+from services.text.sentences import t
 from tests.harness import ADMIN_ID, DEMO_USER_ID, Harness, buttons
 
 QUESTION = "If I order today, when does it arrive?"

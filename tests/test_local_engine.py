@@ -11,8 +11,8 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
-from bot.config import Settings
 from services.llm.local.availability import local_generation_available
+from services.settings import Settings
 
 available, why = local_generation_available()
 pytestmark = pytest.mark.skipif(not available, reason=f"local model not installed: {why}")
@@ -86,7 +86,7 @@ async def server(engine: LocalEngine) -> AsyncIterator[LocalOpenAIServer]:
 async def test_token_mode_over_http_reproduces_the_models_own_answer(
     engine: LocalEngine, server: LocalOpenAIServer
 ) -> None:
-    from services.faq import FaqAnswer, FaqLookupAnswerer
+    from services.faq.lookup import FaqAnswer, FaqLookupAnswerer
     from services.llm.config import LLMEndpoint, LLMRoles
     from services.llm.gateway import LLMGateway
     from services.llm.speculative import AnswerRequest, SpeculativeAnswerer, Step

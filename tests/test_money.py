@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.money import format_price, money, parse_price
+from services.shop.money import format_price, money, parse_price
 
 
 @pytest.mark.parametrize(

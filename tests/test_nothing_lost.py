@@ -24,14 +24,14 @@ from aiogram.types import Update
 
 from bench.db_faults import held_lock
 from bot.app import App, build_app
-from bot.config import Settings
 from bot.dispatcher import create_bot
 from bot.fsm_memory import BoundedEventIsolation, BoundedMemoryStorage
 from bot.inbox_worker import InboxWorker
 from bot.recording_session import RecordingSession
 from bot.serving import serve
 from db.models import InboundMessage, OutboundMessage
-from services.texts import t
+from services.settings import Settings
+from services.text.sentences import t
 from tests.harness import ADMIN_ID, DEMO_USER_ID, OTHER_USER_ID, Harness, texts_to
 
 STOCK_QUESTION = "SKU-7890 재고 있나요?"
@@ -471,7 +471,7 @@ async def test_postgresql_down_at_arrival_then_back(fast: Harness, database_url:
 
 async def _worker_pass_tolerating_outage(harness: Harness) -> int:
     """While the database is still down a pass replays nothing and hands nothing back."""
-    from services.inbox import STORAGE_ERRORS
+    from services.inbox.durable import STORAGE_ERRORS
 
     try:
         return await _worker_pass(harness)

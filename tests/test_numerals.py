@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from services.numerals import cjk_value, english_value, native_korean_value
+from services.text.numerals import cjk_value, english_value, native_korean_value
 
 
 @pytest.mark.parametrize(

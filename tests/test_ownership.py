@@ -7,8 +7,8 @@ from aiogram.types import ReplyKeyboardMarkup
 
 from db.models import Customer
 from db.seed import OTHER_CUSTOMER_PHONE
-from services.phone import normalize_phone
-from services.texts import t
+from services.shop.phone import normalize_phone
+from services.text.sentences import t
 from tests.harness import DEMO_USER_ID, OTHER_USER_ID, Harness
 
 OTHER_CUSTOMERS_ORDER = "20240116-009999"

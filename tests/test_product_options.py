@@ -1,10 +1,10 @@
-"""Sizes and colours asked for, and the ones a product comes in (services/product_options.py)."""
+"""Sizes and colours asked for, and the ones a product comes in (services/catalogue/options.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from services.product_options import asked_options, not_offered, offered_options
+from services.catalogue.options import asked_options, not_offered, offered_options
 
 DEMO_SHIRT = ("S, M, L, XL; beige, navy",)
 """The demo seed writes a product's options as one value."""

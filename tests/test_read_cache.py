@@ -11,10 +11,10 @@ from aiogram.methods import ForwardMessage, SendMessage
 from sqlalchemy import event
 
 from bot.app import build_app
-from bot.config import Settings
-from services import handoff
-from services.read_cache import MISSING, KeyedCache, caches_for
-from services.texts import t
+from services.handoff import sessions as handoff
+from services.inbox.read_cache import MISSING, KeyedCache, caches_for
+from services.settings import Settings
+from services.text.sentences import t
 from tests.harness import DEMO_USER_ID, OTHER_USER_ID, SUPPORT_CHAT_ID, Harness
 
 REDIS_URL = "redis://127.0.0.1:6379/0"

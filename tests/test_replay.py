@@ -15,13 +15,13 @@ from bench.openai_double import OpenAIDouble
 from bench.reference_models import QUESTIONS, invents_on, start_reference_double
 from bot.app import App, build_app
 from bot.cli_replay import load_candidate, print_by_arm, run_replay
-from bot.config import ConfigError, Settings
 from db.models import Customer, Order, ReplayItem, ReplayRun
 from db.types import utcnow
-from services.faq_answers import customer_facts
+from services.faq.replies import customer_facts
 from services.llm.config import LLMEndpoint, LLMRoles
-from services.replay import Replayer
-from services.shopdata.local import LocalShopData
+from services.rollout.replay import Replayer
+from services.settings import ConfigError, Settings
+from services.shop.sources.local import LocalShopData
 from tests.harness import DEMO_USER_ID, Harness
 
 ASKED = QUESTIONS[:6]

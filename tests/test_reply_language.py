@@ -7,8 +7,8 @@ from aiogram.methods import SendMessage
 from aiogram.types import User
 
 from handlers.context import language_of
-from services.reply_language import has_words
-from services.texts import t
+from services.text.sentences import t
+from services.understanding.reply_language import has_words
 from tests.harness import OTHER_USER_ID, Harness
 
 

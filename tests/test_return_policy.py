@@ -11,12 +11,12 @@ import pytest
 from aiogram.methods import EditMessageText, SendMessage
 
 from bot.app import build_app
-from bot.config import Settings
 from db.models import OrderStatus, ReturnRequest
 from db.seed import FAQ
 from handlers.keyboards import HandoffOffer
-from services.policy import ShopPolicy
-from services.texts import t
+from services.settings import Settings
+from services.shop.policy import ShopPolicy
+from services.text.sentences import t
 from tests.harness import DEMO_USER_ID, OTHER_USER_ID, Harness, buttons
 
 OLD_DELIVERED = "20231202-000458"  # delivered about 400 days ago in the demo shop

@@ -7,7 +7,7 @@ from typing import Any
 from aiogram.methods import EditMessageText, SendMessage, TelegramMethod
 
 from db.models import Order, ReturnKind, ReturnRequest
-from services.texts import t
+from services.text.sentences import t
 from tests.harness import DEMO_USER_ID, OTHER_USER_ID, Harness, buttons
 
 

@@ -15,8 +15,8 @@ from sqlalchemy.exc import IntegrityError
 from db import migrate
 from db.engine import create_engine
 from db.models import Order, ReturnKind, ReturnRequest, ReturnStatus
-from services import returns
-from services.texts import t
+from services.returns import requests as returns
+from services.text.sentences import t
 from tests.harness import DEMO_USER_ID, Harness, buttons
 
 SHIPPED = "20240115-001234"

@@ -11,8 +11,8 @@ from aiogram.methods import EditMessageText, SendMessage, TelegramMethod
 
 from db.models import ReturnKind, ReturnRequest
 from db.types import utcnow
-from services.return_answers import Option, Word, pick, read_word
-from services.texts import t
+from services.returns.typed_input import Option, Word, pick, read_word
+from services.text.sentences import t
 from tests.harness import DEMO_USER_ID, Harness, buttons
 
 SHIPPED = "20240115-001234"
@@ -146,7 +146,7 @@ async def test_a_form_left_for_hours_does_not_swallow_a_new_question(
     """An old form is forgotten by the customer: their next message is a new question."""
     await at_item_step(harness)
     later = utcnow() + timedelta(hours=3)
-    monkeypatch.setattr("handlers.returns.utcnow", lambda: later)
+    monkeypatch.setattr("handlers.flows.return_form.utcnow", lambda: later)
     [reply] = await harness.say(DEMO_USER_ID, "how long does shipping take?")
     assert reply not in {t("return_reprompt_choice", "en"), t("return_choose_reason", "en")}
 

@@ -18,18 +18,18 @@ from aiogram.methods import SendMessage
 from pydantic import SecretStr
 
 from bot.app import App, build_app
-from bot.config import Settings
 from db.engine import create_engine, create_session_factory
 from db.models import Order, ReturnRequest
 from handlers.keyboards import HandoffOffer
-from services.shop_files.customers import read_customers
-from services.shop_files.orders import read_orders
-from services.shop_files.products import read_products
-from services.shop_sync.customers import import_customers
-from services.shop_sync.orders import import_orders
-from services.shop_sync.products import import_products
-from services.shopdata import factory
-from services.texts import t
+from services.settings import Settings
+from services.shop.files.customers import read_customers
+from services.shop.files.orders import read_orders
+from services.shop.files.products import read_products
+from services.shop.sources import factory
+from services.shop.sync.customers import import_customers
+from services.shop.sync.orders import import_orders
+from services.shop.sync.products import import_products
+from services.text.sentences import t
 from tests.harness import Harness, buttons, texts_to
 from tests.shop_api_server import EXAMPLES, TOKEN, ShopApiDouble
 

@@ -11,11 +11,11 @@ import pytest
 from sqlmodel import SQLModel, select
 
 from bot.cli import main
-from bot.config import Settings
 from db.engine import create_engine, create_session_factory
 from db.models import Customer, Order, OrderItem, Product, ReturnKind, ReturnRequest, Shipment, ShipmentEvent
-from services.identity import LinkOutcome, link_contact
-from services.phone import normalize_phone
+from services.settings import Settings
+from services.shop.identity import LinkOutcome, link_contact
+from services.shop.phone import normalize_phone
 
 EXAMPLES = Path(__file__).parent.parent / "examples" / "shop"
 
@@ -377,8 +377,8 @@ async def test_products_imported_while_the_bot_runs_are_found_by_name(
     settings: Settings, tmp_path: Path
 ) -> None:
     from bot.app import build_app
-    from services.shop_files.products import read_products
-    from services.shop_sync.products import import_products
+    from services.shop.files.products import read_products
+    from services.shop.sync.products import import_products
     from tests.harness import Harness
 
     app = await build_app(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from services.shopdata.resilience import CircuitBreaker, TTLCache
+from services.shop.sources.resilience import CircuitBreaker, TTLCache
 
 
 class Clock:

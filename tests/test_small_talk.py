@@ -7,8 +7,8 @@ from aiogram.methods import SendMessage
 
 from db.models import HandoffSession, InboundMessage
 from handlers.keyboards import HandoffOffer
-from services.small_talk import SmallTalk, load_phrases, small_talk
-from services.texts import t
+from services.text.sentences import t
+from services.understanding.small_talk import SmallTalk, load_phrases, small_talk
 from tests.harness import OTHER_USER_ID, Harness, buttons
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.shipping import about_someone_elses_orders
+from services.orders.shipping import about_someone_elses_orders
 
 
 @pytest.mark.parametrize(

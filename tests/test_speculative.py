@@ -10,7 +10,7 @@ import pytest
 from aiohttp import web
 
 from bench.openai_double import Fault, OpenAIDouble, ScriptedModel, render_chat
-from services.faq import FaqAnswer, FaqDocument, FaqLookupAnswerer
+from services.faq.lookup import FaqAnswer, FaqDocument, FaqLookupAnswerer
 from services.llm.config import LLMEndpoint, LLMRoles, RetrievalCheck, VerifyMode
 from services.llm.deadline import current as current_deadline
 from services.llm.gateway import CallLedger, LLMGateway

@@ -11,9 +11,9 @@ import pytest
 from aiogram.methods import SendMessage, TelegramMethod
 
 from bot.app import build_app
-from bot.config import Settings
 from bot.fsm_storage import StateStoreUnreachable, open_state_store
 from db.models import ReturnRequest
+from services.settings import Settings
 from tests.harness import DEMO_USER_ID, Harness, buttons
 
 REDIS_URL = "redis://127.0.0.1:6379/0"

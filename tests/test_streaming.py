@@ -11,10 +11,12 @@ from aiogram.methods import SendMessage, SendMessageDraft
 from bot.dispatcher import create_bot
 from bot.recording_session import LOCAL_BOT_TOKEN, RecordingSession
 from db.models import OutboundMessage
-from handlers.streaming import PREVIEW_CROWD, GenerationRegistry, ReplyStreamer
+from handlers.streaming import GenerationRegistry, ReplyStreamer
 from services.llm.speculative import Step, VerifiedAnswer
-from services.text_html import to_plain
+from services.text.html import to_plain
 from tests.harness import DEMO_USER_ID, Harness
+
+PREVIEW_CROWD = 15
 
 
 class Clock:
@@ -42,7 +44,7 @@ def scripted(
 
 def streamer(session: RecordingSession, clock: Clock, *, chat_id: int = 5) -> ReplyStreamer:
     bot = create_bot(LOCAL_BOT_TOKEN, session=session)
-    return ReplyStreamer(bot, chat_id, registry=GenerationRegistry(), clock=clock)
+    return ReplyStreamer(bot, chat_id, registry=GenerationRegistry(preview_crowd=PREVIEW_CROWD), clock=clock)
 
 
 async def test_private_chat_drafts_at_most_once_a_second_then_commits() -> None:
@@ -91,7 +93,7 @@ async def test_replacement_is_what_gets_committed() -> None:
 
 async def test_stop_button_cancels_generation_and_keeps_what_was_shown() -> None:
     session, clock = RecordingSession(), Clock()
-    registry = GenerationRegistry()
+    registry = GenerationRegistry(preview_crowd=PREVIEW_CROWD)
     bot = create_bot(LOCAL_BOT_TOKEN, session=session)
     reply = ReplyStreamer(bot, 5, registry=registry, clock=clock)
     release = asyncio.Event()
@@ -184,7 +186,7 @@ async def test_a_crowd_streaming_at_once_gets_no_previews() -> None:
     """Previews and final messages share Telegram's 30 a second: while more answers stream than
     half of that, the places go to final messages."""
     session, clock = RecordingSession(), Clock()
-    registry = GenerationRegistry()
+    registry = GenerationRegistry(preview_crowd=PREVIEW_CROWD)
     bot = create_bot(LOCAL_BOT_TOKEN, session=session)
     chunks = [(t / 10, f"part{t} ") for t in range(25)]
     await ReplyStreamer(bot, 5, registry=registry, clock=clock).stream(scripted(chunks, clock))

@@ -18,13 +18,13 @@ from aiogram.methods import EditMessageText, ForwardMessage, SendChatAction, Sen
 from bench.redis_proxy import RedisProxy
 from bot.middlewares.telegram_limits import (
     OutgoingLimiter,
-    PreviewDropped,
     TelegramLimits,
     as_preview,
     limiter_for,
 )
 from bot.rate_windows import FailOpenWindows, LocalWindows, RateWindows, RedisWindows, Window
 from bot.recording_session import LOCAL_BOT_TOKEN, RecordingSession
+from handlers.streaming import PreviewDropped
 
 REDIS_URL = "redis://127.0.0.1:6379/0"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.text_normalize import normalize
+from services.text.normalize import normalize
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.text_split import split_text
+from services.text.split import split_text
 
 
 def test_short_text_is_one_part() -> None:

@@ -14,7 +14,7 @@ import pytest
 from aiohttp import web
 
 from bench.openai_double import OpenAIDouble, ScriptedModel
-from services.faq import FaqAnswer, FaqLookupAnswerer
+from services.faq.lookup import FaqAnswer, FaqLookupAnswerer
 from services.llm.acceptance import TopScores, accept_block
 from services.llm.config import LLMEndpoint, LLMRoles, VerifyMode
 from services.llm.gateway import LLMGateway

@@ -24,7 +24,7 @@ from services.llm.tokens import (
     trim_exactly,
     trim_to_window,
 )
-from services.texts import LANGUAGES
+from services.text.sentences import LANGUAGES
 
 if TYPE_CHECKING:
     from services.llm.local.engine import LocalEngine

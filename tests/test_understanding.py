@@ -13,16 +13,16 @@ import numpy as np
 import pytest
 
 from db.seed import DEMO_PRODUCTS, demo_names
-from services.classifier import Classification, Intent, IntentClassifier
-from services.classifier_eval import evaluate as evaluate_intents
-from services.classifier_eval import load_labelled
-from services.entities import CatalogueName, Entities
-from services.faq import FaqLookupAnswerer
-from services.faq_eval import Question, evaluate, load_questions
-from services.faq_matcher import FaqDocument
-from services.faq_store import demo_documents, file_documents
-from services.second_question import CLAUSES_JUDGED, answered_second_question
-from services.understanding import Route, decide, understand
+from services.faq.evaluation import Question, evaluate, load_questions
+from services.faq.lookup import FaqLookupAnswerer
+from services.faq.matcher import FaqDocument
+from services.faq.store import demo_documents, file_documents
+from services.understanding.classifier import Classification, Intent, IntentClassifier
+from services.understanding.entities import CatalogueName, Entities
+from services.understanding.evaluation import evaluate as evaluate_intents
+from services.understanding.evaluation import load_labelled
+from services.understanding.second_question import CLAUSES_JUDGED, answered_second_question
+from services.understanding.understand import Route, decide, understand
 
 DATA = Path(__file__).parent / "data"
 
@@ -152,7 +152,7 @@ def test_a_question_about_sales_is_about_the_shop_not_stock_or_an_order(
     question: str, classifier: IntentClassifier, demo_faq: FaqLookupAnswerer
 ) -> None:
     """ "when is the next sale?" was asked "which product do you mean?", "세일 언제 해요?" for an order
-    number. Worded unlike the examples that taught it (services/data/intent_examples.tsv)."""
+    number. Worded unlike the examples that taught it (services/understanding/data/intent_examples.tsv)."""
     understanding = understand(question, "en", classifier, demo_faq)
     assert understanding.intent is Intent.FAQ, (question, understanding.classification)
     assert understanding.route in (Route.NO_ENTRY, Route.FAQ_ENTRY)
@@ -493,7 +493,7 @@ def test_the_runner_up_score_is_the_highest_of_the_others(scores: list[float]) -
     """What `np.delete(scores, best).max()` gave, ties included, for every choice of `best`."""
     import numpy as np
 
-    from services.faq_matcher import _max_except
+    from services.faq.matcher import _max_except
 
     array = np.array(scores)
     for best in range(len(scores)):
@@ -542,7 +542,7 @@ def test_words_are_compared_only_with_rows_in_the_question_s_language() -> None:
     """A Japanese question to an entry the shop wrote in Korean and English shares none of its words
     whatever it asks: the word features say nothing then (`unwritten_language`), rather than
     counting every word as one the FAQ never mentions."""
-    from services.faq_matcher import FaqMatcher
+    from services.faq.matcher import FaqMatcher
 
     question = "返品したいのですが、どうすればいいですか？"
     everything = demo_documents()

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from aiohttp import web
 
-from services.faq import FaqAnswer, FaqLookupAnswerer
+from services.faq.lookup import FaqAnswer, FaqLookupAnswerer
 from services.llm.config import LLMEndpoint, LLMRoles
 from services.llm.gateway import LLMGateway, Message
 from services.llm.prompts import judge_messages, relevance_messages

@@ -13,9 +13,9 @@ from sqlalchemy import Column, Integer, LargeBinary, MetaData, Table, insert
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.app import build_app
-from bot.config import Settings
 from db.engine import create_engine
 from db.wal_checkpoint import WalCheckpointer
+from services.settings import Settings
 
 BLOBS = Table("blobs", MetaData(), Column("id", Integer, primary_key=True), Column("data", LargeBinary))
 PAGE = 4096

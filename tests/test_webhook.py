@@ -18,13 +18,13 @@ from aiohttp import web
 from bench.db_faults import database_outage, held_lock
 from bench.redis_proxy import RedisProxy
 from bot.app import build_app
-from bot.config import Settings
 from bot.fake_updates import UpdateFactory
 from bot.http_server import SECRET_HEADER, HttpFront
 from bot.recording_session import LOCAL_BOT_TOKEN
 from bot.webhook_body import MAX_NESTING, NotAnUpdate, nesting_exceeds, read_update
 from db.models import InboundMessage
-from services.texts import t
+from services.settings import Settings
+from services.text.sentences import t
 from tests.harness import DEMO_USER_ID, Harness, texts_to
 from tests.test_nothing_lost import eventually
 from tests.test_state_store import redis_answers

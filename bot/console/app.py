@@ -20,17 +20,17 @@ from aiohttp import web
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.config import Settings
 from bot.console.security import ADMIN_KEY, COOKIE, admin_of, gate, is_https
 from db.repositories import console as console_repository
 from db.types import utcnow
-from services.console_auth import audit, redeem_login_link, sign_out
-from services.console_conversations import ConversationFilters, filter_choices, list_messages, load_transcript
-from services.console_dashboard import build_dashboard
-from services.console_faq import FaqForm, find_entry, list_entries, save_entry
-from services.console_resend import Send, resend, undelivered
-from services.faq_io import FaqFileError
-from services.stats import parse_period
+from services.admin.stats import parse_period
+from services.console.auth import audit, redeem_login_link, sign_out
+from services.console.conversations import ConversationFilters, filter_choices, list_messages, load_transcript
+from services.console.dashboard import build_dashboard
+from services.console.faq import FaqForm, find_entry, list_entries, save_entry
+from services.console.resend import Send, resend, undelivered
+from services.faq.files import FaqFileError
+from services.settings import Settings
 
 logger = logging.getLogger(__name__)
 

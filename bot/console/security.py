@@ -14,7 +14,7 @@ from aiohttp import web
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from services.console_auth import SignedIn, csrf_matches, signed_in
+from services.console.auth import SignedIn, csrf_matches, signed_in
 
 COOKIE = "csbot_console"
 ADMIN_KEY = web.RequestKey("admin", SignedIn)

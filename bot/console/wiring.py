@@ -6,10 +6,10 @@ from aiogram import Bot
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.config import Settings
 from bot.console.app import ConsoleDeps, RefreshFaq
-from services.console_resend import Send
+from services.console.resend import Send
 from services.llm.speculative import SpeculativeAnswerer
+from services.settings import Settings
 
 
 def bot_sender(bot: Bot) -> Send:

@@ -17,7 +17,7 @@ from aiogram import BaseMiddleware, Bot
 from aiogram.exceptions import TelegramAPIError
 from aiogram.types import TelegramObject
 
-from services.canary import Canary, Notice
+from services.rollout.canary import Canary, Notice
 
 logger = logging.getLogger(__name__)
 

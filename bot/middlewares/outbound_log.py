@@ -38,11 +38,12 @@ from aiogram.methods import (
 from aiogram.methods.base import TelegramType
 
 from bot.faults import is_transient
-from bot.middlewares.telegram_limits import PreviewDropped, is_preview
+from bot.middlewares.telegram_limits import is_preview
 from bot.stop_signal import finish_even_if_cancelled
 from db.models import OutboundStatus
-from services.conversation_log import Interaction, SentMessage, current_interaction, sending_notice
-from services.text_html import to_plain
+from handlers.streaming import PreviewDropped
+from services.admin.conversation_log import Interaction, SentMessage, current_interaction, sending_notice
+from services.text.html import to_plain
 
 SEND_IN_FLIGHT_GRACE_S = 5.0
 """How long a cancelled task waits for a message already sent to Telegram to be answered (a

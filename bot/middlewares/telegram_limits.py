@@ -42,6 +42,7 @@ from aiogram.methods import Response, SendMessageDraft, TelegramMethod
 from aiogram.methods.base import TelegramType
 
 from bot.rate_windows import FailOpenWindows, LocalWindows, RateWindows, RedisWindows, Window
+from handlers.streaming import PreviewDropped
 
 logger = logging.getLogger(__name__)
 
@@ -56,14 +57,6 @@ def as_preview() -> Iterator[None]:
         yield
     finally:
         _preview.reset(token)
-
-
-class PreviewDropped(Exception):
-    """A preview was not sent to keep Telegram's limits; the final message still goes out."""
-
-    def __init__(self, chat_id: int | str, wait: float) -> None:
-        super().__init__(f"preview to chat {chat_id} dropped: the limit frees in {wait:.2f} s")
-        self.wait = wait
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Collection, Sequence
 from datetime import datetime
 
@@ -7,7 +8,7 @@ from sqlalchemy import ColumnElement, and_, not_, or_
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import InboundMessage, InboundStatus, OutboundMessage, OutboundStatus
+from db.models import HandoffSession, InboundMessage, InboundStatus, OutboundMessage, OutboundStatus
 
 NOT_ANSWERED = (InboundStatus.FAILED, InboundStatus.ABANDONED)
 
@@ -16,6 +17,31 @@ STAFF_ROUTE = "staff"
 
 They are stored like any update (nothing is lost) but they are not customer traffic:
 customer logs and /stats leave them out through `customer_traffic`."""
+
+
+HANDOFF_OPENED = ("human", "handoff")
+"""(route, answer source) of the message that opened a hand-off to a person: one per hand-off,
+whichever way it was asked for (`/human`, the button, a message handed over)."""
+WITH_A_PERSON_ROUTES = ("human", "handoff-relay")
+"""Routes of messages in a hand-off: the one that opened it and those relayed to staff."""
+
+
+def opened_handoff(route: str | None, source: str | None) -> bool:
+    return (route, source) == HANDOFF_OPENED
+
+
+def opened_handoff_clause() -> ColumnElement[bool]:
+    route, source = HANDOFF_OPENED
+    return and_(col(InboundMessage.route) == route, col(InboundMessage.answer_source) == source)
+
+
+def with_a_person(route: str | None, source: str | None) -> bool:
+    return route in WITH_A_PERSON_ROUTES or source == HANDOFF_OPENED[1]
+
+
+def with_a_person_clause() -> ColumnElement[bool]:
+    source = col(InboundMessage.answer_source)
+    return or_(col(InboundMessage.route).in_(WITH_A_PERSON_ROUTES), source == HANDOFF_OPENED[1])
 
 
 def customer_traffic() -> ColumnElement[bool]:
@@ -115,12 +141,6 @@ async def outbound(session: AsyncSession, outbound_id: int) -> OutboundMessage |
     return await session.get(OutboundMessage, outbound_id)
 
 
-async def mark_resent(session: AsyncSession, row: OutboundMessage) -> None:
-    row.status = OutboundStatus.RESENT
-    session.add(row)
-    await session.commit()
-
-
 async def last_message_from(session: AsyncSession, user_id: int, chat_id: int) -> InboundMessage | None:
     """The newest message (not a button press) a user sent in a chat, with its raw update."""
     statement = (
@@ -152,3 +172,45 @@ async def recent_texts_from(session: AsyncSession, user_id: int, chat_id: int, *
         .limit(limit)
     )
     return list((await session.exec(statement)).all())
+
+
+async def sent_texts(session: AsyncSession, inbound_ids: list[int]) -> dict[tuple[int, int | None], str]:
+    """What each message's handling sent to a chat, by (message, chat), joined: the reply its
+    customer read (failed sends left out)."""
+    texts: dict[tuple[int, int | None], str] = defaultdict(str)
+    for start in range(0, len(inbound_ids), 500):  # bounded IN lists on every database
+        chunk = inbound_ids[start : start + 500]
+        statement = (
+            select(OutboundMessage.inbound_id, OutboundMessage.chat_id, OutboundMessage.text)
+            .where(col(OutboundMessage.inbound_id).in_(chunk))
+            .where(OutboundMessage.status != OutboundStatus.FAILED)
+            .where(OutboundMessage.method == "sendMessage")
+            .order_by(col(OutboundMessage.id))
+        )
+        for inbound_id, chat_id, text in (await session.exec(statement)).all():
+            if inbound_id is not None:
+                texts[(inbound_id, chat_id)] += text + "\n"
+    return texts
+
+
+async def handoff_times(session: AsyncSession, since: datetime) -> dict[int, list[datetime]]:
+    """When each customer's hand-offs since `since` opened, by Telegram user id, in order."""
+    statement = select(HandoffSession.customer_user_id, HandoffSession.opened_at).where(
+        col(HandoffSession.opened_at) >= since
+    )
+    opened: dict[int, list[datetime]] = defaultdict(list)
+    for user_id, at in (await session.exec(statement)).all():
+        opened[user_id].append(at)
+    for times in opened.values():
+        times.sort()
+    return opened
+
+
+async def texts_of(session: AsyncSession, inbound_ids: Sequence[int]) -> list[str]:
+    """The customers' texts of these messages, newest first."""
+    texts: list[tuple[int, str]] = []
+    for start in range(0, len(inbound_ids), 500):
+        chunk = list(inbound_ids[start : start + 500])
+        statement = select(InboundMessage.id, InboundMessage.text).where(col(InboundMessage.id).in_(chunk))
+        texts.extend((i or 0, text) for i, text in (await session.exec(statement)).all())
+    return [text for _, text in sorted(texts, reverse=True)]

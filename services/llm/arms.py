@@ -13,7 +13,7 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from services.faq import FaqLookupAnswerer
+from services.faq.lookup import FaqLookupAnswerer
 from services.llm.config import LLMRoles
 from services.llm.gateway import LLMGateway
 from services.llm.speculative import AnswerRequest, SpeculativeAnswerer, VerifiedAnswer

@@ -21,7 +21,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 
-from services.numerals import (
+from services.shop.phone import normalize_phone
+from services.text.numerals import (
     ENGLISH_SCALES,
     ENGLISH_SMALL,
     NATIVE_KOREAN_DAYS,
@@ -29,7 +30,6 @@ from services.numerals import (
     english_value,
     native_korean_value,
 )
-from services.phone import normalize_phone
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from services.faq import FaqAnswer
+from services.faq.lookup import FaqAnswer
 from services.llm.deadline import Deadline, within
 from services.llm.gateway import CallLedger, Message
 

@@ -29,7 +29,7 @@ import random
 from collections.abc import AsyncGenerator, AsyncIterator, Sequence
 from typing import Protocol
 
-from services.faq import FaqAnswer, FaqLookupAnswerer
+from services.faq.lookup import FaqAnswer, FaqLookupAnswerer
 from services.llm.config import RetrievalCheck
 from services.llm.drafting import DRAFTER_PROBE_EVERY, DrafterPolicy
 from services.llm.fact_guard import FactGuard
@@ -132,7 +132,7 @@ class SpeculativeAnswerer:
         return self._model is not None
 
     async def answer(self, question: str, *, language: str, tags: Sequence[str] = ()) -> FaqAnswer | None:
-        """The FaqAnswerer interface: the whole verified text at once."""
+        """The whole verified text at once, as the lookup answers (`FaqLookupAnswerer.answer`)."""
         found = await self._lookup.answer(question, language=language, tags=tags)
         answer = self.stream(AnswerRequest(question, language, found, found.text if found else ""))
         async for _ in answer:

@@ -1,0 +1,145 @@
+"""Numbers admins ask for: volume, intents, hand-offs, latency, errors."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Collection
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from db.models import InboundMessage, LLMReply
+from db.repositories.logs import customer_traffic
+from db.types import utcnow
+from services.admin.figures import opened_handoff, percentile
+
+
+@dataclass(frozen=True)
+class Stats:
+    since: datetime
+    messages: int
+    intents: dict[str, int]
+    handoffs: int
+    errors: int
+    latency_p50_ms: float | None
+    latency_p95_ms: float | None
+    answers: int = 0
+    """FAQ-style answers made by the answer service (retrieval or LLM)."""
+    acceptance_rate: float | None = None
+    answer_ttft_p50_ms: float | None = None
+    answer_ttft_p95_ms: float | None = None
+    answer_total_p50_ms: float | None = None
+    answer_total_p95_ms: float | None = None
+    cost_per_answer_usd: float | None = None
+    guard_rejections: int = 0
+    fallbacks: int = 0
+    faq_text_checked: int = 0
+    """Answers where the target was asked whether the matched FAQ text answers the question."""
+    faq_text_confirmed: int = 0
+
+    def as_dict(self) -> dict[str, object]:
+        return {**self.__dict__, "since": self.since.isoformat()}
+
+    def render(self) -> str:
+        intents = ", ".join(f"{name} {count}" for name, count in sorted(self.intents.items())) or "-"
+        latency = (
+            f"p50 {self.latency_p50_ms:.1f} ms, p95 {self.latency_p95_ms:.1f} ms"
+            if self.latency_p50_ms is not None and self.latency_p95_ms is not None
+            else "-"
+        )
+        text = (
+            f"Since {self.since:%Y-%m-%d %H:%M} UTC\n"
+            f"Messages: {self.messages}\n"
+            f"Intents: {intents}\n"
+            f"Hand-offs: {self.handoffs}\n"
+            f"Errors: {self.errors}\n"
+            f"Latency: {latency}"
+        )
+        if self.answers:
+            acceptance = f"{self.acceptance_rate:.1%}" if self.acceptance_rate is not None else "-"
+            cost = f"${self.cost_per_answer_usd:.5f}" if self.cost_per_answer_usd is not None else "-"
+            text += (
+                f"\nFAQ answers: {self.answers}, draft acceptance {acceptance}, cost per answer {cost}\n"
+                f"First shown text: {_pair(self.answer_ttft_p50_ms, self.answer_ttft_p95_ms)}; "
+                f"full answer: {_pair(self.answer_total_p50_ms, self.answer_total_p95_ms)}\n"
+                f"Fact-guard rejections: {self.guard_rejections}, fallbacks: {self.fallbacks}"
+            )
+        if self.faq_text_checked:
+            text += (
+                f"\nFAQ text confirmed by the target: {self.faq_text_confirmed} of "
+                f"{self.faq_text_checked} checked"
+            )
+        return text
+
+
+def _pair(p50: float | None, p95: float | None) -> str:
+    if p50 is None or p95 is None:
+        return "-"
+    return f"p50 {p50:.0f} ms, p95 {p95:.0f} ms"
+
+
+async def collect_stats(
+    session: AsyncSession, *, period: timedelta, exclude_users: Collection[int] = ()
+) -> Stats:
+    """Customer traffic only: `exclude_users` (the admins) would otherwise count their own /stats,
+    and staff messages in the support chat are not customer messages."""
+    since = utcnow() - period
+    statement = select(  # type: ignore[call-overload, misc]  # overloads stop at 4 columns
+        InboundMessage.intent,
+        InboundMessage.latency_ms,
+        InboundMessage.error,
+        InboundMessage.route,
+        InboundMessage.answer_source,
+    ).where(col(InboundMessage.created_at) >= since, customer_traffic())
+    if exclude_users:
+        statement = statement.where(col(InboundMessage.telegram_user_id).not_in(list(exclude_users)))
+    rows = (await session.exec(statement)).all()
+    latencies = [row.latency_ms for row in rows if row.latency_ms is not None]
+    replies = (await session.exec(select(LLMReply).where(col(LLMReply.created_at) >= since))).all()
+    drafted = sum(r.draft_tokens for r in replies)
+    ttfts = [r.ttft_ms for r in replies if r.ttft_ms is not None]
+    totals = [r.total_ms for r in replies]
+    return Stats(
+        answers=len(replies),
+        acceptance_rate=sum(r.accepted_tokens for r in replies) / drafted if drafted else None,
+        answer_ttft_p50_ms=percentile(ttfts, 0.5),
+        answer_ttft_p95_ms=percentile(ttfts, 0.95),
+        answer_total_p50_ms=percentile(totals, 0.5),
+        answer_total_p95_ms=percentile(totals, 0.95),
+        cost_per_answer_usd=sum(r.cost_usd for r in replies) / len(replies) if replies else None,
+        guard_rejections=sum(1 for r in replies if r.guard),
+        faq_text_checked=sum(1 for r in replies if r.mode.startswith("relevance")),
+        faq_text_confirmed=sum(1 for r in replies if r.mode == "relevance"),
+        fallbacks=sum(1 for r in replies if r.fallback_reason),
+        since=since,
+        messages=len(rows),
+        intents=dict(Counter(row.intent for row in rows if row.intent)),
+        handoffs=sum(1 for row in rows if opened_handoff(row.route, row.answer_source)),
+        errors=sum(1 for row in rows if row.error),
+        latency_p50_ms=percentile(latencies, 0.5),
+        latency_p95_ms=percentile(latencies, 0.95),
+    )
+
+
+def parse_period(text: str) -> timedelta:
+    """`24h`, `7d`, `30m` or a bare number of hours; ValueError says what was expected."""
+    cleaned = text.strip().lower()
+    units = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
+    number, unit = (cleaned[:-1], units[cleaned[-1]]) if cleaned[-1:] in units else (cleaned, "hours")
+    try:
+        value = float(number)
+        period = timedelta(**{unit: value}) if math.isfinite(value) else None
+    except (ValueError, OverflowError):
+        period = None
+    if period is None:
+        raise ValueError(f"expected a period such as 30m, 24h or 7d, not {text!r}")
+    if period <= timedelta(0):
+        raise ValueError(f"a period must be longer than zero, not {text!r}")
+    try:
+        utcnow() - period
+    except OverflowError:
+        raise ValueError(f"{text!r} reaches back before the year 1") from None
+    return period

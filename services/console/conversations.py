@@ -1,0 +1,465 @@
+"""What the console's conversation pages show: a searchable list and one chat transcript.
+
+The list is of customer messages, newest first, with keyset pagination on the
+primary key (`id < cursor ORDER BY id DESC LIMIT n`): each page costs the same on
+the ten-millionth row as on the first, where OFFSET would read every row it skips.
+A transcript puts both directions of one customer's chat in order, and attaches to
+every bot message why it was said: the understanding logged with the customer's
+message and the LLM reply behind it, with each API call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import ColumnElement, and_, or_
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from db.models import (
+    Customer,
+    InboundMessage,
+    LLMCall,
+    LLMReply,
+    Order,
+    OutboundMessage,
+    OutboundStatus,
+)
+from db.repositories.logs import (
+    NOT_ANSWERED,
+    STAFF_ROUTE,
+    customer_traffic,
+    with_a_person,
+    with_a_person_clause,
+)
+from services.console.privacy import mask_phone, mask_phones
+from services.text.normalize import detect_language
+
+PAGE_SIZE = 50
+TRANSCRIPT_LIMIT = 500
+MAX_QUERY = 200
+MAX_USER_ID = 2**63 - 1
+
+
+@dataclass(frozen=True)
+class ConversationFilters:
+    query: str = ""
+    """Free text, a Telegram user id or an order number."""
+    intent: str | None = None
+    route: str | None = None
+    source: str | None = None
+    language: str | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+    handoff: bool = False
+    failed: bool = False
+
+
+@dataclass(frozen=True)
+class ListedMessage:
+    id: int
+    created_at: datetime
+    user_id: int | None
+    kind: str
+    text: str
+    intent: str | None
+    confidence: float | None
+    route: str | None
+    source: str | None
+    language: str
+    status: str
+    failed: bool
+    handoff: bool
+
+
+@dataclass(frozen=True)
+class MessagePage:
+    rows: list[ListedMessage]
+    next_before: int | None
+    """The cursor of the next (older) page; None on the last one."""
+
+
+def _language_of(row: InboundMessage) -> str:
+    stored = row.entities.get("language") if isinstance(row.entities, dict) else None
+    return stored if isinstance(stored, str) else detect_language(row.text)
+
+
+def _refused_ids() -> Any:
+    return select(OutboundMessage.inbound_id).where(OutboundMessage.status == OutboundStatus.FAILED)
+
+
+async def _query_clause(session: AsyncSession, query: str) -> ColumnElement[bool]:
+    """Text anywhere in the message, or the customer behind a user id or an order number."""
+    query = query.strip()[:MAX_QUERY]
+    escaped = query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    clauses: list[ColumnElement[bool]] = [col(InboundMessage.text).ilike(f"%{escaped}%", escape="\\")]
+    if query.isdigit() and int(query) <= MAX_USER_ID:
+        clauses.append(col(InboundMessage.telegram_user_id) == int(query))
+    owner = (
+        await session.exec(
+            select(Customer.telegram_user_id)
+            .join(Order, col(Order.customer_id) == col(Customer.id))
+            .where(col(Order.number) == query)
+        )
+    ).first()
+    if owner is not None:
+        clauses.append(col(InboundMessage.telegram_user_id) == owner)
+    return or_(*clauses)
+
+
+async def list_messages(
+    session: AsyncSession,
+    filters: ConversationFilters,
+    *,
+    before: int | None = None,
+    limit: int = PAGE_SIZE,
+    exclude_users: Sequence[int] = (),
+) -> MessagePage:
+    """Customer messages matching every filter, newest first, `limit` per page."""
+    statement = select(InboundMessage).where(customer_traffic())
+    if exclude_users:
+        statement = statement.where(col(InboundMessage.telegram_user_id).not_in(list(exclude_users)))
+    if filters.query.strip():
+        statement = statement.where(await _query_clause(session, filters.query))
+    if filters.intent:
+        statement = statement.where(col(InboundMessage.intent) == filters.intent)
+    if filters.route:
+        statement = statement.where(col(InboundMessage.route) == filters.route)
+    if filters.source:
+        statement = statement.where(col(InboundMessage.answer_source) == filters.source)
+    if filters.language:
+        statement = statement.where(col(InboundMessage.entities)["language"].as_string() == filters.language)
+    if filters.since is not None:
+        statement = statement.where(col(InboundMessage.created_at) >= filters.since)
+    if filters.until is not None:
+        statement = statement.where(col(InboundMessage.created_at) < filters.until)
+    if filters.handoff:
+        statement = statement.where(with_a_person_clause())
+    if filters.failed:
+        statement = statement.where(
+            or_(col(InboundMessage.status).in_(NOT_ANSWERED), col(InboundMessage.id).in_(_refused_ids()))
+        )
+    if before is not None:
+        statement = statement.where(col(InboundMessage.id) < before)
+    statement = statement.order_by(col(InboundMessage.id).desc()).limit(limit + 1)
+    rows = list((await session.exec(statement)).all())
+    more = len(rows) > limit
+    rows = rows[:limit]
+    refused = await _with_refused_replies(session, [row.id for row in rows if row.id is not None])
+    listed = [
+        ListedMessage(
+            id=row.id or 0,
+            created_at=row.created_at,
+            user_id=row.telegram_user_id,
+            kind=row.kind,
+            text=mask_phones(row.text),
+            intent=row.intent,
+            confidence=row.confidence,
+            route=row.route,
+            source=row.answer_source,
+            language=_language_of(row),
+            status=row.status,
+            failed=row.status in NOT_ANSWERED or row.id in refused,
+            handoff=with_a_person(row.route, row.answer_source),
+        )
+        for row in rows
+    ]
+    return MessagePage(listed, listed[-1].id if more and listed else None)
+
+
+async def _with_refused_replies(session: AsyncSession, inbound_ids: list[int]) -> set[int]:
+    if not inbound_ids:
+        return set()
+    statement = select(OutboundMessage.inbound_id).where(
+        col(OutboundMessage.inbound_id).in_(inbound_ids), OutboundMessage.status == OutboundStatus.FAILED
+    )
+    return {inbound_id for inbound_id in (await session.exec(statement)).all() if inbound_id is not None}
+
+
+async def filter_choices(session: AsyncSession) -> dict[str, list[str]]:
+    """The values the filters offer: those present in recent traffic (distinct on indexed columns)."""
+    recent = select(InboundMessage.id).order_by(col(InboundMessage.id).desc()).limit(20_000).subquery()
+    choices: dict[str, list[str]] = {}
+    for name, column in (
+        ("intent", InboundMessage.intent),
+        ("route", InboundMessage.route),
+        ("source", InboundMessage.answer_source),
+    ):
+        values = await session.exec(
+            select(column).where(col(InboundMessage.id).in_(select(recent.c.id))).distinct()
+        )
+        choices[name] = sorted(value for value in values.all() if value)
+    return choices
+
+
+# One conversation ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CallLine:
+    role: str
+    endpoint: str
+    model: str
+    kind: str
+    prompt_tokens: int
+    completion_tokens: int
+    ttft_ms: float | None
+    total_ms: float
+    retries: int
+    cost_usd: float
+    error: str | None
+
+
+@dataclass(frozen=True)
+class Reasoning:
+    """Why a bot message was said: the customer message's understanding and the LLM reply."""
+
+    inbound_id: int
+    intent: str | None
+    confidence: float | None
+    entities: dict[str, Any]
+    route: str | None
+    understanding_route: str | None
+    source: str | None
+    faq: dict[str, Any] | None
+    latency_ms: float | None
+    status: str
+    error: str | None
+    llm: LLMReply | None = None
+    calls: list[CallLine] = field(default_factory=list)
+
+    @property
+    def acceptance(self) -> float | None:
+        if self.llm is None or not self.llm.draft_tokens:
+            return None
+        return self.llm.accepted_tokens / self.llm.draft_tokens
+
+
+@dataclass(frozen=True)
+class Bubble:
+    side: str
+    """"customer", "bot" or "staff" (a person's reply relayed to the customer)."""
+    created_at: datetime
+    text: str
+    kind: str
+    anchor: str
+    outbound_id: int | None = None
+    status: str | None = None
+    error: str | None = None
+    reasoning: Reasoning | None = None
+    language: str | None = None
+
+
+@dataclass(frozen=True)
+class Customer360:
+    name: str
+    phone: str
+    language: str
+    orders: list[str]
+
+
+@dataclass(frozen=True)
+class Transcript:
+    user_id: int
+    customer: Customer360 | None
+    bubbles: list[Bubble]
+    earlier_before: int | None
+    """Cursor for the older part when the conversation is longer than one page."""
+    revealed: bool
+
+
+def _entities(row: InboundMessage) -> dict[str, Any]:
+    return dict(row.entities) if isinstance(row.entities, dict) else {}
+
+
+def _reasoning(row: InboundMessage, llm: LLMReply | None, calls: list[LLMCall]) -> Reasoning:
+    entities = _entities(row)
+    faq = entities.pop("faq", None)
+    understanding_route = entities.pop("route", None)
+    entities.pop("language", None)
+    return Reasoning(
+        inbound_id=row.id or 0,
+        intent=row.intent,
+        confidence=row.confidence,
+        entities=entities,
+        route=row.route,
+        understanding_route=understanding_route if isinstance(understanding_route, str) else None,
+        source=row.answer_source,
+        faq=faq if isinstance(faq, dict) else None,
+        latency_ms=row.latency_ms,
+        status=row.status,
+        error=row.error,
+        llm=llm,
+        calls=[
+            CallLine(
+                c.role,
+                c.endpoint,
+                c.model,
+                c.kind,
+                c.prompt_tokens,
+                c.completion_tokens,
+                c.ttft_ms,
+                c.total_ms,
+                c.retries,
+                c.cost_usd,
+                c.error,
+            )
+            for c in calls
+        ],
+    )
+
+
+async def _customer(session: AsyncSession, user_id: int, reveal: bool) -> Customer360 | None:
+    customer = (await session.exec(select(Customer).where(Customer.telegram_user_id == user_id))).first()
+    if customer is None:
+        return None
+    orders = (
+        await session.exec(
+            select(Order.number)
+            .where(Order.customer_id == customer.id)
+            .order_by(col(Order.placed_at).desc())
+            .limit(10)
+        )
+    ).all()
+    phone = customer.phone if reveal else mask_phone(customer.phone)
+    return Customer360(customer.name, phone, customer.language, list(orders))
+
+
+async def load_transcript(
+    session: AsyncSession,
+    user_id: int,
+    *,
+    before: int | None = None,
+    limit: int = TRANSCRIPT_LIMIT,
+    reveal: bool = False,
+) -> Transcript:
+    """The newest `limit` customer messages (older than `before`) with everything sent around them."""
+    statement = select(InboundMessage).where(InboundMessage.telegram_user_id == user_id, customer_traffic())
+    if before is not None:
+        statement = statement.where(col(InboundMessage.id) < before)
+    received = list(
+        (await session.exec(statement.order_by(col(InboundMessage.id).desc()).limit(limit + 1))).all()
+    )
+    more = len(received) > limit
+    received = received[:limit]
+    received.reverse()
+    upper = None
+    if before is not None:
+        cursor = await session.get(InboundMessage, before)
+        upper = cursor.created_at if cursor is not None else None
+    lower = received[0].created_at if more and received else None
+    sent = await _sent_to(
+        session, user_id, lower=lower, upper=upper, empty=before is not None and not received
+    )
+    inbound_ids = {row.id for row in received if row.id is not None}
+    inbound_ids |= {row.inbound_id for row in sent if row.inbound_id is not None}
+    origins = await _inbound_by_id(session, inbound_ids - {row.id for row in received})
+    origins.update({row.id: row for row in received if row.id is not None})
+    llm, calls = await _llm_for(session, list(inbound_ids))
+    reasons = {
+        inbound_id: _reasoning(row, llm.get(inbound_id), calls.get(inbound_id, []))
+        for inbound_id, row in origins.items()
+        if inbound_id is not None
+    }
+    show = (lambda text: text) if reveal else mask_phones
+    bubbles: list[tuple[tuple[datetime, int, int], Bubble]] = []
+    for row in received:
+        bubbles.append(
+            (
+                (row.created_at, 0, row.id or 0),
+                Bubble(
+                    "customer",
+                    row.created_at,
+                    show(row.text),
+                    row.kind,
+                    f"m{row.id}",
+                    status=row.status,
+                    language=_language_of(row),
+                ),
+            )
+        )
+    for out in sent:
+        origin = origins.get(out.inbound_id) if out.inbound_id is not None else None
+        staff = origin is not None and (origin.route or "").startswith(STAFF_ROUTE)
+        bubbles.append(
+            (
+                (out.created_at, 1, out.id or 0),
+                Bubble(
+                    "staff" if staff else "bot",
+                    out.created_at,
+                    show(out.text),
+                    out.method,
+                    f"o{out.id}",
+                    outbound_id=out.id,
+                    status=out.status,
+                    error=out.error,
+                    reasoning=None if staff or out.inbound_id is None else reasons.get(out.inbound_id),
+                ),
+            )
+        )
+    bubbles.sort(key=lambda pair: pair[0])
+    return Transcript(
+        user_id,
+        await _customer(session, user_id, reveal),
+        [bubble for _, bubble in bubbles],
+        received[0].id if more and received else None,
+        reveal,
+    )
+
+
+async def _sent_to(
+    session: AsyncSession, user_id: int, *, lower: datetime | None, upper: datetime | None, empty: bool
+) -> list[OutboundMessage]:
+    """What went to the customer's chat in the time the page covers."""
+    if empty:
+        return []
+    statement = select(OutboundMessage).where(
+        or_(
+            col(OutboundMessage.chat_id) == user_id,
+            and_(col(OutboundMessage.telegram_user_id) == user_id, col(OutboundMessage.chat_id).is_(None)),
+        )
+    )
+    if lower is not None:
+        statement = statement.where(col(OutboundMessage.created_at) >= lower)
+    if upper is not None:
+        statement = statement.where(col(OutboundMessage.created_at) < upper)
+    return list((await session.exec(statement.order_by(col(OutboundMessage.id)))).all())
+
+
+async def _inbound_by_id(
+    session: AsyncSession, ids: Collection[int | None]
+) -> dict[int | None, InboundMessage]:
+    wanted = [i for i in ids if i is not None]
+    if not wanted:
+        return {}
+    rows = (await session.exec(select(InboundMessage).where(col(InboundMessage.id).in_(wanted)))).all()
+    return {row.id: row for row in rows}
+
+
+async def _llm_for(
+    session: AsyncSession, inbound_ids: list[int | None]
+) -> tuple[dict[int, LLMReply], dict[int, list[LLMCall]]]:
+    wanted = [i for i in inbound_ids if i is not None]
+    if not wanted:
+        return {}, {}
+    replies = (
+        await session.exec(
+            select(LLMReply).where(col(LLMReply.inbound_id).in_(wanted)).order_by(col(LLMReply.id))
+        )
+    ).all()
+    by_inbound = {reply.inbound_id: reply for reply in replies}
+    reply_ids = [reply.id for reply in replies if reply.id is not None]
+    calls: dict[int, list[LLMCall]] = {}
+    if reply_ids:
+        owner = {reply.id: reply.inbound_id for reply in replies}
+        rows = (
+            await session.exec(
+                select(LLMCall).where(col(LLMCall.reply_id).in_(reply_ids)).order_by(col(LLMCall.id))
+            )
+        ).all()
+        for call in rows:
+            calls.setdefault(owner[call.reply_id], []).append(call)
+    return by_inbound, calls

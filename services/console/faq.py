@@ -1,0 +1,106 @@
+"""FAQ entries edited in the console, checked exactly as `csbot import faq` checks a file."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from sqlmodel import col, or_, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from db.models import FaqEntry
+from db.repositories import faq as faq_repository
+from services.console.auth import audit
+from services.faq.files import FaqFileError, check_faq_values
+from services.faq.store import entry_values
+from services.text.normalize import detect_language
+
+
+@dataclass(frozen=True)
+class FaqForm:
+    """The form's fields as typed: tags comma-separated, examples one per line."""
+
+    slug: str = ""
+    language: str = ""
+    question: str = ""
+    answer: str = ""
+    tags: str = ""
+    examples: str = ""
+
+    @classmethod
+    def of(cls, entry: FaqEntry) -> FaqForm:
+        return cls(entry.slug, entry.language, entry.question, entry.answer, entry.tags, entry.examples)
+
+    @classmethod
+    def for_question(cls, question: str) -> FaqForm:
+        """A new entry for a question customers asked and the bot could not answer."""
+        question = " ".join(question.split())[:500]
+        return cls(language=detect_language(question), question=question)
+
+
+async def list_entries(session: AsyncSession, query: str = "") -> list[FaqEntry]:
+    statement = select(FaqEntry)
+    if query.strip():
+        pattern = f"%{query.strip()[:200]}%"
+        statement = statement.where(
+            or_(
+                col(FaqEntry.slug).ilike(pattern),
+                col(FaqEntry.question).ilike(pattern),
+                col(FaqEntry.answer).ilike(pattern),
+            )
+        )
+    return list((await session.exec(statement.order_by(col(FaqEntry.slug), col(FaqEntry.language)))).all())
+
+
+async def find_entry(session: AsyncSession, entry_id: int) -> FaqEntry | None:
+    return await session.get(FaqEntry, entry_id)
+
+
+async def save_entry(
+    session: AsyncSession, form: FaqForm, *, admin_id: int, entry_id: int | None = None
+) -> FaqEntry:
+    """Add (no `entry_id`) or change one entry; FaqFileError with the import's wording when invalid.
+
+    An edit keeps the entry's slug and language: they are what the bot and other languages' copies
+    know it by, so renaming is a new entry."""
+    existing = await session.get(FaqEntry, entry_id) if entry_id is not None else None
+    if entry_id is not None and existing is None:
+        raise FaqFileError(f"FAQ entry #{entry_id} no longer exists")
+    if existing is not None:
+        form = FaqForm(existing.slug, existing.language, form.question, form.answer, form.tags, form.examples)
+    row = check_faq_values(
+        {
+            "slug": form.slug,
+            "language": form.language,
+            "question": form.question,
+            "answer": form.answer,
+            "tags": "|".join(part for part in form.tags.replace("|", ",").split(",")),
+            "examples": "|".join(form.examples.replace("|", "\n").splitlines()),
+        },
+        where="FAQ entry",
+    )
+    if existing is None:
+        taken = (
+            await session.exec(
+                select(FaqEntry.id).where(FaqEntry.slug == row.slug, FaqEntry.language == row.language)
+            )
+        ).first()
+        if taken is not None:
+            raise FaqFileError(
+                f"FAQ entry: slug {row.slug!r} in language {row.language!r} exists already (edit that one)"
+            )
+    before = asdict(FaqForm.of(existing)) if existing is not None else None
+    await faq_repository.upsert_entries(session, [entry_values(row)], replace=False)
+    saved = (
+        await session.exec(
+            select(FaqEntry).where(FaqEntry.slug == row.slug, FaqEntry.language == row.language)
+        )
+    ).one()
+    await audit(
+        session,
+        admin_id,
+        "faq_edited" if existing is not None else "faq_added",
+        f"faq:{row.slug}/{row.language}",
+        {"before": before, "after": asdict(FaqForm.of(saved))},
+    )
+    await session.commit()
+    return saved

@@ -1,0 +1,107 @@
+"""Products keyed by SKU (case-insensitive: `sku-7890` is `SKU-7890`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import bindparam, insert, select, update
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from db.models import Product
+from db.tables import table_of
+from services.shop.files.problems import ProblemCollector
+from services.shop.files.products import COLUMNS, ProductRecord, join_options, split_options
+from services.shop.money import parse_price
+from services.shop.sync.report import ImportReport
+
+TABLE = table_of(Product)
+FIELDS = COLUMNS  # the file's columns are the table's fields
+
+
+REQUIRED_FIELDS = ("sku", "name", "price", "stock")
+
+
+def _fields(record: ProductRecord) -> tuple[str, ...]:
+    """The required columns and the optional ones the file has (column names are field names)."""
+    return REQUIRED_FIELDS + tuple(name for name in FIELDS if name in record.given)
+
+
+def _values(record: ProductRecord) -> dict[str, Any]:
+    return {
+        "sku": record.sku,
+        "name": record.name,
+        "name_ko": record.name_ko,
+        "name_en": record.name_en,
+        "name_ja": record.name_ja,
+        "price": record.price,
+        "currency": record.currency,
+        "stock": record.stock,
+        "options": join_options(record.options),
+        "restock_date": record.restock_date,
+    }
+
+
+async def import_products(
+    session: AsyncSession, records: list[ProductRecord], path: str = "products"
+) -> ImportReport:
+    connection = await session.connection()
+    problems = ProblemCollector(path)
+    existing = {row.sku.upper(): row for row in (await connection.execute(select(TABLE))).all()}
+    report = ImportReport("products")
+    inserts: list[dict[str, Any]] = []
+    updates: list[dict[str, Any]] = []
+    for record in records:
+        values = _values(record)
+        row = existing.get(record.sku.upper())
+        if "currency" not in record.given and record.price_text:
+            # No currency column: the price is in the product's own currency (KRW when new).
+            currency = record.currency if row is None else row.currency
+            try:
+                values["price"] = parse_price(record.price_text, currency)
+            except ValueError as error:
+                problems.add(record.line, "price", f"{error} (the product is priced in {currency})")
+                continue
+        if row is None:
+            inserts.append(values)
+            report.add_new(record.sku)
+            continue
+        fields = _fields(record)
+        changed = [name for name in fields if getattr(row, name) != values[name]]
+        if changed:
+            updates.append({"row_id": row.id, **{f"new_{k}": values[k] for k in fields}})
+            report.add_changed(record.sku, changed)
+        else:
+            report.unchanged += 1
+    problems.raise_if_any()
+    report.untouched = len(existing) - report.changed - report.unchanged
+    if inserts:
+        await connection.execute(insert(TABLE), inserts)
+    if updates:
+        fields = _fields(records[0])  # one file, one header
+        statement = (
+            update(TABLE)
+            .where(TABLE.c.id == bindparam("row_id"))
+            .values({name: bindparam(f"new_{name}") for name in fields})
+        )
+        await connection.execute(statement, updates)
+    return report
+
+
+async def export_products(session: AsyncSession) -> list[ProductRecord]:
+    connection = await session.connection()
+    rows = (await connection.execute(select(TABLE).order_by(TABLE.c.sku))).all()
+    return [
+        ProductRecord(
+            sku=row.sku,
+            name=row.name,
+            price=row.price,
+            stock=row.stock,
+            currency=row.currency,
+            options=split_options(row.options),
+            restock_date=row.restock_date,
+            name_ko=row.name_ko,
+            name_en=row.name_en,
+            name_ja=row.name_ja,
+        )
+        for row in rows
+    ]
