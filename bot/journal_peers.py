@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 
 from redis.exceptions import RedisError
 
-from services.shop.sources.resilience import CircuitBreaker
+from services.resilience import CircuitBreaker
 
 logger = logging.getLogger(__name__)
 

@@ -30,11 +30,14 @@ from aiogram.exceptions import (
 from bot.durable_dispatcher import DurableDispatcher
 from bot.stop_signal import sleep_unless_stopped, unless_stopped
 from services.inbox.durable import NotStored
+from services.resilience import Backoff
 
 logger = logging.getLogger(__name__)
 
 POLLING_TIMEOUT_S = 30
 MAX_BACKOFF_S = 30.0
+BACKOFF = Backoff(2.0, MAX_BACKOFF_S)
+"""Waits after failed polls in a row: about 1-2 s after the first, doubling up to MAX_BACKOFF_S."""
 BACKLOG_PER_SLOT = 8
 """Stored updates allowed to wait behind their chats' earlier ones, per slot, before polling pauses."""
 
@@ -55,7 +58,7 @@ class DurablePoller:
 
     async def run(self, stop: asyncio.Event) -> None:
         offset: int | None = None
-        backoff = 1.0
+        failures = 0
         while not stop.is_set():
             await unless_stopped(
                 self._scheduler.wait_for_room(backlog_limit=BACKLOG_PER_SLOT * self._scheduler.capacity),
@@ -80,11 +83,15 @@ class DurablePoller:
                     "stop it, or run one instance per token (webhooks for several)"
                 ) from error
             except (TelegramNetworkError, TelegramServerError, TelegramRetryAfter) as error:
-                wait = float(error.retry_after) if isinstance(error, TelegramRetryAfter) else backoff
-                logger.warning(
-                    "getUpdates failed; retrying", extra={"error": str(error)[:200], "wait_s": wait}
+                failures += 1
+                wait = (
+                    float(error.retry_after)
+                    if isinstance(error, TelegramRetryAfter)
+                    else BACKOFF.delay(failures)
                 )
-                backoff = min(MAX_BACKOFF_S, backoff * 2)
+                logger.warning(
+                    "getUpdates failed; retrying", extra={"error": str(error)[:200], "wait_s": round(wait, 2)}
+                )
                 await sleep_unless_stopped(wait, stop)
                 continue
             if updates is None:
@@ -94,13 +101,18 @@ class DurablePoller:
                 try:
                     await self._dispatcher.dispatch(self._bot, update)
                 except NotStored as error:
+                    failures += 1
+                    wait = BACKOFF.delay(failures)
                     logger.error(
                         "update not stored, so not confirmed to Telegram; retrying",
-                        extra={"update_id": update.update_id, "error": str(error)[:300], "wait_s": backoff},
+                        extra={
+                            "update_id": update.update_id,
+                            "error": str(error)[:300],
+                            "wait_s": round(wait, 2),
+                        },
                     )
-                    await sleep_unless_stopped(backoff, stop)
-                    backoff = min(MAX_BACKOFF_S, backoff * 2)
+                    await sleep_unless_stopped(wait, stop)
                     break
                 offset = update.update_id + 1
             else:
-                backoff = 1.0
+                failures = 0

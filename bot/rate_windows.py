@@ -27,7 +27,7 @@ from typing import Any, Protocol
 
 from redis.exceptions import RedisError
 
-from services.shop.sources.resilience import CircuitBreaker
+from services.resilience import CircuitBreaker
 
 logger = logging.getLogger(__name__)
 

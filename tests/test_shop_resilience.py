@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from services.shop.sources.resilience import CircuitBreaker, TTLCache
+from services.resilience import CircuitBreaker
+from services.shop.sources.cache import TTLCache
 
 
 class Clock:

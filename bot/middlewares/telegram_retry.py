@@ -16,7 +16,6 @@ streamer falls back to the final message on its own.
 from __future__ import annotations
 
 import logging
-import random
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -27,24 +26,14 @@ from aiogram.exceptions import TelegramNetworkError, TelegramRetryAfter, Telegra
 from aiogram.methods import GetUpdates, Response, SendChatAction, SendMessageDraft, TelegramMethod
 from aiogram.methods.base import TelegramType
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, stop_after_attempt
-from tenacity.stop import stop_base
+
+from services.resilience import Backoff, OutOfTime
+from services.resilience import budget as time_left
 
 logger = logging.getLogger(__name__)
 
 NOT_RETRIED: tuple[type[TelegramMethod[Any]], ...] = (SendMessageDraft, SendChatAction, GetUpdates)
 RETRIED_ERRORS = (TelegramRetryAfter, TelegramServerError, TelegramNetworkError)
-
-
-class _StopWhenBudgetSpent(stop_base):
-    """Stop when the next wait would end past the budget (a 429 asking for longer included)."""
-
-    def __init__(self, budget: float, wait: Callable[[RetryCallState], float]) -> None:
-        self._budget = budget
-        self._wait = wait
-
-    def __call__(self, retry_state: RetryCallState) -> bool:
-        elapsed = retry_state.seconds_since_start or 0.0
-        return elapsed + self._wait(retry_state) > self._budget
 
 
 class FloodWaits:
@@ -83,8 +72,7 @@ class TelegramRetryMiddleware(BaseRequestMiddleware):
     ) -> None:
         self._budget = budget
         self._max_attempts = max_attempts
-        self._base_delay = base_delay
-        self._max_delay = max_delay
+        self._backoff = Backoff(base_delay, max_delay)
         self._sleep = sleep
         self.flood_waits = FloodWaits()
 
@@ -92,8 +80,7 @@ class TelegramRetryMiddleware(BaseRequestMiddleware):
         error = retry_state.outcome.exception() if retry_state.outcome else None
         if isinstance(error, TelegramRetryAfter):
             return float(error.retry_after)
-        backoff = min(self._max_delay, self._base_delay * 2 ** (retry_state.attempt_number - 1))
-        return random.uniform(backoff / 2, backoff)
+        return self._backoff.tenacity_wait(retry_state)
 
     async def __call__(
         self,
@@ -133,7 +120,7 @@ class TelegramRetryMiddleware(BaseRequestMiddleware):
         retrying = AsyncRetrying(
             retry=retry_if_exception_type(RETRIED_ERRORS),
             wait=self._wait,
-            stop=stop_after_attempt(self._max_attempts) | _StopWhenBudgetSpent(budget, self._wait),
+            stop=stop_after_attempt(self._max_attempts) | OutOfTime(time_left(budget)),
             before_sleep=_log_retry,
             reraise=True,
             **options,  # type: ignore[arg-type]  # tenacity types sleep loosely

@@ -35,14 +35,13 @@ from tenacity import (
     retry_if_exception,
     stop_after_attempt,
     stop_any,
-    wait_random_exponential,
 )
-from tenacity.stop import stop_base
 
 from services.llm import deadline as deadlines
 from services.llm.config import LLMEndpoint, LLMRoles
 from services.llm.limits import Clock, Cooldown, Sleep, TokenBucket, WaitTooLong
 from services.llm.overlap import OVERLAP_WINDOW_CHARS, strip_overlap, without_repeats
+from services.resilience import Backoff, OutOfTime, retry_after_seconds
 
 __all__ = ["OVERLAP_WINDOW_CHARS", "strip_overlap"]  # re-exported: callers imported them from here
 
@@ -154,20 +153,7 @@ class ScoreResult:
 
 def _retry_after(error: BaseException) -> float | None:
     response = getattr(error, "response", None)
-    if response is None:
-        return None
-    headers = response.headers
-    if value := headers.get("retry-after-ms"):
-        try:
-            return float(value) / 1000
-        except ValueError:
-            return None
-    if value := headers.get("retry-after"):
-        try:
-            return float(value)
-        except ValueError:
-            return None
-    return None
+    return None if response is None else retry_after_seconds(response.headers)
 
 
 def is_retryable(error: BaseException) -> bool:
@@ -274,7 +260,7 @@ class LLMGateway:
         self._roles = roles
         self._sleep = sleep
         self._clock = clock
-        self._backoff = wait_random_exponential(multiplier=0.5, max=backoff_max)
+        self._backoff = Backoff(0.5, backoff_max)
         self._states = {
             role: [_EndpointState(endpoint, roles, clock, sleep) for endpoint in getattr(roles, role)]
             for role in ("target", "drafter")
@@ -416,7 +402,7 @@ class LLMGateway:
         """Retry `call` on one endpoint. With `keep_slot` the concurrency slot taken for the
         successful attempt stays taken: the caller (a stream) releases it when it ends."""
         retrying = AsyncRetrying(
-            stop=stop_any(stop_after_attempt(self._roles.retries + 1), _OutOfTime()),
+            stop=stop_any(stop_after_attempt(self._roles.retries + 1), OutOfTime(_deadline_left)),
             wait=functools.partial(self._wait, state),
             retry=retry_if_exception(lambda error: self._should_retry(state, error)),
             sleep=self._sleep,
@@ -455,7 +441,7 @@ class LLMGateway:
     def _wait(self, state: _EndpointState, retry_state: RetryCallState) -> float:
         """Honour Retry-After when the server sends one; jittered exponential backoff otherwise.
 
-        Capped by the time left (`_OutOfTime` then stops, as a wait that uses up the budget
+        Capped by the time left (`OutOfTime` then stops, as a wait that uses up the budget
         leaves none for the call) and, for Retry-After, by `max_retry_wait`: an endpoint asking
         for longer rests as long as it asked, and the fallback serves meanwhile.
         """
@@ -468,7 +454,7 @@ class LLMGateway:
                 extra={"endpoint": state.config.name, "retry_after": hinted},
             )
             return float("inf")
-        wait = hinted if hinted is not None else float(self._backoff(retry_state))
+        wait = hinted if hinted is not None else self._backoff.tenacity_wait(retry_state)
         return deadlines.remaining(wait)
 
     # --- streaming -----------------------------------------------------------
@@ -662,16 +648,12 @@ class LLMGateway:
         return tokens
 
 
-class _OutOfTime(stop_base):
-    """Stop retrying when the wait before the next attempt would use up the time left."""
-
-    def __call__(self, retry_state: RetryCallState) -> bool:
-        if retry_state.upcoming_sleep == float("inf"):  # `_wait`'s word for "not this endpoint"
-            return True
-        deadline = deadlines.current()
-        if deadline is None:
-            return False
-        return deadline.expired or retry_state.upcoming_sleep >= deadline.remaining()
+def _deadline_left(retry_state: RetryCallState) -> float | None:
+    """The time the reply's deadline leaves (None without one)."""
+    deadline = deadlines.current()
+    if deadline is None:
+        return None
+    return 0.0 if deadline.expired else deadline.remaining()
 
 
 class _MalformedAnswer(RuntimeError):

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 import re
 from collections.abc import Sequence
 from datetime import tzinfo
@@ -19,7 +18,9 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 import aiohttp
+from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, stop_after_attempt
 
+from services.resilience import Backoff, CircuitBreaker, retry_after_seconds
 from services.shop.files.orders import OrderRecord, parse_order
 from services.shop.files.products import parse_product
 from services.shop.phone import DEFAULT_COUNTRY_CODE, normalize_phone
@@ -34,7 +35,7 @@ from services.shop.sources.base import (
     ShopShipment,
     same_order,
 )
-from services.shop.sources.resilience import CircuitBreaker, TTLCache
+from services.shop.sources.cache import TTLCache
 
 logger = logging.getLogger(__name__)
 
@@ -46,6 +47,15 @@ CATALOGUE_PAGES = 1000
 
 class _NotFound(Exception):
     pass
+
+
+class _Retryable(Exception):
+    """An attempt that may succeed if tried again: a timeout, a dropped connection, 429 or 5xx."""
+
+    def __init__(self, problem: str, retry_after: float | None) -> None:
+        super().__init__(problem)
+        self.problem = problem
+        self.retry_after = retry_after
 
 
 class HttpShopData:
@@ -71,7 +81,7 @@ class HttpShopData:
         self._country_code = country_code
         self._timeout = aiohttp.ClientTimeout(total=timeout)
         self._retries = retries
-        self._backoff = backoff
+        self._backoff = Backoff(backoff, backoff * 2.0**retries)
         self.cache = TTLCache(cache_seconds)
         self.breaker = CircuitBreaker(breaker_threshold, breaker_seconds)
 
@@ -176,37 +186,43 @@ class HttpShopData:
             return await self._attempts(session, url)
 
     async def _attempts(self, session: aiohttp.ClientSession, url: str) -> Any:
-        problem = ""
-        retry_after: float | None = None
-        for attempt in range(self._retries + 1):
-            if attempt:
-                await asyncio.sleep(self._delay(attempt, retry_after))
-            try:
-                async with session.get(url) as response:
-                    if response.status == 404:
-                        raise _NotFound(url)
-                    if response.status in RETRY_STATUSES:
-                        problem = f"HTTP {response.status}"
-                        retry_after = _retry_after(response.headers.get("Retry-After"))
-                        continue
-                    if response.status != 200:
-                        logger.error(
-                            "shop API refused the call", extra={"url": url, "status": response.status}
-                        )
-                        raise ShopDataUnavailable(f"HTTP {response.status} from {url}")
-                    return await response.json(content_type=None)
-            except (TimeoutError, aiohttp.ClientError, ValueError) as error:
-                problem = type(error).__name__
-                retry_after = None
-        logger.warning(
-            "shop API unavailable", extra={"url": url, "problem": problem, "attempts": self._retries + 1}
+        retrying = AsyncRetrying(
+            stop=stop_after_attempt(self._retries + 1),
+            wait=self._wait,
+            retry=retry_if_exception_type(_Retryable),
+            sleep=asyncio.sleep,
+            reraise=True,
         )
-        raise ShopDataUnavailable(f"{problem} from {url}")
+        try:
+            return await retrying(self._attempt, session, url)
+        except _Retryable as error:
+            logger.warning(
+                "shop API unavailable",
+                extra={"url": url, "problem": error.problem, "attempts": self._retries + 1},
+            )
+            raise ShopDataUnavailable(f"{error.problem} from {url}") from error
 
-    def _delay(self, attempt: int, retry_after: float | None) -> float:
-        if retry_after is not None:
-            return min(retry_after, MAX_RETRY_AFTER)
-        return self._backoff * 2.0 ** (attempt - 1) * (0.5 + random.random())
+    @staticmethod
+    async def _attempt(session: aiohttp.ClientSession, url: str) -> Any:
+        try:
+            async with session.get(url) as response:
+                if response.status == 404:
+                    raise _NotFound(url)
+                if response.status in RETRY_STATUSES:
+                    raise _Retryable(f"HTTP {response.status}", retry_after_seconds(response.headers))
+                if response.status != 200:
+                    logger.error("shop API refused the call", extra={"url": url, "status": response.status})
+                    raise ShopDataUnavailable(f"HTTP {response.status} from {url}")
+                return await response.json(content_type=None)
+        except (TimeoutError, aiohttp.ClientError, ValueError) as error:
+            raise _Retryable(type(error).__name__, None) from error
+
+    def _wait(self, retry_state: RetryCallState) -> float:
+        """The server's Retry-After (at most MAX_RETRY_AFTER), else the shared back-off."""
+        error = retry_state.outcome.exception() if retry_state.outcome else None
+        if isinstance(error, _Retryable) and error.retry_after is not None:
+            return min(error.retry_after, MAX_RETRY_AFTER)
+        return self._backoff.tenacity_wait(retry_state)
 
     # --- records -------------------------------------------------------------------
 
@@ -217,13 +233,6 @@ class HttpShopData:
             logger.warning("shop API sent an order csbot cannot read", extra={"problem": str(error)})
             return None
         return _shop_order(record)
-
-
-def _retry_after(value: str | None) -> float | None:
-    try:
-        return max(0.0, float(value)) if value else None
-    except ValueError:
-        return None
 
 
 def _list(data: Any, key: str) -> list[Any]:
