@@ -29,7 +29,7 @@ from bench.openai_double import OpenAIDouble, Profile, ScriptedModel
 from db.seed import FAQ
 from services.admin.figures import percentile
 from services.faq.lookup import FaqDocument, FaqLookupAnswerer
-from services.llm.config import LLMEndpoint, LLMRoles, VerifyMode
+from services.llm.config import LLMEndpoint, LLMRole, LLMRoles, VerifyMode
 from services.llm.gateway import CallLedger, LLMGateway
 from services.llm.speculative import AnswerRequest, ReplyReport, SpeculativeAnswerer, split_sentences
 
@@ -118,7 +118,7 @@ async def timed_stream(make: Callable[[], object], scale: float) -> tuple[float,
 
 
 async def run_direct(
-    gateway: LLMGateway, role: str, answerer: SpeculativeAnswerer, question: str, scale: float
+    gateway: LLMGateway, role: LLMRole, answerer: SpeculativeAnswerer, question: str, scale: float
 ) -> Run:
     ledger = CallLedger()
     found = await answerer.lookup.answer(question, language="en")
@@ -196,10 +196,10 @@ async def main(scale: float) -> None:
             for question in questions:
                 by_mode = {
                     "target-only": await run_direct(
-                        gateways["token"], "target", answerers[SHIPPED], question, scale
+                        gateways["token"], LLMRole.TARGET, answerers[SHIPPED], question, scale
                     ),
                     "drafter-only": await run_direct(
-                        gateways["token"], "drafter", answerers[SHIPPED], question, scale
+                        gateways["token"], LLMRole.DRAFTER, answerers[SHIPPED], question, scale
                     ),
                 }
                 for mode, answerer in answerers.items():

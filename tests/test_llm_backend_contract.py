@@ -25,7 +25,7 @@ import pytest
 
 from bench.openai_double import OpenAIDouble, ScriptedModel
 from services.llm.acceptance import argmax
-from services.llm.config import LLMEndpoint, LLMRoles
+from services.llm.config import LLMEndpoint, LLMRole, LLMRoles
 from services.llm.gateway import CallLedger, LLMGateway, LLMUnavailable
 from services.llm.local.availability import local_generation_available
 
@@ -104,9 +104,9 @@ async def collect(stream: AsyncIterator[str]) -> list[str]:
 async def test_a_streamed_reply_is_the_whole_reply_in_pieces(backend: Backend) -> None:
     gateway = backend.gateway()
     pieces = await collect(
-        gateway.stream_chat("target", MESSAGES, ledger=CallLedger(), max_tokens=REPLY_TOKENS)
+        gateway.stream_chat(LLMRole.TARGET, MESSAGES, ledger=CallLedger(), max_tokens=REPLY_TOKENS)
     )
-    whole = await gateway.chat("target", MESSAGES, ledger=CallLedger(), max_tokens=REPLY_TOKENS)
+    whole = await gateway.chat(LLMRole.TARGET, MESSAGES, ledger=CallLedger(), max_tokens=REPLY_TOKENS)
     assert pieces and whole.text.strip()
     assert "".join(pieces) == whole.text, "greedy: the same reply streamed or not"
 
@@ -114,26 +114,26 @@ async def test_a_streamed_reply_is_the_whole_reply_in_pieces(backend: Backend) -
 async def test_a_stream_reports_its_usage_as_the_endpoint_counts_it(backend: Backend) -> None:
     gateway = backend.gateway()
     ledger = CallLedger()
-    await collect(gateway.stream_chat("target", MESSAGES, ledger=ledger, max_tokens=REPLY_TOKENS))
+    await collect(gateway.stream_chat(LLMRole.TARGET, MESSAGES, ledger=ledger, max_tokens=REPLY_TOKENS))
     [call] = ledger.calls
     assert call.error is None and call.ttft_ms is not None
-    assert call.prompt_tokens == await gateway.prompt_tokens("target", MESSAGES), "template included"
+    assert call.prompt_tokens == await gateway.prompt_tokens(LLMRole.TARGET, MESSAGES), "template included"
     assert 0 < call.completion_tokens <= REPLY_TOKENS
     assert call.cost_usd == pytest.approx((call.prompt_tokens + 2 * call.completion_tokens) / 1e6)
 
 
 async def test_max_tokens_is_a_hard_limit(backend: Backend) -> None:
     ledger = CallLedger()
-    await collect(backend.gateway().stream_chat("target", MESSAGES, ledger=ledger, max_tokens=3))
+    await collect(backend.gateway().stream_chat(LLMRole.TARGET, MESSAGES, ledger=ledger, max_tokens=3))
     assert ledger.calls[0].completion_tokens == 3
 
 
 async def test_an_abandoned_stream_leaves_the_server_serving(backend: Backend) -> None:
     gateway = backend.gateway()
-    stream = gateway.stream_chat("target", MESSAGES, ledger=CallLedger(), max_tokens=REPLY_TOKENS)
+    stream = gateway.stream_chat(LLMRole.TARGET, MESSAGES, ledger=CallLedger(), max_tokens=REPLY_TOKENS)
     assert await anext(stream)
     await stream.aclose()
-    assert (await gateway.chat("target", MESSAGES, ledger=CallLedger(), max_tokens=5)).text
+    assert (await gateway.chat(LLMRole.TARGET, MESSAGES, ledger=CallLedger(), max_tokens=5)).text
 
 
 # --- scoring (token mode) ---------------------------------------------------------
@@ -142,18 +142,20 @@ async def test_an_abandoned_stream_leaves_the_server_serving(backend: Backend) -
 async def test_scoring_reads_every_position_and_predicts_the_greedy_continuation(backend: Backend) -> None:
     gateway = backend.gateway()
     ledger = CallLedger()
-    prompt = await gateway.tokenize("target", messages=MESSAGES, ledger=ledger)
-    first = await gateway.score("target", prompt, ledger=ledger)
+    prompt = await gateway.tokenize(LLMRole.TARGET, messages=MESSAGES, ledger=ledger)
+    first = await gateway.score(LLMRole.TARGET, prompt, ledger=ledger)
     assert len(first.top) == len(prompt) and first.top[0] is None
     for alternatives in first.top[1:]:
         assert alternatives and all(logprob <= 0 for logprob in alternatives.values())
     next_token = argmax(first.next_top)
-    second = await gateway.score("target", [*prompt, next_token], ledger=ledger)
+    second = await gateway.score(LLMRole.TARGET, [*prompt, next_token], ledger=ledger)
     at_next = second.top[len(prompt)]
     assert at_next is not None and argmax(at_next) == next_token
     after = argmax(second.next_top)
-    greedy = "".join(await collect(gateway.stream_completion("target", prompt, ledger=ledger, max_tokens=2)))
-    assert greedy == await gateway.detokenize("target", [next_token, after], ledger=ledger)
+    greedy = "".join(
+        await collect(gateway.stream_completion(LLMRole.TARGET, prompt, ledger=ledger, max_tokens=2))
+    )
+    assert greedy == await gateway.detokenize(LLMRole.TARGET, [next_token, after], ledger=ledger)
     assert [call.kind for call in ledger.calls] == ["tokenize", "score", "score", "completion", "detokenize"]
     assert all(call.error is None for call in ledger.calls)
 
@@ -163,12 +165,12 @@ async def test_scoring_reads_every_position_and_predicts_the_greedy_continuation
 
 async def test_tokens_round_trip_korean_japanese_and_emoji(backend: Backend) -> None:
     gateway = backend.gateway()
-    ids = await gateway.tokenize("target", text=MIXED_TEXT)
-    assert await gateway.detokenize("target", ids) == MIXED_TEXT
-    assert await gateway.detokenize("target", []) == ""
+    ids = await gateway.tokenize(LLMRole.TARGET, text=MIXED_TEXT)
+    assert await gateway.detokenize(LLMRole.TARGET, ids) == MIXED_TEXT
+    assert await gateway.detokenize(LLMRole.TARGET, []) == ""
     split = 0
     for end in range(1, len(ids)):
-        prefix = await gateway.detokenize("target", ids[:end])
+        prefix = await gateway.detokenize(LLMRole.TARGET, ids[:end])
         assert MIXED_TEXT.startswith(prefix.rstrip("\ufffd")), "a cut shows at most replacement marks"
         split += prefix.endswith("\ufffd")
     assert split > 0, "some cut falls inside a character (the case token assembly must handle)"
@@ -180,8 +182,8 @@ async def test_tokens_round_trip_korean_japanese_and_emoji(backend: Backend) -> 
 async def test_another_model_s_name_is_not_found_and_not_retried(backend: Backend) -> None:
     gateway = backend.gateway("nobody-here")
     for call in (
-        gateway.chat("target", MESSAGES, ledger=(ledger := CallLedger()), max_tokens=5),
-        gateway.tokenize("target", text="hi", ledger=ledger),
+        gateway.chat(LLMRole.TARGET, MESSAGES, ledger=(ledger := CallLedger()), max_tokens=5),
+        gateway.tokenize(LLMRole.TARGET, text="hi", ledger=ledger),
     ):
         with pytest.raises(LLMUnavailable, match="NotFound"):
             await call
@@ -192,17 +194,19 @@ async def test_token_ids_outside_the_vocabulary_are_a_bad_request(backend: Backe
     gateway = backend.gateway()
     ledger = CallLedger()
     with pytest.raises(LLMUnavailable, match="BadRequest"):
-        await gateway.score("target", [1, 10**9], ledger=ledger)
+        await gateway.score(LLMRole.TARGET, [1, 10**9], ledger=ledger)
     with pytest.raises(LLMUnavailable, match="BadRequest"):
-        await gateway.detokenize("target", [-1], ledger=ledger)
+        await gateway.detokenize(LLMRole.TARGET, [-1], ledger=ledger)
     assert [c.retries for c in ledger.calls] == [0, 0]
 
 
 async def test_a_prompt_longer_than_the_context_is_a_bad_request(backend: Backend) -> None:
     gateway = backend.gateway()
-    [token] = await gateway.tokenize("target", text="a")
+    [token] = await gateway.tokenize(LLMRole.TARGET, text="a")
     ledger = CallLedger()
     with pytest.raises(LLMUnavailable, match="BadRequest"):
-        await gateway.score("target", [token] * (backend.context_window + 1), ledger=ledger)
+        await gateway.score(LLMRole.TARGET, [token] * (backend.context_window + 1), ledger=ledger)
     assert ledger.calls[0].retries == 0
-    assert (await gateway.chat("target", MESSAGES, ledger=CallLedger(), max_tokens=3)).text, "still serving"
+    assert (await gateway.chat(LLMRole.TARGET, MESSAGES, ledger=CallLedger(), max_tokens=3)).text, (
+        "still serving"
+    )

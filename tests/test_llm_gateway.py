@@ -9,7 +9,7 @@ import pytest
 from pydantic import SecretStr
 
 from bench.openai_double import Fault, OpenAIDouble, Profile, ScriptedModel
-from services.llm.config import LLMEndpoint, LLMRoles
+from services.llm.config import LLMEndpoint, LLMRole, LLMRoles
 from services.llm.deadline import Deadline, within
 from services.llm.gateway import (
     CallLedger,
@@ -88,7 +88,7 @@ MESSAGES = [{"role": "system", "content": "Answer from the facts."}, {"role": "u
 async def test_chat_records_tokens_and_cost(double: OpenAIDouble) -> None:
     ledger = CallLedger()
     result = await gateway(endpoint(double, "primary")).chat(
-        "target", MESSAGES, ledger=ledger, max_tokens=200
+        LLMRole.TARGET, MESSAGES, ledger=ledger, max_tokens=200
     )
     assert result.text == ANSWER
     [call] = ledger.calls
@@ -102,7 +102,7 @@ async def test_429_waits_as_long_as_retry_after_says(double: OpenAIDouble) -> No
     sleep = FakeSleep()
     ledger = CallLedger()
     result = await gateway(endpoint(double, "primary"), sleep=sleep).chat(
-        "target", MESSAGES, ledger=ledger, max_tokens=50
+        LLMRole.TARGET, MESSAGES, ledger=ledger, max_tokens=50
     )
     assert result.text
     assert sleep.waits == [7.0]
@@ -114,7 +114,7 @@ async def test_server_errors_back_off_then_succeed(double: OpenAIDouble) -> None
     double.models["primary"].faults.extend([Fault("500"), Fault("500")])
     sleep = FakeSleep()
     await gateway(endpoint(double, "primary"), sleep=sleep).chat(
-        "target", MESSAGES, ledger=CallLedger(), max_tokens=5
+        LLMRole.TARGET, MESSAGES, ledger=CallLedger(), max_tokens=5
     )
     assert len(sleep.waits) == 2 and all(0 <= wait <= 8 for wait in sleep.waits)
 
@@ -123,7 +123,7 @@ async def test_refused_key_rotates_to_the_next(double: OpenAIDouble) -> None:
     double.models["primary"].faults.append(Fault("401", api_key="key-a"))
     keys = [SecretStr("key-a"), SecretStr("key-b")]
     await gateway(endpoint(double, "primary", api_keys=keys)).chat(
-        "target", MESSAGES, ledger=CallLedger(), max_tokens=5
+        LLMRole.TARGET, MESSAGES, ledger=CallLedger(), max_tokens=5
     )
     assert [r.api_key for r in double.calls("/v1/chat/completions")] == ["key-a", "key-b"]
 
@@ -134,10 +134,10 @@ async def test_fallback_and_cooldown(double: OpenAIDouble) -> None:
         endpoint(double, "primary"), endpoint(double, "backup"), retries=1, cooldown_after_failures=1
     )
     ledger = CallLedger()
-    assert (await llm.chat("target", MESSAGES, ledger=ledger, max_tokens=5)).text
+    assert (await llm.chat(LLMRole.TARGET, MESSAGES, ledger=ledger, max_tokens=5)).text
     assert [c.model for c in ledger.calls] == ["primary", "backup"]
     assert ledger.calls[0].error is not None
-    await llm.chat("target", MESSAGES, ledger=CallLedger(), max_tokens=5)
+    await llm.chat(LLMRole.TARGET, MESSAGES, ledger=CallLedger(), max_tokens=5)
     assert len(double.calls("/v1/chat/completions", "primary")) == 2, "cooling down: not asked again"
 
 
@@ -145,7 +145,7 @@ async def test_everything_failing_raises_llm_unavailable(double: OpenAIDouble) -
     double.models["primary"].faults.extend(Fault("500") for _ in range(10))
     with pytest.raises(LLMUnavailable, match="primary"):
         await gateway(endpoint(double, "primary"), retries=2).chat(
-            "target", MESSAGES, ledger=CallLedger(), max_tokens=5
+            LLMRole.TARGET, MESSAGES, ledger=CallLedger(), max_tokens=5
         )
 
 
@@ -160,7 +160,7 @@ async def test_broken_stream_is_finished_by_the_next_endpoint_without_repeats(
     double.models["primary"].faults.append(Fault(kind, after_tokens=9))  # type: ignore[arg-type]
     ledger = CallLedger()
     llm = gateway(endpoint(double, "primary"), endpoint(double, "backup"))
-    pieces = await collect(llm.stream_chat("target", MESSAGES, ledger=ledger, max_tokens=200))
+    pieces = await collect(llm.stream_chat(LLMRole.TARGET, MESSAGES, ledger=ledger, max_tokens=200))
     assert "".join(pieces) == ANSWER, "the backup repeats 12 characters; none are shown twice"
     assert [c.model for c in ledger.calls] == ["primary", "backup"]
     [continuation] = double.calls("/v1/chat/completions", "backup")
@@ -172,7 +172,8 @@ async def test_hang_before_first_token_is_retried(double: OpenAIDouble) -> None:
     llm = gateway(endpoint(double, "primary", first_token_timeout=0.3, timeout=5))
     ledger = CallLedger()
     assert (
-        "".join(await collect(llm.stream_chat("target", MESSAGES, ledger=ledger, max_tokens=200))) == ANSWER
+        "".join(await collect(llm.stream_chat(LLMRole.TARGET, MESSAGES, ledger=ledger, max_tokens=200)))
+        == ANSWER
     )
     assert ledger.calls[0].retries == 1 and ledger.calls[0].ttft_ms is not None
 
@@ -181,14 +182,16 @@ async def test_stream_records_usage(double: OpenAIDouble) -> None:
     double.models["primary"].profile = Profile(tokens_per_second=2000)
     ledger = CallLedger()
     await collect(
-        gateway(endpoint(double, "primary")).stream_chat("target", MESSAGES, ledger=ledger, max_tokens=200)
+        gateway(endpoint(double, "primary")).stream_chat(
+            LLMRole.TARGET, MESSAGES, ledger=ledger, max_tokens=200
+        )
     )
     assert ledger.completion_tokens > 10 and ledger.cost_usd > 0
 
 
 async def test_score_returns_top_tokens_for_every_position(double: OpenAIDouble) -> None:
     prompt = double.tokenizer.encode("hello there")
-    result = await gateway(endpoint(double, "primary")).score("target", prompt, ledger=CallLedger())
+    result = await gateway(endpoint(double, "primary")).score(LLMRole.TARGET, prompt, ledger=CallLedger())
     assert len(result.top) == len(prompt) and result.top[0] is None
     second = result.top[1]
     assert second is not None and max(second, key=second.__getitem__) == prompt[1]
@@ -198,7 +201,7 @@ async def test_rpm_limit_spaces_requests(double: OpenAIDouble) -> None:
     sleep = FakeSleep()
     llm = gateway(endpoint(double, "primary", rpm=6), sleep=sleep)
     for _ in range(8):
-        await llm.chat("target", MESSAGES, ledger=CallLedger(), max_tokens=1)
+        await llm.chat(LLMRole.TARGET, MESSAGES, ledger=CallLedger(), max_tokens=1)
     assert sum(sleep.waits) == pytest.approx(20.0), "requests 7 and 8 wait 10 s each at 6 per minute"
 
 
@@ -213,13 +216,15 @@ async def test_a_reasoning_model_s_refusals_are_learned_once_without_retries(dou
     sleep = FakeSleep()
     llm = gateway(endpoint(double, "alias"), sleep=sleep, retries=0)
     first, second = CallLedger(), CallLedger()
-    verdict = await llm.chat("target", MESSAGES, ledger=first, max_tokens=1, top_logprobs=5)
+    verdict = await llm.chat(LLMRole.TARGET, MESSAGES, ledger=first, max_tokens=1, top_logprobs=5)
     assert verdict.text == "YES" and verdict.top_logprobs == []
     sent = [c.body for c in double.calls("/v1/chat/completions", "alias")]
     assert len(sent) == 4, "max_tokens, temperature and logprobs refused in turn, then answered"
     assert sent[-1]["max_completion_tokens"] == 1 + 1024 and "temperature" not in sent[-1]
     assert first.calls[0].error is None and first.calls[0].retries == 0 and sleep.waits == []
-    streamed = "".join([d async for d in llm.stream_chat("target", MESSAGES, ledger=second, max_tokens=50)])
+    streamed = "".join(
+        [d async for d in llm.stream_chat(LLMRole.TARGET, MESSAGES, ledger=second, max_tokens=50)]
+    )
     assert streamed == "YES"
     assert len(double.calls("/v1/chat/completions", "alias")) == 5, "learned: no refusal the second time"
 
@@ -227,7 +232,7 @@ async def test_a_reasoning_model_s_refusals_are_learned_once_without_retries(dou
 async def test_reasoning_models_known_by_name_get_their_options_first_time(double: OpenAIDouble) -> None:
     double.models["gpt-5-mini"] = ScriptedModel(lambda q: ANSWER, reasoning=True)
     llm = gateway(endpoint(double, "gpt-5-mini", reasoning_effort="low", reasoning_budget=256))
-    result = await llm.chat("target", MESSAGES, ledger=CallLedger(), max_tokens=200, top_logprobs=5)
+    result = await llm.chat(LLMRole.TARGET, MESSAGES, ledger=CallLedger(), max_tokens=200, top_logprobs=5)
     assert result.text == ANSWER
     [sent] = double.calls("/v1/chat/completions", "gpt-5-mini")
     assert sent.body["max_completion_tokens"] == 456 and sent.body["reasoning_effort"] == "low"
@@ -238,9 +243,9 @@ async def test_other_bad_requests_are_neither_retried_nor_learned(double: OpenAI
     double.models["primary"].faults.append(Fault("400"))
     llm = gateway(endpoint(double, "primary"))
     with pytest.raises(LLMUnavailable):
-        await llm.chat("target", MESSAGES, ledger=CallLedger(), max_tokens=5)
+        await llm.chat(LLMRole.TARGET, MESSAGES, ledger=CallLedger(), max_tokens=5)
     assert len(double.calls("/v1/chat/completions")) == 1
-    assert llm._states["target"][0].refused == set()
+    assert llm._states[LLMRole.TARGET][0].refused == set()
 
 
 # --- the reply deadline caps every wait --------------------------------------
@@ -254,7 +259,7 @@ async def test_a_retry_after_longer_than_the_time_left_goes_to_the_fallback_at_o
     llm = gateway(endpoint(double, "primary"), endpoint(double, "backup"), sleep=sleep)
     ledger = CallLedger()
     with within(Deadline(20, clock=sleep.clock)):
-        result = await llm.chat("target", MESSAGES, ledger=ledger, max_tokens=50)
+        result = await llm.chat(LLMRole.TARGET, MESSAGES, ledger=ledger, max_tokens=50)
     assert result.text == ANSWER
     assert sleep.waits == [], "25 s of Retry-After cannot fit in 20 s: not waited at all"
     assert [c.model for c in ledger.calls] == ["primary", "backup"]
@@ -267,13 +272,13 @@ async def test_without_a_deadline_retry_after_is_capped_and_a_long_one_rests_the
     sleep = FakeSleep()
     llm = gateway(endpoint(double, "primary"), sleep=sleep, max_retry_wait=30)
     with pytest.raises(LLMUnavailable):
-        await llm.chat("target", MESSAGES, ledger=CallLedger(), max_tokens=5)
+        await llm.chat(LLMRole.TARGET, MESSAGES, ledger=CallLedger(), max_tokens=5)
     assert sleep.waits == [], "an hour is not waited out"
     with pytest.raises(LLMUnavailable, match="cooling down"):
-        await llm.chat("target", MESSAGES, ledger=CallLedger(), max_tokens=5)
+        await llm.chat(LLMRole.TARGET, MESSAGES, ledger=CallLedger(), max_tokens=5)
     assert len(double.calls("/v1/chat/completions")) == 1, "it asked for an hour's rest: it gets it"
     sleep.now += 3600
-    assert (await llm.chat("target", MESSAGES, ledger=CallLedger(), max_tokens=5)).text
+    assert (await llm.chat(LLMRole.TARGET, MESSAGES, ledger=CallLedger(), max_tokens=5)).text
 
 
 async def test_a_retry_after_within_the_cap_and_the_time_left_is_waited(double: OpenAIDouble) -> None:
@@ -281,7 +286,7 @@ async def test_a_retry_after_within_the_cap_and_the_time_left_is_waited(double: 
     sleep = FakeSleep()
     with within(Deadline(20, clock=sleep.clock)):
         await gateway(endpoint(double, "primary"), sleep=sleep).chat(
-            "target", MESSAGES, ledger=CallLedger(), max_tokens=5
+            LLMRole.TARGET, MESSAGES, ledger=CallLedger(), max_tokens=5
         )
     assert sleep.waits == [7.0]
 
@@ -291,7 +296,7 @@ async def test_backoff_never_sleeps_past_the_deadline(double: OpenAIDouble) -> N
     sleep = FakeSleep()
     llm = gateway(endpoint(double, "primary"), sleep=sleep, retries=10)
     with within(Deadline(0.05, clock=sleep.clock)), pytest.raises(LLMUnavailable):
-        await llm.chat("target", MESSAGES, ledger=CallLedger(), max_tokens=5)
+        await llm.chat(LLMRole.TARGET, MESSAGES, ledger=CallLedger(), max_tokens=5)
     assert sleep.now < 0.05, f"slept {sleep.waits} with 0.05 s to spare"
 
 
@@ -301,9 +306,9 @@ async def test_a_hung_call_is_cut_when_the_reply_s_time_is_up(double: OpenAIDoub
     llm = gateway(endpoint(double, "primary", timeout=30), cooldown_after_failures=1)
     ledger = CallLedger()
     with within(Deadline(0.3)), pytest.raises(DeadlineExceeded, match="deadline"):
-        await asyncio.wait_for(llm.chat("target", MESSAGES, ledger=ledger, max_tokens=5), 20)
+        await asyncio.wait_for(llm.chat(LLMRole.TARGET, MESSAGES, ledger=ledger, max_tokens=5), 20)
     assert ledger.calls[0].error is not None and "Deadline" in ledger.calls[0].error
-    assert not llm._states["target"][0].cooldown.resting, "our budget ran out, not the endpoint"
+    assert not llm._states[LLMRole.TARGET][0].cooldown.resting, "our budget ran out, not the endpoint"
 
 
 async def test_a_stream_stalled_mid_answer_is_cut_when_the_reply_s_time_is_up(double: OpenAIDouble) -> None:
@@ -311,7 +316,7 @@ async def test_a_stream_stalled_mid_answer_is_cut_when_the_reply_s_time_is_up(do
     llm = gateway(endpoint(double, "primary", timeout=30), endpoint(double, "backup"))
     shown: list[str] = []
     with within(Deadline(0.5)), pytest.raises(DeadlineExceeded):
-        async for delta in llm.stream_chat("target", MESSAGES, ledger=CallLedger(), max_tokens=200):
+        async for delta in llm.stream_chat(LLMRole.TARGET, MESSAGES, ledger=CallLedger(), max_tokens=200):
             shown.append(delta)
     assert shown and ANSWER.startswith("".join(shown))
     assert double.calls("/v1/chat/completions", "backup") == [], "no time left to ask the fallback"
@@ -320,13 +325,13 @@ async def test_a_stream_stalled_mid_answer_is_cut_when_the_reply_s_time_is_up(do
 async def test_a_rate_limit_wait_past_the_deadline_is_not_taken(double: OpenAIDouble) -> None:
     sleep = FakeSleep()
     llm = gateway(endpoint(double, "primary", rpm=1), endpoint(double, "backup"), sleep=sleep)
-    await llm.chat("target", MESSAGES, ledger=CallLedger(), max_tokens=1)
+    await llm.chat(LLMRole.TARGET, MESSAGES, ledger=CallLedger(), max_tokens=1)
     ledger = CallLedger()
     with within(Deadline(20, clock=sleep.clock)):
-        await llm.chat("target", MESSAGES, ledger=ledger, max_tokens=1)
+        await llm.chat(LLMRole.TARGET, MESSAGES, ledger=ledger, max_tokens=1)
     assert sleep.waits == [], "the next request slot is 60 s away: the backup answers now"
     assert [c.model for c in ledger.calls] == ["primary", "backup"]
-    assert not llm._states["target"][0].cooldown.resting
+    assert not llm._states[LLMRole.TARGET][0].cooldown.resting
 
 
 # --- /tokenize and /detokenize are calls like any other ------------------------
@@ -336,11 +341,11 @@ async def test_tokenize_falls_back_with_the_endpoint_s_own_model_name(double: Op
     double.models["primary"].faults.append(Fault("500", path="/tokenize"))
     ledger = CallLedger()
     llm = gateway(endpoint(double, "primary"), endpoint(double, "backup"), retries=0)
-    tokens = await llm.tokenize("target", text="배송 언제 와요?", ledger=ledger)
+    tokens = await llm.tokenize(LLMRole.TARGET, text="배송 언제 와요?", ledger=ledger)
     assert double.tokenizer.decode(tokens) == "배송 언제 와요?"
     assert [c.body["model"] for c in double.calls("/tokenize")] == ["primary", "backup"]
     assert [(c.model, c.kind) for c in ledger.calls] == [("primary", "tokenize"), ("backup", "tokenize")]
-    assert await llm.detokenize("target", tokens) == "배송 언제 와요?"
+    assert await llm.detokenize(LLMRole.TARGET, tokens) == "배송 언제 와요?"
 
 
 async def test_tokenize_is_retried_and_rate_limited(double: OpenAIDouble) -> None:
@@ -349,8 +354,8 @@ async def test_tokenize_is_retried_and_rate_limited(double: OpenAIDouble) -> Non
     llm = gateway(endpoint(double, "primary", rpm=6), sleep=sleep)
     ledger = CallLedger()
     for _ in range(3):
-        await llm.tokenize("target", messages=MESSAGES, ledger=ledger)
-        await llm.detokenize("target", [1, 2, 3], ledger=ledger)
+        await llm.tokenize(LLMRole.TARGET, messages=MESSAGES, ledger=ledger)
+        await llm.detokenize(LLMRole.TARGET, [1, 2, 3], ledger=ledger)
     assert ledger.calls[0].retries == 1 and sleep.waits[0] == 2.0
     assert len(double.calls("/tokenize") + double.calls("/detokenize")) == 7
     assert sum(sleep.waits) == pytest.approx(10.0), "at 6 per minute the 7th request is due 10 s in"
@@ -359,9 +364,9 @@ async def test_tokenize_is_retried_and_rate_limited(double: OpenAIDouble) -> Non
 async def test_tokenizer_errors_are_the_gateway_s_own(double: OpenAIDouble) -> None:
     llm = gateway(endpoint(double, "no-such-model"))
     with pytest.raises(LLMUnavailable, match="no-such-model"):
-        await llm.tokenize("target", text="hi")
+        await llm.tokenize(LLMRole.TARGET, text="hi")
     with pytest.raises(LLMUnavailable):
-        await llm.detokenize("target", [1, 2])
+        await llm.detokenize(LLMRole.TARGET, [1, 2])
 
 
 async def test_tokenizer_failures_count_toward_the_cooldown(double: OpenAIDouble) -> None:
@@ -369,8 +374,8 @@ async def test_tokenizer_failures_count_toward_the_cooldown(double: OpenAIDouble
     llm = gateway(
         endpoint(double, "primary"), endpoint(double, "backup"), retries=1, cooldown_after_failures=1
     )
-    await llm.tokenize("target", text="hi")
-    await llm.tokenize("target", text="hi")
+    await llm.tokenize(LLMRole.TARGET, text="hi")
+    await llm.tokenize(LLMRole.TARGET, text="hi")
     assert [c.body["model"] for c in double.calls("/tokenize")] == ["primary", "primary", "backup", "backup"]
 
 
@@ -379,10 +384,10 @@ async def test_tokenizer_failures_count_toward_the_cooldown(double: OpenAIDouble
 
 async def test_max_concurrency_holds_for_the_whole_stream(double: OpenAIDouble) -> None:
     llm = gateway(endpoint(double, "primary", max_concurrency=1))
-    first = llm.stream_chat("target", MESSAGES, ledger=CallLedger(), max_tokens=200)
+    first = llm.stream_chat(LLMRole.TARGET, MESSAGES, ledger=CallLedger(), max_tokens=200)
     head = await anext(first)
     second = asyncio.create_task(
-        collect(llm.stream_chat("target", MESSAGES, ledger=CallLedger(), max_tokens=200))
+        collect(llm.stream_chat(LLMRole.TARGET, MESSAGES, ledger=CallLedger(), max_tokens=200))
     )
     await asyncio.sleep(0.3)  # ample for a request over loopback, were the slot free
     assert len(double.calls("/v1/chat/completions")) == 1, "the second stream waits for the slot"
@@ -393,20 +398,21 @@ async def test_max_concurrency_holds_for_the_whole_stream(double: OpenAIDouble) 
 
 async def test_an_abandoned_stream_frees_its_slot(double: OpenAIDouble) -> None:
     llm = gateway(endpoint(double, "primary", max_concurrency=1))
-    first = llm.stream_chat("target", MESSAGES, ledger=CallLedger(), max_tokens=200)
+    first = llm.stream_chat(LLMRole.TARGET, MESSAGES, ledger=CallLedger(), max_tokens=200)
     await anext(first)
     await first.aclose()
-    again = llm.stream_chat("target", MESSAGES, ledger=CallLedger(), max_tokens=200)
+    again = llm.stream_chat(LLMRole.TARGET, MESSAGES, ledger=CallLedger(), max_tokens=200)
     assert "".join(await asyncio.wait_for(collect(again), 10)) == ANSWER
 
 
 async def test_a_broken_stream_counts_toward_the_cooldown(double: OpenAIDouble) -> None:
     double.models["primary"].faults.append(Fault("cut", after_tokens=5))
     llm = gateway(endpoint(double, "primary"), endpoint(double, "backup"), cooldown_after_failures=1)
-    await collect(llm.stream_chat("target", MESSAGES, ledger=CallLedger(), max_tokens=200))
+    await collect(llm.stream_chat(LLMRole.TARGET, MESSAGES, ledger=CallLedger(), max_tokens=200))
     ledger = CallLedger()
     assert (
-        "".join(await collect(llm.stream_chat("target", MESSAGES, ledger=ledger, max_tokens=200))) == ANSWER
+        "".join(await collect(llm.stream_chat(LLMRole.TARGET, MESSAGES, ledger=ledger, max_tokens=200)))
+        == ANSWER
     )
     assert [c.model for c in ledger.calls] == ["backup"], "the primary rests after its broken stream"
     assert len(double.calls("/v1/chat/completions", "primary")) == 1
@@ -417,19 +423,20 @@ async def test_streams_respect_the_cooldown(double: OpenAIDouble) -> None:
     llm = gateway(
         endpoint(double, "primary"), endpoint(double, "backup"), retries=0, cooldown_after_failures=1
     )
-    await llm.chat("target", MESSAGES, ledger=CallLedger(), max_tokens=5)
+    await llm.chat(LLMRole.TARGET, MESSAGES, ledger=CallLedger(), max_tokens=5)
     ledger = CallLedger()
     assert (
-        "".join(await collect(llm.stream_chat("target", MESSAGES, ledger=ledger, max_tokens=200))) == ANSWER
+        "".join(await collect(llm.stream_chat(LLMRole.TARGET, MESSAGES, ledger=ledger, max_tokens=200)))
+        == ANSWER
     )
     assert [c.model for c in ledger.calls] == ["backup"]
     assert len(double.calls("/v1/chat/completions", "primary")) == 1, "not asked while cooling down"
     lone = gateway(endpoint(double, "primary"), retries=0, cooldown_after_failures=1)
     double.models["primary"].faults.append(Fault("500"))
     with pytest.raises(LLMUnavailable):
-        await lone.chat("target", MESSAGES, ledger=CallLedger(), max_tokens=5)
+        await lone.chat(LLMRole.TARGET, MESSAGES, ledger=CallLedger(), max_tokens=5)
     with pytest.raises(LLMUnavailable, match="cooling down"):
-        await collect(lone.stream_chat("target", MESSAGES, ledger=CallLedger(), max_tokens=200))
+        await collect(lone.stream_chat(LLMRole.TARGET, MESSAGES, ledger=CallLedger(), max_tokens=200))
 
 
 async def test_a_stream_that_ends_without_a_finish_reason_is_not_complete(double: OpenAIDouble) -> None:
@@ -437,7 +444,8 @@ async def test_a_stream_that_ends_without_a_finish_reason_is_not_complete(double
     ledger = CallLedger()
     llm = gateway(endpoint(double, "primary"), endpoint(double, "backup"))
     assert (
-        "".join(await collect(llm.stream_chat("target", MESSAGES, ledger=ledger, max_tokens=200))) == ANSWER
+        "".join(await collect(llm.stream_chat(LLMRole.TARGET, MESSAGES, ledger=ledger, max_tokens=200)))
+        == ANSWER
     )
     assert [c.model for c in ledger.calls] == ["primary", "backup"]
     assert StreamIncomplete.__name__ in (ledger.calls[0].error or "")
@@ -448,7 +456,8 @@ async def test_a_stream_stalled_longer_than_the_timeout_is_finished_elsewhere(do
     ledger = CallLedger()
     llm = gateway(endpoint(double, "primary", timeout=0.3), endpoint(double, "backup"))
     assert (
-        "".join(await collect(llm.stream_chat("target", MESSAGES, ledger=ledger, max_tokens=200))) == ANSWER
+        "".join(await collect(llm.stream_chat(LLMRole.TARGET, MESSAGES, ledger=ledger, max_tokens=200)))
+        == ANSWER
     )
     assert [c.model for c in ledger.calls] == ["primary", "backup"]
 
@@ -459,11 +468,12 @@ async def test_faults_are_chosen_per_request(double: OpenAIDouble) -> None:
     sleep = FakeSleep()
     llm = gateway(endpoint(double, "primary"), endpoint(double, "backup"), sleep=sleep)
     first, second = CallLedger(), CallLedger()
-    await llm.chat("target", MESSAGES, ledger=first, max_tokens=5)
-    await llm.chat("target", MESSAGES, ledger=second, max_tokens=5)
+    await llm.chat(LLMRole.TARGET, MESSAGES, ledger=first, max_tokens=5)
+    await llm.chat(LLMRole.TARGET, MESSAGES, ledger=second, max_tokens=5)
     assert (first.calls[0].retries, second.calls[0].retries) == (0, 1)
     streamed = CallLedger()
     assert (
-        "".join(await collect(llm.stream_chat("target", MESSAGES, ledger=streamed, max_tokens=200))) == ANSWER
+        "".join(await collect(llm.stream_chat(LLMRole.TARGET, MESSAGES, ledger=streamed, max_tokens=200)))
+        == ANSWER
     )
     assert [c.model for c in streamed.calls] == ["primary", "backup"], "the cut waited for this stream"

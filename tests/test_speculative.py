@@ -11,7 +11,7 @@ from aiohttp import web
 
 from bench.openai_double import Fault, OpenAIDouble, ScriptedModel, render_chat
 from services.faq.lookup import FaqAnswer, FaqDocument, FaqLookupAnswerer
-from services.llm.config import LLMEndpoint, LLMRoles, RetrievalCheck, VerifyMode
+from services.llm.config import LLMEndpoint, LLMRole, LLMRoles, RetrievalCheck, VerifyMode
 from services.llm.deadline import current as current_deadline
 from services.llm.gateway import CallLedger, LLMGateway
 from services.llm.speculative import (
@@ -110,7 +110,9 @@ async def test_faq_text_that_answers_is_sent_as_written_after_one_short_verdict(
     assert '<turn role="user">Hi</turn>' in user["content"]
     assert '<turn role="assistant">Hello! Hello!' in user["content"]
     assert len(user["content"]) < len(FAQ_TEXT) + 500, "earlier turns are clipped"
-    answer_prompt = await gateways[0].tokenize("target", messages=await speculative._messages(asked, report))
+    answer_prompt = await gateways[0].tokenize(
+        LLMRole.TARGET, messages=await speculative._messages(asked, report)
+    )
     assert verdict.prompt_tokens < len(answer_prompt), "the verdict reads less than answering would"
 
 
@@ -152,7 +154,9 @@ async def test_token_mode_output_is_exactly_what_the_target_alone_generates(doub
     answer = speculative.stream(request())
     await run(answer)
     gateway = gateways[0]
-    prompt = await gateway.tokenize("target", messages=await speculative._messages(request(), answer.report))
+    prompt = await gateway.tokenize(
+        LLMRole.TARGET, messages=await speculative._messages(request(), answer.report)
+    )
     alone = "".join(
         [d async for d in gateway.stream_completion("target", prompt, ledger=CallLedger(), max_tokens=400)]
     )

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from bench.openai_double import OpenAIDouble, ScriptedModel
-from services.llm.config import LLMEndpoint, LLMRoles
+from services.llm.config import LLMEndpoint, LLMRole, LLMRoles
 from services.llm.gateway import LLMGateway
 from services.llm.local.availability import bundled_model_path, local_generation_available
 from services.llm.prompts import LANGUAGE_NAMES, SYSTEM_PROMPT, PromptBuilder
@@ -191,11 +191,11 @@ async def vllm_like() -> AsyncIterator[LLMGateway]:
 
 
 async def test_other_models_are_trimmed_by_their_endpoint_s_own_count(vllm_like: LLMGateway) -> None:
-    counter = counter_for(vllm_like.primary("target"))
+    counter = counter_for(vllm_like.primary(LLMRole.TARGET))
     assert not counter.exact
 
     async def count(messages: list[dict[str, str]]) -> int:
-        return await vllm_like.prompt_tokens("target", messages)
+        return await vllm_like.prompt_tokens(LLMRole.TARGET, messages)
 
     arguments = {
         "system": "Facts: orders paid by 2 p.m. ship the same day.",
@@ -232,10 +232,10 @@ async def test_the_answer_prompt_fits_by_the_target_s_own_count() -> None:
             context_window=1400,
             reply_budget=200,
         )
-        assert await gateway.prompt_tokens("target", estimated.messages) > 1200, "o200k alone overflows"
+        assert await gateway.prompt_tokens(LLMRole.TARGET, estimated.messages) > 1200, "o200k alone overflows"
         report = ReplyReport()
         messages = await builder.trimmed(request, report)
-        assert await gateway.prompt_tokens("target", messages) <= 1200
+        assert await gateway.prompt_tokens(LLMRole.TARGET, messages) <= 1200
         assert report.dropped_turns > estimated.dropped_turns
     finally:
         await gateway.close()

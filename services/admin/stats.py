@@ -15,6 +15,7 @@ from db.models import InboundMessage, LLMReply
 from db.repositories.logs import customer_traffic
 from db.types import utcnow
 from services.admin.figures import opened_handoff, percentile
+from services.llm.reply import ReplyMode
 
 
 @dataclass(frozen=True)
@@ -102,6 +103,7 @@ async def collect_stats(
     drafted = sum(r.draft_tokens for r in replies)
     ttfts = [r.ttft_ms for r in replies if r.ttft_ms is not None]
     totals = [r.total_ms for r in replies]
+    modes = [ReplyMode.from_label(r.mode) for r in replies]
     return Stats(
         answers=len(replies),
         acceptance_rate=sum(r.accepted_tokens for r in replies) / drafted if drafted else None,
@@ -111,8 +113,8 @@ async def collect_stats(
         answer_total_p95_ms=percentile(totals, 0.95),
         cost_per_answer_usd=sum(r.cost_usd for r in replies) / len(replies) if replies else None,
         guard_rejections=sum(1 for r in replies if r.guard),
-        faq_text_checked=sum(1 for r in replies if r.mode.startswith("relevance")),
-        faq_text_confirmed=sum(1 for r in replies if r.mode == "relevance"),
+        faq_text_checked=sum(1 for mode in modes if mode.faq_checked),
+        faq_text_confirmed=sum(1 for mode in modes if mode.faq_confirmed),
         fallbacks=sum(1 for r in replies if r.fallback_reason),
         since=since,
         messages=len(rows),

@@ -22,6 +22,7 @@ from db.types import utcnow
 from services.admin.figures import opened_handoff, percentile, says_dont_know
 from services.console.charts import Chart, Series, render
 from services.console.gaps import QuestionGroup, group_questions
+from services.llm.reply import ReplyMode
 
 FAQ_ROUTE = "faq"
 """The route of FAQ-style answers: an "I don't know" is one of them whose reply says so."""
@@ -131,8 +132,8 @@ async def build_dashboard(
         return 100.0 * sum(r.accepted_tokens for r in day) / drafted if drafted else None
 
     def confirmation(day: Sequence[LLMReply]) -> float | None:
-        checked = [r for r in day if r.mode.startswith("relevance")]
-        return 100.0 * sum(1 for r in checked if r.mode == "relevance") / len(checked) if checked else None
+        checked = [mode for mode in (ReplyMode.from_label(r.mode) for r in day) if mode.faq_checked]
+        return 100.0 * sum(1 for mode in checked if mode.faq_confirmed) / len(checked) if checked else None
 
     per = f"per {bucket_name}"
     charts = [

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from enum import StrEnum
 from typing import Literal
 
 from pydantic import BaseModel, Field, SecretStr, field_validator, model_validator
@@ -172,6 +173,15 @@ class CanarySchedule(BaseModel):
         return steps
 
 
+class LLMRole(StrEnum):
+    """Which chain of endpoints a call goes to."""
+
+    TARGET = "target"
+    """The stronger model: it verifies, or writes alone."""
+    DRAFTER = "drafter"
+    """The cheap model that proposes drafts for the target to verify."""
+
+
 class LLMRoles(BaseModel):
     target: list[LLMEndpoint] = Field(default_factory=list)
     drafter: list[LLMEndpoint] = Field(default_factory=list)
@@ -182,6 +192,14 @@ class LLMRoles(BaseModel):
         "(token or judge mode), so the reply is in the target's own words",
     )
     retries: int = Field(default=3, ge=0, description="attempts per endpoint after the first")
+
+    def endpoints(self, role: LLMRole) -> list[LLMEndpoint]:
+        match role:
+            case LLMRole.TARGET:
+                return self.target
+            case LLMRole.DRAFTER:
+                return self.drafter
+
     reply_deadline: float = Field(
         default=20.0,
         gt=0,

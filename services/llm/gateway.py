@@ -38,7 +38,7 @@ from tenacity import (
 )
 
 from services.llm import deadline as deadlines
-from services.llm.config import LLMEndpoint, LLMRoles
+from services.llm.config import LLMEndpoint, LLMRole, LLMRoles
 from services.llm.limits import Clock, Cooldown, Sleep, TokenBucket, WaitTooLong
 from services.llm.overlap import OVERLAP_WINDOW_CHARS, strip_overlap, without_repeats
 from services.resilience import Backoff, OutOfTime, retry_after_seconds
@@ -100,7 +100,7 @@ async def _bounded(awaitable: Awaitable[T], what: str, seconds: float | None = N
 class CallRecord:
     """One API call as the logs and the bill see it."""
 
-    role: str
+    role: LLMRole
     endpoint: str
     model: str
     kind: str
@@ -262,14 +262,14 @@ class LLMGateway:
         self._clock = clock
         self._backoff = Backoff(0.5, backoff_max)
         self._states = {
-            role: [_EndpointState(endpoint, roles, clock, sleep) for endpoint in getattr(roles, role)]
-            for role in ("target", "drafter")
+            role: [_EndpointState(endpoint, roles, clock, sleep) for endpoint in roles.endpoints(role)]
+            for role in LLMRole
         }
 
-    def has(self, role: str) -> bool:
+    def has(self, role: LLMRole) -> bool:
         return bool(self._states.get(role))
 
-    def primary(self, role: str) -> LLMEndpoint:
+    def primary(self, role: LLMRole) -> LLMEndpoint:
         return self._states[role][0].config
 
     async def close(self) -> None:
@@ -281,7 +281,7 @@ class LLMGateway:
 
     async def chat(
         self,
-        role: str,
+        role: LLMRole,
         messages: Sequence[Message],
         *,
         ledger: CallLedger,
@@ -312,7 +312,7 @@ class LLMGateway:
         return await self._call_with_fallback(role, kind, _estimate(messages) + max_tokens, ledger, call)
 
     async def score(
-        self, role: str, prompt: Sequence[int], *, ledger: CallLedger, top: int = 5, needed_from: int = 0
+        self, role: LLMRole, prompt: Sequence[int], *, ledger: CallLedger, top: int = 5, needed_from: int = 0
     ) -> ScoreResult:
         """Top log-probabilities at every supplied position plus the next one, in one call.
 
@@ -350,7 +350,7 @@ class LLMGateway:
 
     async def _call_with_fallback(
         self,
-        role: str,
+        role: LLMRole,
         kind: str,
         estimated_tokens: int,
         ledger: CallLedger,
@@ -461,7 +461,7 @@ class LLMGateway:
 
     async def stream_chat(
         self,
-        role: str,
+        role: LLMRole,
         messages: Sequence[Message],
         *,
         ledger: CallLedger,
@@ -491,7 +491,7 @@ class LLMGateway:
 
     async def stream_completion(
         self,
-        role: str,
+        role: LLMRole,
         prompt: Sequence[int],
         *,
         ledger: CallLedger,
@@ -520,7 +520,7 @@ class LLMGateway:
 
     async def _stream(
         self,
-        role: str,
+        role: LLMRole,
         kind: str,
         estimated_tokens: int,
         ledger: CallLedger,
@@ -599,7 +599,7 @@ class LLMGateway:
 
     async def tokenize(
         self,
-        role: str,
+        role: LLMRole,
         *,
         text: str | None = None,
         messages: Sequence[Message] | None = None,
@@ -617,12 +617,14 @@ class LLMGateway:
         return await self._call_with_fallback(role, "tokenize", 0, ledger or CallLedger(), call)
 
     async def prompt_tokens(
-        self, role: str, messages: Sequence[Message], *, ledger: CallLedger | None = None
+        self, role: LLMRole, messages: Sequence[Message], *, ledger: CallLedger | None = None
     ) -> int:
         """The exact size of a chat prompt as the role's endpoint renders it (for `trim_exactly`)."""
         return len(await self.tokenize(role, messages=messages, ledger=ledger))
 
-    async def detokenize(self, role: str, tokens: Sequence[int], *, ledger: CallLedger | None = None) -> str:
+    async def detokenize(
+        self, role: LLMRole, tokens: Sequence[int], *, ledger: CallLedger | None = None
+    ) -> str:
         async def call(state: _EndpointState, record: CallRecord) -> str:
             body = {"model": state.config.model, "tokens": list(tokens)}
             response = await _root_client(state).post("/detokenize", cast_to=object, body=body)
@@ -666,7 +668,7 @@ def _root_client(state: _EndpointState) -> openai.AsyncOpenAI:
     return state.client.with_options(base_url=root)
 
 
-def _raise_if_past_deadline(role: str, errors: Sequence[str]) -> None:
+def _raise_if_past_deadline(role: LLMRole, errors: Sequence[str]) -> None:
     deadline = deadlines.current()
     if deadline is not None and deadline.expired:
         tried = "; ".join(errors or ["no attempt yet"])

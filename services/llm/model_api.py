@@ -10,18 +10,18 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Sequence
 from typing import Protocol
 
-from services.llm.config import LLMEndpoint
+from services.llm.config import LLMEndpoint, LLMRole
 from services.llm.gateway import CallLedger, ChatResult, Message, ScoreResult
 
 
 class ModelAPI(Protocol):
-    def has(self, role: str) -> bool: ...
+    def has(self, role: LLMRole) -> bool: ...
 
-    def primary(self, role: str) -> LLMEndpoint: ...
+    def primary(self, role: LLMRole) -> LLMEndpoint: ...
 
     async def chat(
         self,
-        role: str,
+        role: LLMRole,
         messages: Sequence[Message],
         *,
         ledger: CallLedger,
@@ -32,12 +32,12 @@ class ModelAPI(Protocol):
     ) -> ChatResult: ...
 
     async def score(
-        self, role: str, prompt: Sequence[int], *, ledger: CallLedger, top: int = 5, needed_from: int = 0
+        self, role: LLMRole, prompt: Sequence[int], *, ledger: CallLedger, top: int = 5, needed_from: int = 0
     ) -> ScoreResult: ...
 
     def stream_chat(
         self,
-        role: str,
+        role: LLMRole,
         messages: Sequence[Message],
         *,
         ledger: CallLedger,
@@ -47,7 +47,7 @@ class ModelAPI(Protocol):
 
     def stream_completion(
         self,
-        role: str,
+        role: LLMRole,
         prompt: Sequence[int],
         *,
         ledger: CallLedger,
@@ -57,7 +57,7 @@ class ModelAPI(Protocol):
 
     async def tokenize(
         self,
-        role: str,
+        role: LLMRole,
         *,
         text: str | None = None,
         messages: Sequence[Message] | None = None,
@@ -65,9 +65,9 @@ class ModelAPI(Protocol):
     ) -> list[int]: ...
 
     async def detokenize(
-        self, role: str, tokens: Sequence[int], *, ledger: CallLedger | None = None
+        self, role: LLMRole, tokens: Sequence[int], *, ledger: CallLedger | None = None
     ) -> str: ...
 
     async def prompt_tokens(
-        self, role: str, messages: Sequence[Message], *, ledger: CallLedger | None = None
+        self, role: LLMRole, messages: Sequence[Message], *, ledger: CallLedger | None = None
     ) -> int: ...

@@ -15,6 +15,7 @@ import html
 import logging
 from collections.abc import Sequence
 
+from services.llm.config import LLMRole
 from services.llm.gateway import LLMUnavailable, Message
 from services.llm.model_api import ModelAPI
 from services.llm.reply import AnswerRequest, ReplyReport
@@ -110,7 +111,7 @@ class PromptBuilder:
     def counter(self) -> TokenCounter:
         """The target's own tokenizer where csbot has it (OpenAI's BPE, the GGUF's vocabulary);
         otherwise an estimate that `trimmed` checks against the endpoint's /tokenize."""
-        return counter_for(self._model.primary("target"))
+        return counter_for(self._model.primary(LLMRole.TARGET))
 
     async def answer_messages(self, request: AnswerRequest, report: ReplyReport) -> list[Message]:
         """The answer prompt; with a drafter, turns that do not fit come back as its note on them."""
@@ -136,7 +137,7 @@ class PromptBuilder:
         Counted with the target's own tokenizer; where csbot only has an estimate (a vLLM model,
         say), the endpoint's /tokenize has the last word, and if it cannot answer the estimate
         stands (the reply matters more than an exact count)."""
-        target = self._model.primary("target")
+        target = self._model.primary(LLMRole.TARGET)
         counter = self.counter()
         system = SYSTEM_PROMPT.format(
             language=LANGUAGE_NAMES.get(request.language, "English"),
@@ -146,7 +147,7 @@ class PromptBuilder:
         budget = self._reply_budget + reserve
 
         async def count_prompt(messages: Sequence[Message]) -> int:
-            return await self._model.prompt_tokens("target", messages, ledger=report.ledger)
+            return await self._model.prompt_tokens(LLMRole.TARGET, messages, ledger=report.ledger)
 
         try:
             trimmed = await trim_exactly(

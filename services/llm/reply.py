@@ -95,6 +95,26 @@ class ReplyMode:
         text = f"relevance>{self.step}" if self.faq_rejected else str(self.step)
         return text + ("+fallback" if self.fell_back else "")
 
+    @classmethod
+    def from_label(cls, label: str) -> ReplyMode:
+        """The mode a stored `label` was written from (the one inverse of `label`)."""
+        rest, fell_back = (
+            (label[: -len("+fallback")], True) if label.endswith("+fallback") else (label, False)
+        )
+        prefix = f"{Step.RELEVANCE}>"
+        rest, rejected = (rest[len(prefix) :], True) if rest.startswith(prefix) else (rest, False)
+        return cls(Step(rest), faq_rejected=rejected, fell_back=fell_back)
+
+    @property
+    def faq_checked(self) -> bool:
+        """The target was asked whether the matched FAQ text answers the question."""
+        return self.faq_rejected or self.step is Step.RELEVANCE
+
+    @property
+    def faq_confirmed(self) -> bool:
+        """The target said it does, and the text went out as written."""
+        return self.step is Step.RELEVANCE and not self.faq_rejected and not self.fell_back
+
     def __str__(self) -> str:
         return self.label
 

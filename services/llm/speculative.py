@@ -30,7 +30,7 @@ from collections.abc import AsyncGenerator, AsyncIterator, Sequence
 from typing import Protocol
 
 from services.faq.lookup import FaqAnswer, FaqLookupAnswerer
-from services.llm.config import RetrievalCheck
+from services.llm.config import LLMRole, RetrievalCheck
 from services.llm.drafting import DRAFTER_PROBE_EVERY, DrafterPolicy
 from services.llm.fact_guard import FactGuard
 from services.llm.gateway import LLMUnavailable, Message
@@ -97,7 +97,7 @@ class SpeculativeAnswerer:
     ) -> None:
         self._lookup = lookup
         self._retrieval_check = retrieval_check
-        self._model = gateway if gateway is not None and gateway.has("target") else None
+        self._model = gateway if gateway is not None and gateway.has(LLMRole.TARGET) else None
         self._temperature = temperature
         self._reply_budget = reply_budget
         self._reply_deadline = reply_deadline
@@ -107,7 +107,7 @@ class SpeculativeAnswerer:
         if self._model is None:
             return
         model = self._model
-        if model.has("drafter"):
+        if model.has(LLMRole.DRAFTER):
             self._summarizer = TurnSummarizer(model)
         self._prompts = PromptBuilder(model, reply_budget=reply_budget, summarizer=self._summarizer)
         verdicts = Verdicts(model)
@@ -205,10 +205,14 @@ class SpeculativeAnswerer:
         if retrieval:
             report.drafter = "retrieval"
             draft = _iterate(split_sentences(retrieval))
-        elif model.has("drafter") and self._drafters.worth_trying():
+        elif model.has(LLMRole.DRAFTER) and self._drafters.worth_trying():
             report.drafter = "model"
             draft = model.stream_chat(
-                "drafter", messages, ledger=report.ledger, max_tokens=self._reply_budget, temperature=0.0
+                LLMRole.DRAFTER,
+                messages,
+                ledger=report.ledger,
+                max_tokens=self._reply_budget,
+                temperature=0.0,
             )
         if draft is None:
             report.mode.step = Step.TARGET
@@ -241,7 +245,7 @@ class SpeculativeAnswerer:
         """The target answering by itself (no draft, or the rest after a rejected block)."""
         assert self._model is not None
         return self._model.stream_chat(
-            "target",
+            LLMRole.TARGET,
             messages,
             ledger=report.ledger,
             max_tokens=self._reply_budget,

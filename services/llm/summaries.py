@@ -20,6 +20,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from services.llm.config import LLMRole
 from services.llm.gateway import CallLedger, CallRecord, Message
 from services.llm.model_api import ModelAPI
 
@@ -85,7 +86,7 @@ class TurnSummarizer:
         ledger = CallLedger()
         try:
             result = await self._gateway.chat(
-                "drafter",
+                LLMRole.DRAFTER,
                 [
                     {"role": "system", "content": SUMMARY_PROMPT},
                     {

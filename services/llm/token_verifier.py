@@ -19,6 +19,7 @@ import time
 from collections.abc import AsyncIterator, Callable, Sequence
 
 from services.llm.acceptance import DraftPolicy, TopScores, accept_block, ngram_lookup
+from services.llm.config import LLMRole
 from services.llm.gateway import CallLedger, Message, ScoreResult
 from services.llm.model_api import ModelAPI
 from services.llm.reply import ReplyReport
@@ -53,12 +54,12 @@ class TokenModeProbe:
         self._ask_again_at = 0.0
 
     async def supported(self, model: ModelAPI) -> bool:
-        configured = model.primary("target").verify
+        configured = model.primary(LLMRole.TARGET).verify
         if configured != "auto":
             return configured == "token"
         if self._supported is None or (not self._supported and self._clock() >= self._ask_again_at):
             try:
-                await model.tokenize("target", text="ok")
+                await model.tokenize(LLMRole.TARGET, text="ok")
             except Exception as error:  # any refusal means no tokenizer API, for now
                 if self._supported is not False:
                     logger.info(
@@ -87,7 +88,7 @@ class _Assembly:
         """How many of the ids the shown text is made of (it ends on a whole character)."""
 
     async def update(self, tokens: Sequence[int]) -> str:
-        text = await self._model.detokenize("target", tokens, ledger=self._ledger)
+        text = await self._model.detokenize(LLMRole.TARGET, tokens, ledger=self._ledger)
         if text.endswith(_PARTIAL):
             return ""  # the rest of the character comes with the next token
         return self._release(text, len(tokens))
@@ -100,14 +101,14 @@ class _Assembly:
         for count in range(len(tokens), max(self.whole, len(tokens) - 3) - 1, -1):
             if count == self.whole:
                 break
-            text = await self._model.detokenize("target", tokens[:count], ledger=self._ledger)
+            text = await self._model.detokenize(LLMRole.TARGET, tokens[:count], ledger=self._ledger)
             if not text.endswith(_PARTIAL):
                 return self._release(text, count)
         return ""
 
     async def flush(self, tokens: Sequence[int]) -> str:
         """The answer ended here: whatever the ids say."""
-        text = await self._model.detokenize("target", tokens, ledger=self._ledger)
+        text = await self._model.detokenize(LLMRole.TARGET, tokens, ledger=self._ledger)
         return self._release(text, len(tokens))
 
     def _release(self, text: str, count: int) -> str:
@@ -140,8 +141,8 @@ class TokenVerifier:
 
     async def verify(self, messages: list[Message], draft: str, report: ReplyReport) -> AsyncIterator[str]:
         model = self._model
-        prompt = await model.tokenize("target", messages=messages, ledger=report.ledger)
-        draft_ids = await model.tokenize("target", text=draft, ledger=report.ledger)
+        prompt = await model.tokenize(LLMRole.TARGET, messages=messages, ledger=report.ledger)
+        draft_ids = await model.tokenize(LLMRole.TARGET, text=draft, ledger=report.ledger)
         policy = self._policy()
         out: list[int] = []
         """The target's own tokens so far."""
@@ -154,7 +155,7 @@ class TokenVerifier:
             block = draft_ids[position : position + length]
             base = len(prompt) + len(out)
             scored = await model.score(
-                "target", [*prompt, *out, *block], ledger=report.ledger, needed_from=base
+                LLMRole.TARGET, [*prompt, *out, *block], ledger=report.ledger, needed_from=base
             )
             report.verify_calls += 1
             report.draft_tokens += len(block)
@@ -197,7 +198,7 @@ class TokenVerifier:
             return
         # The target goes on from the last whole character: the pieces of a split one are its to redo.
         async for delta in model.stream_completion(
-            "target",
+            LLMRole.TARGET,
             [*prompt, *out[: assembly.whole]],
             ledger=report.ledger,
             max_tokens=budget,
@@ -215,7 +216,7 @@ class TokenVerifier:
         """
         if not corrected and self._temperature <= 0:
             return scored.finished
-        return await self._model.detokenize("target", [token], ledger=ledger) == ""
+        return await self._model.detokenize(LLMRole.TARGET, [token], ledger=ledger) == ""
 
 
 def _resync(draft: Sequence[int], out: Sequence[int], *, anchor: int, rejected_at: int, misses: int) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+from services.llm.config import LLMRole
 from services.llm.gateway import Message
 from services.llm.model_api import ModelAPI
 from services.llm.prompts import relevance_messages
@@ -25,7 +26,7 @@ class Verdicts:
 
     async def ask(self, messages: list[Message], report: ReplyReport) -> bool:
         result = await self._model.chat(
-            "target", messages, ledger=report.ledger, max_tokens=1, top_logprobs=5, kind="verdict"
+            LLMRole.TARGET, messages, ledger=report.ledger, max_tokens=1, top_logprobs=5, kind="verdict"
         )
         report.verify_calls += 1
         if result.top_logprobs:

@@ -35,6 +35,7 @@ from services.faq.replies import customer_facts, recent_turns
 from services.llm.arms import ArmAnswerer
 from services.llm.config import LLMRoles
 from services.llm.gateway import LLMGateway
+from services.llm.reply import ReplyMode
 from services.llm.speculative import AnswerRequest, ReplyReport
 from services.rollout.arm_stats import AnswerSample, ArmStats, summarize
 from services.shop.sources.base import ShopData
@@ -123,12 +124,11 @@ class Answer:
         )
 
 
-def _relevance(mode: str) -> str | None:
-    if mode == "relevance":
-        return "confirmed"
-    if mode.startswith("relevance>"):
+def _relevance(label: str) -> str | None:
+    mode = ReplyMode.from_label(label)
+    if mode.faq_rejected:
         return "rejected"
-    return None
+    return "confirmed" if mode.faq_confirmed else None
 
 
 @dataclass
