@@ -21,8 +21,9 @@ import sys
 import numpy as np
 
 from bench.eval_sets import DATA, TUNING_FAQ, faq_documents
+from services.faq.entry import FaqDocument
 from services.faq.evaluation import load_questions
-from services.faq.matcher import CALIBRATION_PATH, FEATURES, Calibration, FaqDocument, FaqMatcher
+from services.faq.matcher import CALIBRATION_PATH, FEATURES, Calibration, FaqMatcher
 from services.understanding.classifier import INTENTS, IntentClassifier, load_examples
 from services.understanding.encoder import shared_encoder
 from services.understanding.understand import INTENT_CALIBRATION_PATH

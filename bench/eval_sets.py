@@ -15,9 +15,9 @@ import argparse
 from pathlib import Path
 
 from db.seed import DEMO_PRODUCTS, demo_names
+from services.faq.entry import FaqDocument
 from services.faq.evaluation import evaluate, load_questions
 from services.faq.lookup import FaqLookupAnswerer
-from services.faq.matcher import FaqDocument
 from services.faq.store import demo_documents, file_documents
 from services.understanding.classifier import IntentClassifier
 from services.understanding.entities import CatalogueName

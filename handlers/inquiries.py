@@ -36,7 +36,7 @@ from services.catalogue.memory import (
     with_remembered_products,
 )
 from services.faq.choices import entry_key
-from services.faq.matcher import FaqDocument
+from services.faq.entry import FaqDocument
 from services.inquiry import after_an_apology, answer_inquiry
 from services.llm.speculative import FaqReplies, Step
 from services.orders.shipping import answer_orders

@@ -10,7 +10,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from db.models import Customer
 from services.catalogue.stock import answer_stock
 from services.faq.choices import entries_to_offer
-from services.faq.matcher import FaqDocument
+from services.faq.entry import FaqDocument
 from services.faq.replies import faq_reply
 from services.llm.speculative import FaqReplies
 from services.orders.cancellation import answer_cancellation, asks_to_cancel

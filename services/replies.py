@@ -7,7 +7,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from services.faq.matcher import FaqDocument
+    from services.faq.entry import FaqDocument
     from services.llm.speculative import VerifiedAnswer
 
 

@@ -10,8 +10,9 @@ from db.models import InboundMessage, Product
 from handlers.keyboards import FaqChoice, HandoffOffer
 from services.admin.figures import says_dont_know
 from services.faq.choices import OFFER_ABOVE, entry_key, offered, picked_entry
+from services.faq.entry import FaqDocument
 from services.faq.lookup import FaqLookupAnswerer
-from services.faq.matcher import FaqDocument, FaqMatch
+from services.faq.matcher import FaqMatch
 from services.faq.store import demo_documents
 from services.settings import Settings
 from services.text.sentences import t

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from services.faq.files import FaqFileError, FaqRow, format_faq_csv, parse_faq_csv
+from services.faq.entry import FaqDocument
+from services.faq.files import FaqFileError, format_faq_csv, parse_faq_csv
 
 HEADER = "slug,language,question,answer,tags,examples\n"
 
@@ -19,7 +20,7 @@ def test_rows_with_tags_and_examples_split_on_bars() -> None:
         ).encode()
     )
     assert rows == [
-        FaqRow(
+        FaqDocument(
             "gift-cards",
             "en",
             "Do you sell gift cards?",
@@ -27,14 +28,14 @@ def test_rows_with_tags_and_examples_split_on_bars() -> None:
             ("payment", "gift"),
             ("Can I buy a voucher?", "e-gift"),
         ),
-        FaqRow("gift-cards", "ko", "기프트카드 판매하나요?", "네."),
+        FaqDocument("gift-cards", "ko", "기프트카드 판매하나요?", "네."),
     ]
 
 
 def test_export_format_reads_back_the_same() -> None:
     rows = [
-        FaqRow("a", "en", "Q, with comma?", 'Line one\nline "two"', ("x", "y"), ("other way",)),
-        FaqRow("b", "ja", "質問", "答え"),
+        FaqDocument("a", "en", "Q, with comma?", 'Line one\nline "two"', ("x", "y"), ("other way",)),
+        FaqDocument("b", "ja", "質問", "答え"),
     ]
     assert parse_faq_csv(format_faq_csv(rows).encode()) == rows
 

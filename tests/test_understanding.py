@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from db.seed import DEMO_PRODUCTS, demo_names
+from services.faq.entry import FaqDocument
 from services.faq.evaluation import Question, evaluate, load_questions
 from services.faq.lookup import FaqLookupAnswerer
-from services.faq.matcher import FaqDocument
 from services.faq.store import demo_documents, file_documents
 from services.understanding.classifier import Classification, Intent, IntentClassifier
 from services.understanding.entities import CatalogueName, Entities

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import hashlib
 
+from services.faq.entry import FaqDocument
 from services.faq.lookup import FaqLookupAnswerer
-from services.faq.matcher import FaqDocument
 from services.orders.cancellation import asks_to_cancel
 from services.understanding.understand import Route, Understanding, asks_return_policy, names_own_order
 

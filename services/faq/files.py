@@ -12,7 +12,8 @@ import csv
 import io
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+
+from services.faq.entry import FaqDocument
 
 COLUMNS = ("slug", "language", "question", "answer", "tags", "examples")
 REQUIRED = ("slug", "language", "question", "answer")
@@ -26,17 +27,7 @@ class FaqFileError(ValueError):
     """One clear line for the shop: where, which field, what is wrong."""
 
 
-@dataclass(frozen=True)
-class FaqRow:
-    slug: str
-    language: str
-    question: str
-    answer: str
-    tags: tuple[str, ...] = ()
-    examples: tuple[str, ...] = ()
-
-
-def parse_faq_csv(data: bytes, *, source: str = "FAQ file") -> list[FaqRow]:
+def parse_faq_csv(data: bytes, *, source: str = "FAQ file") -> list[FaqDocument]:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -56,7 +47,7 @@ def parse_faq_csv(data: bytes, *, source: str = "FAQ file") -> list[FaqRow]:
             + (f" (missing: {', '.join(missing)})" if missing else "")
             + (f" (unknown: {', '.join(unknown)})" if unknown else "")
         )
-    rows: list[FaqRow] = []
+    rows: list[FaqDocument] = []
     seen: dict[tuple[str, str], int] = {}
     line = reader.line_num + 1
     try:
@@ -74,7 +65,7 @@ def parse_faq_csv(data: bytes, *, source: str = "FAQ file") -> list[FaqRow]:
 
 def _row(
     record: list[str], header: list[str], line: int, source: str, seen: dict[tuple[str, str], int]
-) -> FaqRow:
+) -> FaqDocument:
     where = f"{source}: line {line}"
     if len(record) != len(header):
         raise FaqFileError(
@@ -92,7 +83,7 @@ def _row(
     return row
 
 
-def check_faq_values(values: Mapping[str, str], *, where: str) -> FaqRow:
+def check_faq_values(values: Mapping[str, str], *, where: str) -> FaqDocument:
     """One entry's fields checked as the import checks them (the console's form uses it too).
 
     `tags` and `examples` are `|`-separated as in the file; FaqFileError names the field."""
@@ -111,7 +102,7 @@ def check_faq_values(values: Mapping[str, str], *, where: str) -> FaqRow:
         raise FaqFileError(f"{where}: field 'question' is longer than {MAX_QUESTION} characters")
     if len(values["answer"]) > MAX_ANSWER:
         raise FaqFileError(f"{where}: field 'answer' is longer than {MAX_ANSWER} characters")
-    return FaqRow(
+    return FaqDocument(
         slug=slug,
         language=language,
         question=values["question"],
@@ -125,7 +116,7 @@ def _split(value: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(part.strip() for part in value.split("|") if part.strip()))
 
 
-def format_faq_csv(rows: Iterable[FaqRow]) -> str:
+def format_faq_csv(rows: Iterable[FaqDocument]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(COLUMNS)

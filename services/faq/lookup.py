@@ -12,7 +12,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from services.faq.matcher import Calibration, FaqDocument, FaqMatch, FaqMatcher
+from services.faq.entry import FaqDocument
+from services.faq.matcher import Calibration, FaqMatch, FaqMatcher
 from services.understanding.encoder import SentenceEncoder
 
 if TYPE_CHECKING:

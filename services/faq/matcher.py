@@ -64,6 +64,7 @@ from pathlib import Path
 
 import numpy as np
 
+from services.faq.entry import FaqDocument
 from services.text.normalize import detect_language, normalize
 from services.understanding.encoder import SentenceEncoder, shared_encoder
 from services.understanding.lexical import TfidfIndex, best_per_group, terms
@@ -108,16 +109,6 @@ FEATURES = (
     "unwritten_language",
     "cjk",
 )
-
-
-@dataclass(frozen=True)
-class FaqDocument:
-    slug: str
-    language: str
-    question: str
-    answer: str
-    tags: tuple[str, ...] = ()
-    examples: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,9 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import FaqEntry
 from db.repositories import faq as faq_repository
-from services.faq.files import FaqRow, format_faq_csv, parse_faq_csv
+from services.faq.entry import FaqDocument
+from services.faq.files import format_faq_csv, parse_faq_csv
 from services.faq.lookup import FaqLookupAnswerer
-from services.faq.matcher import FaqDocument
 
 logger = logging.getLogger(__name__)
 
@@ -23,26 +23,18 @@ CHECK_EVERY_SECONDS = 5.0
 
 def documents(entries: Sequence[FaqEntry]) -> list[FaqDocument]:
     return [
-        FaqDocument(
-            e.slug,
-            e.language,
-            e.question,
-            e.answer,
-            tuple(t.strip() for t in e.tags.split(",") if t.strip()),
-            tuple(x.strip() for x in e.examples.splitlines() if x.strip()),
-        )
-        for e in entries
+        FaqDocument.from_stored(e.slug, e.language, e.question, e.answer, e.tags, e.examples) for e in entries
     ]
 
 
-def entry_values(row: FaqRow) -> faq_repository.EntryValues:
+def entry_values(row: FaqDocument) -> faq_repository.EntryValues:
     return faq_repository.EntryValues(
-        row.slug, row.language, row.question, row.answer, ",".join(row.tags), "\n".join(row.examples)
+        row.slug, row.language, row.question, row.answer, row.stored_tags, row.stored_examples
     )
 
 
 async def import_faq(
-    session: AsyncSession, rows: Sequence[FaqRow], *, replace: bool, dry_run: bool = False
+    session: AsyncSession, rows: Sequence[FaqDocument], *, replace: bool, dry_run: bool = False
 ) -> faq_repository.UpsertCounts:
     """Write a checked file's rows (`parse_faq_csv`) in one transaction: all of them or, on any
     error, none; a dry run counts what would change and writes nothing. `csbot import faq` and
@@ -61,7 +53,7 @@ async def import_faq(
 async def export_faq(session: AsyncSession) -> str:
     entries = await faq_repository.all_entries(session)
     return format_faq_csv(
-        FaqRow(d.slug, d.language, d.question, d.answer, d.tags, d.examples) for d in documents(entries)
+        FaqDocument(d.slug, d.language, d.question, d.answer, d.tags, d.examples) for d in documents(entries)
     )
 
 
@@ -98,10 +90,7 @@ def demo_documents() -> list[FaqDocument]:
     """The demo shop's FAQ without a database (for `csbot eval --faq demo` and the benchmarks)."""
     from db.seed import FAQ
 
-    return [
-        FaqDocument(slug, language, question, answer, tuple(tags.split(",")), tuple(examples.split("\n")))
-        for slug, language, question, answer, tags, examples in FAQ
-    ]
+    return [FaqDocument.from_stored(*row) for row in FAQ]
 
 
 def file_documents(data: bytes, *, source: str) -> list[FaqDocument]:

@@ -12,7 +12,7 @@ from db.models import Customer, Order, ReturnKind, ReturnRequest
 from db.repositories import orders
 from db.repositories import returns as return_requests
 from db.repositories.returns import Filed as Filed  # the outcome `file_return` reports
-from services.faq.matcher import FaqDocument
+from services.faq.entry import FaqDocument
 from services.faq.replies import faq_reply
 from services.llm.speculative import FaqReplies
 from services.orders.shipping import needs_contact
