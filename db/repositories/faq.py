@@ -4,7 +4,7 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlmodel import col, delete, func, select
+from sqlmodel import col, delete, func, or_, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Customer, FaqEntry, Order, Product
@@ -12,6 +12,31 @@ from db.models import Customer, FaqEntry, Order, Product
 
 async def all_entries(session: AsyncSession) -> Sequence[FaqEntry]:
     return (await session.exec(select(FaqEntry).order_by(col(FaqEntry.slug), col(FaqEntry.language)))).all()
+
+
+async def entries_containing(session: AsyncSession, *, text: str) -> list[FaqEntry]:
+    """Entries whose slug, question or answer contains `text` (any case), by slug and language."""
+    pattern = f"%{text}%"
+    statement = select(FaqEntry).where(
+        or_(
+            col(FaqEntry.slug).ilike(pattern),
+            col(FaqEntry.question).ilike(pattern),
+            col(FaqEntry.answer).ilike(pattern),
+        )
+    )
+    return list((await session.exec(statement.order_by(col(FaqEntry.slug), col(FaqEntry.language)))).all())
+
+
+async def entry_id_by_key(session: AsyncSession, *, slug: str, language: str) -> int | None:
+    """The id of the entry with this slug in this language, if there is one."""
+    statement = select(FaqEntry.id).where(FaqEntry.slug == slug, FaqEntry.language == language)
+    return (await session.exec(statement)).first()
+
+
+async def entry_by_key(session: AsyncSession, *, slug: str, language: str) -> FaqEntry:
+    """The entry with this slug in this language; NoResultFound when there is none."""
+    statement = select(FaqEntry).where(FaqEntry.slug == slug, FaqEntry.language == language)
+    return (await session.exec(statement)).one()
 
 
 async def fingerprint(session: AsyncSession) -> str:

@@ -3,8 +3,9 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Collection, Sequence
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import ColumnElement, and_, not_, or_
+from sqlalchemy import ColumnElement, CursorResult, and_, not_, or_, update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -42,6 +43,14 @@ def with_a_person(route: str | None, source: str | None) -> bool:
 def with_a_person_clause() -> ColumnElement[bool]:
     source = col(InboundMessage.answer_source)
     return or_(col(InboundMessage.route).in_(WITH_A_PERSON_ROUTES), source == HANDOFF_OPENED[1])
+
+
+def to_customer_chat(user_id: int) -> ColumnElement[bool]:
+    """Outbound rows sent to the customer's own chat (or to the customer, with no chat recorded)."""
+    return or_(
+        col(OutboundMessage.chat_id) == user_id,
+        and_(col(OutboundMessage.telegram_user_id) == user_id, col(OutboundMessage.chat_id).is_(None)),
+    )
 
 
 def customer_traffic() -> ColumnElement[bool]:
@@ -121,12 +130,7 @@ async def conversation(
     received = await inbound(session, user_id=user_id, limit=limit, until=until)
     # What was sent to the customer's own chat: not the hand-off brief and forwards the
     # customer's updates caused in the support chat (a model would take them for its words).
-    statement = select(OutboundMessage).where(
-        or_(
-            col(OutboundMessage.chat_id) == user_id,
-            and_(col(OutboundMessage.telegram_user_id) == user_id, col(OutboundMessage.chat_id).is_(None)),
-        )
-    )
+    statement = select(OutboundMessage).where(to_customer_chat(user_id))
     if delivered_only:
         statement = statement.where(OutboundMessage.status == OutboundStatus.SENT)
     if until is not None:
@@ -139,6 +143,31 @@ async def conversation(
 
 async def outbound(session: AsyncSession, outbound_id: int) -> OutboundMessage | None:
     return await session.get(OutboundMessage, outbound_id)
+
+
+async def outbound_in_status(
+    session: AsyncSession, *, statuses: Collection[str], before: int | None = None, limit: int
+) -> list[OutboundMessage]:
+    """The newest `limit` outbound messages in one of `statuses` (older than `before`), newest first."""
+    statement = select(OutboundMessage).where(col(OutboundMessage.status).in_(statuses))
+    if before is not None:
+        statement = statement.where(col(OutboundMessage.id) < before)
+    statement = statement.order_by(col(OutboundMessage.id).desc()).limit(limit)
+    return list((await session.exec(statement)).all())
+
+
+async def claim_for_resend(session: AsyncSession, *, outbound_id: int) -> bool:
+    """True when this call moved the failed message (one with a chat) to resending; not committed."""
+    claimed: CursorResult[Any] = await session.exec(
+        update(OutboundMessage)
+        .where(
+            col(OutboundMessage.id) == outbound_id,
+            col(OutboundMessage.status) == OutboundStatus.FAILED,
+            col(OutboundMessage.chat_id).is_not(None),
+        )
+        .values(status=OutboundStatus.RESENDING)
+    )
+    return claimed.rowcount == 1
 
 
 async def last_message_from(session: AsyncSession, user_id: int, chat_id: int) -> InboundMessage | None:
@@ -191,6 +220,21 @@ async def sent_texts(session: AsyncSession, inbound_ids: list[int]) -> dict[tupl
             if inbound_id is not None:
                 texts[(inbound_id, chat_id)] += text + "\n"
     return texts
+
+
+async def sent_text(session: AsyncSession, *, inbound_id: int, chat_id: int | None) -> str:
+    """What one message's handling sent to one chat, joined by newlines (failed sends left out)."""
+    statement = (
+        select(OutboundMessage.text)
+        .where(
+            OutboundMessage.inbound_id == inbound_id,
+            OutboundMessage.chat_id == chat_id,
+            OutboundMessage.method == "sendMessage",
+            OutboundMessage.status != OutboundStatus.FAILED,
+        )
+        .order_by(col(OutboundMessage.id))
+    )
+    return "\n".join((await session.exec(statement)).all())
 
 
 async def handoff_times(session: AsyncSession, since: datetime) -> dict[int, list[datetime]]:

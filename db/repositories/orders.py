@@ -47,6 +47,17 @@ async def recent_orders(
     return (await session.exec(statement)).all()
 
 
+async def recent_order_numbers(session: AsyncSession, *, customer_id: int | None, limit: int) -> list[str]:
+    """The numbers of the customer's newest `limit` orders, newest first."""
+    statement = (
+        select(Order.number)
+        .where(Order.customer_id == customer_id)
+        .order_by(col(Order.placed_at).desc())
+        .limit(limit)
+    )
+    return list((await session.exec(statement)).all())
+
+
 async def order_lines(session: AsyncSession, order_id: int) -> list[OrderLine]:
     statement = (
         select(OrderItem, Product)

@@ -8,11 +8,9 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import InboundMessage, LLMReply
-from db.repositories.logs import customer_traffic
+from db.repositories import stats as stats_repository
 from db.types import utcnow
 from services.admin.figures import opened_handoff, percentile
 from services.llm.reply import ReplyMode
@@ -88,18 +86,9 @@ async def collect_stats(
     """Customer traffic only: `exclude_users` (the admins) would otherwise count their own /stats,
     and staff messages in the support chat are not customer messages."""
     since = utcnow() - period
-    statement = select(  # type: ignore[call-overload, misc]  # overloads stop at 4 columns
-        InboundMessage.intent,
-        InboundMessage.latency_ms,
-        InboundMessage.error,
-        InboundMessage.route,
-        InboundMessage.answer_source,
-    ).where(col(InboundMessage.created_at) >= since, customer_traffic())
-    if exclude_users:
-        statement = statement.where(col(InboundMessage.telegram_user_id).not_in(list(exclude_users)))
-    rows = (await session.exec(statement)).all()
+    rows = await stats_repository.customer_messages_since(session, since=since, exclude_users=exclude_users)
     latencies = [row.latency_ms for row in rows if row.latency_ms is not None]
-    replies = (await session.exec(select(LLMReply).where(col(LLMReply.created_at) >= since))).all()
+    replies = await stats_repository.llm_replies_since(session, since=since)
     drafted = sum(r.draft_tokens for r in replies)
     ttfts = [r.ttft_ms for r in replies if r.ttft_ms is not None]
     totals = [r.total_ms for r in replies]

@@ -15,26 +15,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, or_
-from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import (
-    Customer,
-    InboundMessage,
-    LLMCall,
-    LLMReply,
-    Order,
-    OutboundMessage,
-    OutboundStatus,
-)
-from db.repositories.logs import (
-    NOT_ANSWERED,
-    STAFF_ROUTE,
-    customer_traffic,
-    with_a_person,
-    with_a_person_clause,
-)
+from db.models import InboundMessage, LLMCall, LLMReply, OutboundMessage
+from db.repositories import conversations, customers, orders
+from db.repositories.conversations import ListedField
+from db.repositories.logs import NOT_ANSWERED, STAFF_ROUTE, with_a_person
 from services.console.privacy import mask_phone, mask_phones
 from services.text.normalize import detect_language
 
@@ -42,6 +28,8 @@ PAGE_SIZE = 50
 TRANSCRIPT_LIMIT = 500
 MAX_QUERY = 200
 MAX_USER_ID = 2**63 - 1
+FILTER_CHOICES_FROM = 20_000
+"""The filters offer the values found among this many newest messages."""
 
 
 @dataclass(frozen=True)
@@ -87,27 +75,15 @@ def _language_of(row: InboundMessage) -> str:
     return stored if isinstance(stored, str) else detect_language(row.text)
 
 
-def _refused_ids() -> Any:
-    return select(OutboundMessage.inbound_id).where(OutboundMessage.status == OutboundStatus.FAILED)
-
-
-async def _query_clause(session: AsyncSession, query: str) -> ColumnElement[bool]:
-    """Text anywhere in the message, or the customer behind a user id or an order number."""
-    query = query.strip()[:MAX_QUERY]
-    escaped = query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    clauses: list[ColumnElement[bool]] = [col(InboundMessage.text).ilike(f"%{escaped}%", escape="\\")]
+async def _customers_behind(session: AsyncSession, query: str) -> list[int]:
+    """The Telegram user ids a query names: itself as a user id, the owner of an order number."""
+    users = []
     if query.isdigit() and int(query) <= MAX_USER_ID:
-        clauses.append(col(InboundMessage.telegram_user_id) == int(query))
-    owner = (
-        await session.exec(
-            select(Customer.telegram_user_id)
-            .join(Order, col(Order.customer_id) == col(Customer.id))
-            .where(col(Order.number) == query)
-        )
-    ).first()
+        users.append(int(query))
+    owner = await conversations.order_owner(session, number=query)
     if owner is not None:
-        clauses.append(col(InboundMessage.telegram_user_id) == owner)
-    return or_(*clauses)
+        users.append(owner)
+    return users
 
 
 async def list_messages(
@@ -118,37 +94,31 @@ async def list_messages(
     limit: int = PAGE_SIZE,
     exclude_users: Sequence[int] = (),
 ) -> MessagePage:
-    """Customer messages matching every filter, newest first, `limit` per page."""
-    statement = select(InboundMessage).where(customer_traffic())
-    if exclude_users:
-        statement = statement.where(col(InboundMessage.telegram_user_id).not_in(list(exclude_users)))
-    if filters.query.strip():
-        statement = statement.where(await _query_clause(session, filters.query))
-    if filters.intent:
-        statement = statement.where(col(InboundMessage.intent) == filters.intent)
-    if filters.route:
-        statement = statement.where(col(InboundMessage.route) == filters.route)
-    if filters.source:
-        statement = statement.where(col(InboundMessage.answer_source) == filters.source)
-    if filters.language:
-        statement = statement.where(col(InboundMessage.entities)["language"].as_string() == filters.language)
-    if filters.since is not None:
-        statement = statement.where(col(InboundMessage.created_at) >= filters.since)
-    if filters.until is not None:
-        statement = statement.where(col(InboundMessage.created_at) < filters.until)
-    if filters.handoff:
-        statement = statement.where(with_a_person_clause())
-    if filters.failed:
-        statement = statement.where(
-            or_(col(InboundMessage.status).in_(NOT_ANSWERED), col(InboundMessage.id).in_(_refused_ids()))
-        )
-    if before is not None:
-        statement = statement.where(col(InboundMessage.id) < before)
-    statement = statement.order_by(col(InboundMessage.id).desc()).limit(limit + 1)
-    rows = list((await session.exec(statement)).all())
+    """Customer messages matching every filter, newest first, `limit` per page.
+
+    The query is text anywhere in the message, or the customer behind a user id or an order number."""
+    search = filters.query.strip()[:MAX_QUERY] or None
+    rows = await conversations.customer_messages_page(
+        session,
+        search=search,
+        search_users=await _customers_behind(session, search) if search is not None else (),
+        exclude_users=exclude_users,
+        intent=filters.intent,
+        route=filters.route,
+        source=filters.source,
+        language=filters.language,
+        since=filters.since,
+        until=filters.until,
+        with_a_person=filters.handoff,
+        failed=filters.failed,
+        before=before,
+        limit=limit + 1,
+    )
     more = len(rows) > limit
     rows = rows[:limit]
-    refused = await _with_refused_replies(session, [row.id for row in rows if row.id is not None])
+    refused = await conversations.with_refused_replies(
+        session, inbound_ids=[row.id for row in rows if row.id is not None]
+    )
     listed = [
         ListedMessage(
             id=row.id or 0,
@@ -170,28 +140,17 @@ async def list_messages(
     return MessagePage(listed, listed[-1].id if more and listed else None)
 
 
-async def _with_refused_replies(session: AsyncSession, inbound_ids: list[int]) -> set[int]:
-    if not inbound_ids:
-        return set()
-    statement = select(OutboundMessage.inbound_id).where(
-        col(OutboundMessage.inbound_id).in_(inbound_ids), OutboundMessage.status == OutboundStatus.FAILED
-    )
-    return {inbound_id for inbound_id in (await session.exec(statement)).all() if inbound_id is not None}
-
-
 async def filter_choices(session: AsyncSession) -> dict[str, list[str]]:
     """The values the filters offer: those present in recent traffic (distinct on indexed columns)."""
-    recent = select(InboundMessage.id).order_by(col(InboundMessage.id).desc()).limit(20_000).subquery()
     choices: dict[str, list[str]] = {}
-    for name, column in (
-        ("intent", InboundMessage.intent),
-        ("route", InboundMessage.route),
-        ("source", InboundMessage.answer_source),
-    ):
-        values = await session.exec(
-            select(column).where(col(InboundMessage.id).in_(select(recent.c.id))).distinct()
-        )
-        choices[name] = sorted(value for value in values.all() if value)
+    fields: tuple[tuple[str, ListedField], ...] = (
+        ("intent", "intent"),
+        ("route", "route"),
+        ("source", "answer_source"),
+    )
+    for name, listed in fields:
+        values = await conversations.recent_values(session, field=listed, within=FILTER_CHOICES_FROM)
+        choices[name] = sorted(value for value in values if value)
     return choices
 
 
@@ -313,19 +272,12 @@ def _reasoning(row: InboundMessage, llm: LLMReply | None, calls: list[LLMCall]) 
 
 
 async def _customer(session: AsyncSession, user_id: int, reveal: bool) -> Customer360 | None:
-    customer = (await session.exec(select(Customer).where(Customer.telegram_user_id == user_id))).first()
+    customer = await customers.by_telegram_user(session, user_id)
     if customer is None:
         return None
-    orders = (
-        await session.exec(
-            select(Order.number)
-            .where(Order.customer_id == customer.id)
-            .order_by(col(Order.placed_at).desc())
-            .limit(10)
-        )
-    ).all()
+    numbers = await orders.recent_order_numbers(session, customer_id=customer.id, limit=10)
     phone = customer.phone if reveal else mask_phone(customer.phone)
-    return Customer360(customer.name, phone, customer.language, list(orders))
+    return Customer360(customer.name, phone, customer.language, numbers)
 
 
 async def load_transcript(
@@ -337,11 +289,8 @@ async def load_transcript(
     reveal: bool = False,
 ) -> Transcript:
     """The newest `limit` customer messages (older than `before`) with everything sent around them."""
-    statement = select(InboundMessage).where(InboundMessage.telegram_user_id == user_id, customer_traffic())
-    if before is not None:
-        statement = statement.where(col(InboundMessage.id) < before)
-    received = list(
-        (await session.exec(statement.order_by(col(InboundMessage.id).desc()).limit(limit + 1))).all()
+    received = await conversations.customer_messages_of(
+        session, user_id=user_id, before=before, limit=limit + 1
     )
     more = len(received) > limit
     received = received[:limit]
@@ -416,50 +365,27 @@ async def _sent_to(
     """What went to the customer's chat in the time the page covers."""
     if empty:
         return []
-    statement = select(OutboundMessage).where(
-        or_(
-            col(OutboundMessage.chat_id) == user_id,
-            and_(col(OutboundMessage.telegram_user_id) == user_id, col(OutboundMessage.chat_id).is_(None)),
-        )
-    )
-    if lower is not None:
-        statement = statement.where(col(OutboundMessage.created_at) >= lower)
-    if upper is not None:
-        statement = statement.where(col(OutboundMessage.created_at) < upper)
-    return list((await session.exec(statement.order_by(col(OutboundMessage.id)))).all())
+    return await conversations.sent_to_customer(session, user_id=user_id, since=lower, earlier_than=upper)
 
 
 async def _inbound_by_id(
     session: AsyncSession, ids: Collection[int | None]
 ) -> dict[int | None, InboundMessage]:
-    wanted = [i for i in ids if i is not None]
-    if not wanted:
-        return {}
-    rows = (await session.exec(select(InboundMessage).where(col(InboundMessage.id).in_(wanted)))).all()
+    rows = await conversations.messages_by_id(session, ids=[i for i in ids if i is not None])
     return {row.id: row for row in rows}
 
 
 async def _llm_for(
     session: AsyncSession, inbound_ids: list[int | None]
 ) -> tuple[dict[int, LLMReply], dict[int, list[LLMCall]]]:
-    wanted = [i for i in inbound_ids if i is not None]
-    if not wanted:
-        return {}, {}
-    replies = (
-        await session.exec(
-            select(LLMReply).where(col(LLMReply.inbound_id).in_(wanted)).order_by(col(LLMReply.id))
-        )
-    ).all()
+    replies = await conversations.llm_replies_to(
+        session, inbound_ids=[i for i in inbound_ids if i is not None]
+    )
     by_inbound = {reply.inbound_id: reply for reply in replies}
-    reply_ids = [reply.id for reply in replies if reply.id is not None]
+    owner = {reply.id: reply.inbound_id for reply in replies}
     calls: dict[int, list[LLMCall]] = {}
-    if reply_ids:
-        owner = {reply.id: reply.inbound_id for reply in replies}
-        rows = (
-            await session.exec(
-                select(LLMCall).where(col(LLMCall.reply_id).in_(reply_ids)).order_by(col(LLMCall.id))
-            )
-        ).all()
-        for call in rows:
-            calls.setdefault(owner[call.reply_id], []).append(call)
+    for call in await conversations.llm_calls_of(
+        session, reply_ids=[reply.id for reply in replies if reply.id is not None]
+    ):
+        calls.setdefault(owner[call.reply_id], []).append(call)
     return by_inbound, calls

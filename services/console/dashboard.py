@@ -12,12 +12,11 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import InboundMessage, LLMReply
+from db.models import LLMReply
 from db.repositories import logs
-from db.repositories.logs import customer_traffic
+from db.repositories import stats as stats_repository
 from db.types import utcnow
 from services.admin.figures import opened_handoff, percentile, says_dont_know
 from services.console.charts import Chart, Series, render
@@ -69,19 +68,8 @@ async def build_dashboard(
     labels = _buckets(since, now, size)
     days = _buckets(since, now, timedelta(days=1))
 
-    statement = select(  # type: ignore[call-overload, misc]  # overloads stop at 4 columns
-        InboundMessage.id,
-        InboundMessage.chat_id,
-        InboundMessage.created_at,
-        InboundMessage.intent,
-        InboundMessage.latency_ms,
-        InboundMessage.route,
-        InboundMessage.answer_source,
-    ).where(col(InboundMessage.created_at) >= since, customer_traffic())
-    if exclude_users:
-        statement = statement.where(col(InboundMessage.telegram_user_id).not_in(list(exclude_users)))
-    rows = (await session.exec(statement)).all()
-    replies = (await session.exec(select(LLMReply).where(col(LLMReply.created_at) >= since))).all()
+    rows = await stats_repository.customer_messages_since(session, since=since, exclude_users=exclude_users)
+    replies = await stats_repository.llm_replies_since(session, since=since)
 
     per_bucket: dict[datetime, list[tuple[str | None, float | None]]] = defaultdict(list)
     for row in rows:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from sqlmodel import col, or_, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import FaqEntry
@@ -38,17 +37,9 @@ class FaqForm:
 
 
 async def list_entries(session: AsyncSession, query: str = "") -> list[FaqEntry]:
-    statement = select(FaqEntry)
     if query.strip():
-        pattern = f"%{query.strip()[:200]}%"
-        statement = statement.where(
-            or_(
-                col(FaqEntry.slug).ilike(pattern),
-                col(FaqEntry.question).ilike(pattern),
-                col(FaqEntry.answer).ilike(pattern),
-            )
-        )
-    return list((await session.exec(statement.order_by(col(FaqEntry.slug), col(FaqEntry.language)))).all())
+        return await faq_repository.entries_containing(session, text=query.strip()[:200])
+    return list(await faq_repository.all_entries(session))
 
 
 async def find_entry(session: AsyncSession, entry_id: int) -> FaqEntry | None:
@@ -79,22 +70,14 @@ async def save_entry(
         where="FAQ entry",
     )
     if existing is None:
-        taken = (
-            await session.exec(
-                select(FaqEntry.id).where(FaqEntry.slug == row.slug, FaqEntry.language == row.language)
-            )
-        ).first()
+        taken = await faq_repository.entry_id_by_key(session, slug=row.slug, language=row.language)
         if taken is not None:
             raise FaqFileError(
                 f"FAQ entry: slug {row.slug!r} in language {row.language!r} exists already (edit that one)"
             )
     before = asdict(FaqForm.of(existing)) if existing is not None else None
     await faq_repository.upsert_entries(session, [entry_values(row)], replace=False)
-    saved = (
-        await session.exec(
-            select(FaqEntry).where(FaqEntry.slug == row.slug, FaqEntry.language == row.language)
-        )
-    ).one()
+    saved = await faq_repository.entry_by_key(session, slug=row.slug, language=row.language)
     await audit(
         session,
         admin_id,

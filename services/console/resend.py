@@ -13,13 +13,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
 
-from sqlalchemy import CursorResult, update
-from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import OutboundMessage, OutboundStatus
+from db.repositories import logs
 from services.console.auth import audit
 from services.console.privacy import mask_phones
 
@@ -43,12 +41,7 @@ async def undelivered(
     session: AsyncSession, *, before: int | None = None, limit: int = PAGE_SIZE
 ) -> tuple[list[Undelivered], int | None]:
     """Newest first; the second value is the next page's cursor."""
-    statement = select(OutboundMessage).where(col(OutboundMessage.status).in_(UNDELIVERED))
-    if before is not None:
-        statement = statement.where(col(OutboundMessage.id) < before)
-    rows = list(
-        (await session.exec(statement.order_by(col(OutboundMessage.id).desc()).limit(limit + 1))).all()
-    )
+    rows = await logs.outbound_in_status(session, statuses=UNDELIVERED, before=before, limit=limit + 1)
     more = len(rows) > limit
     listed = [
         Undelivered(
@@ -84,17 +77,9 @@ async def resend(
 
     `record_copy=False` where the sender logs the new message itself (Telegram's `/resend`, whose
     sends the outbound log records under the admin's command)."""
-    claimed: CursorResult[Any] = await session.exec(
-        update(OutboundMessage)
-        .where(
-            col(OutboundMessage.id) == outbound_id,
-            col(OutboundMessage.status) == OutboundStatus.FAILED,
-            col(OutboundMessage.chat_id).is_not(None),
-        )
-        .values(status=OutboundStatus.RESENDING)
-    )
+    claimed = await logs.claim_for_resend(session, outbound_id=outbound_id)
     await session.commit()
-    if claimed.rowcount != 1:
+    if not claimed:
         exists = await session.get(OutboundMessage, outbound_id)
         return (ResendResult.ALREADY_HANDLED if exists is not None else ResendResult.NOT_FOUND), None
     row = await session.get(OutboundMessage, outbound_id)

@@ -12,11 +12,10 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 
-from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import InboundMessage, LLMReply
 from db.repositories import logs
+from db.repositories import stats as stats_repository
 from services.admin.figures import percentile, says_dont_know
 
 HANDOFF_AFTER = timedelta(minutes=30)
@@ -146,18 +145,9 @@ async def answer_samples(
 ) -> list[AnswerSample]:
     """Every answer the answer service made since `since` (or after the `after_reply` id), as
     samples (customer traffic only)."""
-    statement = select(LLMReply, InboundMessage.telegram_user_id, InboundMessage.chat_id).join(
-        InboundMessage, col(InboundMessage.id) == col(LLMReply.inbound_id)
+    rows = await stats_repository.answers_with_senders(
+        session, since=since, after_reply=after_reply, arms=arms, exclude_users=exclude_users
     )
-    if since is not None:
-        statement = statement.where(col(LLMReply.created_at) >= since)
-    if after_reply is not None:
-        statement = statement.where(col(LLMReply.id) > after_reply)
-    if arms is not None:
-        statement = statement.where(col(LLMReply.arm).in_(list(arms)))
-    if exclude_users:
-        statement = statement.where(col(InboundMessage.telegram_user_id).not_in(list(exclude_users)))
-    rows = (await session.exec(statement)).all()
     if not rows:
         return []
     texts = await logs.sent_texts(session, [reply.inbound_id for reply, _, _ in rows])

@@ -22,12 +22,11 @@ from typing import Any
 from pydantic import SecretStr
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
-from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import InboundMessage, LLMReply, OutboundMessage, OutboundStatus, ReplayItem, ReplayRun
-from db.repositories import customers
-from db.repositories.logs import customer_traffic
+from db.models import InboundMessage, LLMReply, ReplayItem, ReplayRun
+from db.repositories import customers, logs
+from db.repositories import replay as replay_repository
 from db.types import utcnow
 from services.admin.figures import says_dont_know
 from services.faq.lookup import FaqLookupAnswerer
@@ -310,15 +309,9 @@ class Replayer:
         digest = config_hash(self._candidate)
         async with self._session_factory() as session:
             if not restart:
-                statement = (
-                    select(ReplayRun)
-                    .where(ReplayRun.config_hash == digest, col(ReplayRun.finished_at).is_(None))
-                    .order_by(col(ReplayRun.id).desc())
-                )
-                run = (await session.exec(statement)).first()
+                run = await replay_repository.unfinished_run(session, config_hash=digest)
                 if run is not None:
-                    done = select(ReplayItem.inbound_id).where(ReplayItem.run_id == run.id)
-                    return run, set((await session.exec(done)).all())
+                    return run, await replay_repository.replayed_questions(session, run_id=run.id)
             run = ReplayRun(
                 config_hash=digest, since=since, question_ids=await self._questions(session, since, limit)
             )
@@ -329,17 +322,9 @@ class Replayer:
 
     async def _questions(self, session: AsyncSession, since: datetime, limit: int | None) -> list[int]:
         """Customers' questions the answer service answered (retrieval or model), oldest first."""
-        statement = (
-            select(InboundMessage.id)
-            .join(LLMReply, col(LLMReply.inbound_id) == col(InboundMessage.id))
-            .where(col(InboundMessage.created_at) >= since, customer_traffic(), InboundMessage.kind == "text")
-            .order_by(col(InboundMessage.id))
+        return await replay_repository.answered_questions(
+            session, since=since, exclude_users=self._exclude, limit=limit
         )
-        if self._exclude:
-            statement = statement.where(col(InboundMessage.telegram_user_id).not_in(self._exclude))
-        if limit is not None:
-            statement = statement.limit(limit)
-        return [row for row in (await session.exec(statement)).all() if row is not None]
 
     async def run(self, run: ReplayRun, done: set[int], progress: Progress | None = None) -> Report:
         assert run.id is not None
@@ -380,10 +365,10 @@ class Replayer:
     async def _compare(self, inbound_id: int) -> Comparison | None:
         async with self._session_factory() as session:
             row = await session.get(InboundMessage, inbound_id)
-            reply = (await session.exec(select(LLMReply).where(LLMReply.inbound_id == inbound_id))).first()
+            reply = await replay_repository.llm_reply_to(session, inbound_id=inbound_id)
             if row is None or reply is None:
                 return None
-            sent = await _sent_text(session, inbound_id, row.chat_id)
+            sent = await logs.sent_text(session, inbound_id=inbound_id, chat_id=row.chat_id)
             user_id = row.telegram_user_id
             customer = await customers.by_telegram_user(session, user_id) if user_id is not None else None
             facts = await customer_facts(session, customer, self._shop(session), as_of=row.created_at)
@@ -430,7 +415,7 @@ class Replayer:
 
     async def report(self, run: ReplayRun) -> Report:
         async with self._session_factory() as session:
-            items = (await session.exec(select(ReplayItem).where(ReplayItem.run_id == run.id))).all()
+            items = await replay_repository.run_items(session, run_id=run.id)
         comparisons = sorted(
             (Comparison.from_dict(item.result) for item in items), key=lambda c: c.inbound_id
         )
@@ -442,17 +427,3 @@ class Replayer:
             for side in (ORIGINAL, CANDIDATE)
         }
         return Report(run.id or 0, run.since.isoformat(), len(run.question_ids), comparisons, totals)
-
-
-async def _sent_text(session: AsyncSession, inbound_id: int, chat_id: int | None) -> str:
-    statement = (
-        select(OutboundMessage.text)
-        .where(
-            OutboundMessage.inbound_id == inbound_id,
-            OutboundMessage.chat_id == chat_id,
-            OutboundMessage.method == "sendMessage",
-            OutboundMessage.status != OutboundStatus.FAILED,
-        )
-        .order_by(col(OutboundMessage.id))
-    )
-    return "\n".join((await session.exec(statement)).all())

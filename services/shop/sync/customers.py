@@ -9,16 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import bindparam, insert, select, update
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import Customer
-from db.tables import table_of
+from db.repositories import shop_sync
+from db.repositories.shop_sync import Change
 from services.shop.files.customers import CustomerRecord
 from services.shop.files.problems import ProblemCollector
 from services.shop.sync.report import ImportReport
 
-TABLE = table_of(Customer)
 FIELDS = ("external_id", "name", "phone", "email")
 
 
@@ -29,7 +27,7 @@ def customer_key(external_id: str | None, row_id: int) -> str:
 
 async def import_customers(session: AsyncSession, records: list[CustomerRecord], path: str) -> ImportReport:
     connection = await session.connection()
-    rows = (await connection.execute(select(TABLE))).all()
+    rows = await shop_sync.customer_rows(connection)
     by_key = {customer_key(row.external_id, row.id): row for row in rows}
     by_phone = {row.phone: row for row in rows}
     report = ImportReport("customers")
@@ -45,7 +43,7 @@ async def import_customers(session: AsyncSession, records: list[CustomerRecord],
         matched.append((record, row))
     matched_ids = {row.id for _, row in matched if row is not None}
     inserts: list[dict[str, Any]] = []
-    updates: list[dict[str, Any]] = []
+    updates: list[Change] = []
     for record, row in matched:
         holder = by_phone.get(record.phone)
         if holder is not None and holder.id not in matched_ids:
@@ -67,13 +65,7 @@ async def import_customers(session: AsyncSession, records: list[CustomerRecord],
             report.unchanged += 1
             continue
         unlink = "phone" in changed
-        updates.append(
-            {
-                "row_id": row.id,
-                **{f"new_{k}": v for k, v in values.items()},
-                "new_telegram_user_id": None if unlink else row.telegram_user_id,
-            }
-        )
+        updates.append((row.id, {**values, "telegram_user_id": None if unlink else row.telegram_user_id}))
         if unlink and row.telegram_user_id is not None:
             changed.append("Telegram link removed")
         report.add_changed(record.customer_id, changed)
@@ -81,24 +73,16 @@ async def import_customers(session: AsyncSession, records: list[CustomerRecord],
     report.untouched = len(rows) - report.changed - report.unchanged
     if updates:
         # Park the numbers first, so customers who swap numbers never hold the same one at once.
-        await connection.execute(
-            update(TABLE).where(TABLE.c.id == bindparam("row_id")).values(phone=bindparam("parking")),
-            [{"row_id": u["row_id"], "parking": f"moving:{u['row_id']}"} for u in updates],
-        )
-        await connection.execute(
-            update(TABLE)
-            .where(TABLE.c.id == bindparam("row_id"))
-            .values({name: bindparam(f"new_{name}") for name in (*FIELDS, "telegram_user_id")}),
-            updates,
-        )
+        await shop_sync.park_customer_phones(connection, row_ids=[row_id for row_id, _ in updates])
+        await shop_sync.update_customers(connection, columns=(*FIELDS, "telegram_user_id"), changes=updates)
     if inserts:
-        await connection.execute(insert(TABLE), inserts)
+        await shop_sync.insert_customers(connection, rows=inserts)
     return report
 
 
 async def export_customers(session: AsyncSession) -> list[CustomerRecord]:
     connection = await session.connection()
-    rows = (await connection.execute(select(TABLE).order_by(TABLE.c.id))).all()
+    rows = await shop_sync.customer_rows(connection, by_id=True)
     return [
         CustomerRecord(customer_key(row.external_id, row.id), row.name, row.phone, row.email) for row in rows
     ]

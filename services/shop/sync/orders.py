@@ -11,23 +11,14 @@ from collections import defaultdict
 from dataclasses import replace
 from typing import Any
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import Customer, Order, OrderItem, Product, ReturnRequest, Shipment, ShipmentEvent
-from db.tables import table_of
+from db.repositories import shop_sync
 from services.shop.files.orders import EventRecord, ItemRecord, OrderRecord, ShipmentRecord
 from services.shop.files.problems import ProblemCollector
 from services.shop.sync.customers import customer_key
 from services.shop.sync.report import ImportReport
-
-ORDERS = table_of(Order)
-ITEMS = table_of(OrderItem)
-SHIPMENTS = table_of(Shipment)
-EVENTS = table_of(ShipmentEvent)
-PRODUCTS = table_of(Product)
-CUSTOMERS = table_of(Customer)
-RETURNS = table_of(ReturnRequest)
 
 
 class _Shop:
@@ -40,9 +31,9 @@ class _Shop:
         self.skus = {row.id: row.sku for row in products}
 
 
-async def _shop(connection: Any) -> _Shop:
-    customers = (await connection.execute(select(CUSTOMERS.c.id, CUSTOMERS.c.external_id))).all()
-    products = (await connection.execute(select(PRODUCTS.c.id, PRODUCTS.c.sku, PRODUCTS.c.price))).all()
+async def _shop(connection: AsyncConnection) -> _Shop:
+    customers = await shop_sync.customer_keys(connection)
+    products = await shop_sync.product_prices(connection)
     return _Shop(list(customers), list(products))
 
 
@@ -73,24 +64,22 @@ def _resolve(record: OrderRecord, shop: _Shop, problems: ProblemCollector) -> Or
     return replace(record, items=tuple(items), total=total)
 
 
-async def _stored(connection: Any, shop: _Shop, order_ids: list[int]) -> dict[int, OrderRecord]:
+async def _stored(connection: AsyncConnection, shop: _Shop, order_ids: list[int]) -> dict[int, OrderRecord]:
     """The stored orders as records, to compare with the file's."""
     if not order_ids:
         return {}
     wanted = set(order_ids)
-    orders = [r for r in (await connection.execute(select(ORDERS))).all() if r.id in wanted]
+    orders = [r for r in await shop_sync.order_rows(connection) if r.id in wanted]
     items: dict[int, list[Any]] = defaultdict(list)
-    for row in (await connection.execute(select(ITEMS).order_by(ITEMS.c.id))).all():
+    for row in await shop_sync.item_rows(connection):
         if row.order_id in wanted:
             items[row.order_id].append(row)
     shipments = {
-        row.order_id: row
-        for row in (await connection.execute(select(SHIPMENTS))).all()
-        if row.order_id in wanted
+        row.order_id: row for row in await shop_sync.shipment_rows(connection) if row.order_id in wanted
     }
     shipment_ids = {row.id for row in shipments.values()}
     events: dict[int, list[Any]] = defaultdict(list)
-    for row in (await connection.execute(select(EVENTS).order_by(EVENTS.c.at, EVENTS.c.id))).all():
+    for row in await shop_sync.event_rows(connection):
         if row.shipment_id in shipment_ids:
             events[row.shipment_id].append(row)
     records = {}
@@ -132,9 +121,7 @@ async def import_orders(session: AsyncSession, records: list[OrderRecord], path:
     problems = ProblemCollector(path)
     resolved = [r for r in (_resolve(record, shop, problems) for record in records) if r is not None]
     problems.raise_if_any()
-    existing = {
-        row.number: row.id for row in (await connection.execute(select(ORDERS.c.id, ORDERS.c.number))).all()
-    }
+    existing = await shop_sync.order_ids_by_number(connection)
     stored = await _stored(
         connection, shop, [existing[r.order_number] for r in resolved if r.order_number in existing]
     )
@@ -199,33 +186,32 @@ def _event_values(shipment_id: int, event: EventRecord) -> dict[str, Any]:
     return {"shipment_id": shipment_id, "at": event.at, "status": event.status, "location": event.location}
 
 
-async def _insert_new(connection: Any, shop: _Shop, new: list[OrderRecord]) -> None:
+async def _insert_new(connection: AsyncConnection, shop: _Shop, new: list[OrderRecord]) -> None:
     """Plain executemany inserts, then one query for the new ids: INSERT ... RETURNING with
     parameter order kept runs row by row on SQLite, twenty times slower."""
     if not new:
         return
-    await connection.execute(insert(ORDERS), [_order_values(record, shop) for record in new])
+    await shop_sync.insert_orders(connection, rows=[_order_values(record, shop) for record in new])
     numbers = {record.order_number for record in new}
     ids = {
-        row.number: row.id
-        for row in (await connection.execute(select(ORDERS.c.id, ORDERS.c.number))).all()
-        if row.number in numbers
+        number: order_id
+        for number, order_id in (await shop_sync.order_ids_by_number(connection)).items()
+        if number in numbers
     }
-    await connection.execute(
-        insert(ITEMS),
-        [_item_values(ids[r.order_number], item, shop) for r in new for item in r.items],
+    await shop_sync.insert_items(
+        connection, rows=[_item_values(ids[r.order_number], item, shop) for r in new for item in r.items]
     )
     shipped = [(ids[r.order_number], r.shipment) for r in new if r.shipment is not None]
     if not shipped:
         return
-    await connection.execute(
-        insert(SHIPMENTS), [_shipment_values(order_id, shipment) for order_id, shipment in shipped]
+    await shop_sync.insert_shipments(
+        connection, rows=[_shipment_values(order_id, shipment) for order_id, shipment in shipped]
     )
     new_ids = {order_id for order_id, _ in shipped}
     shipment_ids = {
-        row.order_id: row.id
-        for row in (await connection.execute(select(SHIPMENTS.c.id, SHIPMENTS.c.order_id))).all()
-        if row.order_id in new_ids
+        order_id: shipment_id
+        for order_id, shipment_id in (await shop_sync.shipment_ids_by_order(connection)).items()
+        if order_id in new_ids
     }
     events = [
         _event_values(shipment_ids[order_id], event)
@@ -233,11 +219,13 @@ async def _insert_new(connection: Any, shop: _Shop, new: list[OrderRecord]) -> N
         for event in shipment.events
     ]
     if events:
-        await connection.execute(insert(EVENTS), events)
+        await shop_sync.insert_events(connection, rows=events)
 
 
 async def _check_item_removals(
-    connection: Any, changed: list[tuple[int, OrderRecord, OrderRecord]], problems: ProblemCollector
+    connection: AsyncConnection,
+    changed: list[tuple[int, OrderRecord, OrderRecord]],
+    problems: ProblemCollector,
 ) -> None:
     """An item with a return request on it cannot disappear from its order."""
     shrinking = {
@@ -245,13 +233,7 @@ async def _check_item_removals(
     }
     if not shrinking:
         return
-    item_rows = (
-        await connection.execute(
-            select(ITEMS.c.id, ITEMS.c.order_id)
-            .where(ITEMS.c.order_id.in_(list(shrinking)))
-            .order_by(ITEMS.c.id)
-        )
-    ).all()
+    item_rows = await shop_sync.item_positions(connection, order_ids=list(shrinking))
     doomed: dict[int, int] = {}
     position: dict[int, int] = defaultdict(int)
     for row in item_rows:
@@ -260,69 +242,51 @@ async def _check_item_removals(
         position[row.order_id] += 1
     if not doomed:
         return
-    returned = (
-        await connection.execute(
-            select(RETURNS.c.order_item_id, RETURNS.c.rma_number).where(
-                RETURNS.c.order_item_id.in_(list(doomed))
-            )
-        )
-    ).all()
+    returned = await shop_sync.returns_on_items(connection, item_ids=list(doomed))
     lines = {order_id: record for order_id, _, record in changed}
     for row in returned:
         record = lines[doomed[row.order_item_id]]
         problems.add(record.line, "items", f"would remove an item with return request {row.rma_number}")
 
 
-async def _update(connection: Any, shop: _Shop, order_id: int, old: OrderRecord, record: OrderRecord) -> None:
-    await connection.execute(
-        update(ORDERS).where(ORDERS.c.id == order_id).values(_order_values(record, shop))
-    )
+async def _update(
+    connection: AsyncConnection, shop: _Shop, order_id: int, old: OrderRecord, record: OrderRecord
+) -> None:
+    await shop_sync.update_order(connection, order_id=order_id, values=_order_values(record, shop))
     if old.items != record.items:
-        item_ids = [
-            row.id
-            for row in (
-                await connection.execute(
-                    select(ITEMS.c.id).where(ITEMS.c.order_id == order_id).order_by(ITEMS.c.id)
-                )
-            ).all()
-        ]
+        item_ids = await shop_sync.item_ids_of(connection, order_id=order_id)
         for index, item in enumerate(record.items):
             values = _item_values(order_id, item, shop)
             if index < len(item_ids):
-                await connection.execute(update(ITEMS).where(ITEMS.c.id == item_ids[index]).values(values))
+                await shop_sync.update_item(connection, item_id=item_ids[index], values=values)
             else:
-                await connection.execute(insert(ITEMS).values(values))
+                await shop_sync.insert_item(connection, values=values)
         extra = item_ids[len(record.items) :]
         if extra:
-            await connection.execute(delete(ITEMS).where(ITEMS.c.id.in_(extra)))
+            await shop_sync.delete_items(connection, item_ids=extra)
     if old.shipment == record.shipment:
         return
-    shipment_id = (
-        await connection.execute(select(SHIPMENTS.c.id).where(SHIPMENTS.c.order_id == order_id))
-    ).scalar_one_or_none()
+    shipment_id = await shop_sync.shipment_id_of(connection, order_id=order_id)
     if shipment_id is not None:
-        await connection.execute(delete(EVENTS).where(EVENTS.c.shipment_id == shipment_id))
+        await shop_sync.delete_events_of(connection, shipment_id=shipment_id)
     if record.shipment is None:
         if shipment_id is not None:
-            await connection.execute(delete(SHIPMENTS).where(SHIPMENTS.c.id == shipment_id))
+            await shop_sync.delete_shipment(connection, shipment_id=shipment_id)
         return
     values = _shipment_values(order_id, record.shipment)
     if shipment_id is None:
-        shipment_id = (
-            await connection.execute(insert(SHIPMENTS).values(values).returning(SHIPMENTS.c.id))
-        ).scalar_one()
+        shipment_id = await shop_sync.insert_shipment(connection, values=values)
     else:
-        await connection.execute(update(SHIPMENTS).where(SHIPMENTS.c.id == shipment_id).values(values))
+        await shop_sync.update_shipment(connection, shipment_id=shipment_id, values=values)
     if record.shipment.events:
-        await connection.execute(
-            insert(EVENTS), [_event_values(shipment_id, e) for e in record.shipment.events]
+        await shop_sync.insert_events(
+            connection, rows=[_event_values(shipment_id, e) for e in record.shipment.events]
         )
 
 
 async def export_orders(session: AsyncSession) -> list[OrderRecord]:
     connection = await session.connection()
     shop = await _shop(connection)
-    rows = (await connection.execute(select(ORDERS.c.id).order_by(ORDERS.c.placed_at, ORDERS.c.number))).all()
-    ids = [row.id for row in rows]
+    ids = await shop_sync.order_ids_in_placed_order(connection)
     stored = await _stored(connection, shop, ids)
     return [stored[order_id] for order_id in ids]

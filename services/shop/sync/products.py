@@ -4,17 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import bindparam, insert, select, update
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import Product
-from db.tables import table_of
+from db.repositories import shop_sync
+from db.repositories.shop_sync import Change
 from services.shop.files.problems import ProblemCollector
 from services.shop.files.products import COLUMNS, ProductRecord, join_options, split_options
 from services.shop.money import parse_price
 from services.shop.sync.report import ImportReport
 
-TABLE = table_of(Product)
 FIELDS = COLUMNS  # the file's columns are the table's fields
 
 
@@ -46,10 +44,10 @@ async def import_products(
 ) -> ImportReport:
     connection = await session.connection()
     problems = ProblemCollector(path)
-    existing = {row.sku.upper(): row for row in (await connection.execute(select(TABLE))).all()}
+    existing = {row.sku.upper(): row for row in await shop_sync.product_rows(connection)}
     report = ImportReport("products")
     inserts: list[dict[str, Any]] = []
-    updates: list[dict[str, Any]] = []
+    updates: list[Change] = []
     for record in records:
         values = _values(record)
         row = existing.get(record.sku.upper())
@@ -68,28 +66,23 @@ async def import_products(
         fields = _fields(record)
         changed = [name for name in fields if getattr(row, name) != values[name]]
         if changed:
-            updates.append({"row_id": row.id, **{f"new_{k}": values[k] for k in fields}})
+            updates.append((row.id, values))
             report.add_changed(record.sku, changed)
         else:
             report.unchanged += 1
     problems.raise_if_any()
     report.untouched = len(existing) - report.changed - report.unchanged
     if inserts:
-        await connection.execute(insert(TABLE), inserts)
+        await shop_sync.insert_products(connection, rows=inserts)
     if updates:
         fields = _fields(records[0])  # one file, one header
-        statement = (
-            update(TABLE)
-            .where(TABLE.c.id == bindparam("row_id"))
-            .values({name: bindparam(f"new_{name}") for name in fields})
-        )
-        await connection.execute(statement, updates)
+        await shop_sync.update_products(connection, columns=fields, changes=updates)
     return report
 
 
 async def export_products(session: AsyncSession) -> list[ProductRecord]:
     connection = await session.connection()
-    rows = (await connection.execute(select(TABLE).order_by(TABLE.c.sku))).all()
+    rows = await shop_sync.product_rows(connection, by_sku=True)
     return [
         ProductRecord(
             sku=row.sku,
