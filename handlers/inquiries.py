@@ -37,7 +37,7 @@ from services.catalogue.memory import (
 )
 from services.faq.choices import entry_key
 from services.faq.entry import FaqDocument
-from services.inquiry import after_an_apology, answer_inquiry
+from services.inquiry import Inquiry, after_an_apology, answer_inquiry
 from services.llm.speculative import FaqReplies, Step
 from services.orders.shipping import answer_orders
 from services.replies import AnswerSource, FollowUp, Reply
@@ -88,19 +88,19 @@ def create_router() -> Router:
         interaction.entities["language"] = language  # the console filters conversations by it
         classification = understanding.classification
         customer = await linked_customer(session, message.from_user)
-        answer = await answer_inquiry(
-            session,
-            shop=shop_data(session, settings),
-            customer=customer,
+        inquiry = Inquiry(
             text=text,
-            understanding=understanding,
             language=language,
-            faq=faq,
-            low_stock_threshold=settings.low_stock_threshold,
+            understanding=understanding,
+            customer=customer,
             user_id=user_id,
+            shop=shop_data(session, settings),
+            faq=faq,
             policy=settings.shop_policy(),
+            low_stock_threshold=settings.low_stock_threshold,
             catalogue_empty=classifier.catalogue_empty,
         )
+        answer = await answer_inquiry(session, inquiry)
         reply = after_an_apology(answer, understanding, language)
         interaction.answered(reply)
         named_order = next(iter(classification.entities.order_numbers), None)

@@ -10,13 +10,14 @@ from aiogram.types import (
     ReplyKeyboardMarkup,
 )
 
+from services.returns.form import FormAction
 from services.text.sentences import t
 
 
 class ReturnStep(CallbackData, prefix="rt"):
     """One tap in the returns flow. `flow` ties the tap to the form it was shown on."""
 
-    action: str
+    action: FormAction
     flow: str
     value: str = ""
 
@@ -71,7 +72,9 @@ def start_return_choice(language: str, order: str | None = None) -> tuple[str, s
     has no text to read it from, and the Telegram app's may differ) and the order the question
     named, so the form opens at that order."""
     value = f"{language} {order}" if order else language
-    return t("return_start_button", language), ReturnStep(action="start", flow=START_FLOW, value=value).pack()
+    return t("return_start_button", language), ReturnStep(
+        action=FormAction.START, flow=START_FLOW, value=value
+    ).pack()
 
 
 def start_return_of(step: ReturnStep) -> tuple[str | None, str | None]:

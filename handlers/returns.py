@@ -25,6 +25,7 @@ from handlers.flows.return_form import (
 from handlers.keyboards import ReturnStep, start_return_of
 from services.admin.conversation_log import Interaction
 from services.replies import AnswerSource
+from services.returns.form import FormAction
 from services.settings import Settings
 
 
@@ -68,7 +69,7 @@ def create_router() -> Router:
         )
         await typed_answer(turn, message.text or "")
 
-    @router.callback_query(ReturnStep.filter(F.action == "start"))
+    @router.callback_query(ReturnStep.filter(F.action == FormAction.START))
     async def on_start_button(
         query: CallbackQuery,
         callback_data: ReturnStep,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -30,35 +30,42 @@ from services.understanding.understand import Route, Understanding, names_own_or
 logger = logging.getLogger(__name__)
 
 
-async def answer_inquiry(
-    session: AsyncSession,
-    *,
-    shop: ShopData,
-    customer: Customer | None,
-    text: str,
-    understanding: Understanding,
-    language: str,
-    faq: FaqReplies,
-    low_stock_threshold: int,
-    user_id: int | None = None,
-    policy: ShopPolicy | None = None,
-    catalogue_empty: bool = False,
-) -> Reply:
+@dataclass(frozen=True)
+class Inquiry:
+    """One customer message, with what answering it needs: what it says and what the bot made
+    of it, who asks, and the shop's data, FAQ and rules."""
+
+    text: str
+    language: str
+    understanding: Understanding
+    customer: Customer | None
+    """The linked customer record; None for someone the bot does not know (yet)."""
+    user_id: int | None
+    shop: ShopData
+    faq: FaqReplies
+    policy: ShopPolicy
+    low_stock_threshold: int
+    catalogue_empty: bool = False
+    """No product in the catalogue: stock questions are answered as such, not as "not carried"."""
+
+
+async def answer_inquiry(session: AsyncSession, inquiry: Inquiry) -> Reply:
+    """The reply to one message, from the service its route names."""
+    text, language, understanding = inquiry.text, inquiry.language, inquiry.understanding
+    shop, customer, faq, user_id = inquiry.shop, inquiry.customer, inquiry.faq, inquiry.user_id
     entities = understanding.classification.entities
     try:
         if asks_to_cancel(text, entities):
-            return await answer_cancellation(
-                shop, _customer_id(customer), entities, language, policy or ShopPolicy()
-            )
+            return await answer_cancellation(shop, _customer_id(customer), entities, language, inquiry.policy)
         match understanding.route:
             case Route.STOCK:
                 stock = await answer_stock(
                     shop,
                     entities,
                     language,
-                    low_threshold=low_stock_threshold,
+                    low_threshold=inquiry.low_stock_threshold,
                     text=text,
-                    catalogue_empty=catalogue_empty,
+                    catalogue_empty=inquiry.catalogue_empty,
                 )
                 entries = entries_to_offer(faq.lookup, understanding, text, language)
                 if entries and stock.follow_up is FollowUp.OFFER_HAND_OFF:

@@ -28,8 +28,17 @@ from handlers.keyboards import ReturnStep, choices, offer_person, share_contact_
 from services.admin.conversation_log import Interaction
 from services.replies import AnswerSource
 from services.returns import requests as returns
-from services.returns import typed_input as return_answers
-from services.returns.typed_input import Option, Word
+from services.returns.form import (
+    CHOICE_ACTIONS,
+    Act,
+    AskAgain,
+    FormAction,
+    FormStep,
+    OwnReason,
+    ReasonTooLong,
+    read_typed,
+)
+from services.returns.typed_input import Option
 from services.settings import Settings
 from services.shop.sources.base import ShopDataUnavailable
 from services.shop.sources.factory import shop_data
@@ -43,20 +52,20 @@ buttons still work)."""
 
 
 class ReturnFlow(StatesGroup):
-    choosing_order = State()
-    choosing_item = State()
-    choosing_reason = State()
-    choosing_kind = State()
-    confirming = State()
+    """The form's steps (services/returns/form.py: FormStep) as conversation states."""
+
+    choosing_order = State(FormStep.ORDER.value)
+    choosing_item = State(FormStep.ITEM.value)
+    choosing_reason = State(FormStep.REASON.value)
+    choosing_kind = State(FormStep.KIND.value)
+    confirming = State(FormStep.CONFIRM.value)
 
 
-_CHOICE_ACTIONS = {
-    ReturnFlow.choosing_order.state: "order",
-    ReturnFlow.choosing_item.state: "item",
-    ReturnFlow.choosing_reason.state: "reason",
-    ReturnFlow.choosing_kind.state: "kind",
-}
-"""The button action a typed choice stands for, by the step that asked."""
+def _step(raw_state: str | None) -> FormStep | None:
+    """The step a stored state names ("ReturnFlow:choosing_item"), None outside the form."""
+    if raw_state is None or raw_state not in ReturnFlow.__all_states_names__:
+        return None
+    return FormStep(raw_state.split(":", 1)[1])
 
 
 def _idempotency_key(user_id: int, flow: str) -> str:
@@ -64,7 +73,7 @@ def _idempotency_key(user_id: int, flow: str) -> str:
 
 
 def _cancel_row(flow: str, language: str) -> tuple[str, str]:
-    return (t("button_cancel", language), ReturnStep(action="cancel", flow=flow).pack())
+    return (t("button_cancel", language), ReturnStep(action=FormAction.CANCEL, flow=flow).pack())
 
 
 def _in_every_language(key: str, language: str) -> tuple[str, ...]:
@@ -73,7 +82,9 @@ def _in_every_language(key: str, language: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(t(key, lang) for lang in (language, *LANGUAGES)))
 
 
-async def _offer(message: Message, state: FSMContext, text: str, action: str, options: list[Option]) -> None:
+async def _offer(
+    message: Message, state: FSMContext, text: str, action: FormAction, options: list[Option]
+) -> None:
     """Ask with one button per option (and Cancel); remember the options, so a typed answer can
     name one, and when they were offered (ANSWER_WINDOW)."""
     data = await state.update_data(
@@ -131,7 +142,7 @@ async def start_return_flow(
         Option(str(order.id), (f"{order.number} ({t(f'status_{order.status}', language)})", order.number))
         for order in eligible
     ]
-    await _offer(message, state, t("return_choose_order", language), "order", options)
+    await _offer(message, state, t("return_choose_order", language), FormAction.ORDER, options)
 
 
 async def _ask_item(
@@ -141,7 +152,9 @@ async def _ask_item(
     await state.set_state(ReturnFlow.choosing_item)
     lines = await orders.order_lines(session, order_id)
     options = [Option(str(line.item.id), _item_names(line.product, line.item.option)) for line in lines]
-    await _offer(message, state, t("return_choose_item", data["language"], number=number), "item", options)
+    await _offer(
+        message, state, t("return_choose_item", data["language"], number=number), FormAction.ITEM, options
+    )
 
 
 def _item_names(product: Product, option: str) -> tuple[str, ...]:
@@ -153,7 +166,7 @@ def _item_names(product: Product, option: str) -> tuple[str, ...]:
 async def _ask_reason(message: Message, state: FSMContext, language: str) -> None:
     await state.set_state(ReturnFlow.choosing_reason)
     options = [Option(key, _in_every_language(f"reason_{key}", language)) for key in returns.REASON_KEYS]
-    await _offer(message, state, t("return_choose_reason", language), "reason", options)
+    await _offer(message, state, t("return_choose_reason", language), FormAction.REASON, options)
 
 
 async def _ask_kind(message: Message, state: FSMContext, reason: str) -> None:
@@ -161,13 +174,13 @@ async def _ask_kind(message: Message, state: FSMContext, reason: str) -> None:
     await state.set_state(ReturnFlow.choosing_kind)
     language = data["language"]
     options = [Option(kind.value, _in_every_language(f"kind_{kind.value}", language)) for kind in ReturnKind]
-    await _offer(message, state, t("return_choose_kind", language), "kind", options)
+    await _offer(message, state, t("return_choose_kind", language), FormAction.KIND, options)
 
 
 def _confirm_keyboard(flow: str, language: str) -> InlineKeyboardMarkup:
     return choices(
         [
-            (t("button_confirm", language), ReturnStep(action="confirm", flow=flow).pack()),
+            (t("button_confirm", language), ReturnStep(action=FormAction.CONFIRM, flow=flow).pack()),
             _cancel_row(flow, language),
         ]
     )
@@ -210,22 +223,22 @@ class FormTurn:
             await say(self.message, text, reply_markup=reply_markup)
 
 
-async def act(turn: FormTurn, action: str, value: str) -> None:
+async def act(turn: FormTurn, action: FormAction, value: str) -> None:
     """Carry out one step's answer, whichever way it came."""
     message, state, session, data, language = turn.message, turn.state, turn.session, turn.data, turn.language
     match action:
-        case "cancel":
+        case FormAction.CANCEL:
             await state.clear()
             await turn.finish(t("return_cancelled", language))
-        case "order":
+        case FormAction.ORDER if value.isdigit():
             await _choose_order(turn, int(value))
-        case "item":
+        case FormAction.ITEM:
             await _choose_item(turn, value)
-        case "reason" if value in returns.REASON_KEYS:
+        case FormAction.REASON if value in returns.REASON_KEYS:
             await _ask_kind(message, state, t(f"reason_{value}", language))
-        case "kind" if value in {k.value for k in ReturnKind}:
+        case FormAction.KIND if value in {k.value for k in ReturnKind}:
             await _ask_confirmation(message, state, value)
-        case "confirm" if await state.get_state() == ReturnFlow.confirming.state:
+        case FormAction.CONFIRM if await state.get_state() == ReturnFlow.confirming.state:
             draft = returns.ReturnDraft(
                 idempotency_key=_idempotency_key(turn.user_id, data["flow"]),
                 customer_id=data["customer_id"],
@@ -276,7 +289,7 @@ class AwaitingAnswer(Filter):
     """A form whose question was asked within ANSWER_WINDOW: typed text is the answer to it."""
 
     async def __call__(self, message: Message, raw_state: str | None, state: FSMContext) -> bool:
-        if raw_state not in ReturnFlow.__all_states_names__:  # read once per update already: no I/O
+        if _step(raw_state) is None:  # the state is read once per update already: no I/O
             return False
         asked_at = (await state.get_data()).get("asked_at")
         return isinstance(asked_at, int | float) and (
@@ -286,42 +299,24 @@ class AwaitingAnswer(Filter):
 
 async def typed_answer(turn: FormTurn, text: str) -> None:
     """What was typed, read for the step that asked: understood, or asked again (never dropped)."""
-    step = await turn.state.get_state()
-    word = return_answers.read_word(text)
-    if step == ReturnFlow.confirming.state:
-        if word is Word.YES:
-            await act(turn, "confirm", "")
-        elif word in (Word.NO, Word.CANCEL):
-            await act(turn, "cancel", "")
-        else:
-            await _ask_again(
-                turn, "return_reprompt_confirm", _confirm_keyboard(turn.data["flow"], turn.language)
-            )
-        return
-    if word is Word.CANCEL:
-        await act(turn, "cancel", "")
-        return
-    assert step is not None
-    action = _CHOICE_ACTIONS[step]
-    if action == "reason":  # anything not a listed reason is the customer's own reason, as written
-        chosen = return_answers.pick(text, _offered(turn.data), partial=False)
-        if chosen is not None:
-            await act(turn, action, chosen.value)
-        elif not text.strip() or len(text.strip()) > returns.MAX_REASON_CHARS:
+    step = _step(await turn.state.get_state())
+    assert step is not None  # AwaitingAnswer let the message in
+    match read_typed(step, text, _offered(turn.data)):
+        case Act(action, value):
+            await act(turn, action, value)
+        case OwnReason(reason):
+            await _ask_kind(turn.message, turn.state, reason)
+        case ReasonTooLong():
             await say(turn.message, t("return_reason_too_long", turn.language))
-        else:
-            await _ask_kind(turn.message, turn.state, text.strip())
-        return
-    chosen = return_answers.pick(text, _offered(turn.data))
-    if chosen is None:
-        rows = [
-            (o.names[0], ReturnStep(action=action, flow=turn.data["flow"], value=o.value).pack())
-            for o in _offered(turn.data)
-        ]
-        keyboard = choices([*rows, _cancel_row(turn.data["flow"], turn.language)])
-        await _ask_again(turn, "return_reprompt_choice", keyboard)
-        return
-    await act(turn, action, chosen.value)
+        case AskAgain(key) if step is FormStep.CONFIRM:
+            await _ask_again(turn, key, _confirm_keyboard(turn.data["flow"], turn.language))
+        case AskAgain(key):
+            action = CHOICE_ACTIONS[step]
+            rows = [
+                (o.names[0], ReturnStep(action=action, flow=turn.data["flow"], value=o.value).pack())
+                for o in _offered(turn.data)
+            ]
+            await _ask_again(turn, key, choices([*rows, _cancel_row(turn.data["flow"], turn.language)]))
 
 
 async def _ask_again(turn: FormTurn, key: str, keyboard: InlineKeyboardMarkup) -> None:
@@ -346,10 +341,10 @@ async def stale_tap(
     """A tap on a form that is no longer current: a double tap on Confirm, or an old keyboard."""
     if message is None:
         return
-    if step.action == "confirm":
+    if step.action is FormAction.CONFIRM:
         filed = await returns.already_filed(session, _idempotency_key(query.from_user.id, step.flow))
         if filed is not None:
             await say(message, t("return_already", language, rma=filed.rma_number))
             return
-    if step.action != "cancel":
+    if step.action is not FormAction.CANCEL:
         await say(message, t("return_expired", language))
