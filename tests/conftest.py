@@ -23,6 +23,27 @@ from tests.harness import ADMIN_ID, SUPPORT_CHAT_ID, Harness
 
 PG_ENV = "CSBOT_TEST_DATABASE_URL"
 
+PROCESS_MODULES = frozenset({"test_run_process", "test_instances", "test_bench", "test_import_bench"})
+"""Test modules whose every test runs csbot (or a bench) as its own process."""
+REDIS_MODULES = frozenset({"test_instances", "test_journal_peers", "test_state_store"})
+"""Test modules whose every test needs Redis; elsewhere a test using a Redis fixture is marked."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark tests by what they need (pyproject's `markers`), so `-m` can pick or leave them."""
+    for item in items:
+        module = item.module.__name__.rsplit(".", 1)[-1] if isinstance(item, pytest.Function) else ""
+        fixtures = getattr(item, "fixturenames", ())
+        callspec = getattr(item, "callspec", None)
+        if module in PROCESS_MODULES:
+            item.add_marker(pytest.mark.process)
+        if module == "test_console_browser":
+            item.add_marker(pytest.mark.browser)
+        if "postgres_url" in fixtures or (callspec is not None and "postgresql" in callspec.id):
+            item.add_marker(pytest.mark.postgresql)
+        if module in REDIS_MODULES or any("redis" in name for name in fixtures):
+            item.add_marker(pytest.mark.redis)
+
 
 def _run(coroutine: object) -> None:
     asyncio.run(coroutine)  # type: ignore[arg-type]

@@ -16,6 +16,7 @@ import pytest
 from tests.cli_runner import csbot, csbot_process
 
 
+@pytest.mark.process
 def test_classify_prints_one_json_object(tmp_path: Path) -> None:
     result = csbot_process(tmp_path, "classify", "주문번호 20240115-001234 배송状況教えてください")
     assert result.returncode == 0, result.stderr
@@ -38,6 +39,7 @@ def test_evaluate_prints_precision_and_recall(tmp_path: Path) -> None:
     assert "accuracy" in result.stdout
 
 
+@pytest.mark.process
 def test_scripted_chat_then_logs_and_stats(tmp_path: Path) -> None:
     chat = csbot_process(tmp_path, "chat", stdin="SKU-7890 재고 있나요?\n주문 20240115-001234 배송 조회\n")
     assert chat.returncode == 0, chat.stderr
@@ -79,6 +81,7 @@ def test_unreachable_database_is_one_clear_line(tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.process
 def test_the_quick_start_needs_no_local_extra(tmp_path: Path) -> None:
     """`./dev chat` installs without the `local` extra: nothing on its path may import llama_cpp.
 

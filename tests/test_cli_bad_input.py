@@ -165,6 +165,7 @@ def test_reading_a_database_without_the_schema_is_one_line(
 # Standard output closed early (`csbot stats | head`) ----------------------------------------------
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(
     "command",
     [
@@ -245,6 +246,7 @@ async def _run_csbot(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[
     return subprocess.CompletedProcess([], process.returncode, stdout.decode(), stderr.decode())
 
 
+@pytest.mark.process
 async def test_revoked_token_is_one_line_before_the_database(tmp_path: Path, telegram: FakeBotAPI) -> None:
     token = "123456:revoked-secret"
     telegram.revoked_tokens.add(token)
@@ -255,6 +257,7 @@ async def test_revoked_token_is_one_line_before_the_database(tmp_path: Path, tel
     assert not (tmp_path / "shop.db").exists(), "no database work for a bot that cannot log in"
 
 
+@pytest.mark.process
 async def test_unreachable_telegram_is_one_line(tmp_path: Path) -> None:
     with socket.socket() as probe:  # a loopback port nobody listens on
         probe.bind(("127.0.0.1", 0))
@@ -287,6 +290,7 @@ def _csbot_without_local_extra(tmp_path: Path, *args: str, **env: str) -> subpro
     )
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(
     ("args", "env", "named"),
     [
@@ -309,6 +313,7 @@ def test_local_model_file_missing_is_one_line(tmp_path: Path) -> None:
     assert not (tmp_path / "shop.db").exists()
 
 
+@pytest.mark.process
 def test_chat_without_the_extra_still_works(tmp_path: Path) -> None:
     """The quick start: no local model asked for, so no local extra needed."""
     result = _csbot_without_local_extra(tmp_path, "chat")
