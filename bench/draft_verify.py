@@ -32,6 +32,7 @@ from services.faq.lookup import FaqDocument, FaqLookupAnswerer
 from services.llm.config import LLMEndpoint, LLMRole, LLMRoles, VerifyMode
 from services.llm.gateway import CallLedger, LLMGateway
 from services.llm.speculative import AnswerRequest, ReplyReport, SpeculativeAnswerer, split_sentences
+from services.text.sentences import Language
 
 SHIPPED = "draft-verify"
 LOSSLESS = "dv faq-as-draft token"
@@ -121,8 +122,8 @@ async def run_direct(
     gateway: LLMGateway, role: LLMRole, answerer: SpeculativeAnswerer, question: str, scale: float
 ) -> Run:
     ledger = CallLedger()
-    found = await answerer.lookup.answer(question, language="en")
-    request = AnswerRequest(question, "en", found, context(answerer, question, found))
+    found = await answerer.lookup.answer(question, language=Language.EN)
+    request = AnswerRequest(question, Language.EN, found, context(answerer, question, found))
     messages = await answerer._messages(request, ReplyReport())
     ttft, total = await timed_stream(
         lambda: gateway.stream_chat(role, messages, ledger=ledger, max_tokens=400), scale
@@ -131,8 +132,8 @@ async def run_direct(
 
 
 async def run_speculative(answerer: SpeculativeAnswerer, question: str, scale: float) -> Run:
-    found = await answerer.lookup.answer(question, language="en")
-    answer = answerer.stream(AnswerRequest(question, "en", found, context(answerer, question, found)))
+    found = await answerer.lookup.answer(question, language=Language.EN)
+    answer = answerer.stream(AnswerRequest(question, Language.EN, found, context(answerer, question, found)))
     ttft, total = await timed_stream(lambda: answer, scale)
     report = answer.report
     ledger = report.ledger
@@ -149,7 +150,7 @@ async def run_speculative(answerer: SpeculativeAnswerer, question: str, scale: f
 
 def context(answerer: SpeculativeAnswerer, question: str, found: object) -> str:
     """As the bot builds it (services.faq.replies): the matched entry, else the closest entries."""
-    return found.text if found is not None else answerer.lookup.context(question, language="en")  # type: ignore[attr-defined]
+    return found.text if found is not None else answerer.lookup.context(question, language=Language.EN)  # type: ignore[attr-defined]
 
 
 def p95(values: list[float]) -> float:

@@ -19,6 +19,7 @@ from services.faq.entry import FaqDocument
 from services.faq.evaluation import evaluate, load_questions
 from services.faq.lookup import FaqLookupAnswerer
 from services.faq.store import demo_documents, file_documents
+from services.text.sentences import Language
 from services.understanding.classifier import IntentClassifier
 from services.understanding.entities import CatalogueName
 from services.understanding.evaluation import evaluate as evaluate_intents
@@ -134,7 +135,7 @@ def main() -> None:
                 continue
             intents = evaluate_intents(classifier, load_labelled(DATA / name))
             by = intents.by_language
-            japanese = by.get("ja", by.get("mix", float("nan")))
+            japanese = by.get(Language.JA, by.get("mix", float("nan")))
             print(
                 f"{name:<34}{role:<10}{intents.macro_f1:>9.3f}{by.get('ko', float('nan')):>7.3f}"
                 f"{by.get('en', float('nan')):>7.3f}{japanese:>7.3f}"

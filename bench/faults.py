@@ -87,7 +87,7 @@ from bot.fake_updates import UpdateFactory
 from db.engine import create_engine
 from db.models import InboundMessage, ReturnRequest
 from services.settings import Settings
-from services.text.sentences import t
+from services.text.sentences import Language, t
 from services.text.split import TELEGRAM_LIMIT
 
 SKUS = ("SKU-7890", "SKU-1204", "SKU-5521", "SKU-3300", "SKU-2045")
@@ -99,7 +99,7 @@ REUSE_CHAT = 809_999_999
 KILL_CHAT = 809_999_900
 FLOOD_CHAT = 809_999_950
 APOLOGY_KEYS = ("received_later", "internal_error")
-LANGUAGES = ("ko", "en", "ja")
+LANGUAGES = (Language.KO, Language.EN, Language.JA)
 
 
 @dataclass

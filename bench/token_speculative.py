@@ -26,20 +26,21 @@ import time
 from db.seed import FAQ
 from services.llm.local.decoding import Decoder, DecodeStats, PassCosts
 from services.llm.local.engine import LocalEngine
+from services.text.sentences import Language
 
 FACTS = (
     "Order 20240115-001234: shipped with CJ Logistics, tracking number 6523-1188-4410, "
     "estimated delivery 2026-12-01. Order 20240120-000871: paid, preparing to ship."
 )
 GROUNDED = [
-    ("same-day-dispatch", "en", "If I order today, when does it arrive? Quote our policy."),
-    ("return-method", "en", "How do I return a damaged item? Please repeat the return policy."),
-    ("payment-methods", "en", "What payment methods do you accept?"),
-    ("membership-discounts", "en", "What discounts do the membership tiers get?"),
-    ("order-change-cancel", "en", "Can I still change the address of order 20240120-000871?"),
-    ("opening-hours", "en", "When can I reach your customer service team?"),
-    ("same-day-dispatch", "ko", "오늘 주문하면 언제 도착하나요?"),
-    ("return-method", "ko", "반품은 어떻게 하나요?"),
+    ("same-day-dispatch", Language.EN, "If I order today, when does it arrive? Quote our policy."),
+    ("return-method", Language.EN, "How do I return a damaged item? Please repeat the return policy."),
+    ("payment-methods", Language.EN, "What payment methods do you accept?"),
+    ("membership-discounts", Language.EN, "What discounts do the membership tiers get?"),
+    ("order-change-cancel", Language.EN, "Can I still change the address of order 20240120-000871?"),
+    ("opening-hours", Language.EN, "When can I reach your customer service team?"),
+    ("same-day-dispatch", Language.KO, "오늘 주문하면 언제 도착하나요?"),
+    ("return-method", Language.KO, "반품은 어떻게 하나요?"),
 ]
 OPEN = [
     "Write a short poem about autumn leaves.",

@@ -23,6 +23,7 @@ from services.admin.figures import percentile as shared_percentile
 from services.faq.evaluation import load_questions
 from services.faq.lookup import FaqLookupAnswerer
 from services.faq.store import demo_documents
+from services.text.sentences import Language
 from services.understanding.classifier import IntentClassifier
 from services.understanding.encoder import shared_encoder
 from services.understanding.entities import CatalogueName
@@ -59,12 +60,12 @@ def main(limit: int | None = None) -> None:
     lookup = FaqLookupAnswerer(demo_documents())
     cues = CueScorer()
     for text in texts[:20]:  # first calls allocate; not what a running bot pays
-        understand(text + " warm", "en", classifier, lookup)
+        understand(text + " warm", Language.EN, classifier, lookup)
 
     full, full_cpu, classify, match, rules = [], [], [], [], []
     for text in texts:
         started, started_cpu = time.perf_counter(), time.thread_time()
-        understand(text, "en", classifier, lookup)
+        understand(text, Language.EN, classifier, lookup)
         full.append((time.perf_counter() - started) * 1000)
         full_cpu.append((time.thread_time() - started_cpu) * 1000)
     lookup = FaqLookupAnswerer(demo_documents())  # a fresh word cache for the split measurement
@@ -74,7 +75,7 @@ def main(limit: int | None = None) -> None:
         read = classifier.classify(variant).read
         classify.append((time.perf_counter() - started) * 1000)
         started = time.perf_counter()
-        lookup.matcher.match(variant, language="en", embedded=read)  # the message is embedded already
+        lookup.matcher.match(variant, language=Language.EN, embedded=read)  # the message is embedded already
         match.append((time.perf_counter() - started) * 1000)
         started = time.perf_counter()
         cues.scores(variant)

@@ -12,6 +12,8 @@ from collections.abc import Iterable
 from aiogram import Bot
 from aiogram.types import BotCommand, BotCommandScopeChat, BotCommandScopeDefault
 
+from services.text.sentences import Language
+
 CUSTOMER_COMMANDS: dict[str, dict[str, str]] = {
     "start": {"en": "Start", "ko": "시작하기", "ja": "はじめる"},
     "help": {"en": "What I can help with", "ko": "도움말", "ja": "ヘルプ"},
@@ -29,22 +31,25 @@ ADMIN_COMMANDS: dict[str, str] = {
     "console": "A one-time sign-in link to the web console",
     "canary": "Model canary: weights, rollbacks; /canary <arm> <percent>",
 }
-MENU_LANGUAGES = ("ko", "ja")
+MENU_LANGUAGES = (Language.KO, Language.JA)
 """Menus besides the default (English), chosen by the customer's Telegram app language."""
 
 
-def customer_menu(language: str) -> list[BotCommand]:
+def customer_menu(language: Language) -> list[BotCommand]:
     return [
         BotCommand(command=name, description=texts[language]) for name, texts in CUSTOMER_COMMANDS.items()
     ]
 
 
 def admin_menu() -> list[BotCommand]:
-    return [*customer_menu("en"), *(BotCommand(command=n, description=d) for n, d in ADMIN_COMMANDS.items())]
+    return [
+        *customer_menu(Language.EN),
+        *(BotCommand(command=n, description=d) for n, d in ADMIN_COMMANDS.items()),
+    ]
 
 
 async def publish_menus(bot: Bot, admin_ids: Iterable[int]) -> None:
-    await bot.set_my_commands(customer_menu("en"), scope=BotCommandScopeDefault())
+    await bot.set_my_commands(customer_menu(Language.EN), scope=BotCommandScopeDefault())
     for language in MENU_LANGUAGES:
         await bot.set_my_commands(
             customer_menu(language), scope=BotCommandScopeDefault(), language_code=language

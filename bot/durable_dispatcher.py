@@ -43,7 +43,7 @@ from services.admin.conversation_log import (
 from services.inbox.durable import Arrival, Inbox, Receipt
 from services.inbox.update_context import UpdateContext, current_update
 from services.text.sanitize import needs_cleaning, storable_tree
-from services.text.sentences import t
+from services.text.sentences import Language, t
 
 logger = logging.getLogger(__name__)
 
@@ -58,7 +58,7 @@ class UpdateSummary:
     chat_id: int | None
     kind: str
     text: str
-    language: str
+    language: Language
 
 
 def summarize(update: Update) -> UpdateSummary:
@@ -81,7 +81,7 @@ def summarize(update: Update) -> UpdateSummary:
         return UpdateSummary(
             query.from_user.id, chat_id, "callback", query.data or "", language_of(query.from_user)
         )
-    return UpdateSummary(None, None, update.event_type, "", "en")
+    return UpdateSummary(None, None, update.event_type, "", Language.EN)
 
 
 def storable_update(update: Update, bot: Bot) -> tuple[Update, str]:

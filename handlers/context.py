@@ -8,21 +8,20 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from db.models import Customer
 from services.inbox import read_cache
 from services.text.normalize import detect_language
-from services.text.sentences import LANGUAGES
+from services.text.sentences import Language
 from services.understanding.reply_language import has_words, reply_language
 
 
-def language_of(user: User | None, text: str = "") -> str:
+def language_of(user: User | None, text: str = "") -> Language:
     """The language of what the customer wrote, else their Telegram app's language: an order number
     or a 👍 has none ("answer later" notes to such a message came in English in a Korean app).
     services.understanding.reply_language also looks back at the conversation, at the cost of a read."""
     if has_words(text):
         return detect_language(text)
-    code = (user.language_code if user else None) or ""
-    return "ko" if code.startswith("ko") else "ja" if code.startswith("ja") else "en"
+    return Language.of(user.language_code if user else None)
 
 
-async def conversation_language(session: AsyncSession, message: Message) -> str:
+async def conversation_language(session: AsyncSession, message: Message) -> Language:
     """The language of the message, else of the customer's last words in this chat, else of their
     app: for replies to commands and wordless messages, which say nothing of it themselves."""
     user = message.from_user
@@ -35,9 +34,9 @@ async def conversation_language(session: AsyncSession, message: Message) -> str:
     )
 
 
-def button_language(code: str | None) -> str | None:
+def button_language(code: str | None) -> Language | None:
     """The reply language a button's callback data carries, when it is one the bot speaks."""
-    return code if code in LANGUAGES else None
+    return Language(code) if code is not None and code in Language.__members__.values() else None
 
 
 async def linked_customer(session: AsyncSession, user: User | None) -> Customer | None:

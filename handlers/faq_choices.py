@@ -12,7 +12,7 @@ from services.admin.conversation_log import Interaction
 from services.faq.choices import picked_entry
 from services.llm.speculative import FaqReplies
 from services.replies import AnswerSource
-from services.text.sentences import t
+from services.text.sentences import Language, t
 from services.text.split import split_text
 
 PICKED_ROUTE = "faq_choice"
@@ -34,7 +34,7 @@ def create_router() -> Router:
         message = query.message
         if not isinstance(message, Message):
             return
-        language = button_language(callback_data.language) or "en"
+        language = button_language(callback_data.language) or Language.EN
         lookup = faq.lookup
         if lookup.refresher is not None:  # an entry added since (or by another instance) is found
             await lookup.refresher.refresh(session)

@@ -18,7 +18,7 @@ from services.admin.conversation_log import Interaction
 from services.handoff import sessions as handoff
 from services.replies import AnswerSource
 from services.settings import Settings
-from services.text.sentences import t
+from services.text.sentences import Language, t
 
 logger = logging.getLogger(__name__)
 
@@ -116,7 +116,9 @@ def create_support_router(support_chat_id: int) -> Router:
         if not await handoff.close_session(session, opened):
             await message.reply("Already closed; the customer was told then.", parse_mode=None)
             return
-        await bot.send_message(opened.customer_chat_id, t("handoff_ended", opened.language), parse_mode=None)
+        await bot.send_message(
+            opened.customer_chat_id, t("handoff_ended", Language.of(opened.language)), parse_mode=None
+        )
         await message.reply("Closed; the customer is back with the bot.", parse_mode=None)
 
     @router.message(F.reply_to_message)
@@ -139,7 +141,7 @@ def create_support_router(support_chat_id: int) -> Router:
             return
         try:
             if message.text:
-                text = t("staff_reply", opened.language, text=message.text)
+                text = t("staff_reply", Language.of(opened.language), text=message.text)
                 await bot.send_message(opened.customer_chat_id, text, parse_mode=None)
             else:
                 await bot.copy_message(

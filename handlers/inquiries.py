@@ -44,7 +44,7 @@ from services.replies import AnswerSource, FollowUp, Reply
 from services.settings import Settings
 from services.shop.sources.factory import shop_data
 from services.shop.sources.local import customer_id_of
-from services.text.sentences import t
+from services.text.sentences import Language, t
 from services.text.split import TELEGRAM_LIMIT
 from services.understanding.classifier import IntentClassifier
 from services.understanding.entities import Entities
@@ -149,7 +149,7 @@ def create_router() -> Router:
         message = query.message
         if not isinstance(message, Message) or query.from_user is None:
             return
-        language = button_language(callback_data.language) or "en"
+        language = button_language(callback_data.language) or Language.EN
         interaction.routed(f"clarify:{callback_data.choice}", AnswerSource.TEMPLATE)
         match callback_data.choice:
             case "order":
@@ -222,7 +222,7 @@ def _log_offered(interaction: Interaction, entries: tuple[FaqDocument, ...]) -> 
 
 def _offer(
     follow_up: FollowUp,
-    language: str,
+    language: Language,
     entries: tuple[FaqDocument, ...] = (),
     order: str | None = None,
     *,
@@ -257,7 +257,7 @@ BUTTON_LABEL_CHARS = 60
 """Telegram shows about this much of a button's text on a phone; the rest is cut with an ellipsis."""
 
 
-def _faq_choices(entries: tuple[FaqDocument, ...], language: str) -> list[tuple[str, str]]:
+def _faq_choices(entries: tuple[FaqDocument, ...], language: Language) -> list[tuple[str, str]]:
     """One button per offered FAQ entry, labelled with its question."""
     return [
         (_button_label(entry.question), FaqChoice(entry=entry_key(entry.slug), language=language).pack())
@@ -274,7 +274,7 @@ async def _stream_reply(
     message: Message,
     bot: Bot,
     reply: Reply,
-    language: str,
+    language: Language,
     generations: GenerationRegistry,
     interaction: Interaction,
     settings: Settings,

@@ -11,7 +11,7 @@ from aiogram.types import (
 )
 
 from services.returns.form import FormAction
-from services.text.sentences import t
+from services.text.sentences import Language, t
 
 
 class ReturnStep(CallbackData, prefix="rt"):
@@ -49,7 +49,7 @@ class Clarification(CallbackData, prefix="cl"):
     language: str = "en"
 
 
-def share_contact_keyboard(language: str) -> ReplyKeyboardMarkup:
+def share_contact_keyboard(language: Language) -> ReplyKeyboardMarkup:
     return ReplyKeyboardMarkup(
         keyboard=[[KeyboardButton(text=t("share_contact_button", language), request_contact=True)]],
         resize_keyboard=True,
@@ -67,7 +67,7 @@ START_FLOW = "-"
 """`ReturnStep.flow` of the "Start a return" button: no form exists yet."""
 
 
-def start_return_choice(language: str, order: str | None = None) -> tuple[str, str]:
+def start_return_choice(language: Language, order: str | None = None) -> tuple[str, str]:
     """The "Start a return" button as (label, callback data). It carries the reply's language (a tap
     has no text to read it from, and the Telegram app's may differ) and the order the question
     named, so the form opens at that order."""
@@ -84,12 +84,12 @@ def start_return_of(step: ReturnStep) -> tuple[str | None, str | None]:
     return language or None, order or None
 
 
-def person_choice(language: str) -> tuple[str, str]:
+def person_choice(language: Language) -> tuple[str, str]:
     """The "talk to a person" button as (label, callback data), for `choices`."""
     return "🙋 " + t("human_button", language), HandoffOffer(language=language).pack()
 
 
-def offer_person(language: str) -> InlineKeyboardMarkup:
+def offer_person(language: Language) -> InlineKeyboardMarkup:
     return single_button(*person_choice(language))
 
 

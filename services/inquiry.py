@@ -20,7 +20,7 @@ from services.returns.requests import answer_returns
 from services.shop.policy import ShopPolicy
 from services.shop.sources.base import ShopData, ShopDataUnavailable
 from services.shop.sources.local import customer_id_of
-from services.text.sentences import t
+from services.text.sentences import Language, t
 from services.understanding.classifier import Intent
 from services.understanding.complaints import Complaint
 from services.understanding.second_question import answered_second_question
@@ -36,7 +36,7 @@ class Inquiry:
     of it, who asks, and the shop's data, FAQ and rules."""
 
     text: str
-    language: str
+    language: Language
     understanding: Understanding
     customer: Customer | None
     """The linked customer record; None for someone the bot does not know (yet)."""
@@ -155,7 +155,7 @@ async def answer_inquiry(session: AsyncSession, inquiry: Inquiry) -> Reply:
     return Reply(t("faq_no_match", language), AnswerSource.TEMPLATE, FollowUp.OFFER_HAND_OFF, "faq")
 
 
-def after_an_apology(reply: Reply, understanding: Understanding, language: str) -> Reply:
+def after_an_apology(reply: Reply, understanding: Understanding, language: Language) -> Reply:
     """The reply to a complaint begins with an apology: in its text, or, for a reply with none of its
     own yet (a hand-off, a streamed answer) or one the return form words itself, as a message before
     it (`Reply.preface`): "you guys are scammers, I want my money back" got the form alone."""
@@ -167,7 +167,7 @@ def after_an_apology(reply: Reply, understanding: Understanding, language: str) 
     return replace(reply, preface=apology)
 
 
-def _with_second_answer(reply: Reply, faq: FaqReplies, text: str, language: str) -> Reply | None:
+def _with_second_answer(reply: Reply, faq: FaqReplies, text: str, language: Language) -> Reply | None:
     """The service's plain answer followed by the FAQ's answer to a second question in the message
     ("...in stock, and how much is shipping?"), or None when there is no such answer to add."""
     if reply.follow_up is not FollowUp.NONE or not reply.text:
@@ -178,7 +178,7 @@ def _with_second_answer(reply: Reply, faq: FaqReplies, text: str, language: str)
     return replace(reply, text=f"{reply.text}\n\n{second.document.answer}")
 
 
-def _also_offering(reply: Reply, entries: tuple[FaqDocument, ...], language: str) -> Reply:
+def _also_offering(reply: Reply, entries: tuple[FaqDocument, ...], language: Language) -> Reply:
     """The service's answer, with the FAQ entries the question may have meant after it (an answer
     that needs its own keyboard, the contact button, keeps it)."""
     if not entries or reply.follow_up is not FollowUp.NONE:

@@ -5,14 +5,14 @@ from __future__ import annotations
 import pytest
 
 from db.models import InboundMessage
-from services.text.sentences import t
+from services.text.sentences import Language, t
 from tests.harness import ADMIN_ID, DEMO_USER_ID, OTHER_USER_ID, Harness
 
 
 @pytest.mark.parametrize("command", ["/stats", "/logs", f"/conversation {DEMO_USER_ID}"])
 async def test_non_admins_get_the_unknown_command_reply(harness: Harness, command: str) -> None:
     assert await harness.say(OTHER_USER_ID, command) == await harness.say(OTHER_USER_ID, "/no_such_command")
-    assert await harness.say(OTHER_USER_ID, command) == [t("unknown_command", "ko")]
+    assert await harness.say(OTHER_USER_ID, command) == [t("unknown_command", Language.KO)]
 
 
 async def test_stats_counts_intents_handoffs_and_latency(harness: Harness) -> None:

@@ -8,23 +8,25 @@ from bot.app import App, build_app
 from bot.local_chat import LocalChat
 from handlers.keyboards import Clarification
 from services.settings import Settings
-from services.text.sentences import t
+from services.text.sentences import Language, t
 from tests.harness import OTHER_USER_ID, Harness, buttons
 
 
 async def test_an_unclear_message_asks_with_buttons_and_each_button_answers(harness: Harness) -> None:
     calls = await harness.feed(harness.updates.text(OTHER_USER_ID, "still nothing"))
     [message] = [c for c in calls if isinstance(c, SendMessage)]
-    assert message.text == t("clarify", "en")
+    assert message.text == t("clarify", Language.EN)
     labels = [label for label, _ in buttons(message)]  # after the closest FAQ entries, if any is likely
-    assert labels[-4:] == [t(f"clarify_button_{c}", "en") for c in ("order", "stock", "return", "other")]
+    assert labels[-4:] == [
+        t(f"clarify_button_{c}", Language.EN) for c in ("order", "stock", "return", "other")
+    ]
 
-    stock = Clarification(choice="stock", language="en").pack()
-    assert await _texts(harness, stock) == [t("which_product", "en")]
-    order = Clarification(choice="order", language="en").pack()
-    assert await _texts(harness, order) == [t("need_contact", "en")]  # a stranger sees no orders
-    other = Clarification(choice="other", language="en").pack()
-    assert await _texts(harness, other) == [t("clarify_other", "en")]
+    stock = Clarification(choice="stock", language=Language.EN).pack()
+    assert await _texts(harness, stock) == [t("which_product", Language.EN)]
+    order = Clarification(choice="order", language=Language.EN).pack()
+    assert await _texts(harness, order) == [t("need_contact", Language.EN)]  # a stranger sees no orders
+    other = Clarification(choice="other", language=Language.EN).pack()
+    assert await _texts(harness, other) == [t("clarify_other", Language.EN)]
 
 
 async def test_a_shop_with_no_products_asks_without_a_stock_button(settings: Settings) -> None:
@@ -34,9 +36,9 @@ async def test_a_shop_with_no_products_asks_without_a_stock_button(settings: Set
         harness = Harness(app)
         calls = await harness.feed(harness.updates.text(OTHER_USER_ID, "still nothing"))
         [message] = [c for c in calls if isinstance(c, SendMessage)]
-        assert message.text == t("clarify", "en")
+        assert message.text == t("clarify", Language.EN)
         labels = [label for label, _ in buttons(message)]
-        assert labels == [t(f"clarify_button_{c}", "en") for c in ("order", "return", "other")]
+        assert labels == [t(f"clarify_button_{c}", Language.EN) for c in ("order", "return", "other")]
     finally:
         await app.close()
 
@@ -47,7 +49,7 @@ async def _texts(harness: Harness, data: str) -> list[str]:
 
 
 async def test_japanese_customers_get_japanese_replies(harness: Harness) -> None:
-    assert await harness.say(OTHER_USER_ID, "返品したいです") == [t("need_contact", "ja")]
+    assert await harness.say(OTHER_USER_ID, "返品したいです") == [t("need_contact", Language.JA)]
     [answer] = await harness.say(OTHER_USER_ID, "支払い方法は何がありますか")
     assert answer.startswith("韓国のクレジットカード")
     assert await harness.say(OTHER_USER_ID, "海外発送はできますか") != []

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from db.seed import DEMO_PRODUCTS, demo_names
+from services.text.sentences import Language
 from services.understanding.classifier import Intent, IntentClassifier
 from services.understanding.entities import CatalogueName, EntityExtractor
 from services.understanding.evaluation import evaluate, load_labelled
@@ -23,7 +24,7 @@ def test_labelled_set_covers_every_intent_and_language() -> None:
     items = load_labelled(DATA / "intents.tsv") + load_labelled(DATA / "intents_holdout.tsv")
     assert len(items) >= 300
     for intent in Intent:
-        assert {item.language for item in items if item.intent == intent} == {"ko", "en", "mix"}
+        assert {item.language for item in items if item.intent == intent} == {"ko", Language.EN, "mix"}
 
 
 @pytest.mark.parametrize(("name", "floor"), [("intents.tsv", 0.95), ("intents_holdout.tsv", 0.80)])

@@ -7,7 +7,7 @@ import pytest
 from aiogram.methods import SendMessage
 
 from db.models import HandoffSession, InboundMessage
-from services.text.sentences import t
+from services.text.sentences import Language, t
 from services.understanding.complaints import Complaint, complaint_in
 from tests.harness import DEMO_USER_ID, OTHER_USER_ID, Harness, buttons, texts_to
 
@@ -54,10 +54,10 @@ def test_what_counts_as_a_complaint(text: str, kind: Complaint | None) -> None:
 async def test_a_damaged_item_gets_an_apology_and_a_return_not_the_products_stock(harness: Harness) -> None:
     update = harness.updates.text(DEMO_USER_ID, "my sweater arrived torn")
     [reply] = [c for c in await harness.feed(update) if isinstance(c, SendMessage)]
-    assert reply.text == f"{t('sorry_complaint', 'en')} {t('damaged_item', 'en')}"
+    assert reply.text == f"{t('sorry_complaint', Language.EN)} {t('damaged_item', Language.EN)}"
     labels = [label for label, _ in buttons(reply)]
-    assert t("return_start_button", "en") in labels
-    assert any(t("human_button", "en") in label for label in labels)
+    assert t("return_start_button", Language.EN) in labels
+    assert any(t("human_button", Language.EN) in label for label in labels)
     [row] = [r for r in await harness.rows(InboundMessage) if r.update_id == update.update_id]
     assert (row.intent, row.route) == ("returns", "returns")
 
@@ -66,10 +66,10 @@ async def test_an_unhappy_customer_who_asks_nothing_else_gets_an_apology_and_a_p
     harness: Harness,
 ) -> None:
     texts = await harness.say(OTHER_USER_ID, "서비스 진짜 최악이네요")
-    assert texts[0] == t("sorry_complaint", "ko")
+    assert texts[0] == t("sorry_complaint", Language.KO)
     assert len(texts) == 2, "the apology, then the hand-off's own message"
     [opened] = await harness.rows(HandoffSession)
-    assert (opened.customer_user_id, opened.language) == (OTHER_USER_ID, "ko")
+    assert (opened.customer_user_id, opened.language) == (OTHER_USER_ID, Language.KO)
 
 
 async def test_an_unhappy_customer_asking_about_an_entry_is_offered_it_not_handed_off(
@@ -81,7 +81,7 @@ async def test_an_unhappy_customer_asking_about_an_entry_is_offered_it_not_hande
     [reply] = [
         c for c in await harness.feed(harness.updates.text(OTHER_USER_ID, text)) if isinstance(c, SendMessage)
     ]
-    assert reply.text.startswith(t("sorry_complaint", "en"))
+    assert reply.text.startswith(t("sorry_complaint", Language.EN))
     assert any("payment" in label.lower() for label, _ in buttons(reply)), buttons(reply)
     assert await harness.rows(HandoffSession) == []
 
@@ -89,7 +89,7 @@ async def test_an_unhappy_customer_asking_about_an_entry_is_offered_it_not_hande
 async def test_an_unhappy_customer_with_a_question_gets_the_answer_after_an_apology(harness: Harness) -> None:
     calls = await harness.feed(harness.updates.text(DEMO_USER_ID, "where is my order?? this is ridiculous"))
     [text] = texts_to(calls, DEMO_USER_ID)
-    apology = t("sorry_complaint", "en")
+    apology = t("sorry_complaint", Language.EN)
     assert text.startswith(apology + " ")
     assert "20240115-001234" in text, "the order is still looked up"
     assert await harness.rows(HandoffSession) == []
@@ -102,6 +102,6 @@ async def test_an_angry_refund_demand_gets_an_apology_then_the_return_form(harne
         harness.updates.text(DEMO_USER_ID, "you guys are scammers, I want my money back")
     )
     texts = texts_to(calls, DEMO_USER_ID)
-    assert texts[0] == t("sorry_complaint", "en")
-    assert texts[1].startswith(t("return_choose_order", "en")), texts
+    assert texts[0] == t("sorry_complaint", Language.EN)
+    assert texts[1].startswith(t("return_choose_order", Language.EN)), texts
     assert await harness.rows(HandoffSession) == []

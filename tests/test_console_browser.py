@@ -10,6 +10,7 @@ from aiogram.methods import SendMessage
 
 from db.models import AdminAudit, FaqEntry, OutboundMessage, OutboundStatus
 from services.settings import Settings
+from services.text.sentences import Language
 from tests.browser_support import BrowserThread, browser_fixture
 from tests.console_support import console_server, console_settings, login_path
 from tests.harness import DEMO_USER_ID, OTHER_USER_ID, Harness
@@ -118,7 +119,7 @@ async def test_an_admin_adds_an_faq_entry_and_the_bot_answers_with_it(
         gap = page.locator("table.gaps tr", has_text=question)
         gap.locator("text=Write an FAQ entry").click()
         expect(page.locator("textarea[name=question]")).to_have_value(question)
-        expect(page.locator("input[name=language]")).to_have_value("en")
+        expect(page.locator("input[name=language]")).to_have_value(Language.EN)
         page.fill("input[name=slug]", "gift-wrap")
         page.fill("textarea[name=answer]", answer)
         page.click("#save-entry")

@@ -15,7 +15,7 @@ from bot.app import App
 from db.models import AdminAudit, Customer, InboundMessage, LLMCall, LLMReply, OutboundMessage, OutboundStatus
 from services.console.conversations import ConversationFilters, list_messages
 from services.settings import Settings
-from services.text.sentences import t
+from services.text.sentences import Language, t
 from tests.console_support import client, console_server, console_settings, csrf_of, login_path, sign_in
 from tests.harness import ADMIN_ID, DEMO_USER_ID, OTHER_USER_ID, Harness
 
@@ -231,7 +231,7 @@ async def test_a_new_faq_entry_is_checked_like_an_import_and_answers_at_once(
 ) -> None:
     question = "Do you offer gift wrapping for presents?"
     before = await harness.say(OTHER_USER_ID, question)
-    assert before == [t("faq_no_match", "en")] or "gift" not in before[-1].lower()
+    assert before == [t("faq_no_match", Language.EN)] or "gift" not in before[-1].lower()
     status, _, page = await _post(
         http, "/admin/faq/new", {"slug": "Gift Wrap", "language": "en", "question": question, "answer": "x"}
     )

@@ -13,7 +13,7 @@ from bot.app import App, build_app
 from db.models import AdminAudit, ConsoleLoginLink, OutboundMessage
 from services.console.auth import issue_login_link
 from services.settings import Settings
-from services.text.sentences import t
+from services.text.sentences import Language, t
 from tests.console_support import (
     CONSOLE_SECRET,
     client,
@@ -105,7 +105,7 @@ async def test_the_link_is_only_sent_in_a_private_chat(harness: Harness) -> None
 
 async def test_non_admins_get_no_link(harness: Harness, base: str) -> None:
     assert await login_path(harness, OTHER_USER_ID) is None
-    assert await harness.say(OTHER_USER_ID, "/console") == [t("unknown_command", "ko")]
+    assert await harness.say(OTHER_USER_ID, "/console") == [t("unknown_command", Language.KO)]
     status, _ = await _status(base, "/admin/faq")
     assert status == 403
 

@@ -19,6 +19,7 @@ from services.llm.config import LLMEndpoint, LLMRoles
 from services.llm.fact_guard import FactGuard
 from services.llm.gateway import LLMGateway
 from services.llm.speculative import AnswerRequest, SpeculativeAnswerer
+from services.text.sentences import Language
 
 # ---------------------------------------------------------------- sources (facts + FAQ text)
 EN = (
@@ -206,9 +207,11 @@ async def test_the_answerer_never_takes_the_customers_number_as_a_source(
     """The customer asks about 90%; the target repeats it. Only the shop's own text can vouch for it."""
     endpoint = LLMEndpoint(base_url=double.base_url, model="target", verify="judge", price_in=8, price_out=32)
     gateway = LLMGateway(LLMRoles(target=[endpoint], retries=0))
-    lookup = FaqLookupAnswerer([FaqDocument("sale", "en", "Is there a sale?", faq_text, ("sale",))])
+    lookup = FaqLookupAnswerer([FaqDocument("sale", Language.EN, "Is there a sale?", faq_text, ("sale",))])
     try:
-        answer = SpeculativeAnswerer(lookup, gateway).stream(AnswerRequest(QUESTION, "en", None, faq_text))
+        answer = SpeculativeAnswerer(lookup, gateway).stream(
+            AnswerRequest(QUESTION, Language.EN, None, faq_text)
+        )
         chunks = [chunk async for chunk in answer]
     finally:
         await gateway.close()

@@ -15,7 +15,7 @@ from services.faq.lookup import FaqLookupAnswerer
 from services.faq.matcher import FaqMatch
 from services.faq.store import demo_documents
 from services.settings import Settings
-from services.text.sentences import t
+from services.text.sentences import Language, t
 from services.understanding.classifier import Classification, Intent
 from services.understanding.entities import Entities
 from services.understanding.understand import Route, Understanding
@@ -38,13 +38,16 @@ async def _row_of(harness: Harness, update_id: int) -> InboundMessage:
 async def test_an_unsure_question_offers_the_closest_entries_and_a_tap_answers(harness: Harness) -> None:
     question = harness.updates.text(OTHER_USER_ID, UNSURE_PAYMENT_QUESTION)
     [reply] = [c for c in await harness.feed(question) if isinstance(c, SendMessage)]
-    assert reply.text == t("faq_no_match_choices", "en")
+    assert reply.text == t("faq_no_match_choices", Language.EN)
     offered_buttons = buttons(reply)
     payment = _entry("payment-methods")
     assert offered_buttons[0][0] == payment.question  # the closest first, labelled with its question
     assert 2 <= len(offered_buttons) <= 4  # at most three entries, then a person
     assert all(label for label, _ in offered_buttons)
-    assert offered_buttons[-1] == ("🙋 " + t("human_button", "en"), HandoffOffer(language="en").pack())
+    assert offered_buttons[-1] == (
+        "🙋 " + t("human_button", Language.EN),
+        HandoffOffer(language=Language.EN).pack(),
+    )
     logged = await _row_of(harness, question.update_id)
     assert logged.entities is not None and logged.entities["faq"]["answered"] is False
     assert logged.entities["faq"]["offered"][0] == "payment-methods"  # the admin sees what was offered
@@ -58,13 +61,13 @@ async def test_an_unsure_question_offers_the_closest_entries_and_a_tap_answers(h
 
 
 async def test_a_tap_answers_in_the_language_the_choices_were_offered_in(harness: Harness) -> None:
-    tap = FaqChoice(entry=entry_key("payment-methods"), language="ko").pack()
+    tap = FaqChoice(entry=entry_key("payment-methods"), language=Language.KO).pack()
     answers = [
         c.text
         for c in await harness.feed(harness.updates.callback(OTHER_USER_ID, tap))
         if isinstance(c, SendMessage)
     ]
-    assert answers == [_entry("payment-methods", "ko").answer]
+    assert answers == [_entry("payment-methods", Language.KO).answer]
 
 
 async def test_a_question_far_from_every_entry_gets_the_plain_honest_answer(harness: Harness) -> None:
@@ -73,25 +76,29 @@ async def test_a_question_far_from_every_entry_gets_the_plain_honest_answer(harn
         for c in await harness.feed(harness.updates.text(OTHER_USER_ID, "What is the capital of France?"))
         if isinstance(c, SendMessage)
     ]
-    assert reply.text == t("faq_no_match", "en")
-    assert buttons(reply) == [("🙋 " + t("human_button", "en"), HandoffOffer(language="en").pack())]
+    assert reply.text == t("faq_no_match", Language.EN)
+    assert buttons(reply) == [
+        ("🙋 " + t("human_button", Language.EN), HandoffOffer(language=Language.EN).pack())
+    ]
 
 
 async def test_an_entry_removed_since_the_choices_were_shown_is_not_answered(harness: Harness) -> None:
-    stale = FaqChoice(entry=entry_key("a-retired-entry"), language="en").pack()
+    stale = FaqChoice(entry=entry_key("a-retired-entry"), language=Language.EN).pack()
     update = harness.updates.callback(OTHER_USER_ID, stale)
     [reply] = [c for c in await harness.feed(update) if isinstance(c, SendMessage)]
-    assert reply.text == t("faq_choice_gone", "en")
-    assert buttons(reply) == [("🙋 " + t("human_button", "en"), HandoffOffer(language="en").pack())]
+    assert reply.text == t("faq_choice_gone", Language.EN)
+    assert buttons(reply) == [
+        ("🙋 " + t("human_button", Language.EN), HandoffOffer(language=Language.EN).pack())
+    ]
     assert (await _row_of(harness, update.update_id)).route == "faq_choice:gone"
 
 
 async def test_an_unclear_message_lists_likely_entries_before_the_clarify_buttons(harness: Harness) -> None:
     calls = await harness.feed(harness.updates.text(OTHER_USER_ID, "can I reach your team on Saturday?"))
     [reply] = [c for c in calls if isinstance(c, SendMessage)]
-    assert reply.text == t("clarify", "en")
+    assert reply.text == t("clarify", Language.EN)
     labels = [label for label, _ in buttons(reply)]
-    clarify = [t(f"clarify_button_{c}", "en") for c in ("order", "stock", "return", "other")]
+    clarify = [t(f"clarify_button_{c}", Language.EN) for c in ("order", "stock", "return", "other")]
     assert labels[-4:] == clarify
     assert labels[0] == _entry("opening-hours").question
 
@@ -99,17 +106,17 @@ async def test_an_unclear_message_lists_likely_entries_before_the_clarify_button
 async def test_a_delivery_question_naming_no_order_gets_the_order_question_and_the_entries(
     harness: Harness,
 ) -> None:
-    dispatch = _entry("same-day-dispatch", "ja")
+    dispatch = _entry("same-day-dispatch", Language.JA)
     # "about delivery": an order to look up or a policy to read; "送料無料になる金額は？" (free shipping
     # from how much?) was this test's question until a question about what delivery costs became one
     # for the shop alone (its entries, no order question: test_understanding)
     question = harness.updates.text(OTHER_USER_ID, "配送について")
     [reply] = [c for c in await harness.feed(question) if isinstance(c, SendMessage)]
-    assert reply.text == t("order_number_or_entries", "ja")
+    assert reply.text == t("order_number_or_entries", Language.JA)
     offered_buttons = buttons(reply)
     assert offered_buttons[0] == (
         dispatch.question,
-        FaqChoice(entry=entry_key("same-day-dispatch"), language="ja").pack(),
+        FaqChoice(entry=entry_key("same-day-dispatch"), language=Language.JA).pack(),
     )
     logged = await _row_of(harness, question.update_id)
     assert logged.route == "shipping"
@@ -128,15 +135,17 @@ async def test_a_linked_customer_gets_their_orders_and_entries_only_when_no_orde
         for c in await harness.feed(harness.updates.text(DEMO_USER_ID, "where is my order? nothing came"))
         if isinstance(c, SendMessage)
     ]
-    assert "20240115-001234" in tracking.text and t("or_one_of_these", "en") not in tracking.text
+    assert "20240115-001234" in tracking.text and t("or_one_of_these", Language.EN) not in tracking.text
     assert not any(data.startswith("fq:") for _, data in buttons(tracking))
     [policy] = [
         c
         for c in await harness.feed(harness.updates.text(DEMO_USER_ID, "配送について"))
         if isinstance(c, SendMessage)
     ]
-    assert "20240115-001234" in policy.text and policy.text.endswith(t("or_one_of_these", "ja"))
-    assert buttons(policy)[0][1] == FaqChoice(entry=entry_key("same-day-dispatch"), language="ja").pack()
+    assert "20240115-001234" in policy.text and policy.text.endswith(t("or_one_of_these", Language.JA))
+    assert (
+        buttons(policy)[0][1] == FaqChoice(entry=entry_key("same-day-dispatch"), language=Language.JA).pack()
+    )
 
 
 async def test_the_json_chat_lists_the_offered_entries(app: App) -> None:
@@ -202,10 +211,10 @@ async def test_a_returns_policy_question_no_entry_answers_offers_entries_then_a_
 ) -> None:
     calls = await harness.feed(harness.updates.text(OTHER_USER_ID, "do returns cost anything?"))
     [reply] = [c for c in calls if isinstance(c, SendMessage)]
-    assert reply.text == t("faq_no_match_choices", "en")
+    assert reply.text == t("faq_no_match_choices", Language.EN)
     labels = [label for label, _ in buttons(reply)]
     assert labels[0] == _entry("return-method").question
-    assert labels[-2:] == [t("return_start_button", "en"), "🙋 " + t("human_button", "en")]
+    assert labels[-2:] == [t("return_start_button", Language.EN), "🙋 " + t("human_button", Language.EN)]
 
 
 async def test_the_person_button_answers_in_the_language_of_the_reply_it_sat_on(harness: Harness) -> None:
@@ -216,24 +225,24 @@ async def test_the_person_button_answers_in_the_language_of_the_reply_it_sat_on(
     [(_, person)] = buttons(reply)
     pressed = await harness.feed(harness.updates.callback(OTHER_USER_ID, person))
     to_customer = [c.text for c in pressed if isinstance(c, SendMessage) and c.chat_id == OTHER_USER_ID]
-    assert to_customer == [t("handoff_started", "en")]
+    assert to_customer == [t("handoff_started", Language.EN)]
 
 
 def test_a_long_slug_still_fits_telegram_s_callback_data() -> None:
     slug = "how-do-i-change-the-delivery-address-after-the-order-has-been-dispatched-" * 3
     lookup = FaqLookupAnswerer(
-        [FaqDocument(slug, "en", "Change the address?", "Write to us."), _entry("receipts")]
+        [FaqDocument(slug, Language.EN, "Change the address?", "Write to us."), _entry("receipts")]
     )
-    packed = FaqChoice(entry=entry_key(slug), language="ja").pack()
+    packed = FaqChoice(entry=entry_key(slug), language=Language.JA).pack()
     assert len(packed.encode("utf-8")) <= 64
-    chosen = picked_entry(lookup, FaqChoice.unpack(packed).entry, "ja")
+    chosen = picked_entry(lookup, FaqChoice.unpack(packed).entry, Language.JA)
     assert chosen is not None and chosen.slug == slug  # no Japanese row: the English one
     assert entry_key(slug) != entry_key("receipts")
 
 
 def test_the_unsure_reply_counts_as_no_answer_in_the_arm_figures() -> None:
     """A canary arm that offers choices more often must not look as if it answered more."""
-    for language in ("en", "ko", "ja"):
+    for language in (Language.EN, Language.KO, Language.JA):
         assert says_dont_know(t("faq_no_match_choices", language))
 
 
@@ -259,7 +268,7 @@ async def test_a_shop_with_a_higher_bar_offers_what_the_fitted_bar_answers(setti
             if answered:
                 assert dispatch.answer in texts, texts
             else:
-                assert texts == [t("faq_no_match_choices", "en")]
+                assert texts == [t("faq_no_match_choices", Language.EN)]
                 assert buttons(sent[0])[0][0] == dispatch.question
         finally:
             await app.close()

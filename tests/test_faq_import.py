@@ -18,7 +18,7 @@ from db.models import FaqEntry
 from db.repositories import faq as faq_repository
 from services.faq.files import FaqFileError, parse_faq_csv
 from services.faq.store import export_faq, import_faq
-from services.text.sentences import t
+from services.text.sentences import Language, t
 from tests.harness import ADMIN_ID, OTHER_USER_ID, Harness
 from tests.test_cli import csbot
 
@@ -53,9 +53,14 @@ async def test_import_upserts_by_slug_and_language(sessions: async_sessionmaker[
         counts = await import_faq(session, parse_faq_csv(changed.encode(), source="faq.csv"), replace=False)
     assert (counts.created, counts.updated, counts.unchanged, counts.removed) == (1, 1, 0, 0)
     rows = await entries(sessions)
-    assert set(rows) == {("gift-cards", "en"), ("gift-cards", "ko"), ("warranty", "en"), ("store", "en")}
-    assert rows["warranty", "en"].answer == "Three years now."
-    assert rows["gift-cards", "en"].examples == "Can I buy a voucher?"
+    assert set(rows) == {
+        ("gift-cards", Language.EN),
+        ("gift-cards", Language.KO),
+        ("warranty", Language.EN),
+        ("store", Language.EN),
+    }
+    assert rows["warranty", Language.EN].answer == "Three years now."
+    assert rows["gift-cards", Language.EN].examples == "Can I buy a voucher?"
 
 
 async def test_replace_removes_entries_missing_from_the_file(
@@ -67,7 +72,7 @@ async def test_replace_removes_entries_missing_from_the_file(
     async with sessions() as session:
         counts = await import_faq(session, parse_faq_csv(only.encode(), source="faq.csv"), replace=True)
     assert (counts.created, counts.updated, counts.unchanged, counts.removed) == (0, 0, 1, 2)
-    assert set(await entries(sessions)) == {("warranty", "en")}
+    assert set(await entries(sessions)) == {("warranty", Language.EN)}
 
 
 async def test_a_malformed_row_imports_nothing(sessions: async_sessionmaker[AsyncSession]) -> None:
@@ -95,7 +100,7 @@ async def test_the_running_bot_answers_from_the_changed_faq_without_a_restart(
     """The demo FAQ has no gift cards: it says so; after an import it answers, with no restart."""
     monkeypatch.setattr(services.faq.store, "CHECK_EVERY_SECONDS", 0.0)
     [before] = await harness.say(OTHER_USER_ID, "Do you sell gift cards?")
-    assert before == t("faq_no_match", "en")
+    assert before == t("faq_no_match", Language.EN)
     async with harness.app.session_factory() as session:
         await import_faq(session, parse_faq_csv(FIRST.encode(), source="faq.csv"), replace=False)
     [after] = await harness.say(OTHER_USER_ID, "Do you sell gift cards?")
@@ -156,8 +161,8 @@ class TestCommandLine:
             and guess["offered"][:1] == ["ski-rental"]
             and guess["buttons"][0] == "스키 대여 되나요?"
         ), guess
-        assert guess["text"] != t("no_stock_data", "ko")
-        assert stock["text"] == t("no_stock_data", "ko") and stock["offered"] == []  # nothing likely
+        assert guess["text"] != t("no_stock_data", Language.KO)
+        assert stock["text"] == t("no_stock_data", Language.KO) and stock["offered"] == []  # nothing likely
 
 
 def _import_then_chat(tmp_path: Path, faq: str, messages: str) -> list[dict[str, Any]]:

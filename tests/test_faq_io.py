@@ -6,6 +6,7 @@ import pytest
 
 from services.faq.entry import FaqDocument
 from services.faq.files import FaqFileError, format_faq_csv, parse_faq_csv
+from services.text.sentences import Language
 
 HEADER = "slug,language,question,answer,tags,examples\n"
 
@@ -22,20 +23,20 @@ def test_rows_with_tags_and_examples_split_on_bars() -> None:
     assert rows == [
         FaqDocument(
             "gift-cards",
-            "en",
+            Language.EN,
             "Do you sell gift cards?",
             "Yes, from $10.",
             ("payment", "gift"),
             ("Can I buy a voucher?", "e-gift"),
         ),
-        FaqDocument("gift-cards", "ko", "기프트카드 판매하나요?", "네."),
+        FaqDocument("gift-cards", Language.KO, "기프트카드 판매하나요?", "네."),
     ]
 
 
 def test_export_format_reads_back_the_same() -> None:
     rows = [
-        FaqDocument("a", "en", "Q, with comma?", 'Line one\nline "two"', ("x", "y"), ("other way",)),
-        FaqDocument("b", "ja", "質問", "答え"),
+        FaqDocument("a", Language.EN, "Q, with comma?", 'Line one\nline "two"', ("x", "y"), ("other way",)),
+        FaqDocument("b", Language.JA, "質問", "答え"),
     ]
     assert parse_faq_csv(format_faq_csv(rows).encode()) == rows
 

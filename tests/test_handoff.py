@@ -10,7 +10,7 @@ from bot.app import build_app
 from db.models import HandoffLink, HandoffSession, InboundMessage
 from services.handoff.sessions import format_age
 from services.settings import Settings
-from services.text.sentences import t
+from services.text.sentences import Language, t
 from tests.harness import ADMIN_ID, DEMO_USER_ID, OTHER_USER_ID, SUPPORT_CHAT_ID, Harness, texts_to
 
 
@@ -36,7 +36,7 @@ async def open_handoff(harness: Harness) -> int:
 async def test_round_trip_reaches_the_customer(harness: Harness) -> None:
     forwarded_id = await open_handoff(harness)
     calls = await harness.feed(staff_reply_to(harness, forwarded_id, "주문 확인해 드릴게요"))
-    assert texts_to(calls, DEMO_USER_ID) == [t("staff_reply", "ko", text="주문 확인해 드릴게요")]
+    assert texts_to(calls, DEMO_USER_ID) == [t("staff_reply", Language.KO, text="주문 확인해 드릴게요")]
 
 
 async def test_messages_during_handoff_go_to_people_not_the_bot(harness: Harness) -> None:
@@ -53,7 +53,7 @@ async def test_mapping_survives_a_restart(harness: Harness, settings: Settings) 
     restarted = Harness(await build_app(settings, upgrade=False), updates=harness.updates)
     try:
         calls = await restarted.feed(staff_reply_to(restarted, forwarded_id, "Back after the restart"))
-        assert texts_to(calls, DEMO_USER_ID) == [t("staff_reply", "ko", text="Back after the restart")]
+        assert texts_to(calls, DEMO_USER_ID) == [t("staff_reply", Language.KO, text="Back after the restart")]
         calls = await restarted.feed(restarted.updates.text(DEMO_USER_ID, "thanks"))
         assert [type(c) for c in calls] == [ForwardMessage]
     finally:
@@ -62,7 +62,7 @@ async def test_mapping_survives_a_restart(harness: Harness, settings: Settings) 
 
 async def test_customer_returns_to_the_bot(harness: Harness) -> None:
     await open_handoff(harness)
-    assert await harness.say(DEMO_USER_ID, "/bot") == [t("handoff_ended", "ko")]
+    assert await harness.say(DEMO_USER_ID, "/bot") == [t("handoff_ended", Language.KO)]
     replies = await harness.say(DEMO_USER_ID, "SKU-7890 재고 있나요?")
     assert "SKU-7890" in replies[0]
     [closed] = await harness.rows(HandoffSession)
@@ -72,7 +72,7 @@ async def test_customer_returns_to_the_bot(harness: Harness) -> None:
 async def test_staff_close_ends_the_handoff(harness: Harness) -> None:
     forwarded_id = await open_handoff(harness)
     calls = await harness.feed(staff_reply_to(harness, forwarded_id, "/close"))
-    assert texts_to(calls, DEMO_USER_ID) == [t("handoff_ended", "ko")]
+    assert texts_to(calls, DEMO_USER_ID) == [t("handoff_ended", Language.KO)]
     assert "SKU-7890" in (await harness.say(DEMO_USER_ID, "SKU-7890 재고 있나요?"))[0]
 
 
@@ -85,7 +85,7 @@ async def test_staff_reply_to_an_unrelated_message_goes_nowhere(harness: Harness
 async def test_unreachable_support_chat_is_told_and_logged(harness: Harness) -> None:
     harness.session.queue_error(SendMessage, error_code=403, description="Forbidden: bot was kicked")
     replies = await harness.say(DEMO_USER_ID, "talk to a human please")
-    assert replies == [t("handoff_forward_failed", "en")]
+    assert replies == [t("handoff_forward_failed", Language.EN)]
     [request] = await harness.rows(HandoffSession)
     assert request.closed_at is not None, "the request is recorded, and the customer is not stuck"
     assert "SKU-7890" in (await harness.say(DEMO_USER_ID, "SKU-7890 재고 있나요?"))[0]
@@ -108,7 +108,7 @@ async def test_button_forwards_the_customers_question_not_the_bots_answer(harnes
     assert question.message is not None
     calls = await harness.feed(question)
     [offer] = [c for c in calls if isinstance(c, SendMessage)]
-    assert offer.text == t("faq_no_match", "en")
+    assert offer.text == t("faq_no_match", Language.EN)
     bot_message_id = 9_999  # the bot's answer, which carries the button
     calls = await harness.feed(
         harness.updates.callback(DEMO_USER_ID, "ho", message_id=bot_message_id, message_text=offer.text)
@@ -130,7 +130,7 @@ async def test_staff_reply_after_close_does_not_reach_the_customer(harness: Harn
 async def test_second_close_does_not_tell_the_customer_again(harness: Harness) -> None:
     forwarded_id = await open_handoff(harness)
     calls = await harness.feed(staff_reply_to(harness, forwarded_id, "/close"))
-    assert texts_to(calls, DEMO_USER_ID) == [t("handoff_ended", "ko")]
+    assert texts_to(calls, DEMO_USER_ID) == [t("handoff_ended", Language.KO)]
     calls = await harness.feed(staff_reply_to(harness, forwarded_id, "/close"))
     assert texts_to(calls, DEMO_USER_ID) == []
     assert support_texts(calls) == ["Already closed; the customer was told then."]
@@ -203,7 +203,7 @@ async def test_handoffs_lists_open_ones_with_their_age(harness: Harness) -> None
     assert f"user {DEMO_USER_ID} (ko), waiting 0m" in lines[1]
     assert not any(str(OTHER_USER_ID) in line for line in lines), "closed ones are not listed"
     # in the language the customer wrote in, not their Korean app's
-    assert await harness.say(OTHER_USER_ID, "/handoffs") == [t("unknown_command", "en")]
+    assert await harness.say(OTHER_USER_ID, "/handoffs") == [t("unknown_command", Language.EN)]
 
 
 def test_age_reads_at_a_glance() -> None:

@@ -41,14 +41,14 @@ from db.types import utcnow
 from services.admin.conversation_log import SentMessage, delivery_mark
 from services.settings import Settings
 from services.text.html import to_plain
-from services.text.sentences import t
+from services.text.sentences import Language, t
 from tests.harness import DEMO_USER_ID, OTHER_USER_ID, Harness, texts_to
 
 STOCK_QUESTION = "SKU-7890 재고 있나요?"
 STOCK_ANSWER_MARK = "SKU-7890"
 ORDER_QUESTION = "주문 20240115-001234 배송 조회"
 ORDER_ANSWER_MARK = "20240115-001234"
-APOLOGY = t("received_later", "ko")
+APOLOGY = t("received_later", Language.KO)
 
 
 class Interfere(BaseRequestMiddleware):

@@ -8,7 +8,7 @@ from bot.app import build_app
 from db.models import InboundMessage, OutboundMessage
 from services.faq.store import demo_documents
 from services.settings import Settings
-from services.text.sentences import carrier_status, t
+from services.text.sentences import Language, carrier_status, t
 from tests.harness import DEMO_USER_ID, OTHER_USER_ID, SUPPORT_CHAT_ID, Harness, buttons
 
 
@@ -16,9 +16,9 @@ class TestStock:
     async def test_in_stock_answer_comes_from_the_product_row(self, harness: Harness) -> None:
         replies = await harness.say(DEMO_USER_ID, "SKU-7890 재고 있나요?")
         assert replies == [
-            t("stock_in", "ko", name="린넨 오버셔츠", sku="SKU-7890", stock=42, price="₩59,000")
+            t("stock_in", Language.KO, name="린넨 오버셔츠", sku="SKU-7890", stock=42, price="₩59,000")
             + " "
-            + t("stock_options", "ko", options="S, M, L, XL; beige, navy")
+            + t("stock_options", Language.KO, options="S, M, L, XL; beige, navy")
         ]
 
     async def test_low_sold_out_and_restock(self, harness: Harness) -> None:
@@ -32,13 +32,13 @@ class TestStock:
     ) -> None:
         [reply] = await harness.say(DEMO_USER_ID, "is the merino sweater itchy?")
         assert "SKU-5521" not in reply and "₩" not in reply, "the stock line is no answer to it"
-        assert reply in (t("faq_no_match", "en"), t("faq_no_match_choices", "en"))
+        assert reply in (t("faq_no_match", Language.EN), t("faq_no_match_choices", Language.EN))
 
     async def test_is_it_in_stock_means_the_product_the_chat_just_named(self, harness: Harness) -> None:
         """Each message was understood alone: "is it in stock?" after a question about the sweater got
         "Which product do you mean?" (a helper's probe)."""
         [first] = await harness.say(OTHER_USER_ID, "is it in stock?")
-        assert first == t("which_product", "en"), "nothing named yet: it asks"
+        assert first == t("which_product", Language.EN), "nothing named yet: it asks"
         await harness.say(OTHER_USER_ID, "is the merino sweater itchy?")
         [reply] = await harness.say(OTHER_USER_ID, "is it in stock?")
         assert reply.startswith("Merino Crew Sweater (SKU-5521): sold out.")
@@ -48,7 +48,7 @@ class TestStock:
         [latest] = await harness.say(OTHER_USER_ID, "and is it in stock?")
         assert latest.startswith("Wool Beanie (SKU-3300)"), "the last product named wins"
         [other] = await harness.say(DEMO_USER_ID, "is it in stock?")
-        assert other == t("which_product", "en"), "another chat's products are not this one's"
+        assert other == t("which_product", Language.EN), "another chat's products are not this one's"
 
     async def test_a_follow_up_that_names_another_thing_is_not_answered_with_the_last_product(
         self, harness: Harness
@@ -56,21 +56,23 @@ class TestStock:
         """A blind probe: after a question about the Linen Overshirt, "do you have sneakers?" got the
         overshirt's stock line, as if the shop sold sneakers. It gets what a fresh chat gets."""
         for question, language in (
-            ("do you have sneakers?", "en"),
-            ("iphone 15 in stock?", "en"),
-            ("bag", "en"),
-            ("socks in black?", "en"),
-            ("가방 있어요?", "ko"),
-            ("운동화도 있어요?", "ko"),
+            ("do you have sneakers?", Language.EN),
+            ("iphone 15 in stock?", Language.EN),
+            ("bag", Language.EN),
+            ("socks in black?", Language.EN),
+            ("가방 있어요?", Language.KO),
+            ("운동화도 있어요?", Language.KO),
         ):
             [first] = await harness.say(OTHER_USER_ID, "is the linen overshirt in stock?")
             assert first.startswith("Linen Overshirt (SKU-7890)")
             [reply] = await harness.say(OTHER_USER_ID, question)
             assert reply == t("which_product", language), question
         await harness.say(OTHER_USER_ID, "is the wool beanie in stock?")
-        assert await harness.say(OTHER_USER_ID, "do you sell umbrellas") == [t("which_product", "en")]
+        assert await harness.say(OTHER_USER_ID, "do you sell umbrellas") == [t("which_product", Language.EN)]
         [after] = await harness.say(OTHER_USER_ID, "is it in stock?")
-        assert after == t("which_product", "en"), "the umbrellas question made the chat forget the beanie"
+        assert after == t("which_product", Language.EN), (
+            "the umbrellas question made the chat forget the beanie"
+        )
 
     async def test_a_follow_up_about_the_last_product_still_means_it(self, harness: Harness) -> None:
         for question, start in (
@@ -95,15 +97,17 @@ class TestStock:
         Wide Pants' stock: a coat is no beanie. The near name is offered, its stock is not stated."""
         await harness.say(OTHER_USER_ID, "is the linen overshirt in stock?")
         [coat] = await harness.say(OTHER_USER_ID, "is the wool coat in stock?")
-        assert coat == t("not_carried_near", "en", names="Wool Beanie")
+        assert coat == t("not_carried_near", Language.EN, names="Wool Beanie")
         [after] = await harness.say(OTHER_USER_ID, "is it in stock?")
-        assert after == t("which_product", "en"), "neither the overshirt nor the near miss is meant now"
+        assert after == t("which_product", Language.EN), (
+            "neither the overshirt nor the near miss is meant now"
+        )
         [jacket] = await harness.say(OTHER_USER_ID, "denim jacket?")
-        assert jacket == t("not_carried_near", "en", names="Denim Wide Pants")
+        assert jacket == t("not_carried_near", Language.EN, names="Denim Wide Pants")
         [korean] = await harness.say(OTHER_USER_ID, "데님 자켓 있어요?")
-        assert korean == t("not_carried_near", "ko", names="데님 와이드 팬츠")
+        assert korean == t("not_carried_near", Language.KO, names="데님 와이드 팬츠")
         [japanese] = await harness.say(OTHER_USER_ID, "ウールのコートはありますか")
-        assert japanese == t("not_carried_near", "ja", names="ウールビーニー")
+        assert japanese == t("not_carried_near", Language.JA, names="ウールビーニー")
         for question, start in (
             ("wool beanie in stock?", "Wool Beanie (SKU-3300): sold out"),
             ("is the beanie in stock?", "Wool Beanie (SKU-3300): sold out"),
@@ -121,13 +125,13 @@ class TestStock:
         "Options: S, M, L, XL; beige, navy"."""
         name = {"name": "Linen Overshirt", "sku": "SKU-7890"}
         [xxl] = await harness.say(OTHER_USER_ID, "Is the linen overshirt in size XXL?")
-        assert xxl == t("option_size_not_offered", "en", asked="XXL", offered="S, M, L, XL", **name)
+        assert xxl == t("option_size_not_offered", Language.EN, asked="XXL", offered="S, M, L, XL", **name)
         [red] = await harness.say(OTHER_USER_ID, "linen overshirt in red?")
-        assert red == t("option_colour_not_offered", "en", asked="red", offered="beige, navy", **name)
+        assert red == t("option_colour_not_offered", Language.EN, asked="red", offered="beige, navy", **name)
         [korean] = await harness.say(OTHER_USER_ID, "린넨 오버셔츠 빨간색 있어요?")
         assert korean == t(
             "option_colour_not_offered",
-            "ko",
+            Language.KO,
             name="린넨 오버셔츠",
             sku="SKU-7890",
             asked="레드",
@@ -143,7 +147,7 @@ class TestStock:
         [pants] = await harness.say(OTHER_USER_ID, "denim wide pants in 36?")
         assert pants == t(
             "option_size_not_offered",
-            "en",
+            Language.EN,
             name="Denim Wide Pants",
             sku="SKU-2045",
             asked="36",
@@ -159,7 +163,7 @@ class TestStock:
         self, harness: Harness
     ) -> None:
         """A blind probe's "...in stock and how much is shipping?" got the stock line alone."""
-        shipping = _demo_answer("same-day-dispatch", "en")
+        shipping = _demo_answer("same-day-dispatch", Language.EN)
         [reply] = await harness.say(DEMO_USER_ID, "is the canvas tote bag in stock and how much is shipping?")
         assert reply.startswith("Canvas Tote Bag (SKU-1204): only 3 left") and reply.endswith(
             "\n\n" + shipping
@@ -169,7 +173,7 @@ class TestStock:
         [order] = await harness.say(
             DEMO_USER_ID, "where is order 20240115-001234 and how do I get a receipt?"
         )
-        assert "6523-1188-4410" in order and order.endswith("\n\n" + _demo_answer("receipts", "en"))
+        assert "6523-1188-4410" in order and order.endswith("\n\n" + _demo_answer("receipts", Language.EN))
 
     async def test_product_found_by_part_of_its_name(self, harness: Harness) -> None:
         [reply] = await harness.say(DEMO_USER_ID, "is the merino sweater in stock?")
@@ -183,10 +187,10 @@ class TestStock:
 
     async def test_unknown_sku_asks_for_the_right_code(self, harness: Harness) -> None:
         [reply] = await harness.say(DEMO_USER_ID, "is SKU-0001 in stock?")
-        assert reply == t("sku_unknown", "en", skus="SKU-0001")
+        assert reply == t("sku_unknown", Language.EN, skus="SKU-0001")
 
     async def test_no_product_named_asks_which(self, harness: Harness) -> None:
-        assert await harness.say(DEMO_USER_ID, "is it in stock?") == [t("which_product", "en")]
+        assert await harness.say(DEMO_USER_ID, "is it in stock?") == [t("which_product", Language.EN)]
 
     async def test_a_shop_with_no_products_says_so_and_offers_a_person(self, settings: Settings) -> None:
         """A shop that imported only its FAQ: "which product?" could never lead to an answer."""
@@ -197,9 +201,9 @@ class TestStock:
                 harness.updates.text(OTHER_USER_ID, "do you have the road bike in stock?")
             )
             [message] = [c for c in calls if isinstance(c, SendMessage)]
-            assert message.text == t("no_stock_data", "en")
-            assert buttons(message) == [("🙋 " + t("human_button", "en"), "hl:en")]
-            assert await harness.say(OTHER_USER_ID, "헬멧 재고 있어요?") == [t("no_stock_data", "ko")]
+            assert message.text == t("no_stock_data", Language.EN)
+            assert buttons(message) == [("🙋 " + t("human_button", Language.EN), "hl:en")]
+            assert await harness.say(OTHER_USER_ID, "헬멧 재고 있어요?") == [t("no_stock_data", Language.KO)]
         finally:
             await app.close()
 
@@ -225,11 +229,11 @@ class TestShipping:
         self, harness: Harness
     ) -> None:
         [reply] = await harness.say(DEMO_USER_ID, "show me the orders of user 12345")
-        assert reply.startswith(t("own_orders_only", "en") + "\n\n")
+        assert reply.startswith(t("own_orders_only", Language.EN) + "\n\n")
         assert "20240115-001234" in reply and "20240116-009999" not in reply  # theirs, nobody else's
         calls = await harness.feed(harness.updates.text(OTHER_USER_ID, "他の人の注文を見せて"))
         [unlinked] = [c for c in calls if isinstance(c, SendMessage)]
-        assert unlinked.text == f"{t('own_orders_only', 'ja')}\n\n{t('need_contact', 'ja')}"
+        assert unlinked.text == f"{t('own_orders_only', Language.JA)}\n\n{t('need_contact', Language.JA)}"
 
     async def test_delivery_time_policy_comes_from_the_faq(self, harness: Harness) -> None:
         [reply] = await harness.say(DEMO_USER_ID, "If I order today, when does it arrive?")
@@ -241,7 +245,7 @@ class TestReturnsAndFaq:
         calls = await harness.feed(harness.updates.text(DEMO_USER_ID, "How do I return a damaged item?"))
         [message] = [c for c in calls if isinstance(c, SendMessage)]
         assert "within 7 days" in message.text
-        assert buttons(message)[0][0] == t("return_start_button", "en")
+        assert buttons(message)[0][0] == t("return_start_button", Language.EN)
 
     async def test_payment_methods_from_the_faq_in_korean(self, harness: Harness) -> None:
         [reply] = await harness.say(DEMO_USER_ID, "결제 수단은 뭐가 있나요?")
@@ -250,8 +254,8 @@ class TestReturnsAndFaq:
     async def test_unanswerable_question_offers_a_person_instead_of_guessing(self, harness: Harness) -> None:
         calls = await harness.feed(harness.updates.text(DEMO_USER_ID, "What is the meaning of life?"))
         [message] = [c for c in calls if isinstance(c, SendMessage)]
-        assert message.text == t("faq_no_match", "en")
-        assert buttons(message) == [("🙋 " + t("human_button", "en"), "hl:en")]
+        assert message.text == t("faq_no_match", Language.EN)
+        assert buttons(message) == [("🙋 " + t("human_button", Language.EN), "hl:en")]
 
 
 class TestHuman:
@@ -259,7 +263,7 @@ class TestHuman:
         calls = await harness.feed(harness.updates.text(DEMO_USER_ID, "I want to talk to a real person"))
         forwards = [c for c in calls if isinstance(c, ForwardMessage)]
         assert [(f.chat_id, f.from_chat_id) for f in forwards] == [(SUPPORT_CHAT_ID, DEMO_USER_ID)]
-        assert t("handoff_started", "en") in [c.text for c in calls if isinstance(c, SendMessage)]
+        assert t("handoff_started", Language.EN) in [c.text for c in calls if isinstance(c, SendMessage)]
 
     async def test_asking_an_agent_about_something_is_not_a_hand_off(self, harness: Harness) -> None:
         calls = await harness.feed(
@@ -267,7 +271,7 @@ class TestHuman:
         )
         assert not [c for c in calls if isinstance(c, ForwardMessage)]
         [message] = [c for c in calls if isinstance(c, SendMessage)]
-        assert message.text != t("handoff_started", "en")
+        assert message.text != t("handoff_started", Language.EN)
 
 
 async def test_every_reply_is_logged_with_its_inbound_message(harness: Harness) -> None:
@@ -282,9 +286,9 @@ async def test_every_reply_is_logged_with_its_inbound_message(harness: Harness) 
 
 
 def test_a_carrier_status_is_translated_when_common_and_shown_as_written_otherwise() -> None:
-    assert carrier_status("Out-For-Delivery", "ja") == "配達中"
-    assert carrier_status("picked up", "ko") == "집화 완료"
-    assert carrier_status("Held at customs", "ko") == "Held at customs"
+    assert carrier_status("Out-For-Delivery", Language.JA) == "配達中"
+    assert carrier_status("picked up", Language.KO) == "집화 완료"
+    assert carrier_status("Held at customs", Language.KO) == "Held at customs"
 
 
 def _demo_answer(slug: str, language: str) -> str:

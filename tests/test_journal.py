@@ -32,7 +32,7 @@ from bot.serving import serve
 from db.journal import Journal, JournalWriteError, decode, encode
 from db.models import InboundMessage
 from services.settings import Settings
-from services.text.sentences import t
+from services.text.sentences import Language, t
 from tests.harness import DEMO_USER_ID, OTHER_USER_ID, Harness, texts_to
 from tests.journal_appender import appender
 from tests.test_nothing_lost import STOCK_ANSWER_MARK, STOCK_QUESTION, _worker_pass, eventually
@@ -327,7 +327,7 @@ async def test_polling_leaves_what_was_not_stored_unconfirmed_and_keeps_running(
                 os.kill(os.getpid(), signal.SIGTERM)
             assert await asyncio.wait_for(serving, 60) == 0
     answers = texts_to(fast.session.requests, DEMO_USER_ID)
-    assert answers[0] == t("received_later", "ko") and STOCK_ANSWER_MARK in answers[1]
+    assert answers[0] == t("received_later", Language.KO) and STOCK_ANSWER_MARK in answers[1]
     assert all(row.status == "answered" for row in await fast.rows(InboundMessage))
 
 

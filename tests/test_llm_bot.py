@@ -13,7 +13,7 @@ from db.models import InboundMessage, LLMCall, LLMReply
 from db.seed import FAQ
 from services.llm.config import LLMEndpoint, LLMRoles
 from services.settings import Settings
-from services.text.sentences import t
+from services.text.sentences import Language, t
 from tests.harness import ADMIN_ID, DEMO_USER_ID, Harness, buttons
 
 QUESTION = "If I order today, when does it arrive?"
@@ -112,8 +112,8 @@ async def test_an_invented_number_never_reaches_the_customer(
     double.models["target"].answer = lambda q: "Orders paid by 2 p.m. ship the same day. Shipping is ₩2,500."
     calls = await llm_harness.feed(llm_harness.updates.text(DEMO_USER_ID, QUESTION))
     [message] = [c for c in calls if isinstance(c, SendMessage)]
-    assert message.text == t("faq_no_match", "en")
-    assert buttons(message) == [("🙋 " + t("human_button", "en"), "hl:en")]
+    assert message.text == t("faq_no_match", Language.EN)
+    assert buttons(message) == [("🙋 " + t("human_button", Language.EN), "hl:en")]
     shown = " ".join(c.text or "" for c in calls if isinstance(c, (SendMessage, SendMessageDraft)))
     assert "2,500" not in shown and "₩3,000" not in shown, "neither the invention nor the rejected entry"
     [reply] = await llm_harness.rows(LLMReply)
@@ -134,8 +134,8 @@ async def test_nothing_to_say_offers_a_person_never_silence(
     double.models["target"].faults.extend(Fault("500") for _ in range(10))
     calls = await llm_harness.feed(llm_harness.updates.text(DEMO_USER_ID, "What is the meaning of life?"))
     [message] = [c for c in calls if isinstance(c, SendMessage)]
-    assert message.text == t("faq_no_match", "en")
-    assert buttons(message) == [("🙋 " + t("human_button", "en"), "hl:en")]
+    assert message.text == t("faq_no_match", Language.EN)
+    assert buttons(message) == [("🙋 " + t("human_button", Language.EN), "hl:en")]
 
 
 @pytest.mark.parametrize("llm_harness", ["draft"], indirect=True)
@@ -161,7 +161,7 @@ async def test_with_a_model_down_an_unsure_question_still_gets_the_closest_entri
     double.models["target"].faults.extend(Fault("500") for _ in range(10))
     calls = await llm_harness.feed(llm_harness.updates.text(DEMO_USER_ID, "can I split the payment?"))
     [message] = [c for c in calls if isinstance(c, SendMessage)]
-    assert message.text == t("faq_no_match_choices", "en")
+    assert message.text == t("faq_no_match_choices", Language.EN)
     labels = [label for label, _ in buttons(message)]
     assert labels[0] == "What payment methods do you accept?"
-    assert labels[-1] == "🙋 " + t("human_button", "en")
+    assert labels[-1] == "🙋 " + t("human_button", Language.EN)

@@ -13,6 +13,7 @@ import pytest
 
 from services.llm.local.availability import local_generation_available
 from services.settings import Settings
+from services.text.sentences import Language
 
 available, why = local_generation_available()
 pytestmark = pytest.mark.skipif(not available, reason=f"local model not installed: {why}")
@@ -98,7 +99,7 @@ async def test_token_mode_over_http_reproduces_the_models_own_answer(
         answerer = SpeculativeAnswerer(
             FaqLookupAnswerer([]), gateway, reply_budget=96, retrieval_check="draft"
         )
-        request = AnswerRequest(QUESTIONS[0], "en", FaqAnswer(FAQ, "same-day", 1.0), faq_context=FAQ)
+        request = AnswerRequest(QUESTIONS[0], Language.EN, FaqAnswer(FAQ, "same-day", 1.0), faq_context=FAQ)
         answer = answerer.stream(request)
         async for _ in answer:
             pass

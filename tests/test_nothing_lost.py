@@ -21,6 +21,7 @@ import pytest
 from aiogram import Bot
 from aiogram.methods import SendMessage
 from aiogram.types import Update
+from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bench.db_faults import held_lock
 from bot.app import App, build_app
@@ -30,8 +31,10 @@ from bot.inbox_worker import InboxWorker
 from bot.recording_session import RecordingSession
 from bot.serving import serve
 from db.models import InboundMessage, OutboundMessage
+from services.inquiry import Inquiry
+from services.replies import Reply
 from services.settings import Settings
-from services.text.sentences import t
+from services.text.sentences import Language, t
 from tests.harness import ADMIN_ID, DEMO_USER_ID, OTHER_USER_ID, Harness, texts_to
 
 STOCK_QUESTION = "SKU-7890 재고 있나요?"
@@ -73,7 +76,7 @@ async def test_database_locked_at_arrival_journals_then_answers(fast: Harness, d
     update = fast.updates.text(DEMO_USER_ID, STOCK_QUESTION)
     async with held_lock(database_url):
         replies = texts_to(await fast.feed(update), DEMO_USER_ID)
-    assert replies == [t("received_later", "ko")]
+    assert replies == [t("received_later", Language.KO)]
     assert fast.app.inbox.journal.pending()
     assert await fast.rows(InboundMessage) == []
 
@@ -97,7 +100,7 @@ async def test_a_locked_table_fails_fast_and_is_answered_after(fast: Harness, da
         pytest.skip("SQLite readers are never blocked by a writer in WAL mode")
     async with held_lock(database_url, table="products"):
         replies = await asyncio.wait_for(fast.say(DEMO_USER_ID, STOCK_QUESTION), timeout=30)
-        assert replies == [t("received_later", "ko")]
+        assert replies == [t("received_later", Language.KO)]
         [row] = await fast.rows(InboundMessage)
         assert row.status == "received" and row.apologized
         assert "lock timeout" in (row.error or "")
@@ -122,7 +125,7 @@ async def test_a_reply_telegram_keeps_refusing_is_stored_and_delivered_later(fas
     for _ in range(8):  # every try the retry policy allows
         fast.session.queue_error(SendMessage, error_code=502, description="Bad Gateway")
     replies = await fast.say(DEMO_USER_ID, STOCK_QUESTION)
-    assert replies[-1] == t("received_later", "ko")
+    assert replies[-1] == t("received_later", Language.KO)
     [row] = await fast.rows(InboundMessage)
     assert row.status == "received" and row.apologized
     refused, apology = await fast.rows(OutboundMessage)
@@ -189,11 +192,11 @@ def gate(monkeypatch: pytest.MonkeyPatch) -> _Gate:
     gate = _Gate("SLOW SKU-7890 재고?")
     answer = inquiries.answer_inquiry
 
-    async def slow_answer(*args, **kwargs):  # type: ignore[no-untyped-def]
-        if kwargs.get("text") == gate.question:
+    async def slow_answer(session: AsyncSession, inquiry: Inquiry) -> Reply:
+        if inquiry.text == gate.question:
             gate.reached.set()
             await gate.opened.wait()
-        return await answer(*args, **kwargs)
+        return await answer(session, inquiry)
 
     monkeypatch.setattr(inquiries, "answer_inquiry", slow_answer)
     return gate
@@ -342,7 +345,7 @@ async def test_a_frozen_redis_fails_fast_and_the_update_is_answered_after(
     try:
         proxy.thawed.clear()
         replies = await asyncio.wait_for(harness.say(DEMO_USER_ID, STOCK_QUESTION), 30)
-        assert replies == [t("received_later", "ko")]
+        assert replies == [t("received_later", Language.KO)]
         [row] = await harness.rows(InboundMessage)
         assert row.status == "received" and row.apologized
         proxy.thawed.set()
@@ -389,7 +392,7 @@ async def test_admins_see_undelivered_replies_and_resend_them(harness: Harness) 
     assert statuses[refused.id] == "resent"
     assert await harness.say(ADMIN_ID, f"/resend {refused.id}") == [f"No undelivered reply #{refused.id}."]
     # a customer's reply, in the language of their "hello"
-    assert await harness.say(OTHER_USER_ID, f"/resend {refused.id}") == [t("unknown_command", "en")]
+    assert await harness.say(OTHER_USER_ID, f"/resend {refused.id}") == [t("unknown_command", Language.EN)]
 
 
 def test_csbot_logs_failed_lists_what_did_not_reach_the_customer(tmp_path: Path) -> None:
@@ -460,7 +463,7 @@ async def test_postgresql_down_at_arrival_then_back(fast: Harness, database_url:
     update = fast.updates.text(DEMO_USER_ID, STOCK_QUESTION)
     async with postgres_outage(database_url):
         replies = texts_to(await fast.feed(update), DEMO_USER_ID)
-        assert replies == [t("received_later", "ko")]
+        assert replies == [t("received_later", Language.KO)]
         assert await _worker_pass_tolerating_outage(fast) == 0
     assert await _worker_pass(fast) == 1
     [row] = await fast.rows(InboundMessage)

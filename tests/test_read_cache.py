@@ -14,7 +14,7 @@ from bot.app import build_app
 from services.handoff import sessions as handoff
 from services.inbox.read_cache import MISSING, KeyedCache, caches_for
 from services.settings import Settings
-from services.text.sentences import t
+from services.text.sentences import Language, t
 from tests.harness import DEMO_USER_ID, OTHER_USER_ID, SUPPORT_CHAT_ID, Harness
 
 REDIS_URL = "redis://127.0.0.1:6379/0"
@@ -41,7 +41,7 @@ async def test_repeated_reads_come_from_the_cache(harness: Harness) -> None:
 
 async def test_linking_a_customer_is_seen_by_the_next_message(harness: Harness) -> None:
     [before] = await harness.say(OTHER_USER_ID, "where is my order?")
-    assert before == t("need_contact", "en")
+    assert before == t("need_contact", Language.EN)
     caches = caches_for(harness.app.engine.sync_engine)
     assert caches.customers.get(OTHER_USER_ID) is None, "the stranger's 'nobody' is cached"
     link = harness.updates.contact(OTHER_USER_ID, "+82 10-9876-5432", contact_user_id=OTHER_USER_ID)
@@ -56,7 +56,7 @@ async def test_a_handoff_opened_and_closed_elsewhere_is_seen_at_once(harness: Ha
     await harness.say(DEMO_USER_ID, "What payment methods do you accept?")
     assert harness.app and caches_for(harness.app.engine.sync_engine).handoffs.get(DEMO_USER_ID) is None
     async with harness.app.session_factory() as session:
-        await handoff.open_handoff(session, user_id=DEMO_USER_ID, chat_id=DEMO_USER_ID, language="en")
+        await handoff.open_handoff(session, user_id=DEMO_USER_ID, chat_id=DEMO_USER_ID, language=Language.EN)
     calls = await harness.feed(harness.updates.text(DEMO_USER_ID, "SKU-7890 재고 있나요?"))
     assert [(type(c), getattr(c, "chat_id", None)) for c in calls] == [(ForwardMessage, SUPPORT_CHAT_ID)]
     async with harness.app.session_factory() as session:
@@ -72,7 +72,7 @@ async def test_a_write_rolled_back_changes_nothing_and_a_read_during_a_change_is
     cache = caches_for(harness.app.engine.sync_engine).handoffs
     generation = cache.generation
     async with harness.app.session_factory() as session:
-        await handoff.open_handoff(session, user_id=DEMO_USER_ID, chat_id=DEMO_USER_ID, language="en")
+        await handoff.open_handoff(session, user_id=DEMO_USER_ID, chat_id=DEMO_USER_ID, language=Language.EN)
     assert cache.get(DEMO_USER_ID) is MISSING and cache.generation > generation
     cache.put(DEMO_USER_ID, None, generation=generation)  # a read that began before the change
     assert cache.get(DEMO_USER_ID) is MISSING, "an answer read before a change is not stored after it"
@@ -114,7 +114,9 @@ async def test_another_process_hears_of_a_change_over_redis(
         cache = caches_for(second.engine.sync_engine).handoffs
         assert cache.get(DEMO_USER_ID) is None
         async with first.session_factory() as session:
-            await handoff.open_handoff(session, user_id=DEMO_USER_ID, chat_id=DEMO_USER_ID, language="en")
+            await handoff.open_handoff(
+                session, user_id=DEMO_USER_ID, chat_id=DEMO_USER_ID, language=Language.EN
+            )
         async with asyncio.timeout(5):
             while cache.get(DEMO_USER_ID) is not MISSING:  # noqa: ASYNC110  # pub/sub has no event to await
                 await asyncio.sleep(0.01)

@@ -7,7 +7,7 @@ from aiogram.methods import SendMessage
 from aiogram.types import User
 
 from handlers.context import language_of
-from services.text.sentences import t
+from services.text.sentences import Language, t
 from services.understanding.reply_language import has_words
 from tests.harness import OTHER_USER_ID, Harness
 
@@ -56,7 +56,7 @@ async def test_an_order_number_alone_is_answered_in_the_language_of_the_conversa
         for c in await harness.feed(harness.updates.text(OTHER_USER_ID, "20240115-001234"))
         if isinstance(c, SendMessage)
     ]
-    assert reply.text == t("need_contact", "ko")
+    assert reply.text == t("need_contact", Language.KO)
 
 
 async def test_with_nothing_said_before_a_wordless_message_gets_the_apps_language(harness: Harness) -> None:
@@ -64,14 +64,14 @@ async def test_with_nothing_said_before_a_wordless_message_gets_the_apps_languag
     await harness.say(OTHER_USER_ID, "/help")  # a command says nothing of the conversation's language
     calls = await harness.feed(harness.updates.text(OTHER_USER_ID, "20240115-001234"))
     [reply] = [c for c in calls if isinstance(c, SendMessage)]
-    assert reply.text == t("need_contact", "ko")
+    assert reply.text == t("need_contact", Language.KO)
 
 
 async def test_an_english_conversation_stays_english_in_a_korean_app(harness: Harness) -> None:
     await harness.say(OTHER_USER_ID, "I want to check an order")
     calls = await harness.feed(harness.updates.text(OTHER_USER_ID, "20240115-001234"))
     [reply] = [c for c in calls if isinstance(c, SendMessage)]
-    assert reply.text == t("need_contact", "en")
+    assert reply.text == t("need_contact", Language.EN)
 
 
 @pytest.mark.parametrize("command", ["/help", "/bot", "/nonsense", "/return"])
@@ -83,4 +83,4 @@ async def test_a_command_is_answered_in_the_language_of_the_conversation(
     calls = await harness.feed(harness.updates.text(OTHER_USER_ID, command))
     [reply] = [c for c in calls if isinstance(c, SendMessage)]
     keys = ("help", "handoff_ended", "unknown_command", "need_contact", "return_choose_order")
-    assert reply.text in {t(key, "en") for key in keys}, reply.text
+    assert reply.text in {t(key, Language.EN) for key in keys}, reply.text

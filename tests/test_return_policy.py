@@ -16,7 +16,7 @@ from db.seed import FAQ
 from handlers.keyboards import HandoffOffer
 from services.settings import Settings
 from services.shop.policy import ShopPolicy
-from services.text.sentences import t
+from services.text.sentences import Language, t
 from tests.harness import DEMO_USER_ID, OTHER_USER_ID, Harness, buttons
 
 OLD_DELIVERED = "20231202-000458"  # delivered about 400 days ago in the demo shop
@@ -30,7 +30,9 @@ async def test_the_400_day_old_delivery_is_refused_politely_with_a_person_offere
     [edit] = [c for c in calls if isinstance(c, EditMessageText)]
     assert edit.text is not None and edit.text.startswith(f"죄송해요, 주문 {OLD_DELIVERED}은(는)")
     assert "배송 완료 후 7일" in edit.text
-    assert buttons(edit) == [("🙋 " + t("human_button", "ko"), HandoffOffer(language="ko").pack())]
+    assert buttons(edit) == [
+        ("🙋 " + t("human_button", Language.KO), HandoffOffer(language=Language.KO).pack())
+    ]
     assert await harness.rows(ReturnRequest) == []
 
 
@@ -39,7 +41,9 @@ async def test_naming_the_old_order_is_refused_in_english_too(harness: Harness) 
     [reply] = [c for c in calls if isinstance(c, SendMessage)]
     assert reply.text.startswith(f"I'm sorry: order {OLD_DELIVERED} was delivered on ")
     assert "within 7 days of delivery" in reply.text
-    assert buttons(reply) == [("🙋 " + t("human_button", "en"), HandoffOffer(language="en").pack())]
+    assert buttons(reply) == [
+        ("🙋 " + t("human_button", Language.EN), HandoffOffer(language=Language.EN).pack())
+    ]
     assert await harness.rows(ReturnRequest) == []
 
 
@@ -62,7 +66,7 @@ async def test_the_window_comes_from_configuration(lenient_harness: Harness) -> 
         lenient_harness.updates.text(DEMO_USER_ID, f"I want to return order {OLD_DELIVERED}")
     )
     [reply] = [c for c in calls if isinstance(c, SendMessage)]
-    assert reply.text == t("return_choose_item", "en", number=OLD_DELIVERED)
+    assert reply.text == t("return_choose_item", Language.EN, number=OLD_DELIVERED)
 
 
 def test_the_window_ends_at_midnight_where_the_shop_is() -> None:
@@ -91,14 +95,16 @@ def test_settings_read_the_policy_from_the_environment(monkeypatch: pytest.Monke
 def test_the_demo_faq_says_what_the_default_policy_enforces() -> None:
     policy = Settings(_env_file=None).shop_policy()  # type: ignore[call-arg]
     answers = {(slug, language): answer for slug, language, _, answer, *_ in FAQ}
-    assert re.search(rf"\b{policy.return_window_days} days of delivery", answers["return-method", "en"])
-    assert f"수령 후 {policy.return_window_days}일 이내" in answers["return-method", "ko"]
+    assert re.search(
+        rf"\b{policy.return_window_days} days of delivery", answers["return-method", Language.EN]
+    )
+    assert f"수령 후 {policy.return_window_days}일 이내" in answers["return-method", Language.KO]
     # Cancellation "before dispatch (paid or being prepared)": exactly the cancellable statuses
     # a customer can be in after paying, and never a shipped order.
-    assert "(paid or being prepared)" in answers["order-change-cancel", "en"]
+    assert "(paid or being prepared)" in answers["order-change-cancel", Language.EN]
     assert {OrderStatus.PAID, OrderStatus.PREPARING} <= set(policy.cancellable_statuses)
     assert OrderStatus.SHIPPED not in policy.cancellable_statuses
-    assert "can't be cancelled" in answers["order-change-cancel", "en"]
+    assert "can't be cancelled" in answers["order-change-cancel", Language.EN]
 
 
 PAID, SHIPPED, FOREIGN = "20240120-000871", "20240115-001234", "20240116-009999"
@@ -107,14 +113,18 @@ PAID, SHIPPED, FOREIGN = "20240120-000871", "20240115-001234", "20240116-009999"
 async def test_a_paid_order_can_be_cancelled_a_shipped_one_is_returned_instead(harness: Harness) -> None:
     calls = await harness.feed(harness.updates.text(DEMO_USER_ID, f"주문 {PAID} 취소하고 싶어요"))
     [reply] = [c for c in calls if isinstance(c, SendMessage)]
-    assert reply.text == t("cancel_possible", "ko", number=PAID, status=t("status_paid", "ko"))
-    assert buttons(reply) == [("🙋 " + t("human_button", "ko"), HandoffOffer(language="ko").pack())]
+    assert reply.text == t("cancel_possible", Language.KO, number=PAID, status=t("status_paid", Language.KO))
+    assert buttons(reply) == [
+        ("🙋 " + t("human_button", Language.KO), HandoffOffer(language=Language.KO).pack())
+    ]
     calls = await harness.feed(harness.updates.text(DEMO_USER_ID, f"can I cancel order {SHIPPED}?"))
     [reply] = [c for c in calls if isinstance(c, SendMessage)]
-    assert reply.text == t("cancel_not_possible", "en", number=SHIPPED, status=t("status_shipped", "en"))
+    assert reply.text == t(
+        "cancel_not_possible", Language.EN, number=SHIPPED, status=t("status_shipped", Language.EN)
+    )
     assert [label for label, _ in buttons(reply)] == [
-        t("return_start_button", "en"),
-        "🙋 " + t("human_button", "en"),
+        t("return_start_button", Language.EN),
+        "🙋 " + t("human_button", Language.EN),
     ]
 
 
@@ -124,7 +134,7 @@ async def test_cancelling_someone_elses_order_reads_like_a_missing_one(harness: 
     assert (
         foreign
         == missing.replace("20240116-000000", FOREIGN)
-        == t("order_not_found", "ko", reference=FOREIGN)
+        == t("order_not_found", Language.KO, reference=FOREIGN)
     )
 
 
@@ -139,7 +149,7 @@ async def strict_harness(settings: Settings) -> AsyncIterator[Harness]:
 
 async def test_cancellable_statuses_come_from_configuration(strict_harness: Harness) -> None:
     [reply] = await strict_harness.say(DEMO_USER_ID, f"cancel order {PAID}", language_code="en")
-    assert reply == t("cancel_not_possible", "en", number=PAID, status=t("status_paid", "en"))
+    assert reply == t("cancel_not_possible", Language.EN, number=PAID, status=t("status_paid", Language.EN))
 
 
 async def test_asking_whether_something_can_be_returned_gets_the_policy_and_a_start_button(
@@ -150,14 +160,14 @@ async def test_asking_whether_something_can_be_returned_gets_the_policy_and_a_st
     calls = await harness.feed(harness.updates.text(DEMO_USER_ID, "can i return the item i bought"))
     [reply] = [c for c in calls if isinstance(c, SendMessage)]
     [policy] = [
-        answer for slug, language, _, answer, *_ in FAQ if (slug, language) == ("return-method", "en")
+        answer for slug, language, _, answer, *_ in FAQ if (slug, language) == ("return-method", Language.EN)
     ]
     assert reply.text == policy
-    assert buttons(reply)[0][0] == t("return_start_button", "en")
+    assert buttons(reply)[0][0] == t("return_start_button", Language.EN)
     assert await harness.rows(ReturnRequest) == []
     calls = await harness.feed(harness.updates.text(DEMO_USER_ID, "I want to return my order"))
     [started] = [c for c in calls if isinstance(c, SendMessage)]
-    assert started.text == t("return_choose_order", "en")  # a request still starts the form
+    assert started.text == t("return_choose_order", Language.EN)  # a request still starts the form
 
 
 async def test_the_start_button_opens_the_form_in_the_replys_language_at_the_named_order(
@@ -167,7 +177,7 @@ async def test_the_start_button_opens_the_form_in_the_replys_language_at_the_nam
     conversation's language, and the order the question named."""
     calls = await harness.feed(harness.updates.text(DEMO_USER_ID, f"can I return order {OLD_DELIVERED}?"))
     [reply] = [c for c in calls if isinstance(c, SendMessage)]
-    start = next(data for label, data in buttons(reply) if label == t("return_start_button", "en"))
+    start = next(data for label, data in buttons(reply) if label == t("return_start_button", Language.EN))
     calls = await harness.feed(harness.updates.callback(DEMO_USER_ID, start))
     [opened] = [c for c in calls if isinstance(c, SendMessage)]
     assert opened.text.startswith(
@@ -180,7 +190,7 @@ async def test_a_refund_status_question_from_an_unlinked_customer_asks_who_they_
     a reliable answer": sharing their contact is what lets the bot look it up (found by a user probe)."""
     calls = await harness.feed(harness.updates.text(OTHER_USER_ID, "환불 진행 상태 알려주세요"))
     [reply] = [c for c in calls if isinstance(c, SendMessage)]
-    assert reply.text == t("need_contact", "ko")
+    assert reply.text == t("need_contact", Language.KO)
 
 
 async def test_asking_whether_the_shop_exchanges_is_not_a_request_to_start_one(harness: Harness) -> None:
@@ -189,8 +199,8 @@ async def test_asking_whether_the_shop_exchanges_is_not_a_request_to_start_one(h
     for asked in ("사이즈 안 맞으면 교환해 주나요?", "불량이면 환불해주나요?"):
         calls = await harness.feed(harness.updates.text(OTHER_USER_ID, asked))
         [reply] = [c for c in calls if isinstance(c, SendMessage)]
-        assert reply.text != t("need_contact", "ko"), asked
-        assert t("return_start_button", "ko") in [label for label, _ in buttons(reply)], asked
+        assert reply.text != t("need_contact", Language.KO), asked
+        assert t("return_start_button", Language.KO) in [label for label, _ in buttons(reply)], asked
     calls = await harness.feed(harness.updates.text(OTHER_USER_ID, "사이즈가 안 맞아서 교환해 주세요"))
     [request] = [c for c in calls if isinstance(c, SendMessage)]
-    assert request.text == t("need_contact", "ko")  # a request from a stranger: who are they?
+    assert request.text == t("need_contact", Language.KO)  # a request from a stranger: who are they?

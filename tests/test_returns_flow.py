@@ -7,7 +7,7 @@ from typing import Any
 from aiogram.methods import EditMessageText, SendMessage, TelegramMethod
 
 from db.models import Order, ReturnKind, ReturnRequest
-from services.text.sentences import t
+from services.text.sentences import Language, t
 from tests.harness import DEMO_USER_ID, OTHER_USER_ID, Harness, buttons
 
 
@@ -27,11 +27,11 @@ async def walk_to_confirmation(harness: Harness) -> tuple[str, list[TelegramMeth
     reasons = last_buttons(calls)
     calls = await harness.feed(harness.updates.callback(DEMO_USER_ID, reasons[0][1]))
     kinds = last_buttons(calls)
-    exchange = next(data for label, data in kinds if label == t("kind_exchange", "ko"))
+    exchange = next(data for label, data in kinds if label == t("kind_exchange", Language.KO))
     calls = await harness.feed(harness.updates.callback(DEMO_USER_ID, exchange))
     summary = [c for c in calls if isinstance(c, SendMessage)][-1]
-    assert "20240115-001234" in summary.text and t("reason_damaged", "ko") in summary.text
-    confirm = next(data for label, data in buttons(summary) if label == t("button_confirm", "ko"))
+    assert "20240115-001234" in summary.text and t("reason_damaged", Language.KO) in summary.text
+    confirm = next(data for label, data in buttons(summary) if label == t("button_confirm", Language.KO))
     return confirm, calls
 
 
@@ -40,9 +40,9 @@ async def test_full_flow_files_one_request_with_an_rma_number(harness: Harness) 
     calls = await harness.feed(harness.updates.callback(DEMO_USER_ID, confirm))
     [request] = await harness.rows(ReturnRequest)
     assert request.kind == ReturnKind.EXCHANGE
-    assert request.reason == t("reason_damaged", "ko")
+    assert request.reason == t("reason_damaged", Language.KO)
     [edit] = [c for c in calls if isinstance(c, EditMessageText)]
-    assert edit.text == t("return_created", "ko", rma=request.rma_number)
+    assert edit.text == t("return_created", Language.KO, rma=request.rma_number)
 
 
 async def test_double_tap_on_confirm_files_once(harness: Harness) -> None:
@@ -51,7 +51,7 @@ async def test_double_tap_on_confirm_files_once(harness: Harness) -> None:
     second = await harness.feed(harness.updates.callback(DEMO_USER_ID, confirm))
     [request] = await harness.rows(ReturnRequest)
     assert [c.text for c in second if isinstance(c, SendMessage)] == [
-        t("return_already", "ko", rma=request.rma_number)
+        t("return_already", Language.KO, rma=request.rma_number)
     ]
 
 
@@ -95,7 +95,7 @@ async def test_cancel_files_nothing(harness: Harness) -> None:
     calls = await harness.feed(harness.updates.text(DEMO_USER_ID, "/return"))
     cancel = last_buttons(calls)[-1][1]
     calls = await harness.feed(harness.updates.callback(DEMO_USER_ID, cancel))
-    assert [c.text for c in calls if isinstance(c, EditMessageText)] == [t("return_cancelled", "ko")]
+    assert [c.text for c in calls if isinstance(c, EditMessageText)] == [t("return_cancelled", Language.KO)]
     assert await harness.rows(ReturnRequest) == []
 
 
@@ -105,13 +105,13 @@ async def test_tampered_callback_for_someone_elses_order_is_refused(harness: Har
     foreign = next(o for o in await harness.rows(Order) if o.number == "20240116-009999")
     forged = first_order.rsplit(":", 1)[0] + f":{foreign.id}"
     calls = await harness.feed(harness.updates.callback(DEMO_USER_ID, forged))
-    assert [c.text for c in calls if isinstance(c, EditMessageText)] == [t("return_expired", "ko")]
+    assert [c.text for c in calls if isinstance(c, EditMessageText)] == [t("return_expired", Language.KO)]
     assert "Linen" not in str(calls)
 
 
 async def test_stranger_must_link_before_returning(harness: Harness) -> None:
     [reply] = await harness.say(OTHER_USER_ID, "I want to return my order")
-    assert reply == t("need_contact", "en")
+    assert reply == t("need_contact", Language.EN)
 
 
 async def test_return_status_by_rma(harness: Harness) -> None:
@@ -119,14 +119,14 @@ async def test_return_status_by_rma(harness: Harness) -> None:
     await harness.feed(harness.updates.callback(DEMO_USER_ID, confirm))
     [request] = await harness.rows(ReturnRequest)
     [reply] = await harness.say(DEMO_USER_ID, f"what is the status of {request.rma_number}?")
-    assert request.rma_number in reply and t("return_status_requested", "en") in reply
+    assert request.rma_number in reply and t("return_status_requested", Language.EN) in reply
     [reply] = await harness.say(OTHER_USER_ID, f"status of {request.rma_number}")
     assert request.rma_number not in reply
 
 
 async def test_a_hyphenated_rma_number_is_looked_up_whole(harness: Harness) -> None:
     [reply] = await harness.say(DEMO_USER_ID, "RMA-2024-0001 status")
-    assert reply == t("rma_not_found", "en", rma="RMA-2024-0001")
+    assert reply == t("rma_not_found", Language.EN, rma="RMA-2024-0001")
 
 
 async def test_an_rma_number_typed_with_a_dash_in_it_is_found(harness: Harness) -> None:
@@ -135,12 +135,12 @@ async def test_an_rma_number_typed_with_a_dash_in_it_is_found(harness: Harness) 
     [request] = await harness.rows(ReturnRequest)
     digits = request.rma_number.removeprefix("RMA-")
     [reply] = await harness.say(DEMO_USER_ID, f"status of RMA-{digits[:8]}-{digits[8:]}?")
-    assert request.rma_number in reply and t("return_status_requested", "en") in reply
+    assert request.rma_number in reply and t("return_status_requested", Language.EN) in reply
 
 
 async def test_status_with_no_requests_says_none_yet_and_how_to_start_one(harness: Harness) -> None:
     """Not "none of your orders can be returned": the demo customer has two returnable orders."""
     [reply] = await harness.say(DEMO_USER_ID, "what is my RMA status?")
-    assert reply == t("return_none_yet", "en")
+    assert reply == t("return_none_yet", Language.EN)
     [reply] = await harness.say(DEMO_USER_ID, "반품 진행 상황 알려주세요")
-    assert reply == t("return_none_yet", "ko")
+    assert reply == t("return_none_yet", Language.KO)

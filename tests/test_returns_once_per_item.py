@@ -16,7 +16,7 @@ from db import migrate
 from db.engine import create_engine
 from db.models import Order, ReturnKind, ReturnRequest, ReturnStatus
 from services.returns import requests as returns
-from services.text.sentences import t
+from services.text.sentences import Language, t
 from tests.harness import DEMO_USER_ID, Harness, buttons
 
 SHIPPED = "20240115-001234"
@@ -40,22 +40,22 @@ async def to_confirmation(harness: Harness) -> list[TelegramMethod[Any]]:
     """The probe's steps: the shipped order named, the tote bag, size, exchange."""
     calls = await harness.feed(harness.updates.text(DEMO_USER_ID, f"I want to return {SHIPPED}"))
     calls = await press(harness, calls, TOTE)
-    calls = await press(harness, calls, t("reason_size", "en"))
-    return await press(harness, calls, t("kind_exchange", "en"))
+    calls = await press(harness, calls, t("reason_size", Language.EN))
+    return await press(harness, calls, t("kind_exchange", Language.EN))
 
 
 async def test_the_same_item_twice_gets_the_open_requests_number_not_a_second_rma(harness: Harness) -> None:
     calls = await to_confirmation(harness)
-    await press(harness, calls, t("button_confirm", "en"))
+    await press(harness, calls, t("button_confirm", Language.EN))
     [first] = await harness.rows(ReturnRequest)
     calls = await harness.feed(harness.updates.text(DEMO_USER_ID, f"I want to return {SHIPPED}"))
     calls = await press(harness, calls, TOTE)
-    assert sent(calls) == [t("return_item_open", "en", item=TOTE, rma=first.rma_number)]
+    assert sent(calls) == [t("return_item_open", Language.EN, item=TOTE, rma=first.rma_number)]
     assert await harness.rows(ReturnRequest) == [first]
     # The form is over: the other item of the order can still be returned from a new one.
     calls = await harness.feed(harness.updates.text(DEMO_USER_ID, f"I want to return {SHIPPED}"))
     calls = await press(harness, calls, "Linen Overshirt M / navy")
-    assert sent(calls) == [t("return_choose_reason", "en")]
+    assert sent(calls) == [t("return_choose_reason", Language.EN)]
 
 
 async def test_a_return_filed_elsewhere_while_the_form_was_open_is_named_at_confirm(harness: Harness) -> None:
@@ -63,8 +63,8 @@ async def test_a_return_filed_elsewhere_while_the_form_was_open_is_named_at_conf
     that decides is the one in the same transaction as the insert."""
     calls = await to_confirmation(harness)
     other = await file_directly(harness, "elsewhere")
-    calls = await press(harness, calls, t("button_confirm", "en"))
-    assert sent(calls) == [t("return_item_open", "en", item=TOTE, rma=other.rma_number)]
+    calls = await press(harness, calls, t("button_confirm", Language.EN))
+    assert sent(calls) == [t("return_item_open", Language.EN, item=TOTE, rma=other.rma_number)]
     assert [r.rma_number for r in await harness.rows(ReturnRequest)] == [other.rma_number]
 
 

@@ -12,7 +12,7 @@ from aiogram.methods import EditMessageText, SendMessage, TelegramMethod
 from db.models import ReturnKind, ReturnRequest
 from db.types import utcnow
 from services.returns.typed_input import Option, Word, pick, read_word
-from services.text.sentences import t
+from services.text.sentences import Language, t
 from tests.harness import DEMO_USER_ID, Harness, buttons
 
 SHIPPED = "20240115-001234"
@@ -39,14 +39,14 @@ async def press(harness: Harness, calls: list[TelegramMethod[Any]], label: str) 
 
 async def at_item_step(harness: Harness) -> list[TelegramMethod[Any]]:
     calls = await type_(harness, f"I want to return {SHIPPED}")
-    assert replies(calls) == [t("return_choose_item", "en", number=SHIPPED)]
+    assert replies(calls) == [t("return_choose_item", Language.EN, number=SHIPPED)]
     return calls
 
 
 async def at_confirm_step(harness: Harness) -> list[TelegramMethod[Any]]:
     calls = await press(harness, await at_item_step(harness), TOTE)
-    calls = await press(harness, calls, t("reason_size", "en"))
-    return await press(harness, calls, t("kind_exchange", "en"))
+    calls = await press(harness, calls, t("reason_size", Language.EN))
+    return await press(harness, calls, t("kind_exchange", Language.EN))
 
 
 @pytest.mark.parametrize(
@@ -55,9 +55,9 @@ async def at_confirm_step(harness: Harness) -> list[TelegramMethod[Any]]:
 async def test_the_items_label_typed_picks_it(harness: Harness, text: str) -> None:
     await at_item_step(harness)
     calls = await type_(harness, text)
-    assert replies(calls) == [t("return_choose_reason", "en")]
-    calls = await press(harness, calls, t("reason_size", "en"))
-    calls = await press(harness, calls, t("kind_refund", "en"))
+    assert replies(calls) == [t("return_choose_reason", Language.EN)]
+    calls = await press(harness, calls, t("reason_size", Language.EN))
+    calls = await press(harness, calls, t("kind_refund", Language.EN))
     assert f"Item {TOTE}" in replies(calls)[-1]
 
 
@@ -65,10 +65,10 @@ async def test_the_items_label_typed_picks_it(harness: Harness, text: str) -> No
 async def test_a_cancel_word_at_the_item_step_cancels_the_form(harness: Harness, text: str) -> None:
     await at_item_step(harness)
     calls = await type_(harness, text)
-    assert replies(calls) == [t("return_cancelled", "en")]
+    assert replies(calls) == [t("return_cancelled", Language.EN)]
     # The form is gone: the next message is a question like any other.
     [reply] = await harness.say(DEMO_USER_ID, f"where is my order {SHIPPED}?")
-    assert reply != t("return_reprompt_choice", "en")
+    assert reply != t("return_reprompt_choice", Language.EN)
     assert await harness.rows(ReturnRequest) == []
 
 
@@ -77,63 +77,63 @@ async def test_a_yes_word_at_confirm_files_the_request(harness: Harness, text: s
     await at_confirm_step(harness)
     calls = await type_(harness, text)
     [request] = await harness.rows(ReturnRequest)
-    assert replies(calls) == [t("return_created", "en", rma=request.rma_number)]
-    assert request.kind == ReturnKind.EXCHANGE and request.reason == t("reason_size", "en")
+    assert replies(calls) == [t("return_created", Language.EN, rma=request.rma_number)]
+    assert request.kind == ReturnKind.EXCHANGE and request.reason == t("reason_size", Language.EN)
 
 
 @pytest.mark.parametrize("text", ["no", "아니요", "いいえ", "cancel", "취소"])
 async def test_a_no_or_cancel_word_at_confirm_files_nothing(harness: Harness, text: str) -> None:
     await at_confirm_step(harness)
     calls = await type_(harness, text)
-    assert replies(calls) == [t("return_cancelled", "en")]
+    assert replies(calls) == [t("return_cancelled", Language.EN)]
     assert await harness.rows(ReturnRequest) == []
 
 
 async def test_anything_else_is_asked_again_and_the_form_goes_on(harness: Harness) -> None:
     await at_item_step(harness)
     calls = await type_(harness, "hmm, how long does shipping take?")
-    assert replies(calls) == [t("return_reprompt_choice", "en")]
-    assert [label for label, _ in last_buttons(calls)] == [SHIRT, TOTE, t("button_cancel", "en")]
+    assert replies(calls) == [t("return_reprompt_choice", Language.EN)]
+    assert [label for label, _ in last_buttons(calls)] == [SHIRT, TOTE, t("button_cancel", Language.EN)]
     calls = await type_(harness, "2")  # the button's number, typed
-    assert replies(calls) == [t("return_choose_reason", "en")]
+    assert replies(calls) == [t("return_choose_reason", Language.EN)]
     calls = await type_(harness, "Size or fit")
-    assert replies(calls) == [t("return_choose_kind", "en")]
+    assert replies(calls) == [t("return_choose_kind", Language.EN)]
     calls = await type_(harness, "I'd like a refund")
     assert replies(calls)[-1].startswith("Please confirm:")
     calls = await type_(harness, "what?")
-    assert replies(calls) == [t("return_reprompt_confirm", "en")]
+    assert replies(calls) == [t("return_reprompt_confirm", Language.EN)]
     assert [label for label, _ in last_buttons(calls)] == [
-        t("button_confirm", "en"),
-        t("button_cancel", "en"),
+        t("button_confirm", Language.EN),
+        t("button_cancel", Language.EN),
     ]
     await type_(harness, "yes")
     [request] = await harness.rows(ReturnRequest)
-    assert (request.kind, request.reason) == (ReturnKind.REFUND, t("reason_size", "en"))
+    assert (request.kind, request.reason) == (ReturnKind.REFUND, t("reason_size", Language.EN))
 
 
 async def test_the_korean_form_is_answered_in_korean(harness: Harness) -> None:
     calls = await type_(harness, "/return")
-    assert replies(calls) == [t("return_choose_order", "ko")]
+    assert replies(calls) == [t("return_choose_order", Language.KO)]
     calls = await type_(harness, SHIPPED)  # the order's number typed, not tapped
-    assert replies(calls) == [t("return_choose_item", "ko", number=SHIPPED)]
+    assert replies(calls) == [t("return_choose_item", Language.KO, number=SHIPPED)]
     calls = await type_(harness, "음 잘 모르겠어요")
-    assert replies(calls) == [t("return_reprompt_choice", "ko")]
+    assert replies(calls) == [t("return_reprompt_choice", Language.KO)]
     calls = await type_(harness, "바지")  # no item of the order: asked again, not dropped
-    assert replies(calls) == [t("return_reprompt_choice", "ko")]
+    assert replies(calls) == [t("return_reprompt_choice", Language.KO)]
     calls = await type_(harness, "토트백")  # the product's Korean name, though the button shows another
     calls = await type_(harness, "단순 변심")
     calls = await type_(harness, "환불")
     assert replies(calls)[-1].startswith("확인해 주세요:")
     calls = await type_(harness, "네 신청해 주세요")
     [request] = await harness.rows(ReturnRequest)
-    assert replies(calls) == [t("return_created", "ko", rma=request.rma_number)]
-    assert request.reason == t("reason_changed_mind", "ko")
+    assert replies(calls) == [t("return_created", Language.KO, rma=request.rma_number)]
+    assert request.reason == t("reason_changed_mind", Language.KO)
 
 
 async def test_a_typed_reason_is_still_kept_as_written(harness: Harness) -> None:
     calls = await press(harness, await at_item_step(harness), TOTE)
     calls = await type_(harness, "The strap tore on day two")
-    assert replies(calls) == [t("return_choose_kind", "en")]
+    assert replies(calls) == [t("return_choose_kind", Language.EN)]
     calls = await type_(harness, "exchange")
     await type_(harness, "ok")
     [request] = await harness.rows(ReturnRequest)
@@ -148,7 +148,7 @@ async def test_a_form_left_for_hours_does_not_swallow_a_new_question(
     later = utcnow() + timedelta(hours=3)
     monkeypatch.setattr("handlers.flows.return_form.utcnow", lambda: later)
     [reply] = await harness.say(DEMO_USER_ID, "how long does shipping take?")
-    assert reply not in {t("return_reprompt_choice", "en"), t("return_choose_reason", "en")}
+    assert reply not in {t("return_reprompt_choice", Language.EN), t("return_choose_reason", Language.EN)}
 
 
 @pytest.mark.parametrize(

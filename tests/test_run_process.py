@@ -24,6 +24,7 @@ from bench.fake_bot_api import FakeBotAPI
 from bench.instances import free_port, wait_ready
 from bench.redis_proxy import RedisProxy
 from bot.fake_updates import UpdateFactory
+from services.text.sentences import Language
 from tests.test_state_store import redis_answers
 from tests.test_webhook import bad_bodies, raw_post
 
@@ -152,7 +153,7 @@ async def test_webhook_mode_end_to_end(tmp_path: Path, telegram: FakeBotAPI) -> 
     assert not any(method == "getupdates" for method, _ in telegram.calls), "a webhook process does not poll"
     assert [method for method, _ in telegram.calls].count("getme") == 1, "one getMe per run"
     menus = [params for method, params in telegram.calls if method == "setmycommands"]
-    assert {params.get("language_code") for params in menus} >= {None, "ko", "ja"}
+    assert {params.get("language_code") for params in menus} >= {None, Language.KO, "ja"}
     [admin_menu] = [
         params for params in menus if '"chat_id":900000001' in params.get("scope", "").replace(" ", "")
     ]

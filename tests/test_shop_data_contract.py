@@ -29,7 +29,7 @@ from services.shop.sources import factory
 from services.shop.sync.customers import import_customers
 from services.shop.sync.orders import import_orders
 from services.shop.sync.products import import_products
-from services.text.sentences import t
+from services.text.sentences import Language, t
 from tests.harness import Harness, buttons, texts_to
 from tests.shop_api_server import EXAMPLES, TOKEN, ShopApiDouble
 
@@ -119,7 +119,7 @@ async def test_stock_by_partial_name_in_any_language_and_by_sku(shop: Shop) -> N
 
 async def test_linking_by_phone_then_own_orders_with_shipment(shop: Shop) -> None:
     h = shop.harness
-    assert await link(h, PARK, "+82 10 2345 6789") == [t("contact_linked", "ko", name="박서준")]
+    assert await link(h, PARK, "+82 10 2345 6789") == [t("contact_linked", Language.KO, name="박서준")]
     [reply] = await h.say(PARK, "내 주문 어디쯤 왔어요?")
     assert PARK_ORDER in reply and "20261129-0000103" in reply and CLARK_ORDER not in reply
     [reply] = await h.say(PARK, f"주문번호 {PARK_ORDER} 배송 조회")
@@ -136,7 +136,7 @@ async def test_someone_elses_order_reads_exactly_like_a_missing_one(shop: Shop) 
     assert foreign == missing.replace("20261128-0000999", CLARK_ORDER)
     assert "4100-9988-7766" not in foreign
     [reply] = await h.say(STRANGER, f"where is order {CLARK_ORDER}?", language_code="en")
-    assert reply == t("need_contact", "en")
+    assert reply == t("need_contact", Language.EN)
 
 
 async def test_a_return_is_filed_once_against_the_customers_own_order(shop: Shop) -> None:
@@ -165,15 +165,19 @@ async def test_cancellation_follows_the_orders_live_status(shop: Shop) -> None:
     h = shop.harness
     await link(h, PARK, "010-2345-6789")
     [paid] = await h.say(PARK, "주문 20261129-0000103 취소하고 싶어요")
-    assert paid == t("cancel_possible", "ko", number="20261129-0000103", status=t("status_paid", "ko"))
+    assert paid == t(
+        "cancel_possible", Language.KO, number="20261129-0000103", status=t("status_paid", Language.KO)
+    )
     [delivered] = await h.say(PARK, f"주문 {PARK_ORDER} 취소할 수 있어요?")
-    assert delivered == t("cancel_not_possible", "ko", number=PARK_ORDER, status=t("status_delivered", "ko"))
+    assert delivered == t(
+        "cancel_not_possible", Language.KO, number=PARK_ORDER, status=t("status_delivered", Language.KO)
+    )
     [foreign] = await h.say(PARK, f"주문 {CLARK_ORDER} 취소해 주세요")
-    assert foreign == t("order_not_found", "ko", reference=CLARK_ORDER)
+    assert foreign == t("order_not_found", Language.KO, reference=CLARK_ORDER)
 
 
 async def test_a_number_nobody_has_links_nothing(shop: Shop) -> None:
-    assert await link(shop.harness, STRANGER, "+82 10 0000 1111") == [t("contact_not_found", "ko")]
+    assert await link(shop.harness, STRANGER, "+82 10 0000 1111") == [t("contact_not_found", Language.KO)]
 
 
 # --- the connector alone: failures of the shop's system ---------------------------------
@@ -190,7 +194,7 @@ async def api_harness(settings: Settings) -> Harness:
     return Harness(await build_app(settings, upgrade=False, seed=False))
 
 
-def assert_unavailable(calls: list, user_id: int, language: str = "ko") -> None:
+def assert_unavailable(calls: list, user_id: int, language: Language = Language.KO) -> None:
     [message] = [c for c in calls if isinstance(c, SendMessage) and c.chat_id == user_id]
     assert message.text == t("shop_unavailable", language)
     assert buttons(message) == [("🙋 " + t("human_button", language), HandoffOffer(language=language).pack())]
@@ -204,7 +208,7 @@ async def test_outage_is_said_honestly_never_as_not_found(api: tuple[ShopApiDoub
         double.down = True
         assert_unavailable(await h.feed(h.updates.text(PARK, f"주문번호 {PARK_ORDER} 배송 조회")), PARK)
         assert_unavailable(await h.feed(h.updates.text(PARK, "MUG-TI-450 재고 있어요?")), PARK)
-        assert await link(h, CLARK, "+82 10 8765 4321") == [t("shop_unavailable", "ko")]
+        assert await link(h, CLARK, "+82 10 8765 4321") == [t("shop_unavailable", Language.KO)]
     finally:
         await h.app.close()
 
@@ -286,7 +290,7 @@ async def test_an_order_beyond_the_listed_ones_is_read_by_number_and_still_owned
         assert "6001-2233-4455" in reply
         assert any(r.startswith(f"/customers/C-1001/orders/{PARK_ORDER}") for r in double.requests)
         [foreign] = await h.say(PARK, f"주문번호 {CLARK_ORDER} 배송 조회")
-        assert foreign == t("order_not_found", "ko", reference=CLARK_ORDER)
+        assert foreign == t("order_not_found", Language.KO, reference=CLARK_ORDER)
     finally:
         await h.app.close()
 

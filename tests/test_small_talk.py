@@ -7,7 +7,7 @@ from aiogram.methods import SendMessage
 
 from db.models import HandoffSession, InboundMessage
 from handlers.keyboards import HandoffOffer
-from services.text.sentences import t
+from services.text.sentences import Language, t
 from services.understanding.small_talk import SmallTalk, load_phrases, small_talk
 from tests.harness import OTHER_USER_ID, Harness, buttons
 
@@ -48,15 +48,15 @@ def test_only_a_message_that_is_nothing_but_a_pleasantry_counts(text: str, kind:
 @pytest.mark.parametrize(
     ("text", "reply_key", "language"),
     [
-        ("hi", "welcome", "en"),
-        ("안녕하세요", "welcome", "ko"),
-        ("ありがとうございます！", "small_talk_thanks", "ja"),
-        ("감사합니다 ㅎㅎ", "small_talk_thanks", "ko"),
-        ("bye!", "small_talk_goodbye", "en"),
+        ("hi", "welcome", Language.EN),
+        ("안녕하세요", "welcome", Language.KO),
+        ("ありがとうございます！", "small_talk_thanks", Language.JA),
+        ("감사합니다 ㅎㅎ", "small_talk_thanks", Language.KO),
+        ("bye!", "small_talk_goodbye", Language.EN),
     ],
 )
 async def test_a_pleasantry_gets_a_pleasantry_not_an_apology(
-    harness: Harness, text: str, reply_key: str, language: str
+    harness: Harness, text: str, reply_key: str, language: Language
 ) -> None:
     update = harness.updates.text(OTHER_USER_ID, text)
     [reply] = [c for c in await harness.feed(update) if isinstance(c, SendMessage)]
@@ -70,15 +70,17 @@ async def test_are_you_a_bot_gets_the_truth_and_a_person_button_not_a_handoff(ha
     update = harness.updates.text(OTHER_USER_ID, "are you a bot?")
     calls = await harness.feed(update)
     [reply] = [c for c in calls if isinstance(c, SendMessage)]
-    assert reply.text == t("small_talk_identity", "en")
-    assert buttons(reply) == [("🙋 " + t("human_button", "en"), HandoffOffer(language="en").pack())]
+    assert reply.text == t("small_talk_identity", Language.EN)
+    assert buttons(reply) == [
+        ("🙋 " + t("human_button", Language.EN), HandoffOffer(language=Language.EN).pack())
+    ]
     assert await harness.rows(HandoffSession) == []  # nobody was paged for a question
 
 
 async def test_a_greeting_with_a_question_answers_the_question(harness: Harness) -> None:
     update = harness.updates.text(OTHER_USER_ID, "hi, what payment methods do you accept?")
     [reply] = [c for c in await harness.feed(update) if isinstance(c, SendMessage)]
-    assert reply.text != t("welcome", "en")
+    assert reply.text != t("welcome", Language.EN)
     [row] = [r for r in await harness.rows(InboundMessage) if r.update_id == update.update_id]
     assert row.route != "small_talk"
 

@@ -22,6 +22,7 @@ from services.llm.speculative import AnswerRequest, SpeculativeAnswerer, Step, V
 from services.llm.token_verifier import TokenModeProbe
 from services.llm.tokens import encoding
 from services.llm.wire import serve_on_loopback
+from services.text.sentences import Language
 
 LOOKUP = FaqLookupAnswerer([])
 O200K = encoding("o200k_base")
@@ -59,7 +60,7 @@ def token_answerer(
 
 
 def drafted(draft: str, context: str) -> AnswerRequest:
-    return AnswerRequest("q", "en", FaqAnswer(draft, "entry", 1.0), faq_context=context)
+    return AnswerRequest("q", Language.EN, FaqAnswer(draft, "entry", 1.0), faq_context=context)
 
 
 async def run(answer: VerifiedAnswer) -> str:
@@ -245,7 +246,7 @@ async def test_split_characters_on_the_local_engine(gateways: list[LLMGateway]) 
         question = "배송은 내일 도착합니다 🎁 이 문장을 그대로 따라 쓰세요."
 
         def request(draft: str) -> AnswerRequest:
-            return AnswerRequest(question, "ko", FaqAnswer(draft, "entry", 1.0), faq_context=context)
+            return AnswerRequest(question, Language.KO, FaqAnswer(draft, "entry", 1.0), faq_context=context)
 
         messages = await answerer._messages(request(context), ReplyReport())
         with engine.exclusive():

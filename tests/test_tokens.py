@@ -24,7 +24,7 @@ from services.llm.tokens import (
     trim_exactly,
     trim_to_window,
 )
-from services.text.sentences import LANGUAGES
+from services.text.sentences import LANGUAGES, Language
 
 if TYPE_CHECKING:
     from services.llm.local.engine import LocalEngine
@@ -223,7 +223,7 @@ async def test_the_answer_prompt_fits_by_the_target_s_own_count() -> None:
     gateway = LLMGateway(LLMRoles(target=[endpoint]))
     try:
         builder = PromptBuilder(gateway, reply_budget=200, summarizer=None)
-        request = AnswerRequest("When does it arrive?", "en", None, "", history=conversation(40))
+        request = AnswerRequest("When does it arrive?", Language.EN, None, "", history=conversation(40))
         estimated = trim_to_window(
             counter_for(endpoint),
             system=SYSTEM_PROMPT.format(language="English", facts="(none)", faq="(none)"),
@@ -252,7 +252,7 @@ async def test_the_answer_prompt_names_every_reply_language() -> None:
     gateway = LLMGateway(LLMRoles(target=[endpoint]))
     try:
         builder = PromptBuilder(gateway, reply_budget=200, summarizer=None)
-        request = AnswerRequest("今日注文したらいつ届きますか？", "ja", None, "")
+        request = AnswerRequest("今日注文したらいつ届きますか？", Language.JA, None, "")
         system = (await builder.trimmed(request, ReplyReport()))[0]["content"]
         assert "in Japanese" in system and "in English" not in system, system
     finally:

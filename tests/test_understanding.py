@@ -17,6 +17,7 @@ from services.faq.entry import FaqDocument
 from services.faq.evaluation import Question, evaluate, load_questions
 from services.faq.lookup import FaqLookupAnswerer
 from services.faq.store import demo_documents, file_documents
+from services.text.sentences import Language
 from services.understanding.classifier import Classification, Intent, IntentClassifier
 from services.understanding.entities import CatalogueName, Entities
 from services.understanding.evaluation import evaluate as evaluate_intents
@@ -56,14 +57,14 @@ def test_questions_the_demo_faq_does_not_cover_get_no_entry(
     question: str, classifier: IntentClassifier, demo_faq: FaqLookupAnswerer
 ) -> None:
     """The brief's confidently wrong answers: the nearest entry is not an answer."""
-    understanding = understand(question, "en", classifier, demo_faq)
+    understanding = understand(question, Language.EN, classifier, demo_faq)
     assert understanding.entry is None, understanding.faq
 
 
 def test_the_seeded_question_is_answered_not_handed_off(
     classifier: IntentClassifier, demo_faq: FaqLookupAnswerer
 ) -> None:
-    understanding = understand("What are your customer service hours?", "en", classifier, demo_faq)
+    understanding = understand("What are your customer service hours?", Language.EN, classifier, demo_faq)
     assert understanding.route is Route.FAQ_ENTRY
     assert understanding.label == "opening-hours"
 
@@ -71,24 +72,24 @@ def test_the_seeded_question_is_answered_not_handed_off(
 def test_japanese_question_gets_the_japanese_row(
     classifier: IntentClassifier, demo_faq: FaqLookupAnswerer
 ) -> None:
-    understanding = understand("支払い方法は何がありますか", "ja", classifier, demo_faq)
+    understanding = understand("支払い方法は何がありますか", Language.JA, classifier, demo_faq)
     assert understanding.entry is not None
     assert understanding.entry.document.language == "ja"
     assert "カカオペイ" in understanding.entry.document.answer
 
 
 def test_entities_decide_before_the_faq(classifier: IntentClassifier, demo_faq: FaqLookupAnswerer) -> None:
-    assert understand("SKU-7890 재고 있나요?", "ko", classifier, demo_faq).route is Route.STOCK
-    assert understand("where is 20240115-001234?", "en", classifier, demo_faq).route is Route.ORDERS
-    assert understand("RMA-20240001 status", "en", classifier, demo_faq).route is Route.RETURNS
+    assert understand("SKU-7890 재고 있나요?", Language.KO, classifier, demo_faq).route is Route.STOCK
+    assert understand("where is 20240115-001234?", Language.EN, classifier, demo_faq).route is Route.ORDERS
+    assert understand("RMA-20240001 status", Language.EN, classifier, demo_faq).route is Route.RETURNS
 
 
 def test_an_unclear_message_about_something_the_bot_can_do_gets_a_question(
     classifier: IntentClassifier, demo_faq: FaqLookupAnswerer
 ) -> None:
-    unclear = understand("still nothing", "en", classifier, demo_faq)
+    unclear = understand("still nothing", Language.EN, classifier, demo_faq)
     assert unclear.route is Route.CLARIFY and unclear.label == "none"
-    assert understand("where is my order?", "en", classifier, demo_faq).route is Route.ORDERS
+    assert understand("where is my order?", Language.EN, classifier, demo_faq).route is Route.ORDERS
 
 
 def test_a_delivery_policy_question_the_faq_does_not_cover_is_not_answered_with_orders(
@@ -96,10 +97,10 @@ def test_a_delivery_policy_question_the_faq_does_not_cover_is_not_answered_with_
 ) -> None:
     """A linked customer asking "Do you ship internationally?" used to get a list of their orders."""
     for question in ("Do you ship internationally?", "해외 배송 되나요?", "海外発送はできますか"):
-        understanding = understand(question, "en", classifier, demo_faq)
+        understanding = understand(question, Language.EN, classifier, demo_faq)
         assert understanding.route is Route.NO_ENTRY, (question, understanding.route)
     for own in ("when will my order arrive?", "택배 언제 와요?", "배송 조회 되나요?"):
-        assert understand(own, "ko", classifier, demo_faq).route is Route.ORDERS, own
+        assert understand(own, Language.KO, classifier, demo_faq).route is Route.ORDERS, own
 
 
 def test_what_delivery_costs_is_asked_of_the_shop_not_of_the_customer_s_orders(
@@ -114,13 +115,13 @@ def test_what_delivery_costs_is_asked_of_the_shop_not_of_the_customer_s_orders(
         "제주도 배송 추가비용 있나요?",
         "送料はかかりますか",
     ):
-        understanding = understand(question, "en", classifier, demo_faq)
+        understanding = understand(question, Language.EN, classifier, demo_faq)
         assert understanding.route in (Route.NO_ENTRY, Route.FAQ_ENTRY), (question, understanding.route)
     for own in (
         "my order 20240115-001234 shipping fee was charged twice",
         "where is my order? I paid for delivery",
     ):
-        assert understand(own, "en", classifier, demo_faq).route is Route.ORDERS, own
+        assert understand(own, Language.EN, classifier, demo_faq).route is Route.ORDERS, own
 
 
 @pytest.mark.parametrize("message", ["20231202-000458", "#20231202-000458", " 20240115-001234. "])
@@ -128,7 +129,7 @@ def test_an_order_number_alone_asks_for_that_order(
     message: str, classifier: IntentClassifier, demo_faq: FaqLookupAnswerer
 ) -> None:
     """A delivered order's bare number read as a returns question and got "I don't know"."""
-    understanding = understand(message, "ko", classifier, demo_faq)
+    understanding = understand(message, Language.KO, classifier, demo_faq)
     assert understanding.route is Route.ORDERS and understanding.intent is Intent.SHIPPING, understanding
 
 
@@ -136,7 +137,7 @@ def test_an_order_number_alone_asks_for_that_order(
 def test_where_is_my_order_in_japanese_looks_up_the_orders(
     question: str, classifier: IntentClassifier, demo_faq: FaqLookupAnswerer
 ) -> None:
-    assert understand(question, "ja", classifier, demo_faq).route is Route.ORDERS, question
+    assert understand(question, Language.JA, classifier, demo_faq).route is Route.ORDERS, question
 
 
 @pytest.mark.parametrize(
@@ -153,7 +154,7 @@ def test_a_question_about_sales_is_about_the_shop_not_stock_or_an_order(
 ) -> None:
     """ "when is the next sale?" was asked "which product do you mean?", "세일 언제 해요?" for an order
     number. Worded unlike the examples that taught it (services/understanding/data/intent_examples.tsv)."""
-    understanding = understand(question, "en", classifier, demo_faq)
+    understanding = understand(question, Language.EN, classifier, demo_faq)
     assert understanding.intent is Intent.FAQ, (question, understanding.classification)
     assert understanding.route in (Route.NO_ENTRY, Route.FAQ_ENTRY)
 
@@ -162,8 +163,8 @@ def test_chat_spellings_of_the_polite_ending_read_as_the_ending(
     classifier: IntentClassifier, demo_faq: FaqLookupAnswerer
 ) -> None:
     """ "해외배송 되나여?" (for 되나요) asked which order; spelled properly it gets the honest answer."""
-    assert understand("해외배송 되나여?", "ko", classifier, demo_faq).route is Route.NO_ENTRY
-    assert understand("해외배송 되나용?", "ko", classifier, demo_faq).route is Route.NO_ENTRY
+    assert understand("해외배송 되나여?", Language.KO, classifier, demo_faq).route is Route.NO_ENTRY
+    assert understand("해외배송 되나용?", Language.KO, classifier, demo_faq).route is Route.NO_ENTRY
 
 
 def test_a_delivery_question_asked_before_buying_is_not_about_an_order(
@@ -176,10 +177,10 @@ def test_a_delivery_question_asked_before_buying_is_not_about_an_order(
         "주문하면 언제 와요?",
         "今注文したらいつ届きますか",
     ):
-        understanding = understand(asked, "en", classifier, demo_faq)
+        understanding = understand(asked, Language.EN, classifier, demo_faq)
         assert understanding.label == "same-day-dispatch", (asked, understanding.route)
     for own in ("주문한 거 언제 와요?", "注文した商品はいつ届きますか", "where is my order?"):
-        assert understand(own, "en", classifier, demo_faq).route is Route.ORDERS, own
+        assert understand(own, Language.EN, classifier, demo_faq).route is Route.ORDERS, own
 
 
 HONEST = (Route.NO_ENTRY, Route.CLARIFY)
@@ -232,7 +233,7 @@ def test_what_a_probe_found_misrouted_goes_where_the_customer_meant(
     classifier: IntentClassifier,
     demo_faq: FaqLookupAnswerer,
 ) -> None:
-    understanding = understand(asked, "en", classifier, demo_faq)
+    understanding = understand(asked, Language.EN, classifier, demo_faq)
     assert routes is None or understanding.route in routes, understanding.route
     assert intent is None or understanding.intent is intent, understanding.intent
 
@@ -242,9 +243,9 @@ def test_the_shop_s_own_phrasing_of_an_entry_is_answered_with_it(classifier: Int
     stock reply (found by a user probe); any case, spacing or punctuation."""
     bikes = faq_file("holdout_faq9.csv")
     for asked in ("What is your return policy?", "사이즈 안 맞으면 바꿀수 있어요", "返品・交換はできますか"):
-        understanding = understand(asked, "en", classifier, bikes)
+        understanding = understand(asked, Language.EN, classifier, bikes)
         assert understanding.route is Route.FAQ_ENTRY and understanding.label == "returns", asked
-    reworded = bikes.match("what is your return policy for helmets", language="en")
+    reworded = bikes.match("what is your return policy for helmets", language=Language.EN)
     assert reworded is not None and "own_phrasing" not in reworded.evidence
 
 
@@ -252,16 +253,18 @@ def test_a_phrasing_the_shop_gave_two_entries_decides_nothing() -> None:
     shared = "how does it work?"
     lookup = FaqLookupAnswerer(
         [
-            FaqDocument("gift-cards", "en", "Do you sell gift cards?", "Yes, from $10.", examples=(shared,)),
-            FaqDocument("rentals", "en", "Can I rent a bike?", "Yes, $20 a day.", examples=(shared,)),
             FaqDocument(
-                "warranty", "en", "What is the warranty?", "Two years.", examples=("is it covered?",)
+                "gift-cards", Language.EN, "Do you sell gift cards?", "Yes, from $10.", examples=(shared,)
+            ),
+            FaqDocument("rentals", Language.EN, "Can I rent a bike?", "Yes, $20 a day.", examples=(shared,)),
+            FaqDocument(
+                "warranty", Language.EN, "What is the warranty?", "Two years.", examples=("is it covered?",)
             ),
         ]
     )
-    match = lookup.match("How does it work", language="en")
+    match = lookup.match("How does it work", language=Language.EN)
     assert match is not None and "own_phrasing" not in match.evidence
-    covered = lookup.match("Is it covered", language="en")
+    covered = lookup.match("Is it covered", language=Language.EN)
     assert covered is not None and covered.answered and covered.slug == "warranty"
 
 
@@ -308,7 +311,7 @@ def test_the_matcher_embeds_a_message_once(demo_faq: FaqLookupAnswerer, encoder_
         "강아지 사료 갈아타려는데 괜찮나요?",
     ):
         encoder_calls.clear()
-        demo_faq.match(question, language="en")
+        demo_faq.match(question, language=Language.EN)
         assert encoder_calls == [question]
 
 
@@ -316,25 +319,35 @@ def test_example_phrasings_teach_the_matcher() -> None:
     """An entry whose question is worded differently is found through its examples."""
     answer = "Digital gift cards from $10 to $500, sent by email."
     entries = [
-        FaqDocument("hours", "en", "When is customer service open?", "Weekdays 10-6."),
-        FaqDocument("payment", "en", "Which payment methods do you accept?", "Cards and bank transfer."),
+        FaqDocument("hours", Language.EN, "When is customer service open?", "Weekdays 10-6."),
+        FaqDocument(
+            "payment", Language.EN, "Which payment methods do you accept?", "Cards and bank transfer."
+        ),
     ]
-    bare = FaqLookupAnswerer([*entries, FaqDocument("gift", "en", "Gift cards", answer)])
+    bare = FaqLookupAnswerer([*entries, FaqDocument("gift", Language.EN, "Gift cards", answer)])
     taught = FaqLookupAnswerer(
-        [*entries, FaqDocument("gift", "en", "Gift cards", answer, (), ("Can I buy a present voucher?",))]
+        [
+            *entries,
+            FaqDocument("gift", Language.EN, "Gift cards", answer, (), ("Can I buy a present voucher?",)),
+        ]
     )
     question = "can I buy a voucher as a present for my friend?"
-    with_examples, without = taught.match(question, language="en"), bare.match(question, language="en")
+    with_examples, without = (
+        taught.match(question, language=Language.EN),
+        bare.match(question, language=Language.EN),
+    )
     assert with_examples is not None and without is not None
     assert with_examples.confidence > without.confidence and with_examples.answered
 
 
 def test_reload_swaps_the_whole_index(demo_faq: FaqLookupAnswerer) -> None:
     lookup = FaqLookupAnswerer(demo_documents())
-    before = lookup.match("Do you sell gift cards?", language="en")
+    before = lookup.match("Do you sell gift cards?", language=Language.EN)
     assert before is None or before.answered is False
-    lookup.reload([*demo_documents(), FaqDocument("gift-cards", "en", "Do you sell gift cards?", "Yes.")])
-    found = lookup.match("Do you sell gift cards?", language="en")
+    lookup.reload(
+        [*demo_documents(), FaqDocument("gift-cards", Language.EN, "Do you sell gift cards?", "Yes.")]
+    )
+    found = lookup.match("Do you sell gift cards?", language=Language.EN)
     assert found is not None and found.answered and found.slug == "gift-cards"
 
 
@@ -403,14 +416,16 @@ def test_a_small_faq_does_not_answer_what_it_only_shares_a_word_with() -> None:
     """With two entries the runner-up is no competition; "sell" alone must not make a match."""
     lookup = FaqLookupAnswerer(
         [
-            FaqDocument("gift-cards", "en", "Do you sell gift cards?", "Yes: digital gift cards from $10."),
-            FaqDocument("warranty", "en", "What warranty do you give?", "Two years on electronics."),
+            FaqDocument(
+                "gift-cards", Language.EN, "Do you sell gift cards?", "Yes: digital gift cards from $10."
+            ),
+            FaqDocument("warranty", Language.EN, "What warranty do you give?", "Two years on electronics."),
         ]
     )
     for question in ("do you sell bicycles?", "do you sell shoes?"):
-        found = lookup.match(question, language="en")
+        found = lookup.match(question, language=Language.EN)
         assert found is not None and not found.answered, (question, found)
-    found = lookup.match("can I buy a gift card?", language="en")
+    found = lookup.match("can I buy a gift card?", language=Language.EN)
     assert found is not None and found.answered and found.slug == "gift-cards"
 
 
@@ -428,9 +443,9 @@ def test_a_word_the_faq_never_mentions_keeps_a_question_from_being_answered(
     """The payment entry's answer lists Naver Pay and KakaoPay: asking about them is answered with it;
     asking about PayPal or Venmo, which no row mentions, is the same kind of question but the entry
     does not answer it (`term_coverage`, `unknown_terms`)."""
-    answered = demo_faq.match(named_in_the_answer, language="en")
+    answered = demo_faq.match(named_in_the_answer, language=Language.EN)
     assert answered is not None and answered.answered and answered.slug == "payment-methods"
-    unsure = demo_faq.match(named_nowhere, language="en")
+    unsure = demo_faq.match(named_nowhere, language=Language.EN)
     assert unsure is not None and not unsure.answered
     assert unsure.evidence["unknown_terms"] > answered.evidence["unknown_terms"]
 
@@ -444,9 +459,11 @@ def test_a_catalogue_product_s_name_is_no_word_the_faq_fails_to_mention(
         "do you ship the merino wool sweater to Jeju?",
         "how long does delivery take for the canvas tote bag?",
     ):
-        understood = understand(question, "en", classifier, demo_faq)
+        understood = understand(question, Language.EN, classifier, demo_faq)
         assert understood.faq is not None and understood.faq.evidence["unknown_terms"] == 0.0, question
-    tote = understand("how long does delivery take for the canvas tote bag?", "en", classifier, demo_faq)
+    tote = understand(
+        "how long does delivery take for the canvas tote bag?", Language.EN, classifier, demo_faq
+    )
     assert tote.label == "same-day-dispatch", tote.faq
 
 
@@ -455,13 +472,13 @@ def test_an_entry_named_like_an_intent_is_not_credited_for_an_intent_route(
 ) -> None:
     """A shop may call an entry "shipping": an order lookup is not that entry's answer."""
     lookup = FaqLookupAnswerer(
-        [FaqDocument("shipping", "en", "How much is delivery?", "Delivery is free from $50, else $4.")]
+        [FaqDocument("shipping", Language.EN, "How much is delivery?", "Delivery is free from $50, else $4.")]
     )
     report = evaluate(
         [
-            Question("shipping", "en", "how much does delivery cost?", 1),
-            Question("shipping", "en", "where is my order 20240115-001234?", 2),
-            Question("none", "en", "what is the capital of France?", 3),
+            Question("shipping", Language.EN, "how much does delivery cost?", 1),
+            Question("shipping", Language.EN, "where is my order 20240115-001234?", 2),
+            Question("none", Language.EN, "what is the capital of France?", 3),
         ],
         classifier,
         lookup,
@@ -513,7 +530,9 @@ def test_a_message_naming_a_product_is_read_and_embedded_once_without_the_name(
         return encode_one(text)
 
     monkeypatch.setattr(classifier.encoder, "encode_one", counted)
-    understanding = understand("can I swap the Wool Beanie for another colour?", "en", classifier, demo_faq)
+    understanding = understand(
+        "can I swap the Wool Beanie for another colour?", Language.EN, classifier, demo_faq
+    )
     assert set(embedded) == {"can I swap the item for another colour?"}
     assert understanding.intent is Intent.RETURNS, understanding.classification
     assert understanding.classification.entities.products == ("SKU-3300",)
@@ -524,14 +543,16 @@ def test_a_shop_that_sets_a_higher_bar_gets_choices_where_the_fitted_bar_answers
 ) -> None:
     """CSBOT_FAQ_MIN_CONFIDENCE: a shop that would rather offer choices than risk a wrong answer."""
     asked = "if I order today when will it get here"
-    fitted = understand(asked, "en", classifier, FaqLookupAnswerer(demo_documents()))
-    strict = understand(asked, "en", classifier, FaqLookupAnswerer(demo_documents(), min_confidence=0.99))
+    fitted = understand(asked, Language.EN, classifier, FaqLookupAnswerer(demo_documents()))
+    strict = understand(
+        asked, Language.EN, classifier, FaqLookupAnswerer(demo_documents(), min_confidence=0.99)
+    )
     assert fitted.route is Route.FAQ_ENTRY and fitted.label == "same-day-dispatch"
     assert strict.route is not Route.FAQ_ENTRY
     assert strict.faq is not None and strict.faq.alternatives[0] == "same-day-dispatch"  # one tap away
     own = understand(
         "What payment methods do you accept?",
-        "en",
+        Language.EN,
         classifier,
         FaqLookupAnswerer(demo_documents(), min_confidence=0.99),
     )
@@ -547,10 +568,10 @@ def test_words_are_compared_only_with_rows_in_the_question_s_language() -> None:
     question = "返品したいのですが、どうすればいいですか？"
     everything = demo_documents()
     assert any(d.slug == "return-method" and d.language == "ja" for d in everything)
-    with_japanese = FaqMatcher(everything).match(question, language="ja")
+    with_japanese = FaqMatcher(everything).match(question, language=Language.JA)
     without = FaqMatcher(
         [d for d in everything if not (d.slug == "return-method" and d.language == "ja")]
-    ).match(question, language="ja")
+    ).match(question, language=Language.JA)
     assert with_japanese is not None and without is not None
     assert with_japanese.slug == without.slug == "return-method"
     assert with_japanese.evidence["unwritten_language"] == 0.0
@@ -562,16 +583,16 @@ def test_words_are_compared_only_with_rows_in_the_question_s_language() -> None:
 @pytest.mark.parametrize(
     ("question", "language", "slug"),
     [
-        ("what is your return policy", "en", "return-method"),
-        ("How much does shipping cost?", "en", "same-day-dispatch"),
-        ("what's your shipping policy?", "en", "same-day-dispatch"),
-        ("info about returns", "en", "return-method"),
-        ("반품 정책이 뭐예요?", "ko", "return-method"),
-        ("교환 규정이 어떻게 되나요", "ko", "return-method"),
+        ("what is your return policy", Language.EN, "return-method"),
+        ("How much does shipping cost?", Language.EN, "same-day-dispatch"),
+        ("what's your shipping policy?", Language.EN, "same-day-dispatch"),
+        ("info about returns", Language.EN, "return-method"),
+        ("반품 정책이 뭐예요?", Language.KO, "return-method"),
+        ("교환 규정이 어떻게 되나요", Language.KO, "return-method"),
     ],
 )
 def test_a_question_about_a_policy_is_answered_by_the_entry_that_states_it(
-    question: str, language: str, slug: str, demo_faq: FaqLookupAnswerer
+    question: str, language: Language, slug: str, demo_faq: FaqLookupAnswerer
 ) -> None:
     """ "Policy", "info", "규정" say how a question is asked, not what about: as words the FAQ never
     mentions they kept "what is your return policy" (0.34) from its entry."""
@@ -583,7 +604,7 @@ def test_a_question_about_a_policy_is_answered_by_the_entry_that_states_it(
     "question", ["what is your privacy policy?", "warranty policy?", "보증 정책이 있나요?"]
 )
 def test_a_policy_the_faq_never_mentions_is_not_answered(question: str, demo_faq: FaqLookupAnswerer) -> None:
-    found = demo_faq.match(question, language="en")
+    found = demo_faq.match(question, language=Language.EN)
     assert found is not None and not found.answered, found
 
 
@@ -593,8 +614,10 @@ def test_a_second_question_is_looked_for_in_a_few_clauses_only(
     """Each clause judged is an encoder call on the event loop: a long comma-separated list must not
     cost one per item (the review counted 680 for a list of codes)."""
     listing = "is the wool beanie in stock, " + ", ".join(f"code ab{n:03d}" for n in range(300))
-    assert answered_second_question(demo_faq, listing, "en") is None
+    assert answered_second_question(demo_faq, listing, Language.EN) is None
     assert len(encoder_calls) == CLAUSES_JUDGED
     encoder_calls.clear()
-    found = answered_second_question(demo_faq, "is the wool beanie in stock and how much is shipping?", "en")
+    found = answered_second_question(
+        demo_faq, "is the wool beanie in stock and how much is shipping?", Language.EN
+    )
     assert found is not None and found.slug == "same-day-dispatch" and len(encoder_calls) == 1

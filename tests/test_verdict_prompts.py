@@ -20,6 +20,7 @@ from services.llm.gateway import LLMGateway, Message
 from services.llm.prompts import judge_messages, relevance_messages
 from services.llm.speculative import AnswerRequest, SpeculativeAnswerer
 from services.llm.wire import chunk_choice, envelope, send_event, serve_on_loopback
+from services.text.sentences import Language
 
 STORE_HOURS = "Our customer service is open 10:00-18:00 on weekdays, closed on weekends and holidays."
 RETURNS_QUESTION = "What is your returns policy?"
@@ -68,7 +69,11 @@ async def gullible() -> AsyncIterator[str]:
 
 def asked(question: str, history: list[Message] | None = None) -> AnswerRequest:
     return AnswerRequest(
-        question, "en", FaqAnswer(STORE_HOURS, "opening-hours", 1.0), STORE_HOURS, history=history or []
+        question,
+        Language.EN,
+        FaqAnswer(STORE_HOURS, "opening-hours", 1.0),
+        STORE_HOURS,
+        history=history or [],
     )
 
 

@@ -24,7 +24,7 @@ from bot.recording_session import LOCAL_BOT_TOKEN
 from bot.webhook_body import MAX_NESTING, NotAnUpdate, nesting_exceeds, read_update
 from db.models import InboundMessage
 from services.settings import Settings
-from services.text.sentences import t
+from services.text.sentences import Language, t
 from tests.harness import DEMO_USER_ID, Harness, texts_to
 from tests.test_nothing_lost import eventually
 from tests.test_state_store import redis_answers
@@ -104,7 +104,7 @@ async def test_database_down_still_gets_a_200_from_the_journal(settings: Setting
             assert await _post(base, _json(harness, "SKU-7890 재고 있나요?")) == 200
             assert harness.app.inbox.journal.pending(), "kept in the journal, so the 200 was honest"
             await eventually(lambda: bool(texts_to(harness.session.requests, DEMO_USER_ID)))
-            assert texts_to(harness.session.requests, DEMO_USER_ID) == [t("received_later", "ko")]
+            assert texts_to(harness.session.requests, DEMO_USER_ID) == [t("received_later", Language.KO)]
     finally:
         await harness.app.close()
 

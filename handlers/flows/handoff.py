@@ -20,7 +20,7 @@ from services.handoff.brief import staff_brief
 from services.replies import AnswerSource
 from services.settings import Settings
 from services.shop.sources.factory import shop_data
-from services.text.sentences import t
+from services.text.sentences import Language, t
 
 logger = logging.getLogger(__name__)
 
@@ -34,7 +34,7 @@ async def start_handoff(
     *,
     question_id: int | None = None,
     own_message: bool = True,
-    language: str | None = None,
+    language: Language | None = None,
 ) -> None:
     """Open a hand-off: a brief for staff, then the customer's question forwarded.
 
@@ -89,7 +89,7 @@ async def forward_to_support(
     user_id: int,
     chat_id: int,
     message_id: int,
-    language: str,
+    language: Language,
 ) -> bool:
     """Forward one customer message to the support chat and remember whose it is."""
     opened = await handoff.active_handoff(session, user_id)

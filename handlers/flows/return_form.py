@@ -43,7 +43,7 @@ from services.settings import Settings
 from services.shop.sources.base import ShopDataUnavailable
 from services.shop.sources.factory import shop_data
 from services.shop.sources.mirror import mirror_returnable_orders
-from services.text.sentences import LANGUAGES, t
+from services.text.sentences import LANGUAGES, Language, t
 
 ANSWER_WINDOW = timedelta(hours=1)
 """How long a form's question takes typed answers. A customer back after longer has most likely
@@ -72,11 +72,11 @@ def _idempotency_key(user_id: int, flow: str) -> str:
     return f"{user_id}:{flow}"
 
 
-def _cancel_row(flow: str, language: str) -> tuple[str, str]:
+def _cancel_row(flow: str, language: Language) -> tuple[str, str]:
     return (t("button_cancel", language), ReturnStep(action=FormAction.CANCEL, flow=flow).pack())
 
 
-def _in_every_language(key: str, language: str) -> tuple[str, ...]:
+def _in_every_language(key: str, language: Language) -> tuple[str, ...]:
     """A reason's or resolution's label, the form's language first (the button's): a customer may
     type it in another."""
     return tuple(dict.fromkeys(t(key, lang) for lang in (language, *LANGUAGES)))
@@ -103,7 +103,7 @@ async def start_return_flow(
     user: User,
     session: AsyncSession,
     state: FSMContext,
-    language: str,
+    language: Language,
     settings: Settings,
     order_reference: str | None = None,
 ) -> None:
@@ -163,7 +163,7 @@ def _item_names(product: Product, option: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(f"{name} {option}".strip() for name in names if name))
 
 
-async def _ask_reason(message: Message, state: FSMContext, language: str) -> None:
+async def _ask_reason(message: Message, state: FSMContext, language: Language) -> None:
     await state.set_state(ReturnFlow.choosing_reason)
     options = [Option(key, _in_every_language(f"reason_{key}", language)) for key in returns.REASON_KEYS]
     await _offer(message, state, t("return_choose_reason", language), FormAction.REASON, options)
@@ -177,7 +177,7 @@ async def _ask_kind(message: Message, state: FSMContext, reason: str) -> None:
     await _offer(message, state, t("return_choose_kind", language), FormAction.KIND, options)
 
 
-def _confirm_keyboard(flow: str, language: str) -> InlineKeyboardMarkup:
+def _confirm_keyboard(flow: str, language: Language) -> InlineKeyboardMarkup:
     return choices(
         [
             (t("button_confirm", language), ReturnStep(action=FormAction.CONFIRM, flow=flow).pack()),
@@ -213,7 +213,7 @@ class FormTurn:
     settings: Settings
     interaction: Interaction
     data: dict[str, Any]
-    language: str
+    language: Language
     edit: bool
 
     async def finish(self, text: str, reply_markup: InlineKeyboardMarkup | None = None) -> None:
@@ -325,7 +325,7 @@ async def _ask_again(turn: FormTurn, key: str, keyboard: InlineKeyboardMarkup) -
     await say(turn.message, t(key, turn.language), reply_markup=keyboard)
 
 
-def _filed_text(filed: returns.Filed, language: str, rma: str, item: str) -> str:
+def _filed_text(filed: returns.Filed, language: Language, rma: str, item: str) -> str:
     match filed:
         case returns.Filed.CREATED:
             return t("return_created", language, rma=rma)
@@ -336,7 +336,7 @@ def _filed_text(filed: returns.Filed, language: str, rma: str, item: str) -> str
 
 
 async def stale_tap(
-    query: CallbackQuery, step: ReturnStep, session: AsyncSession, language: str, message: Message | None
+    query: CallbackQuery, step: ReturnStep, session: AsyncSession, language: Language, message: Message | None
 ) -> None:
     """A tap on a form that is no longer current: a double tap on Confirm, or an old keyboard."""
     if message is None:

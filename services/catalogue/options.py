@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from services.text.normalize import normalize
+from services.text.sentences import Language
 
 COLOURS: dict[str, dict[str, tuple[str, ...]]] = {
     # canonical: {language: (display word first, then other spellings)}
@@ -271,14 +272,14 @@ def _size_order(size: str) -> int:
     return LETTER_SIZES.index(size) if size in LETTER_SIZES else len(LETTER_SIZES)
 
 
-def colour_name(canonical: str, language: str) -> str:
+def colour_name(canonical: str, language: Language) -> str:
     """A colour in the customer's language ("navy" -> "네이비")."""
     by_language = COLOURS.get(canonical, {})
     words = by_language.get(language) or by_language.get("en") or (canonical,)
     return words[0]
 
 
-def colour_value_name(value: str, language: str) -> str:
+def colour_value_name(value: str, language: Language) -> str:
     """A shop's colour value in the customer's language when it is one colour word ("beige" ->
     "베이지"), else as the shop wrote it ("light blue")."""
     canonical = _COLOUR_WORDS.get(normalize(value))

@@ -8,11 +8,11 @@ from services.catalogue.options import NotOffered, asked_options, colour_name, c
 from services.replies import AnswerSource, FollowUp, Reply
 from services.shop.money import money
 from services.shop.sources.base import ShopData, ShopProduct
-from services.text.sentences import t
+from services.text.sentences import Language, t
 from services.understanding.entities import Entities, sku_like_tokens
 
 
-def describe_stock(product: ShopProduct, language: str, low_threshold: int) -> str:
+def describe_stock(product: ShopProduct, language: Language, low_threshold: int) -> str:
     """Every line carries the price: "how much is X?" is asked of sold-out products too."""
     values = {
         "name": product.display_name(language),
@@ -34,7 +34,7 @@ def describe_stock(product: ShopProduct, language: str, low_threshold: int) -> s
 
 
 def describe_product(
-    product: ShopProduct, language: str, low_threshold: int, text: str, *, alone: bool = True
+    product: ShopProduct, language: Language, low_threshold: int, text: str, *, alone: bool = True
 ) -> str:
     """The stock line, unless the question asks for a size or colour the product does not come in:
     then that, with the ones it does ("in stock (42 available)" answered "in size XXL?" for a shirt
@@ -50,7 +50,7 @@ def describe_product(
     return _not_offered_line(product, missing, language)
 
 
-def _not_offered_line(product: ShopProduct, missing: NotOffered, language: str) -> str:
+def _not_offered_line(product: ShopProduct, missing: NotOffered, language: Language) -> str:
     values = {"name": product.display_name(language), "sku": product.sku}
     sentences = []
     if missing.sizes:
@@ -88,7 +88,7 @@ def _without_names(text: str, product: ShopProduct) -> str:
 async def answer_stock(
     shop: ShopData,
     entities: Entities,
-    language: str,
+    language: Language,
     *,
     low_threshold: int,
     text: str = "",
@@ -134,7 +134,7 @@ async def answer_stock(
     return Reply("\n".join(lines), source, route="stock")
 
 
-async def _near_misses(shop: ShopData, skus: tuple[str, ...], language: str) -> Reply:
+async def _near_misses(shop: ShopData, skus: tuple[str, ...], language: Language) -> Reply:
     """ "wool coat" found only the Wool Beanie: the shop does not seem to carry what was asked for, and
     the near names are offered, never their stock as if it were the answer."""
     near = await shop.products_by_sku(list(skus))

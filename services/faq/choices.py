@@ -22,6 +22,7 @@ import hashlib
 from services.faq.entry import FaqDocument
 from services.faq.lookup import FaqLookupAnswerer
 from services.orders.cancellation import asks_to_cancel
+from services.text.sentences import Language
 from services.understanding.understand import Route, Understanding, asks_return_policy, names_own_order
 
 OFFER_ABOVE = 0.1
@@ -73,7 +74,7 @@ def entry_key(slug: str) -> str:
     return hashlib.blake2s(slug.encode("utf-8"), digest_size=6).hexdigest()
 
 
-def picked_entry(lookup: FaqLookupAnswerer, key: str, language: str) -> FaqDocument | None:
+def picked_entry(lookup: FaqLookupAnswerer, key: str, language: Language) -> FaqDocument | None:
     """The entry a button named, in the customer's language; None when the FAQ no longer has it
     (reloaded since the buttons were shown)."""
     matcher = lookup.matcher
@@ -84,7 +85,7 @@ def picked_entry(lookup: FaqLookupAnswerer, key: str, language: str) -> FaqDocum
 
 
 def entries_to_offer(
-    lookup: FaqLookupAnswerer, understanding: Understanding, text: str, language: str
+    lookup: FaqLookupAnswerer, understanding: Understanding, text: str, language: Language
 ) -> tuple[FaqDocument, ...]:
     """The `offered` entries' rows in the customer's language (their questions become the buttons)."""
     known = set(lookup.matcher.slugs)

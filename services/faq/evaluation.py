@@ -17,6 +17,7 @@ from pathlib import Path
 
 from services.faq.choices import offered
 from services.faq.lookup import FaqLookupAnswerer
+from services.text.sentences import Language
 from services.understanding.classifier import Intent, IntentClassifier
 from services.understanding.evaluation import macro_f1
 from services.understanding.understand import understand
@@ -83,11 +84,13 @@ def load_questions(path: str | Path) -> list[Question]:
     return items
 
 
-def language_of(question: Question) -> str:
+def language_of(question: Question) -> Language:
     """The file's language column; `mix` (Japanese alone or mixed) is answered like the bot would."""
     from services.text.normalize import detect_language
 
-    return question.language if question.language in ("ko", "en", "ja") else detect_language(question.text)
+    if question.language in Language.__members__.values():
+        return Language(question.language)
+    return detect_language(question.text)
 
 
 def evaluate(

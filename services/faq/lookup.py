@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from services.faq.entry import FaqDocument
 from services.faq.matcher import Calibration, FaqMatch, FaqMatcher
+from services.text.sentences import Language
 from services.understanding.encoder import SentenceEncoder
 
 if TYPE_CHECKING:
@@ -64,7 +65,7 @@ class FaqLookupAnswerer:
             self._matcher = matcher
             self._last = None
 
-    def match(self, question: str, *, language: str, embedded: str | None = None) -> FaqMatch | None:
+    def match(self, question: str, *, language: Language, embedded: str | None = None) -> FaqMatch | None:
         """The best entry with its evidence (answered or not); the last result is reused, so the
         answer to a message is the one its understanding found (`embedded`: FaqMatcher.scores)."""
         with self._lock:
@@ -77,12 +78,14 @@ class FaqLookupAnswerer:
                 self._last = (question, language, found)
         return found
 
-    def context(self, question: str, *, language: str, limit: int = 3) -> str:
+    def context(self, question: str, *, language: Language, limit: int = 3) -> str:
         """The entries most related to `question`, as text a model may draw on."""
         documents = self._matcher.related(question, language=language, limit=limit)
         return "\n\n".join(f"Q: {d.question}\nA: {d.answer}" for d in documents)
 
-    async def answer(self, question: str, *, language: str, tags: Sequence[str] = ()) -> FaqAnswer | None:
+    async def answer(
+        self, question: str, *, language: Language, tags: Sequence[str] = ()
+    ) -> FaqAnswer | None:
         """`tags` are accepted for the interface; the matcher weighs every entry (a shop's tags vary)."""
         found = self.match(question, language=language)
         if found is None or not found.answered:

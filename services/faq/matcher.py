@@ -66,6 +66,7 @@ import numpy as np
 
 from services.faq.entry import FaqDocument
 from services.text.normalize import detect_language, normalize
+from services.text.sentences import Language
 from services.understanding.encoder import SentenceEncoder, shared_encoder
 from services.understanding.lexical import TfidfIndex, best_per_group, terms
 
@@ -379,7 +380,7 @@ class FaqMatcher:
             "unwritten_language": 0.0,
         }
 
-    def match(self, question: str, *, language: str, embedded: str | None = None) -> FaqMatch | None:
+    def match(self, question: str, *, language: Language, embedded: str | None = None) -> FaqMatch | None:
         judged = self._judge(question, embedded)
         if judged is None:
             return None
@@ -405,7 +406,7 @@ class FaqMatcher:
             alternatives=tuple(self.slugs[int(i)] for i in order[:ALTERNATIVES] if combined[i] >= near),
         )
 
-    def localized(self, slug: str, language: str) -> FaqDocument:
+    def localized(self, slug: str, language: Language) -> FaqDocument:
         """The row in `language`, else English, else the first the shop wrote."""
         rows = self._rows[slug]
         for wanted in (language, "en"):
@@ -414,7 +415,7 @@ class FaqMatcher:
                     return row
         return rows[0]
 
-    def related(self, question: str, *, language: str, limit: int = 3) -> list[FaqDocument]:
+    def related(self, question: str, *, language: Language, limit: int = 3) -> list[FaqDocument]:
         """The closest entries, for a model to draw on when none answers outright."""
         if not self.documents:
             return []

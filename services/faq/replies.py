@@ -14,12 +14,13 @@ from services.replies import AnswerSource, FollowUp, Reply
 from services.shop.money import money
 from services.shop.sources.base import ShopData, ShopDataUnavailable
 from services.shop.sources.local import LocalShopData, customer_id_of
+from services.text.sentences import Language
 
 
 async def faq_reply(
     session: AsyncSession,
     question: str,
-    language: str,
+    language: Language,
     answerer: FaqReplies,
     *,
     customer: Customer | None,

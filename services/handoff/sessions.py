@@ -16,9 +16,12 @@ from db.models import HandoffLink, HandoffSession
 from db.repositories import handoff, logs
 from db.types import utcnow
 from services.inbox import read_cache
+from services.text.sentences import Language
 
 
-async def open_handoff(session: AsyncSession, *, user_id: int, chat_id: int, language: str) -> HandoffSession:
+async def open_handoff(
+    session: AsyncSession, *, user_id: int, chat_id: int, language: Language
+) -> HandoffSession:
     existing = await handoff.open_session_for(session, user_id)
     if existing is not None:
         return existing

@@ -19,6 +19,7 @@ from enum import StrEnum
 from services.faq.lookup import FaqAnswer
 from services.llm.deadline import Deadline, within
 from services.llm.gateway import CallLedger, Message
+from services.text.sentences import Language
 
 logger = logging.getLogger(__name__)
 
@@ -41,7 +42,7 @@ def split_sentences(text: str) -> list[str]:
 @dataclass(frozen=True)
 class AnswerRequest:
     question: str
-    language: str
+    language: Language
     faq: FaqAnswer | None
     """The best FAQ entry: the retrieval draft."""
     faq_context: str

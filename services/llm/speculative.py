@@ -50,6 +50,7 @@ from services.llm.summaries import TurnSummarizer
 from services.llm.token_verifier import TokenModeProbe, TokenVerifier
 from services.llm.tokens import ContextOverflow
 from services.llm.verdicts import RelevanceCheck, Verdicts
+from services.text.sentences import Language
 
 __all__ = [
     "DRAFTER_PROBE_EVERY",
@@ -131,7 +132,9 @@ class SpeculativeAnswerer:
         """True when a target model is configured (otherwise answers are the FAQ text)."""
         return self._model is not None
 
-    async def answer(self, question: str, *, language: str, tags: Sequence[str] = ()) -> FaqAnswer | None:
+    async def answer(
+        self, question: str, *, language: Language, tags: Sequence[str] = ()
+    ) -> FaqAnswer | None:
         """The whole verified text at once, as the lookup answers (`FaqLookupAnswerer.answer`)."""
         found = await self._lookup.answer(question, language=language, tags=tags)
         answer = self.stream(AnswerRequest(question, language, found, found.text if found else ""))

@@ -13,7 +13,7 @@ from services.replies import AnswerSource, FollowUp, Reply
 from services.shop.policy import ShopPolicy
 from services.shop.sources.base import ShopData
 from services.text.normalize import normalize
-from services.text.sentences import t
+from services.text.sentences import Language, t
 from services.understanding.entities import Entities
 
 _WANTS_CANCEL = re.compile(r"\bcancel|취소|キャンセル|取り消")
@@ -29,7 +29,7 @@ def asks_to_cancel(text: str, entities: Entities) -> bool:
 
 
 async def answer_cancellation(
-    shop: ShopData, customer_id: str | None, entities: Entities, language: str, policy: ShopPolicy
+    shop: ShopData, customer_id: str | None, entities: Entities, language: Language, policy: ShopPolicy
 ) -> Reply:
     if customer_id is None:
         return needs_contact(language, "cancel")

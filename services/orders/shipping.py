@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from services.replies import AnswerSource, FollowUp, Reply
 from services.shop.sources.base import ShopData, ShopOrder
-from services.text.sentences import carrier_status, t
+from services.text.sentences import Language, carrier_status, t
 from services.understanding.entities import Entities
 
 _SOMEONE_ELSE = re.compile(
@@ -35,11 +35,11 @@ def about_someone_elses_orders(text: str) -> bool:
     return bool(_SOMEONE_ELSE.search(clean) and _ORDER_WORD.search(clean))
 
 
-def order_status_label(order: ShopOrder, language: str) -> str:
+def order_status_label(order: ShopOrder, language: Language) -> str:
     return t(f"status_{order.status}", language)
 
 
-def describe_order(order: ShopOrder, language: str) -> str:
+def describe_order(order: ShopOrder, language: Language) -> str:
     lines = [t("order_status", language, number=order.number, status=order_status_label(order, language))]
     shipment = order.shipment
     if shipment is None:
@@ -71,7 +71,7 @@ def describe_order(order: ShopOrder, language: str) -> str:
     return "\n".join(lines)
 
 
-def needs_contact(language: str, route: str) -> Reply:
+def needs_contact(language: Language, route: str) -> Reply:
     return Reply(t("need_contact", language), AnswerSource.TEMPLATE, FollowUp.SHARE_CONTACT, route)
 
 
@@ -79,7 +79,7 @@ async def answer_orders(
     shop: ShopData,
     customer_id: str | None,
     entities: Entities,
-    language: str,
+    language: Language,
     text: str = "",
 ) -> Reply:
     """Status of the orders the customer names, or of their recent ones.
@@ -94,7 +94,9 @@ async def answer_orders(
     return reply
 
 
-async def _own_orders(shop: ShopData, customer_id: str | None, entities: Entities, language: str) -> Reply:
+async def _own_orders(
+    shop: ShopData, customer_id: str | None, entities: Entities, language: Language
+) -> Reply:
     if customer_id is None:
         return needs_contact(language, "shipping")
     if entities.order_numbers:

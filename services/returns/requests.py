@@ -20,7 +20,7 @@ from services.replies import AnswerSource, FollowUp, Reply
 from services.shop.policy import ShopPolicy
 from services.shop.sources.base import ShopData, says_delivered
 from services.text.normalize import normalize
-from services.text.sentences import t
+from services.text.sentences import Language, t
 from services.understanding.entities import Entities
 from services.understanding.understand import ASKS_RETURN_STATUS, WANTS_TO_FILE_RETURN
 
@@ -45,7 +45,7 @@ async def answer_returns(
     customer: Customer | None,
     text: str,
     entities: Entities,
-    language: str,
+    language: Language,
     faq: FaqReplies,
     user_id: int | None = None,
     *,
@@ -98,7 +98,7 @@ async def answer_returns(
 
 
 async def _status(
-    session: AsyncSession, customer: Customer | None, rma_numbers: Sequence[str], language: str
+    session: AsyncSession, customer: Customer | None, rma_numbers: Sequence[str], language: Language
 ) -> Reply:
     if customer is None:
         return needs_contact(language, "returns")
@@ -156,7 +156,7 @@ class Refusal:
     status: str
     values: dict[str, object] = field(default_factory=dict)
 
-    def text(self, language: str) -> str:
+    def text(self, language: Language) -> str:
         status = t(f"status_{self.status}", language)
         return t(self.key, language, number=self.number, status=status, **self.values)
 

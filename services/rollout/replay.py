@@ -39,6 +39,7 @@ from services.llm.speculative import AnswerRequest, ReplyReport
 from services.rollout.arm_stats import AnswerSample, ArmStats, summarize
 from services.shop.sources.base import ShopData
 from services.text.normalize import detect_language
+from services.text.sentences import Language
 
 MOST_DIFFERENT = 10
 ORIGINAL, CANDIDATE = "original", "candidate"
@@ -135,7 +136,7 @@ class Comparison:
     inbound_id: int
     asked_at: str
     question: str
-    language: str
+    language: Language
     original: Answer
     candidate: Answer
     original_arm: str | None = None

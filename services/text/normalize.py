@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from services.text.sentences import Language
+
 _SPACES = re.compile(r"\s+")
 HANGUL = re.compile(r"[\uac00-\ud7a3\u3131-\u318e]")
 KANA = re.compile(r"[\u3040-\u30ff]")
@@ -26,14 +28,14 @@ def normalize(text: str) -> str:
 CJK_IDEOGRAPH = re.compile(r"[\u4e00-\u9fff]")
 
 
-def detect_language(text: str) -> str:
+def detect_language(text: str) -> Language:
     """`ko` when the customer writes any Hangul, `ja` for kana (or kanji without Hangul), else `en`.
 
     Mixed Korean-Japanese messages are answered in Korean: Hangul is the surer
     sign of who is writing.
     """
     if HANGUL.search(text):
-        return "ko"
+        return Language.KO
     if KANA.search(text) or CJK_IDEOGRAPH.search(text):
-        return "ja"
-    return "en"
+        return Language.JA
+    return Language.EN

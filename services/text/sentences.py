@@ -6,6 +6,7 @@ tests can assert on the same strings the customer sees.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any
 
 _TEXTS: dict[str, dict[str, str]] = {
@@ -538,17 +539,35 @@ _TEXTS: dict[str, dict[str, str]] = {
     },
 }
 
-LANGUAGES = ("ko", "en", "ja")
+
+class Language(StrEnum):
+    """A language the bot answers in (the stored and logged value is the code)."""
+
+    KO = "ko"
+    EN = "en"
+    JA = "ja"
+
+    @classmethod
+    def of(cls, code: str | None, default: Language | None = None) -> Language:
+        """The language a code names ("ko", "ja-JP", "EN"); `default` (English) for any other."""
+        prefix = (code or "").strip().lower()[:2]
+        try:
+            return cls(prefix)
+        except ValueError:
+            return default or cls.EN
 
 
-def carrier_status(status: str, language: str) -> str:
+LANGUAGES: tuple[Language, ...] = tuple(Language)
+
+
+def carrier_status(status: str, language: Language) -> str:
     """A carrier's status (`in_transit`, "In Transit") in the customer's language when it is a common
     one (the `carrier_*` texts); any other as the carrier wrote it: better in English than guessed."""
     key = "carrier_" + "_".join(status.lower().replace("-", " ").split())
     return t(key, language) if key in _TEXTS else status.replace("_", " ")
 
 
-def t(key: str, language: str, **values: Any) -> str:
+def t(key: str, language: Language, **values: Any) -> str:
     """The sentence `key` in `language` (English when we lack that language)."""
     variants = _TEXTS[key]
     template = variants.get(language) or variants["en"]

@@ -69,6 +69,7 @@ class Classification:
 class Example:
     intent: Intent
     language: str
+    """The example's language as the file tags it (`mix` for mixed ones)."""
     text: str
 
 

@@ -16,6 +16,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.repositories import logs
 from services.text.normalize import detect_language
+from services.text.sentences import Language
 
 _KNOWN_IDS = re.compile(r"(?<![^\W\d_])(sku|rma)[\s_-]?\d[\w-]*", re.IGNORECASE)
 _CODES = re.compile(r"(?<![^\W\d_])[A-Z]{1,5}[_-]?\d[\w-]*|(?<![^\W\d_])[A-Z0-9]+(?:-[A-Z0-9]+)+(?![^\W\d_])")
@@ -36,8 +37,8 @@ def has_words(text: str) -> bool:
 
 
 async def reply_language(
-    session: AsyncSession, text: str, *, user_id: int | None, chat_id: int, app_language: str
-) -> str:
+    session: AsyncSession, text: str, *, user_id: int | None, chat_id: int, app_language: Language
+) -> Language:
     """`app_language`: the customer's Telegram app's, for a wordless first message."""
     if has_words(text):
         return detect_language(text)

@@ -13,6 +13,7 @@ import re
 
 from services.faq.lookup import FaqLookupAnswerer
 from services.faq.matcher import FaqMatch
+from services.text.sentences import Language
 
 CLAUSE_BREAK = re.compile(
     r"(?:[,;]\s*(?:and\s+|also\s+|plus\s+)?|\s(?:and|also|plus)\s+(?:also\s+)?"
@@ -30,7 +31,7 @@ CLAUSES_JUDGED = 2
 this many clauses after its first are judged (a list of 680 comma-separated codes had asked for 680)."""
 
 
-def answered_second_question(lookup: FaqLookupAnswerer, text: str, language: str) -> FaqMatch | None:
+def answered_second_question(lookup: FaqLookupAnswerer, text: str, language: Language) -> FaqMatch | None:
     """The FAQ entry that answers outright a clause after the message's first, if one does."""
     clauses = [clause.strip() for clause in CLAUSE_BREAK.split(text[:READ_CHARACTERS]) if clause]
     later = [clause for clause in clauses[1:] if len(clause) >= MIN_CLAUSE_CHARACTERS]

@@ -19,6 +19,7 @@ from pathlib import Path
 from services.faq.lookup import FaqLookupAnswerer
 from services.faq.matcher import FaqMatch
 from services.text.normalize import normalize
+from services.text.sentences import Language
 from services.understanding.classifier import Classification, Intent, IntentClassifier
 from services.understanding.complaints import Complaint, complaint_in
 from services.understanding.entities import Entities
@@ -302,7 +303,7 @@ def _route(
 
 
 def understand(
-    text: str, language: str, classifier: IntentClassifier, lookup: FaqLookupAnswerer
+    text: str, language: Language, classifier: IntentClassifier, lookup: FaqLookupAnswerer
 ) -> Understanding:
     classification = classifier.classify(text)
     return decide(classification, lookup.match(text, language=language, embedded=classification.read), text)

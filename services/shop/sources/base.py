@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Protocol
 
+from services.text.sentences import Language
+
 RECENT_ORDERS = 50
 """How many of a customer's newest orders an order reference is matched against."""
 
@@ -41,7 +43,7 @@ class ShopProduct:
         """Every name a customer may use for the product, in any language the shop gave."""
         return tuple(dict.fromkeys(n for n in (self.name, self.name_ko, self.name_en, self.name_ja) if n))
 
-    def display_name(self, language: str) -> str:
+    def display_name(self, language: Language) -> str:
         localized = {"ko": self.name_ko, "en": self.name_en, "ja": self.name_ja}.get(language, "")
         return localized or self.name
 
