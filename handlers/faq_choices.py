@@ -11,11 +11,9 @@ from handlers.keyboards import FaqChoice, offer_person
 from services.admin.conversation_log import Interaction
 from services.faq.choices import picked_entry
 from services.llm.speculative import FaqReplies
-from services.replies import AnswerSource
+from services.replies import AnswerSource, ReplyRoute
 from services.text.sentences import Language, t
 from services.text.split import split_text
-
-PICKED_ROUTE = "faq_choice"
 
 
 def create_router() -> Router:
@@ -40,10 +38,10 @@ def create_router() -> Router:
             await lookup.refresher.refresh(session)
         entry = picked_entry(lookup, callback_data.entry, language)
         if entry is None:
-            interaction.routed(f"{PICKED_ROUTE}:gone", AnswerSource.TEMPLATE)
+            interaction.routed(ReplyRoute.FAQ_CHOICE_GONE, AnswerSource.TEMPLATE)
             await say(message, t("faq_choice_gone", language), reply_markup=offer_person(language))
             return
-        interaction.routed(PICKED_ROUTE, AnswerSource.FAQ)
+        interaction.routed(ReplyRoute.FAQ_CHOICE, AnswerSource.FAQ)
         interaction.entities["faq"] = {"slug": entry.slug, "answered": True, "picked": True}
         for part in split_text(entry.answer):
             await say(message, part)

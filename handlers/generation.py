@@ -7,6 +7,7 @@ from aiogram.types import MessageGenerationStopped
 
 from handlers.streaming import GenerationRegistry
 from services.admin.conversation_log import Interaction
+from services.replies import ReplyRoute
 
 
 def create_router() -> Router:
@@ -17,6 +18,6 @@ def create_router() -> Router:
         event: MessageGenerationStopped, generations: GenerationRegistry, interaction: Interaction
     ) -> None:
         stopped = generations.stop(event.chat.id, event.draft_id)
-        interaction.routed("stop-generation", "cancelled" if stopped else "already-finished")
+        interaction.routed(ReplyRoute.STOP_GENERATION, "cancelled" if stopped else "already-finished")
 
     return router

@@ -10,13 +10,12 @@ from aiogram.filters import Command, Filter
 from aiogram.types import CallbackQuery, Message
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.repositories.logs import STAFF_ROUTE
 from handlers.context import button_language, conversation_language, language_of, say
 from handlers.flows.handoff import forward_to_support, start_handoff
 from handlers.keyboards import HandoffOffer, LegacyHandoffOffer
 from services.admin.conversation_log import Interaction
 from services.handoff import sessions as handoff
-from services.replies import AnswerSource
+from services.replies import AnswerSource, ReplyRoute
 from services.settings import Settings
 from services.text.sentences import Language, t
 
@@ -75,7 +74,7 @@ def create_customer_router() -> Router:
     async def on_back_to_bot(message: Message, session: AsyncSession, interaction: Interaction) -> None:
         assert message.from_user is not None
         await handoff.close_handoff(session, message.from_user.id)
-        interaction.routed("human", AnswerSource.TEMPLATE)
+        interaction.routed(ReplyRoute.HUMAN, AnswerSource.TEMPLATE)
         await say(message, t("handoff_ended", await conversation_language(session, message)))
 
     @router.message(InHandoff())
@@ -83,7 +82,7 @@ def create_customer_router() -> Router:
         message: Message, bot: Bot, session: AsyncSession, settings: Settings, interaction: Interaction
     ) -> None:
         assert message.from_user is not None
-        interaction.routed("handoff-relay", AnswerSource.HANDOFF)
+        interaction.routed(ReplyRoute.HANDOFF_RELAY, AnswerSource.HANDOFF)
         language = language_of(message.from_user, message.text or "")
         forwarded = await forward_to_support(
             bot, session, settings, message.from_user.id, message.chat.id, message.message_id, language
@@ -106,7 +105,7 @@ def create_support_router(support_chat_id: int) -> Router:
     @router.message(Command("close"), F.reply_to_message)
     async def on_close(message: Message, bot: Bot, session: AsyncSession, interaction: Interaction) -> None:
         assert message.reply_to_message is not None
-        interaction.routed(f"{STAFF_ROUTE}-close", AnswerSource.STAFF)
+        interaction.routed(ReplyRoute.STAFF_CLOSE, AnswerSource.STAFF)
         opened = await handoff.handoff_for_reply(
             session, support_chat_id=message.chat.id, replied_message_id=message.reply_to_message.message_id
         )
@@ -126,7 +125,7 @@ def create_support_router(support_chat_id: int) -> Router:
         message: Message, bot: Bot, session: AsyncSession, interaction: Interaction
     ) -> None:
         assert message.reply_to_message is not None
-        interaction.routed(f"{STAFF_ROUTE}-reply", AnswerSource.STAFF)
+        interaction.routed(ReplyRoute.STAFF_REPLY, AnswerSource.STAFF)
         opened = await handoff.handoff_for_reply(
             session, support_chat_id=message.chat.id, replied_message_id=message.reply_to_message.message_id
         )
@@ -156,6 +155,6 @@ def create_support_router(support_chat_id: int) -> Router:
     @router.message()
     async def on_staff_chatter(message: Message, interaction: Interaction) -> None:
         """Staff talking among themselves: stored, marked, not answered."""
-        interaction.routed(STAFF_ROUTE, AnswerSource.STAFF)
+        interaction.routed(ReplyRoute.STAFF, AnswerSource.STAFF)
 
     return router

@@ -40,7 +40,7 @@ from services.faq.entry import FaqDocument
 from services.inquiry import Inquiry, after_an_apology, answer_inquiry
 from services.llm.speculative import FaqReplies, Step
 from services.orders.shipping import answer_orders
-from services.replies import AnswerSource, FollowUp, Reply
+from services.replies import AnswerSource, FollowUp, Reply, ReplyRoute
 from services.settings import Settings
 from services.shop.sources.factory import shop_data
 from services.shop.sources.local import customer_id_of
@@ -72,7 +72,7 @@ def create_router() -> Router:
         user_id = message.from_user.id if message.from_user else None
         language = await conversation_language(session, message)
         if not text.strip():
-            interaction.routed("bad-input", AnswerSource.TEMPLATE)
+            interaction.routed(ReplyRoute.BAD_INPUT, AnswerSource.TEMPLATE)
             await say(message, t("empty_text", language))
             return
         if len(text) > TELEGRAM_LIMIT:
@@ -150,7 +150,7 @@ def create_router() -> Router:
         if not isinstance(message, Message) or query.from_user is None:
             return
         language = button_language(callback_data.language) or Language.EN
-        interaction.routed(f"clarify:{callback_data.choice}", AnswerSource.TEMPLATE)
+        interaction.routed(ReplyRoute.clarified(callback_data.choice), AnswerSource.TEMPLATE)
         match callback_data.choice:
             case "order":
                 customer = await linked_customer(session, query.from_user)
@@ -291,7 +291,8 @@ async def _stream_reply(
     report = reply.stream.report
     interaction.llm = report
     interaction.routed(
-        reply.route or "faq", "faq" if report.mode.step is Step.RETRIEVAL else f"llm:{report.mode.label}"
+        reply.route or ReplyRoute.FAQ,
+        AnswerSource.FAQ if report.mode.step is Step.RETRIEVAL else f"{AnswerSource.LLM}:{report.mode.label}",
     )
     if not committed.strip():
         _log_offered(interaction, reply.choices)

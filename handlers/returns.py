@@ -24,7 +24,7 @@ from handlers.flows.return_form import (
 )
 from handlers.keyboards import ReturnStep, start_return_of
 from services.admin.conversation_log import Interaction
-from services.replies import AnswerSource
+from services.replies import AnswerSource, ReplyRoute
 from services.returns.form import FormAction
 from services.settings import Settings
 
@@ -40,7 +40,7 @@ def create_router() -> Router:
         settings: Settings,
         interaction: Interaction,
     ) -> None:
-        interaction.routed("returns", AnswerSource.TEMPLATE)
+        interaction.routed(ReplyRoute.RETURNS, AnswerSource.TEMPLATE)
         assert message.from_user is not None
         language = await conversation_language(session, message)
         await start_return_flow(message, message.from_user, session, state, language, settings)
@@ -53,7 +53,7 @@ def create_router() -> Router:
         settings: Settings,
         interaction: Interaction,
     ) -> None:
-        interaction.routed("returns", AnswerSource.TEMPLATE)
+        interaction.routed(ReplyRoute.RETURNS, AnswerSource.TEMPLATE)
         assert message.from_user is not None
         data: dict[str, Any] = await state.get_data()
         turn = FormTurn(
@@ -78,7 +78,7 @@ def create_router() -> Router:
         settings: Settings,
         interaction: Interaction,
     ) -> None:
-        interaction.routed("returns", AnswerSource.TEMPLATE)
+        interaction.routed(ReplyRoute.RETURNS, AnswerSource.TEMPLATE)
         await query.answer()
         language, order = start_return_of(callback_data)
         if isinstance(query.message, Message):
@@ -101,7 +101,7 @@ def create_router() -> Router:
         settings: Settings,
         interaction: Interaction,
     ) -> None:
-        interaction.routed("returns", AnswerSource.TEMPLATE)
+        interaction.routed(ReplyRoute.RETURNS, AnswerSource.TEMPLATE)
         data: dict[str, Any] = await state.get_data()
         language = data.get("language") or language_of(query.from_user)
         message = query.message if isinstance(query.message, Message) else None

@@ -12,7 +12,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from handlers.context import REMOVE_KEYBOARD, conversation_language, language_of, say
 from handlers.keyboards import share_contact_keyboard
 from services.admin.conversation_log import Interaction
-from services.replies import AnswerSource
+from services.replies import AnswerSource, ReplyRoute
 from services.settings import Settings
 from services.shop.identity import LinkOutcome, link_contact
 from services.shop.sources.factory import shop_data
@@ -26,12 +26,12 @@ def create_router() -> Router:
 
     @router.message(CommandStart())
     async def on_start(message: Message, interaction: Interaction) -> None:
-        interaction.routed("start", AnswerSource.TEMPLATE)
+        interaction.routed(ReplyRoute.START, AnswerSource.TEMPLATE)
         await say(message, t("welcome", language_of(message.from_user)))
 
     @router.message(Command("help"))
     async def on_help(message: Message, session: AsyncSession, interaction: Interaction) -> None:
-        interaction.routed("help", AnswerSource.TEMPLATE)
+        interaction.routed(ReplyRoute.HELP, AnswerSource.TEMPLATE)
         await say(message, t("help", await conversation_language(session, message)))
 
     @router.message(F.contact)
@@ -40,7 +40,7 @@ def create_router() -> Router:
     ) -> None:
         assert message.from_user is not None and message.contact is not None
         language = language_of(message.from_user)
-        interaction.routed("link-account", AnswerSource.TEMPLATE)
+        interaction.routed(ReplyRoute.LINK_ACCOUNT, AnswerSource.TEMPLATE)
         result = await link_contact(
             session,
             sender_user_id=message.from_user.id,

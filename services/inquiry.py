@@ -15,7 +15,7 @@ from services.faq.replies import faq_reply
 from services.llm.speculative import FaqReplies
 from services.orders.cancellation import answer_cancellation, asks_to_cancel
 from services.orders.shipping import about_someone_elses_orders, answer_orders
-from services.replies import AnswerSource, FollowUp, Reply
+from services.replies import AnswerSource, FollowUp, Reply, ReplyRoute
 from services.returns.requests import answer_returns
 from services.shop.policy import ShopPolicy
 from services.shop.sources.base import ShopData, ShopDataUnavailable
@@ -88,13 +88,15 @@ async def answer_inquiry(session: AsyncSession, inquiry: Inquiry) -> Reply:
                         orders, entries, language
                     )
                 asked = "order_number_or_entries" if entries else "ask_order_number"
-                return Reply(t(asked, language), AnswerSource.TEMPLATE, route="shipping", choices=entries)
+                return Reply(
+                    t(asked, language), AnswerSource.TEMPLATE, route=ReplyRoute.SHIPPING, choices=entries
+                )
     except ShopDataUnavailable as error:
         # Never "not found" for what we could not look at: say so, and offer a person.
         logger.warning(
             "shop data unavailable", extra={"route": understanding.route.value, "error": str(error)}
         )
-        route = understanding.intent.value
+        route = ReplyRoute(understanding.intent)
         return Reply(t("shop_unavailable", language), AnswerSource.TEMPLATE, FollowUp.OFFER_HAND_OFF, route)
     match understanding.route:
         case Route.RETURNS:
@@ -112,16 +114,20 @@ async def answer_inquiry(session: AsyncSession, inquiry: Inquiry) -> Reply:
                 damaged=understanding.complaint is Complaint.DAMAGED,
             )
         case Route.HANDOFF:
-            return Reply("", AnswerSource.HANDOFF, FollowUp.HAND_OFF, "human")
+            return Reply("", AnswerSource.HANDOFF, FollowUp.HAND_OFF, ReplyRoute.HUMAN)
         case Route.SMALL_TALK:
             kind = understanding.small_talk
             text_key = "welcome" if kind is SmallTalk.GREETING else f"small_talk_{kind}"
             follow_up = FollowUp.OFFER_HAND_OFF if kind is SmallTalk.IDENTITY else FollowUp.NONE
-            return Reply(t(text_key, language), AnswerSource.TEMPLATE, follow_up, "small_talk")
+            return Reply(t(text_key, language), AnswerSource.TEMPLATE, follow_up, ReplyRoute.SMALL_TALK)
         case Route.CLARIFY:
             entries = entries_to_offer(faq.lookup, understanding, text, language)
             return Reply(
-                t("clarify", language), AnswerSource.TEMPLATE, FollowUp.CLARIFY, "clarify", choices=entries
+                t("clarify", language),
+                AnswerSource.TEMPLATE,
+                FollowUp.CLARIFY,
+                ReplyRoute.CLARIFY,
+                choices=entries,
             )
         case Route.FAQ_ENTRY:
             returns = understanding.intent is Intent.RETURNS
@@ -133,7 +139,7 @@ async def answer_inquiry(session: AsyncSession, inquiry: Inquiry) -> Reply:
                 customer=customer,
                 user_id=user_id,
                 shop=shop,
-                route=understanding.intent.value,
+                route=ReplyRoute(understanding.intent),
                 follow_up=FollowUp.OFFER_RETURN if returns else FollowUp.NONE,
             )
             if reply is not None:
@@ -149,10 +155,10 @@ async def answer_inquiry(session: AsyncSession, inquiry: Inquiry) -> Reply:
             t("faq_no_match_choices", language),
             AnswerSource.TEMPLATE,
             FollowUp.OFFER_HAND_OFF,
-            "faq",
+            ReplyRoute.FAQ,
             choices=entries,
         )
-    return Reply(t("faq_no_match", language), AnswerSource.TEMPLATE, FollowUp.OFFER_HAND_OFF, "faq")
+    return Reply(t("faq_no_match", language), AnswerSource.TEMPLATE, FollowUp.OFFER_HAND_OFF, ReplyRoute.FAQ)
 
 
 def after_an_apology(reply: Reply, understanding: Understanding, language: Language) -> Reply:

@@ -22,6 +22,48 @@ class AnswerSource(StrEnum):
     LLM = "llm"
 
 
+class ReplyRoute(StrEnum):
+    """What handled a message, as the logs store it (`inbound_messages.route`) and admins filter on
+    it. An inquiry's route is named after what it was about (the `Intent` values, and cancel,
+    small talk, clarify); the others name the command, button or side that handled the update."""
+
+    STOCK = "stock"
+    SHIPPING = "shipping"
+    RETURNS = "returns"
+    FAQ = "faq"
+    HUMAN = "human"
+    """A hand-off asked for (or the person's side of one: `/bot`)."""
+    CANCEL = "cancel"
+    SMALL_TALK = "small_talk"
+    CLARIFY = "clarify"
+    CLARIFIED_ORDER = "clarify:order"
+    CLARIFIED_STOCK = "clarify:stock"
+    CLARIFIED_RETURN = "clarify:return"
+    CLARIFIED_OTHER = "clarify:other"
+    FAQ_CHOICE = "faq_choice"
+    """An offered FAQ entry the customer tapped."""
+    FAQ_CHOICE_GONE = "faq_choice:gone"
+    HANDOFF_RELAY = "handoff-relay"
+    STAFF = "staff"
+    """Anything from the support chat (the `staff` prefix keeps it out of customer traffic)."""
+    STAFF_CLOSE = "staff-close"
+    STAFF_REPLY = "staff-reply"
+    ADMIN = "admin"
+    START = "start"
+    HELP = "help"
+    LINK_ACCOUNT = "link-account"
+    STOP_GENERATION = "stop-generation"
+    BAD_INPUT = "bad-input"
+    UNKNOWN_COMMAND = "unknown-command"
+    UNSUPPORTED_CONTENT = "unsupported-content"
+    UNKNOWN_BUTTON = "unknown-button"
+
+    @classmethod
+    def clarified(cls, choice: str) -> ReplyRoute:
+        """The route of a tap on one of the clarifying question's choices."""
+        return cls(f"{cls.CLARIFY}:{choice}")
+
+
 class FollowUp(StrEnum):
     """A next step the Telegram layer offers with a button or a flow."""
 
@@ -40,8 +82,8 @@ class Reply:
     text: str
     source: AnswerSource
     follow_up: FollowUp = FollowUp.NONE
-    route: str = ""
-    """Which service answered (stock, shipping, returns, faq, human...), for the logs."""
+    route: ReplyRoute | None = None
+    """Which service answered, for the logs."""
     stream: VerifiedAnswer | None = None
     """FAQ-style answers arrive as verified text over time; `text` is empty then."""
     choices: tuple[FaqDocument, ...] = ()

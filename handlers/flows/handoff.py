@@ -17,7 +17,7 @@ from handlers.context import language_of, say
 from services.admin.conversation_log import Interaction
 from services.handoff import sessions as handoff
 from services.handoff.brief import staff_brief
-from services.replies import AnswerSource
+from services.replies import AnswerSource, ReplyRoute
 from services.settings import Settings
 from services.shop.sources.factory import shop_data
 from services.text.sentences import Language, t
@@ -45,7 +45,7 @@ async def start_handoff(
     assert message.from_user is not None
     user = message.from_user
     language = language or language_of(user, message.text or "")
-    interaction.routed("human", AnswerSource.HANDOFF)
+    interaction.routed(ReplyRoute.HUMAN, AnswerSource.HANDOFF)
     if settings.support_chat_id is None:
         # Nobody to relay to: record the request for the admins and keep the bot answering.
         logger.warning("hand-off requested but CSBOT_SUPPORT_CHAT_ID is not set", extra={"user_id": user.id})

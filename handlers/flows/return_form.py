@@ -26,7 +26,7 @@ from db.types import utcnow
 from handlers.context import linked_customer, say
 from handlers.keyboards import ReturnStep, choices, offer_person, share_contact_keyboard
 from services.admin.conversation_log import Interaction
-from services.replies import AnswerSource
+from services.replies import AnswerSource, ReplyRoute
 from services.returns import requests as returns
 from services.returns.form import (
     CHOICE_ACTIONS,
@@ -249,7 +249,7 @@ async def act(turn: FormTurn, action: FormAction, value: str) -> None:
             )
             request, filed = await returns.file_return(session, draft)
             await state.clear()
-            turn.interaction.routed("returns", AnswerSource.DATABASE)
+            turn.interaction.routed(ReplyRoute.RETURNS, AnswerSource.DATABASE)
             await turn.finish(_filed_text(filed, language, request.rma_number, data["item_label"]))
         case _:
             await say(message, t("return_expired", language))

@@ -24,7 +24,7 @@ from db.models import InboundStatus, OutboundStatus
 from db.repositories import inbox as inbox_rows
 from db.types import utcnow
 from services.llm.speculative import ReplyReport
-from services.replies import Reply
+from services.replies import Reply, ReplyRoute
 from services.understanding.classifier import Classification
 
 
@@ -83,7 +83,7 @@ class Interaction:
         self.route = reply.route or self.route
         self.answer_source = reply.source.value
 
-    def routed(self, route: str, source: str | None = None) -> None:
+    def routed(self, route: ReplyRoute, source: str | None = None) -> None:
         self.route = route
         if source is not None:
             self.answer_source = source

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from services.catalogue.options import NotOffered, asked_options, colour_name, colour_value_name, not_offered
-from services.replies import AnswerSource, FollowUp, Reply
+from services.replies import AnswerSource, FollowUp, Reply, ReplyRoute
 from services.shop.money import money
 from services.shop.sources.base import ShopData, ShopProduct
 from services.text.sentences import Language, t
@@ -108,17 +108,17 @@ async def answer_stock(
                 t("no_stock_data", language),
                 AnswerSource.TEMPLATE,
                 follow_up=FollowUp.OFFER_HAND_OFF,
-                route="stock",
+                route=ReplyRoute.STOCK,
             )
         if not guessed:
-            return Reply(t("which_product", language), AnswerSource.TEMPLATE, route="stock")
+            return Reply(t("which_product", language), AnswerSource.TEMPLATE, route=ReplyRoute.STOCK)
         lines = [
             describe_product(
                 p, language, low_threshold, text, alone=len(guessed) == 1 and not entities.other_things
             )
             for p in guessed
         ]
-        return Reply("\n".join(lines), AnswerSource.DATABASE, route="stock")
+        return Reply("\n".join(lines), AnswerSource.DATABASE, route=ReplyRoute.STOCK)
     found_products = await shop.products_by_sku(requested)
     found = {p.sku.upper() for p in found_products}
     lines = [
@@ -131,7 +131,7 @@ async def answer_stock(
     if missing:
         lines.append(t("sku_unknown", language, skus=", ".join(missing)))
     source = AnswerSource.DATABASE if found_products else AnswerSource.TEMPLATE
-    return Reply("\n".join(lines), source, route="stock")
+    return Reply("\n".join(lines), source, route=ReplyRoute.STOCK)
 
 
 async def _near_misses(shop: ShopData, skus: tuple[str, ...], language: Language) -> Reply:
@@ -139,7 +139,7 @@ async def _near_misses(shop: ShopData, skus: tuple[str, ...], language: Language
     the near names are offered, never their stock as if it were the answer."""
     near = await shop.products_by_sku(list(skus))
     if not near:
-        return Reply(t("which_product", language), AnswerSource.TEMPLATE, route="stock")
+        return Reply(t("which_product", language), AnswerSource.TEMPLATE, route=ReplyRoute.STOCK)
     names = [p.display_name(language) for p in near]
     listed = f"{', '.join(names[:-1])} {t('or', language)} {names[-1]}" if len(names) > 1 else names[0]
-    return Reply(t("not_carried_near", language, names=listed), AnswerSource.TEMPLATE, route="stock")
+    return Reply(t("not_carried_near", language, names=listed), AnswerSource.TEMPLATE, route=ReplyRoute.STOCK)

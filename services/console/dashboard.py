@@ -22,9 +22,8 @@ from services.admin.figures import opened_handoff, percentile, says_dont_know
 from services.console.charts import Chart, Series, render
 from services.console.gaps import QuestionGroup, group_questions
 from services.llm.reply import ReplyMode
+from services.replies import ReplyRoute
 
-FAQ_ROUTE = "faq"
-"""The route of FAQ-style answers: an "I don't know" is one of them whose reply says so."""
 HOURLY_UP_TO = timedelta(hours=48)
 MAX_GAP_QUESTIONS = 2000
 OTHER = "other"
@@ -77,7 +76,8 @@ async def build_dashboard(
     handoff_per_bucket = Counter(
         _floor(row.created_at, size) for row in rows if opened_handoff(row.route, row.answer_source)
     )
-    faq_rows = [row for row in rows if row.route == FAQ_ROUTE and row.id is not None]
+    # An "I don't know" is an FAQ-style answer whose reply says so.
+    faq_rows = [row for row in rows if row.route == ReplyRoute.FAQ and row.id is not None]
     sent = await logs.sent_texts(session, [row.id for row in faq_rows])
     dont_knows = [row for row in faq_rows if says_dont_know(sent.get((row.id, row.chat_id), ""))]
     dont_know_per_day = Counter(_floor(row.created_at, timedelta(days=1)) for row in dont_knows)

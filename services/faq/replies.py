@@ -10,7 +10,7 @@ from db.models import Customer, InboundMessage
 from db.repositories import logs
 from services.llm.gateway import Message
 from services.llm.speculative import AnswerRequest, FaqReplies
-from services.replies import AnswerSource, FollowUp, Reply
+from services.replies import AnswerSource, FollowUp, Reply, ReplyRoute
 from services.shop.money import money
 from services.shop.sources.base import ShopData, ShopDataUnavailable
 from services.shop.sources.local import LocalShopData, customer_id_of
@@ -26,7 +26,7 @@ async def faq_reply(
     customer: Customer | None,
     user_id: int | None,
     tags: tuple[str, ...] = (),
-    route: str = "faq",
+    route: ReplyRoute = ReplyRoute.FAQ,
     follow_up: FollowUp = FollowUp.NONE,
     require_entry: bool = False,
     shop: ShopData | None = None,

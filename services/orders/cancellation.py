@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from services.orders.shipping import needs_contact
-from services.replies import AnswerSource, FollowUp, Reply
+from services.replies import AnswerSource, FollowUp, Reply, ReplyRoute
 from services.shop.policy import ShopPolicy
 from services.shop.sources.base import ShopData
 from services.text.normalize import normalize
@@ -32,23 +32,25 @@ async def answer_cancellation(
     shop: ShopData, customer_id: str | None, entities: Entities, language: Language, policy: ShopPolicy
 ) -> Reply:
     if customer_id is None:
-        return needs_contact(language, "cancel")
+        return needs_contact(language, ReplyRoute.CANCEL)
     reference = entities.order_numbers[0]
     order = await shop.order_of(customer_id, reference)
     if order is None:  # someone else's reads exactly like a missing one
         return Reply(
-            t("order_not_found", language, reference=reference), AnswerSource.TEMPLATE, route="cancel"
+            t("order_not_found", language, reference=reference),
+            AnswerSource.TEMPLATE,
+            route=ReplyRoute.CANCEL,
         )
     status = t(f"status_{order.status}", language)
     if order.status == "cancelled":
         return Reply(
-            t("cancel_already", language, number=order.number), AnswerSource.DATABASE, route="cancel"
+            t("cancel_already", language, number=order.number), AnswerSource.DATABASE, route=ReplyRoute.CANCEL
         )
     if order.status in policy.cancellable_statuses:
         text = t("cancel_possible", language, number=order.number, status=status)
-        return Reply(text, AnswerSource.DATABASE, FollowUp.OFFER_HAND_OFF, "cancel")
+        return Reply(text, AnswerSource.DATABASE, FollowUp.OFFER_HAND_OFF, ReplyRoute.CANCEL)
     follow_up = (
         FollowUp.OFFER_RETURN if order.status in policy.returnable_statuses else FollowUp.OFFER_HAND_OFF
     )
     text = t("cancel_not_possible", language, number=order.number, status=status)
-    return Reply(text, AnswerSource.DATABASE, follow_up, "cancel")
+    return Reply(text, AnswerSource.DATABASE, follow_up, ReplyRoute.CANCEL)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from services.replies import AnswerSource, FollowUp, Reply
+from services.replies import AnswerSource, FollowUp, Reply, ReplyRoute
 from services.shop.sources.base import ShopData, ShopOrder
 from services.text.sentences import Language, carrier_status, t
 from services.understanding.entities import Entities
@@ -71,7 +71,7 @@ def describe_order(order: ShopOrder, language: Language) -> str:
     return "\n".join(lines)
 
 
-def needs_contact(language: Language, route: str) -> Reply:
+def needs_contact(language: Language, route: ReplyRoute) -> Reply:
     return Reply(t("need_contact", language), AnswerSource.TEMPLATE, FollowUp.SHARE_CONTACT, route)
 
 
@@ -98,7 +98,7 @@ async def _own_orders(
     shop: ShopData, customer_id: str | None, entities: Entities, language: Language
 ) -> Reply:
     if customer_id is None:
-        return needs_contact(language, "shipping")
+        return needs_contact(language, ReplyRoute.SHIPPING)
     if entities.order_numbers:
         parts = []
         found_any = False
@@ -110,13 +110,13 @@ async def _own_orders(
                 found_any = True
                 parts.append(describe_order(order, language))
         source = AnswerSource.DATABASE if found_any else AnswerSource.TEMPLATE
-        return Reply("\n\n".join(parts), source, route="shipping")
+        return Reply("\n\n".join(parts), source, route=ReplyRoute.SHIPPING)
     recent = await shop.orders_of(customer_id)
     if not recent:
-        return Reply(t("no_orders", language), AnswerSource.DATABASE, route="shipping")
+        return Reply(t("no_orders", language), AnswerSource.DATABASE, route=ReplyRoute.SHIPPING)
     if len(recent) == 1:
-        return Reply(describe_order(recent[0], language), AnswerSource.DATABASE, route="shipping")
+        return Reply(describe_order(recent[0], language), AnswerSource.DATABASE, route=ReplyRoute.SHIPPING)
     lines = "\n".join(
         t("order_line", language, number=o.number, status=order_status_label(o, language)) for o in recent
     )
-    return Reply(t("recent_orders", language, lines=lines), AnswerSource.DATABASE, route="shipping")
+    return Reply(t("recent_orders", language, lines=lines), AnswerSource.DATABASE, route=ReplyRoute.SHIPPING)

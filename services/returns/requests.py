@@ -16,7 +16,7 @@ from services.faq.entry import FaqDocument
 from services.faq.replies import faq_reply
 from services.llm.speculative import FaqReplies
 from services.orders.shipping import needs_contact
-from services.replies import AnswerSource, FollowUp, Reply
+from services.replies import AnswerSource, FollowUp, Reply, ReplyRoute
 from services.shop.policy import ShopPolicy
 from services.shop.sources.base import ShopData, says_delivered
 from services.text.normalize import normalize
@@ -62,16 +62,19 @@ async def answer_returns(
         return await _status(session, customer, entities.rma_numbers, language)
     if WANTS_TO_FILE_RETURN.search(clean):
         if customer is None:
-            return needs_contact(language, "returns")
+            return needs_contact(language, ReplyRoute.RETURNS)
         return Reply(
-            t("return_choose_order", language), AnswerSource.TEMPLATE, FollowUp.START_RETURN, "returns"
+            t("return_choose_order", language),
+            AnswerSource.TEMPLATE,
+            FollowUp.START_RETURN,
+            ReplyRoute.RETURNS,
         )
     if damaged:  # a report, not a question: the policy entry would answer what was not asked
         return Reply(
             t("damaged_item", language),
             AnswerSource.TEMPLATE,
             FollowUp.OFFER_RETURN,
-            "returns",
+            ReplyRoute.RETURNS,
             choices=choices,
         )
     policy = await faq_reply(
@@ -81,7 +84,7 @@ async def answer_returns(
         faq,
         customer=customer,
         user_id=user_id,
-        route="returns",
+        route=ReplyRoute.RETURNS,
         shop=shop,
         follow_up=FollowUp.OFFER_RETURN,
     )
@@ -90,10 +93,10 @@ async def answer_returns(
     if asks_status:
         # "where is my refund?" from a customer not yet linked, and no entry answers it: who they
         # are is what would answer it ("I don't have a reliable answer" sent them nowhere).
-        return needs_contact(language, "returns")
+        return needs_contact(language, ReplyRoute.RETURNS)
     unsure = "faq_no_match_choices" if choices else "faq_no_match"
     return Reply(
-        t(unsure, language), AnswerSource.TEMPLATE, FollowUp.OFFER_RETURN, "returns", choices=choices
+        t(unsure, language), AnswerSource.TEMPLATE, FollowUp.OFFER_RETURN, ReplyRoute.RETURNS, choices=choices
     )
 
 
@@ -101,7 +104,7 @@ async def _status(
     session: AsyncSession, customer: Customer | None, rma_numbers: Sequence[str], language: Language
 ) -> Reply:
     if customer is None:
-        return needs_contact(language, "returns")
+        return needs_contact(language, ReplyRoute.RETURNS)
     assert customer.id is not None
     lookups = [*rma_numbers, *(_compact_rma(number) for number in rma_numbers)]
     requests = await return_requests.for_customer(session, customer.id, rma_numbers=lookups)
@@ -110,7 +113,7 @@ async def _status(
             text = t("rma_not_found", language, rma=", ".join(rma_numbers))
         else:  # no request yet is not "nothing can be returned": that is the flow's to say
             text = t("return_none_yet", language)
-        return Reply(text, AnswerSource.TEMPLATE, route="returns")
+        return Reply(text, AnswerSource.TEMPLATE, route=ReplyRoute.RETURNS)
     lines = "\n".join(
         t(
             "return_status_line",
@@ -122,7 +125,7 @@ async def _status(
         )
         for r in requests
     )
-    return Reply(t("return_status", language, lines=lines), AnswerSource.DATABASE, route="returns")
+    return Reply(t("return_status", language, lines=lines), AnswerSource.DATABASE, route=ReplyRoute.RETURNS)
 
 
 def _compact_rma(number: str) -> str:
