@@ -11,7 +11,12 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Customer, InboundMessage, LLMCall, LLMReply, Order, OutboundMessage, OutboundStatus
-from db.repositories.logs import NOT_ANSWERED, customer_traffic, to_customer_chat, with_a_person_clause
+from db.repositories.logs import (
+    customer_traffic,
+    failed_clause,
+    to_customer_chat,
+    with_a_person_clause,
+)
 
 ListedField = Literal["intent", "route", "answer_source"]
 
@@ -71,10 +76,7 @@ async def customer_messages_page(
     if with_a_person:
         statement = statement.where(with_a_person_clause())
     if failed:
-        refused = select(OutboundMessage.inbound_id).where(OutboundMessage.status == OutboundStatus.FAILED)
-        statement = statement.where(
-            or_(col(InboundMessage.status).in_(NOT_ANSWERED), col(InboundMessage.id).in_(refused))
-        )
+        statement = statement.where(failed_clause())
     if before is not None:
         statement = statement.where(col(InboundMessage.id) < before)
     statement = statement.order_by(col(InboundMessage.id).desc()).limit(limit)

@@ -53,6 +53,13 @@ def to_customer_chat(user_id: int) -> ColumnElement[bool]:
     )
 
 
+def failed_clause() -> ColumnElement[bool]:
+    """Messages that failed or were abandoned, and messages with a reply Telegram refused: what
+    the logs and the console list as failed."""
+    refused = select(OutboundMessage.inbound_id).where(OutboundMessage.status == OutboundStatus.FAILED)
+    return or_(col(InboundMessage.status).in_(NOT_ANSWERED), col(InboundMessage.id).in_(refused))
+
+
 def customer_traffic() -> ColumnElement[bool]:
     """Rows that are customer traffic: not routed to the staff side (unrouted rows count)."""
     route = col(InboundMessage.route)
@@ -82,10 +89,7 @@ async def inbound(
     if not include_staff:
         statement = statement.where(customer_traffic())
     if failed:
-        refused = select(OutboundMessage.inbound_id).where(OutboundMessage.status == OutboundStatus.FAILED)
-        statement = statement.where(
-            or_(col(InboundMessage.status).in_(NOT_ANSWERED), col(InboundMessage.id).in_(refused))
-        )
+        statement = statement.where(failed_clause())
     if user_id is not None:
         statement = statement.where(InboundMessage.telegram_user_id == user_id)
     elif exclude_users:
