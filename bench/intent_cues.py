@@ -1,9 +1,8 @@
-"""The hand-written cue tables of the first, rule-based classifier.
+"""Hand-written cue tables for the intents, kept to measure what they would add.
 
-Kept only for measurement: `csbot classify --evaluate FILE --cues` adds their
-scores to the example-based classifier, so anyone can see what they add (on the
-held-out sets: nothing measurable, see the README), and the tables stay out of
-the bot's path.
+`python -m bench.intent_cues FILE.tsv` prints the classifier's precision and recall on a
+labelled set without and with these tables' scores added; `bench.understanding` times them
+beside `understand`. They are not on the bot's path.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from services.console.auth import issue_login_link
 from services.console.resend import ResendResult, resend
 from services.handoff.sessions import open_handoffs, render_open_handoffs
 from services.llm.speculative import FaqReplies
-from services.replies import ReplyRoute
+from services.replies import AnswerSource, ReplyRoute
 from services.rollout.arm_stats import arm_section
 from services.rollout.canary import Canary
 from services.settings import Settings
@@ -46,7 +46,7 @@ def create_router() -> Router:
         interaction: Interaction,
         canary: Canary | None = None,
     ) -> None:
-        interaction.routed(ReplyRoute.ADMIN, "database")
+        interaction.routed(ReplyRoute.ADMIN, AnswerSource.DATABASE)
         try:
             period = parse_period(command.args or "24h")
         except ValueError:
@@ -70,7 +70,7 @@ def create_router() -> Router:
         settings: Settings,
         interaction: Interaction,
     ) -> None:
-        interaction.routed(ReplyRoute.ADMIN, "database")
+        interaction.routed(ReplyRoute.ADMIN, AnswerSource.DATABASE)
         user_id, count = None, DEFAULT_LOG_COUNT
         args = (command.args or "").split()
         failed = bool(args) and args[0] == "failed"
@@ -100,7 +100,7 @@ def create_router() -> Router:
     async def on_conversation(
         message: Message, command: CommandObject, session: AsyncSession, interaction: Interaction
     ) -> None:
-        interaction.routed(ReplyRoute.ADMIN, "database")
+        interaction.routed(ReplyRoute.ADMIN, AnswerSource.DATABASE)
         try:
             user_id = int((command.args or "").strip())
         except ValueError:
@@ -113,7 +113,7 @@ def create_router() -> Router:
         message: Message, command: CommandObject, bot: Bot, session: AsyncSession, interaction: Interaction
     ) -> None:
         """Send a reply Telegram refused (the number `/logs failed` shows) to its chat again."""
-        interaction.routed(ReplyRoute.ADMIN, "database")
+        interaction.routed(ReplyRoute.ADMIN, AnswerSource.DATABASE)
         try:
             outbound_id = int((command.args or "").strip().lstrip("#"))
         except ValueError:
@@ -143,7 +143,7 @@ def create_router() -> Router:
     @router.message(Command("handoffs"))
     async def on_handoffs(message: Message, session: AsyncSession, interaction: Interaction) -> None:
         """Who is waiting for a person, and for how long (oldest first)."""
-        interaction.routed(ReplyRoute.ADMIN, "database")
+        interaction.routed(ReplyRoute.ADMIN, AnswerSource.DATABASE)
         await _send_long(message, render_open_handoffs(await open_handoffs(session)))
 
     @router.message(Command("console"))
@@ -151,7 +151,7 @@ def create_router() -> Router:
         message: Message, session: AsyncSession, settings: Settings, interaction: Interaction
     ) -> None:
         """A one-time sign-in link to the web console, for this admin only (the filter checked)."""
-        interaction.routed(ReplyRoute.ADMIN, "database")
+        interaction.routed(ReplyRoute.ADMIN, AnswerSource.DATABASE)
         key = settings.console_signing_key()
         if key is None or message.from_user is None:
             await message.answer(
@@ -187,7 +187,7 @@ def create_router() -> Router:
         message: Message, session: AsyncSession, faq: FaqReplies, interaction: Interaction
     ) -> None:
         """Rebuild the FAQ index from the database now (it also reloads by itself when the table changes)."""
-        interaction.routed(ReplyRoute.ADMIN, "database")
+        interaction.routed(ReplyRoute.ADMIN, AnswerSource.DATABASE)
         refresher = faq.lookup.refresher
         if refresher is None:
             await message.answer("This bot's FAQ does not come from the database.", parse_mode=None)

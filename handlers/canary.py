@@ -8,7 +8,7 @@ from aiogram.types import Message
 
 from handlers.filters import IsAdmin
 from services.admin.conversation_log import Interaction
-from services.replies import ReplyRoute
+from services.replies import AnswerSource, ReplyRoute
 from services.rollout.canary import Canary, CanaryError
 
 USAGE = (
@@ -24,7 +24,7 @@ def create_router() -> Router:
     async def on_canary(
         message: Message, command: CommandObject, canary: Canary | None, interaction: Interaction
     ) -> None:
-        interaction.routed(ReplyRoute.ADMIN, "database")
+        interaction.routed(ReplyRoute.ADMIN, AnswerSource.DATABASE)
         if canary is None:
             await message.answer("Canary routing is not available in this process.", parse_mode=None)
             return

@@ -6,5 +6,6 @@
 - `shop`: the shop's data sources, files and rules; `llm`: model access and verified answers;
 - `inbox`: nothing lost; `admin`, `console`, `rollout`: what staff read and try;
 - `text`: every sentence the bot says and the text utilities;
-- `replies` (what a service answers), `answerers` (built once at start), `settings`.
+- `replies` (what a service answers), `answerers` (built once at start), `settings` (the typed
+  configuration), `resilience` (retries, back-off and the circuit breaker for every outside call).
 """
