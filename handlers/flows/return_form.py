@@ -3,8 +3,9 @@
 Started by the returns router (`/return`, the Start button) and by the inquiry router (a return
 question); handlers/returns.py routes its taps and typed answers here.
 
-Each step can be answered by a tap or by typing (services.returns.typed_input reads what was typed);
-both go through `act`, so a typed "yes" files exactly what the Confirm button would.
+Each step can be answered by a tap or by typing; services/returns/form.py decides what a typed
+answer means (`read_typed`), and both go through `act`, so a typed "yes" files exactly what the
+Confirm button would.
 """
 
 from __future__ import annotations
