@@ -60,8 +60,12 @@ class ReplyRoute(StrEnum):
 
     @classmethod
     def clarified(cls, choice: str) -> ReplyRoute:
-        """The route of a tap on one of the clarifying question's choices."""
-        return cls(f"{cls.CLARIFY}:{choice}")
+        """The route of a tap on one of the clarifying question's choices; a choice no button
+        offers (an old or forged one) is answered, and logged, as "something else"."""
+        try:
+            return cls(f"{cls.CLARIFY}:{choice}")
+        except ValueError:
+            return cls.CLARIFIED_OTHER
 
 
 class FollowUp(StrEnum):

@@ -6,6 +6,7 @@ from aiogram.methods import SendMessage
 
 from bot.app import App, build_app
 from bot.local_chat import LocalChat
+from db.models import InboundMessage
 from handlers.keyboards import Clarification
 from services.settings import Settings
 from services.text.sentences import Language, t
@@ -27,6 +28,14 @@ async def test_an_unclear_message_asks_with_buttons_and_each_button_answers(harn
     assert await _texts(harness, order) == [t("need_contact", Language.EN)]  # a stranger sees no orders
     other = Clarification(choice="other", language=Language.EN).pack()
     assert await _texts(harness, other) == [t("clarify_other", Language.EN)]
+
+
+async def test_a_choice_no_button_offers_is_answered_as_other(harness: Harness) -> None:
+    """An old or forged button's choice gets the "something else" answer, logged as such."""
+    unknown = Clarification(choice="warranty", language=Language.EN).pack()
+    assert await _texts(harness, unknown) == [t("clarify_other", Language.EN)]
+    [row] = await harness.rows(InboundMessage)
+    assert row.route == "clarify:other"
 
 
 async def test_a_shop_with_no_products_asks_without_a_stock_button(settings: Settings) -> None:
