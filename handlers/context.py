@@ -36,7 +36,7 @@ async def conversation_language(session: AsyncSession, message: Message) -> Lang
 
 def button_language(code: str | None) -> Language | None:
     """The reply language a button's callback data carries, when it is one the bot speaks."""
-    return Language(code) if code is not None and code in Language.__members__.values() else None
+    return Language.known(code)
 
 
 async def linked_customer(session: AsyncSession, user: User | None) -> Customer | None:

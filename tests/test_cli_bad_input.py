@@ -24,6 +24,7 @@ from bench.fake_bot_api import FakeBotAPI
 from db import migrate
 from db.engine import create_engine
 from tests.cli_runner import Result, csbot
+from tests.cli_runner import environment as cli_environment
 
 BLOCK_LOCAL_EXTRA = (
     "import runpy, sys\n"
@@ -180,8 +181,7 @@ def test_reading_a_database_without_the_schema_is_one_line(
 )
 def test_a_closed_stdout_is_no_error(tmp_path: Path, command: tuple[str, ...]) -> None:
     assert csbot(tmp_path, "db", "upgrade").returncode == 0
-    environment = {k: v for k, v in os.environ.items() if not k.startswith(("CSBOT_", "DATABASE_URL"))}
-    environment["CSBOT_DATABASE_URL"] = f"sqlite:///{tmp_path / 'shop.db'}"
+    environment = cli_environment(tmp_path, {})
     read_end, write_end = os.pipe()
     os.close(read_end)  # the reader (`head`) is gone before csbot writes: every write is EPIPE
     try:
@@ -224,8 +224,7 @@ async def telegram() -> AsyncIterator[FakeBotAPI]:
 
 async def _run_csbot(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
     """`csbot run` while this event loop serves the fake Bot API."""
-    environment = {k: v for k, v in os.environ.items() if not k.startswith(("CSBOT_", "DATABASE_URL"))}
-    environment.update({"CSBOT_DATABASE_URL": f"sqlite:///{tmp_path / 'shop.db'}", **env})
+    environment = cli_environment(tmp_path, env)
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
@@ -276,8 +275,7 @@ async def test_unreachable_telegram_is_one_line(tmp_path: Path) -> None:
 
 
 def _csbot_without_local_extra(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    environment = {k: v for k, v in os.environ.items() if not k.startswith(("CSBOT_", "DATABASE_URL"))}
-    environment.update({"CSBOT_DATABASE_URL": f"sqlite:///{tmp_path / 'shop.db'}", **env})
+    environment = cli_environment(tmp_path, env)
     return subprocess.run(
         [sys.executable, "-c", BLOCK_LOCAL_EXTRA, *args],
         input="",

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
 import socket
 import sys
@@ -15,6 +14,7 @@ from aiohttp import web
 from bot.console import create_console
 from bot.console.wiring import console_deps
 from bot.http_server import HttpFront
+from tests.cli_runner import environment as cli_environment
 from tests.console_support import CONSOLE_SECRET
 from tests.harness import ADMIN_ID, Harness
 from tests.test_cli import csbot
@@ -37,11 +37,8 @@ def _free_port() -> int:
 
 async def test_csbot_admin_serves_the_console_until_told_to_stop(tmp_path: Path) -> None:
     port = _free_port()
-    environment = {k: v for k, v in os.environ.items() if not k.startswith(("CSBOT_", "DATABASE_URL"))}
-    environment.update(
-        CSBOT_DATABASE_URL=f"sqlite:///{tmp_path / 'shop.db'}",
-        CSBOT_ADMIN_IDS=str(ADMIN_ID),
-        CSBOT_CONSOLE_SECRET=CONSOLE_SECRET,
+    environment = cli_environment(
+        tmp_path, {"CSBOT_ADMIN_IDS": str(ADMIN_ID), "CSBOT_CONSOLE_SECRET": CONSOLE_SECRET}
     )
     process = await asyncio.create_subprocess_exec(
         sys.executable,

@@ -84,3 +84,13 @@ async def test_a_command_is_answered_in_the_language_of_the_conversation(
     [reply] = [c for c in calls if isinstance(c, SendMessage)]
     keys = ("help", "handoff_ended", "unknown_command", "need_contact", "return_choose_order")
     assert reply.text in {t(key, Language.EN) for key in keys}, reply.text
+
+
+def test_a_language_code_is_read_one_way() -> None:
+    """Telegram's codes carry a region ("ja-JP"); stored and button codes are exact; anything the
+    bot does not speak reads as English, or as unknown where the caller decides."""
+    assert Language.of("ja-JP") is Language.JA and Language.of("KO") is Language.KO
+    assert Language.of("zh-hans") is Language.EN and Language.of(None) is Language.EN
+    assert Language.of("de", default=Language.KO) is Language.KO
+    assert Language.known("en") is Language.EN
+    assert Language.known("kr") is None and Language.known("ja-JP") is None and Language.known(None) is None

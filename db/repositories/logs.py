@@ -31,11 +31,6 @@ def opened_handoff(route: str | None, source: str | None) -> bool:
     return (route, source) == HANDOFF_OPENED
 
 
-def opened_handoff_clause() -> ColumnElement[bool]:
-    route, source = HANDOFF_OPENED
-    return and_(col(InboundMessage.route) == route, col(InboundMessage.answer_source) == source)
-
-
 def with_a_person(route: str | None, source: str | None) -> bool:
     return route in WITH_A_PERSON_ROUTES or source == HANDOFF_OPENED[1]
 

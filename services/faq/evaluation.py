@@ -88,9 +88,7 @@ def language_of(question: Question) -> Language:
     """The file's language column; `mix` (Japanese alone or mixed) is answered like the bot would."""
     from services.text.normalize import detect_language
 
-    if question.language in Language.__members__.values():
-        return Language(question.language)
-    return detect_language(question.text)
+    return Language.known(question.language) or detect_language(question.text)
 
 
 def evaluate(

@@ -548,13 +548,14 @@ class Language(StrEnum):
     JA = "ja"
 
     @classmethod
+    def known(cls, code: str | None) -> Language | None:
+        """The language a code names exactly ("ko"), None for any other (or none)."""
+        return cls(code) if code is not None and code in cls._value2member_map_ else None
+
+    @classmethod
     def of(cls, code: str | None, default: Language | None = None) -> Language:
-        """The language a code names ("ko", "ja-JP", "EN"); `default` (English) for any other."""
-        prefix = (code or "").strip().lower()[:2]
-        try:
-            return cls(prefix)
-        except ValueError:
-            return default or cls.EN
+        """The language a code begins with ("ko", "ja-JP", "EN"); `default` (English) for any other."""
+        return cls.known((code or "").strip().lower()[:2]) or default or cls.EN
 
 
 LANGUAGES: tuple[Language, ...] = tuple(Language)
