@@ -1,6 +1,7 @@
 """Fit the FAQ matcher's abstention model and the intent clarification threshold.
 
     .venv/bin/python -m bench.calibrate          # rewrites services/data/*_calibration.json
+    .venv/bin/python -m bench.calibrate --intents   # only the intents' clarification bar
 
 Tuning data only (bench.eval_sets.TUNING_FAQ, eight FAQs): the demo FAQ with
 tests/data/faq_demo.tsv, the first unseen FAQ (tests/data/unseen_faq.csv), which
@@ -21,9 +22,10 @@ import sys
 import numpy as np
 
 from bench.eval_sets import DATA, TUNING_FAQ, faq_documents
+from services.faq.calibration import Calibration
 from services.faq.entry import FaqDocument
 from services.faq.evaluation import load_questions
-from services.faq.matcher import CALIBRATION_PATH, FEATURES, Calibration, FaqMatcher
+from services.faq.matcher import CALIBRATION_PATH, FEATURES, FaqMatcher
 from services.understanding.classifier import INTENTS, IntentClassifier, load_examples
 from services.understanding.encoder import shared_encoder
 from services.understanding.understand import INTENT_CALIBRATION_PATH
@@ -75,7 +77,7 @@ def faq_rows(
                 assert found is not None
                 best, _, evidence = found
                 features.append([evidence[name] for name in FEATURES])
-                correct.append(float(matcher.slugs[best] == question.expected))
+                correct.append(float(question.right(matcher.slugs[best])))
             sets.append((str(questions_path) + suffix, np.array(features), np.array(correct)))
     return sets
 
@@ -99,20 +101,22 @@ THRESHOLD_PASSES = 2
 
 
 def calibrate_faq() -> dict[str, object]:
-    calibration = Calibration((0.0,) * len(FEATURES), 0.0, 1.01)  # round 1: no background question covered
+    calibration = Calibration(
+        (0.0,) * len(FEATURES), 0.0, 1.01, FEATURES
+    )  # round 1: no background question covered
     for round_number in range(1, ROUNDS + 1):
         sets = faq_rows(calibration)
         x = np.vstack([features for _, features, _ in sets])
         y = np.concatenate([correct for _, _, correct in sets])
         weights, bias = fit_logistic(x, y)
-        calibration = Calibration(tuple(float(w) for w in weights), bias, 0.0)
+        calibration = Calibration(tuple(float(w) for w in weights), bias, 0.0, FEATURES)
         threshold = _threshold(calibration, sets)
-        calibration = Calibration(calibration.weights, calibration.bias, threshold)
+        calibration = Calibration(calibration.weights, calibration.bias, threshold, FEATURES)
         print(f"round {round_number}: threshold {threshold:.2f}, weights {np.round(weights, 2).tolist()}")
     for _ in range(THRESHOLD_PASSES):  # the features must be the ones the final calibration produces
         sets = faq_rows(calibration)
         threshold = _threshold(calibration, sets)
-        calibration = Calibration(calibration.weights, calibration.bias, threshold)
+        calibration = Calibration(calibration.weights, calibration.bias, threshold, FEATURES)
         print(f"threshold pass: {threshold:.2f}")
     sets = faq_rows(calibration)
 
@@ -227,7 +231,7 @@ def cross_validate() -> None:
     """Leave one tuning FAQ out: fit on the others, judge on it (coverage and false answers of the
     matcher's top entry). How a change to the features would fare on a FAQ it has never seen, without
     looking at the held-out sets."""
-    sets = faq_rows(Calibration.load())
+    sets = faq_rows(Calibration.load(CALIBRATION_PATH, features=FEATURES))
     totals = np.zeros(3)
     left_out: list[tuple[np.ndarray, np.ndarray]] = []
     for _, questions_path in TUNING:
@@ -237,7 +241,7 @@ def cross_validate() -> None:
         weights, bias = fit_logistic(
             np.vstack([f for _, f, _ in rest]), np.concatenate([c for _, _, c in rest])
         )
-        fitted = Calibration(tuple(float(w) for w in weights), bias, 0.0)
+        fitted = Calibration(tuple(float(w) for w in weights), bias, 0.0, FEATURES)
         threshold = _threshold(fitted, rest)
         p = np.array([fitted.probability(dict(zip(FEATURES, row, strict=True))) for row in features])
         answered = p >= threshold
@@ -276,6 +280,9 @@ def _right_within(p: np.ndarray, correct: np.ndarray, budget: float) -> float:
 def main() -> None:
     if "--cross-validate" in sys.argv:
         cross_validate()
+        return
+    if "--intents" in sys.argv:  # the clarification bar alone, after the examples changed
+        INTENT_CALIBRATION_PATH.write_text(json.dumps(calibrate_intents(), indent=2) + "\n", encoding="utf-8")
         return
     search_term_weight()
     INTENT_CALIBRATION_PATH.write_text(json.dumps(calibrate_intents(), indent=2) + "\n", encoding="utf-8")

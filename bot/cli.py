@@ -90,6 +90,13 @@ def _parser() -> argparse.ArgumentParser:
         metavar="CSV",
         help="evaluate against this FAQ file (import format) or `demo`; default: the database's FAQ",
     )
+    evaluate.add_argument(
+        "--learn",
+        metavar="SHARE",
+        type=_share,
+        help="file this first share of the questions (e.g. 0.5) under their entries as examples, then ask "
+        "the rest: the learning curve, before and after",
+    )
 
     database = commands.add_parser("db", help="database maintenance")
     db_commands = database.add_subparsers(dest="db_command", required=True)
@@ -441,8 +448,23 @@ def _evaluate(args: argparse.Namespace, settings: Settings) -> int:
     except ValueError as error:  # FaqFileError included
         print(f"csbot: {error}", file=sys.stderr)
         return 2
+    if args.learn is not None:
+        from services.faq.evaluation import learning_curve, render_learning
+
+        emit_line(render_learning(learning_curve(questions, classifier, lookup, first=args.learn)))
+        return 0
     emit_line(render(evaluate(questions, classifier, lookup)))
     return 0
+
+
+def _share(value: str) -> float:
+    try:
+        share = float(value)
+    except ValueError:
+        share = -1.0
+    if not 0 < share < 1:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a share between 0 and 1 (e.g. 0.5)")
+    return share
 
 
 def _eval_answerers(faq: str | None, settings: Settings) -> tuple[IntentClassifier, FaqLookupAnswerer]:
@@ -545,8 +567,16 @@ def _classify(args: argparse.Namespace, settings: Settings) -> int:
         from services.understanding.evaluation import evaluate, load_labelled, render_report
 
         # The demo catalogue's names, so the report is the same on every machine.
+        try:
+            labelled = load_labelled(args.evaluate)
+        except OSError as error:
+            print(f"csbot: {args.evaluate}: cannot read the file ({error.strerror})", file=sys.stderr)
+            return 2
+        except (ValueError, UnicodeDecodeError) as error:
+            print(f"csbot: {error}", file=sys.stderr)
+            return 2
         classifier = IntentClassifier(CatalogueName(p["sku"], demo_names(p)) for p in DEMO_PRODUCTS)
-        emit_line(render_report(evaluate(classifier, load_labelled(args.evaluate))))
+        emit_line(render_report(evaluate(classifier, labelled)))
         return 0
     from bot.cli_database import missing_sqlite_file
 

@@ -10,6 +10,7 @@ from handlers.context import button_language, say
 from handlers.keyboards import FaqChoice, offer_person
 from services.admin.conversation_log import Interaction
 from services.faq.choices import picked_entry
+from services.faq.learning import learn_from_choice
 from services.llm.speculative import FaqReplies
 from services.replies import AnswerSource, ReplyRoute
 from services.text.sentences import Language, t
@@ -45,5 +46,7 @@ def create_router() -> Router:
         interaction.entities["faq"] = {"slug": entry.slug, "answered": True, "picked": True}
         for part in split_text(entry.answer):
             await say(message, part)
+        # The customer said which entry answers what they asked: the bot learns their words.
+        await learn_from_choice(session, user_id=query.from_user.id, chat_id=message.chat.id, slug=entry.slug)
 
     return router

@@ -54,6 +54,29 @@ def test_unanswered_questions_are_grouped_by_what_they_ask() -> None:
     assert sum(g.count for g in groups) == 6
 
 
+def test_korean_and_japanese_paraphrases_of_one_question_are_one_group() -> None:
+    """The way a question is asked ("되나요", "가능한가요", "해주시나요"; "できますか", "ありますか") is not
+    what it asks: three groups of one were one group of three."""
+    groups = group_questions(
+        [
+            "선물 포장 되나요?",
+            "선물 포장 가능한가요?",
+            "선물포장 해주시나요?",
+            "ギフト包装できますか",
+            "ギフト包装はありますか",
+            "해외 배송 되나요?",
+            "해외배송 가능한가요",
+            "영수증 발급 가능한가요?",
+        ]
+    )
+    assert [(g.count, g.example) for g in groups] == [
+        (3, "선물 포장 되나요?"),
+        (2, "ギフト包装できますか"),
+        (2, "해외 배송 되나요?"),
+        (1, "영수증 발급 가능한가요?"),
+    ]
+
+
 def test_ticks_are_round_and_reach_the_top() -> None:
     assert nice_ticks(3) == [0.0, 1.0, 2.0, 3.0]
     assert nice_ticks(0.0023) == [0.0, 0.0005, 0.001, 0.0015, 0.002, 0.0025]

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
 from aiogram.methods import SendMessage
 
+import services.faq.store
 from bot.app import App, build_app
 from bot.local_chat import LocalChat
-from db.models import InboundMessage, Product
+from db.models import FaqEntry, InboundMessage, Product
 from handlers.keyboards import FaqChoice, HandoffOffer
 from services.admin.figures import says_dont_know
 from services.faq.choices import OFFER_ABOVE, entry_key, offered, picked_entry
@@ -293,3 +295,27 @@ async def test_a_product_found_by_its_code_gets_its_stock_line_then_the_entries_
     assert reply.text.endswith("\n\n" + _entry("same-day-dispatch").answer), reply.text
     labels = [label for label, data in buttons(reply) if data.startswith(FaqChoice.__prefix__)]
     assert labels == []
+
+
+async def test_a_tapped_entry_learns_the_question_and_answers_it_outright_next_time(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A customer who taps an offered entry has said it answers their question: the question becomes
+    one of the entry's examples, and the next customer asking it so is answered with no buttons."""
+    question = harness.updates.text(OTHER_USER_ID, UNSURE_PAYMENT_QUESTION)
+    [reply] = [c for c in await harness.feed(question) if isinstance(c, SendMessage)]
+    assert reply.text == t("faq_no_match_choices", Language.EN)
+    [payment_button] = [data for label, data in buttons(reply) if label == _entry("payment-methods").question]
+    await harness.feed(harness.updates.callback(OTHER_USER_ID, payment_button))
+    [english] = [r for r in await harness.rows(FaqEntry) if (r.slug, r.language) == ("payment-methods", "en")]
+    assert english.examples.splitlines()[-1] == UNSURE_PAYMENT_QUESTION
+    others = [r for r in await harness.rows(FaqEntry) if r.slug != "payment-methods"]
+    assert all(UNSURE_PAYMENT_QUESTION not in r.examples for r in others)
+
+    monkeypatch.setattr(services.faq.store, "CHECK_EVERY_SECONDS", 0.0)  # the next message reloads
+    [again] = await harness.say(DEMO_USER_ID, UNSURE_PAYMENT_QUESTION.upper())
+    assert again == _entry("payment-methods").answer, "the learnt phrasing is the entry's own now"
+
+    await harness.feed(harness.updates.callback(OTHER_USER_ID, payment_button))  # a second tap
+    [english] = [r for r in await harness.rows(FaqEntry) if (r.slug, r.language) == ("payment-methods", "en")]
+    assert english.examples.splitlines().count(UNSURE_PAYMENT_QUESTION) == 1, "filed once"

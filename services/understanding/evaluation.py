@@ -52,13 +52,16 @@ def load_labelled(path: str | Path) -> list[Labelled]:
     """Lines `intent<TAB>language<TAB>text`; `#` starts a comment, a header line is skipped."""
     items = []
     for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip() or line.startswith("#") or line.startswith("expected\t"):
+        if not line.strip() or line.startswith("#") or line.split("\t")[0] in ("expected", "intent"):
             continue
         try:
             intent, language, text = line.split("\t", 2)
             items.append(Labelled(Intent(intent), language, text))
         except ValueError as error:
-            raise ValueError(f"{path}:{number}: expected intent<TAB>language<TAB>text") from error
+            raise ValueError(
+                f"{path}: line {number}: expected intent<TAB>language<TAB>text, the intent one of "
+                + ", ".join(i.value for i in Intent)
+            ) from error
     return items
 
 

@@ -22,7 +22,7 @@ from services.text.normalize import normalize
 from services.text.sentences import Language
 from services.understanding.classifier import Classification, Intent, IntentClassifier
 from services.understanding.complaints import Complaint, complaint_in
-from services.understanding.entities import Entities
+from services.understanding.entities import Entities, sku_like_tokens
 from services.understanding.small_talk import SmallTalk, small_talk
 
 INTENT_CALIBRATION_PATH = Path(__file__).parent / "data" / "intent_calibration.json"
@@ -130,6 +130,10 @@ ASKS_AVAILABILITY = re.compile(
     r"|在庫|売り切れ|再入荷|入荷|値段|価格|いくら|ありますか|あります\?|色"
 )
 """What the catalogue does answer: whether it is there, in which size or colour, and its price."""
+ASKS_STOCK = re.compile(
+    r"\b(in stock|stock|available|sold out|restock)\b|재고|품절|재입고|在庫|売り切れ|再入荷"
+)
+"""Whether a product is there (not its price: "how much is shipping" asks a fee)."""
 ASKS_RETURN_STATUS = re.compile(
     r"\b(status|where is my (refund|return|exchange)|progress|processed)\b"
     r"|(환불|반품|교환)\s?(언제|진행|처리|상태|어떻게\s?됐)"
@@ -159,6 +163,7 @@ def _only_order_numbers(clean: str, entities: Entities) -> bool:
 
 
 _NOT_A_WORD = re.compile(r"[\W_]+")
+_NEUTRAL_NOUNS = re.compile(r"\bitem\b|상품|商品")
 
 
 def asks_return_policy(text: str, entities: Entities) -> bool:
@@ -264,6 +269,20 @@ def _route(
         return made(Route.NO_ENTRY, Intent.FAQ)  # "is the merino sweater itchy?": not a stock question
     if intent is Intent.STOCK and (entities.skus or (entities.products and not answered)):
         return made(Route.STOCK)  # a SKU is precise; a product name may be in a care question
+    if entities.products and not _NOT_A_WORD.sub("", _NEUTRAL_NOUNS.sub("", normalize(classification.read))):
+        return made(Route.STOCK, Intent.STOCK)  # "denim pants?": a product's name and nothing else
+    names_a_product = bool(
+        entities.skus or entities.products or any(c.isdigit() for c in "".join(sku_like_tokens(clean)))
+    )
+    if (
+        classification.runner_up is Intent.STOCK
+        and names_a_product
+        and ASKS_STOCK.search(clean)
+        and not answered
+    ):
+        # "is the canvas tote bag in stock and how much is shipping?": two questions, the stock one
+        # first; its line comes first and the FAQ's answer to the rest follows (second_question.py)
+        return made(Route.STOCK, Intent.STOCK)
     if intent is Intent.SHIPPING and names_own_order(clean, entities):
         return made(Route.ORDERS)
     if entities.order_numbers and _only_order_numbers(clean, entities):
@@ -284,7 +303,7 @@ def _route(
         if (
             intent is Intent.STOCK
             and classification.runner_up not in ACTION_INTENTS
-            and classification.confidence >= STOCK_GUESS_ABOVE
+            and (classification.confidence >= STOCK_GUESS_ABOVE or ASKS_AVAILABILITY.search(clean))
         ):
             # "is the quantum toaster available?": stock or nothing, and a product the catalogue does
             # not know; the stock reply asks which product, a sharper question than the generic one.
@@ -302,8 +321,37 @@ def _route(
     )
 
 
+def asks_the_faq(understanding: Understanding, text: str) -> bool:
+    """Where the FAQ's entries are what the customer may have meant: the bot has no answer of its
+    own (an honest "I don't know", a "what is this about?"), or its service cannot answer from what
+    the message names: a question about the returns policy (not an RMA number, a status check or a
+    request to file one), a delivery question that names no order of the customer's ("배송비",
+    "free shipping over how much?": the orders service asks which order or lists theirs, and the
+    entries follow), a stock guess that names no catalogue product and no product code ("스키 장비
+    빌리려는데 하루 얼마에요?" to a rental shop's FAQ). The closest entries are offered there
+    (services.faq.choices), and the retrieval encoder takes its second look."""
+    entities = understanding.classification.entities
+    match understanding.route:
+        case Route.NO_ENTRY | Route.CLARIFY:
+            return True
+        case Route.RETURNS:
+            return asks_return_policy(text, entities)
+        case Route.ORDERS:
+            return not names_own_order(text, entities)
+        case Route.STOCK:
+            return not (entities.skus or entities.products)
+    return False
+
+
 def understand(
     text: str, language: Language, classifier: IntentClassifier, lookup: FaqLookupAnswerer
 ) -> Understanding:
     classification = classifier.classify(text)
-    return decide(classification, lookup.match(text, language=language, embedded=classification.read), text)
+    found = lookup.match(text, language=language, embedded=classification.read)
+    understood = decide(classification, found, text)
+    if found is None or found.answered or not asks_the_faq(understood, text):
+        return understood
+    # A question for the FAQ the calibration would not answer: the retrieval encoder looks again
+    # (services/faq/second_look.py); only here, as it costs ten times the rest of understanding.
+    looked = lookup.match(text, language=language, embedded=classification.read, second_look=True)
+    return understood if looked is found else decide(classification, looked, text)
