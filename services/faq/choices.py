@@ -32,7 +32,7 @@ the tuning sets (`python -m bench.retrieval --offers`): the right entry offered 
 65% of the questions the FAQ does not cover instead of 51% and 98%."""
 STOCK_OFFER_ABOVE = 0.1
 """The bar after a stock reply that asks which product: "is it in stock?" is a stock question whose
-closest entries are seldom what was meant (a reply that has its own question to ask)."""
+closest entries are seldom what was meant (a reply with a question of its own)."""
 
 
 def offered(understanding: Understanding, text: str) -> tuple[str, ...]:

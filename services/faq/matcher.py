@@ -370,8 +370,9 @@ class FaqMatcher:
         embedded: str | None = None,
         second_look: bool = False,
     ) -> FaqMatch | None:
-        """`second_look`: a question the FAQ is asked (`services.understanding.understand.asks_the_faq`) that the
-        calibration would not answer gets the retrieval encoder's look (services/faq/second_look.py)."""
+        """`second_look`: a question the FAQ is asked (`asks_the_faq` in
+        services/understanding/understand.py) that the calibration would not answer gets the
+        retrieval encoder's look (services/faq/second_look.py)."""
         judged = self._judge(question, embedded)
         if judged is None:
             return None

@@ -269,7 +269,8 @@ def _route(
         return made(Route.NO_ENTRY, Intent.FAQ)  # "is the merino sweater itchy?": not a stock question
     if intent is Intent.STOCK and (entities.skus or (entities.products and not answered)):
         return made(Route.STOCK)  # a SKU is precise; a product name may be in a care question
-    if entities.products and not _NOT_A_WORD.sub("", _NEUTRAL_NOUNS.sub("", normalize(classification.read))):
+    read = normalize(classification.read or clean)
+    if entities.products and not _NOT_A_WORD.sub("", _NEUTRAL_NOUNS.sub("", read)):
         return made(Route.STOCK, Intent.STOCK)  # "denim pants?": a product's name and nothing else
     names_a_product = bool(
         entities.skus or entities.products or any(c.isdigit() for c in "".join(sku_like_tokens(clean)))
@@ -329,7 +330,10 @@ def asks_the_faq(understanding: Understanding, text: str) -> bool:
     "free shipping over how much?": the orders service asks which order or lists theirs, and the
     entries follow), a stock guess that names no catalogue product and no product code ("스키 장비
     빌리려는데 하루 얼마에요?" to a rental shop's FAQ). The closest entries are offered there
-    (services.faq.choices), and the retrieval encoder takes its second look."""
+    (services.faq.choices), and the retrieval encoder takes its second look. Questions about the
+    customer's own order or return ("where is my order?", "what is my RMA status?") get their
+    service's answer alone: the closest entries' probability does not tell them apart from policy
+    questions ("where is my order?" is 0.83 likely to be the demo FAQ's cancellation entry)."""
     entities = understanding.classification.entities
     match understanding.route:
         case Route.NO_ENTRY | Route.CLARIFY:
