@@ -8,10 +8,10 @@ import json
 import logging
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from bot.cli_output import OneLineParser, emit_line, positive_int
 from bot.cli_shop_files import add_parsers as add_shop_file_parsers
@@ -435,13 +435,8 @@ async def _read_logs(args: argparse.Namespace, settings: Settings) -> int:
 def _evaluate(args: argparse.Namespace, settings: Settings) -> int:
     from services.faq.evaluation import EvalFileError, evaluate, load_questions, render
 
-    try:
-        questions = load_questions(args.file)
-    except OSError as error:
-        print(f"csbot: {args.file}: cannot read the file ({error.strerror})", file=sys.stderr)
-        return 2
-    except (EvalFileError, UnicodeDecodeError) as error:
-        print(f"csbot: {error}", file=sys.stderr)
+    questions = _labelled_file(args.file, load_questions, EvalFileError)
+    if questions is None:
         return 2
     try:
         classifier, lookup = _eval_answerers(args.faq, settings)
@@ -455,6 +450,21 @@ def _evaluate(args: argparse.Namespace, settings: Settings) -> int:
         return 0
     emit_line(render(evaluate(questions, classifier, lookup)))
     return 0
+
+
+T = TypeVar("T")
+
+
+def _labelled_file(path: str, load: Callable[[str], T], malformed: type[Exception]) -> T | None:
+    """A labelled set read by `load`; None after one line on stderr when it cannot be read or a
+    line is malformed (the caller exits 2)."""
+    try:
+        return load(path)
+    except OSError as error:
+        print(f"csbot: {path}: cannot read the file ({error.strerror})", file=sys.stderr)
+    except (malformed, UnicodeDecodeError) as error:
+        print(f"csbot: {error}", file=sys.stderr)
+    return None
 
 
 def _share(value: str) -> float:
@@ -567,13 +577,8 @@ def _classify(args: argparse.Namespace, settings: Settings) -> int:
         from services.understanding.evaluation import evaluate, load_labelled, render_report
 
         # The demo catalogue's names, so the report is the same on every machine.
-        try:
-            labelled = load_labelled(args.evaluate)
-        except OSError as error:
-            print(f"csbot: {args.evaluate}: cannot read the file ({error.strerror})", file=sys.stderr)
-            return 2
-        except (ValueError, UnicodeDecodeError) as error:
-            print(f"csbot: {error}", file=sys.stderr)
+        labelled = _labelled_file(args.evaluate, load_labelled, ValueError)
+        if labelled is None:
             return 2
         classifier = IntentClassifier(CatalogueName(p["sku"], demo_names(p)) for p in DEMO_PRODUCTS)
         emit_line(render_report(evaluate(classifier, labelled)))
