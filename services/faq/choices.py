@@ -5,10 +5,8 @@ words is as harmful as an invented one), so it abstains on many of the questions
 its FAQ does cover. For most of those the right entry is among its three closest:
 offered as buttons beside the honest "I'm not sure" (or before the "what is this
 about?" buttons), the customer reaches it in one tap, and nothing is asserted on
-their behalf. Measured with `python -m bench.eval_sets` ("reached" = answered with
-the right entry + one tap away): 0.80-0.97 of the covered questions on the tuning
-FAQs, against 0.24-0.65 answered outright; 0.86-0.94 on the held-out FAQs, against
-0.25-0.63.
+their behalf. `python -m bench.eval_sets` measures "reached" (answered with the
+right entry + one tap away) beside coverage (docs/benchmarks.md).
 
 Choices are offered only while the closest entry is at least somewhat likely
 (`OFFER_ABOVE`): "what is the capital of France?" gets the plain answer and
@@ -27,9 +25,9 @@ from services.understanding.understand import Route, Understanding, asks_the_faq
 
 OFFER_ABOVE = 0.05
 """The matcher's probability for its closest entry below which no choices are offered. Chosen on
-the tuning sets (`python -m bench.retrieval --offers`): the right entry offered or answered for
-0.926 of their covered questions, against 0.887 at 0.1 and 0.936 with no bar, and choices shown to
-65% of the questions the FAQ does not cover instead of 51% and 98%."""
+the tuning sets (`python -m bench.retrieval --offers`, 2026-12-02): the right entry offered or
+answered for 0.925 of their covered questions, against 0.891 at 0.1 and 0.937 with no bar, and
+choices shown to 60% of the questions the FAQ does not cover instead of 49% and 90%."""
 STOCK_OFFER_ABOVE = 0.1
 """The bar after a stock reply that asks which product: "is it in stock?" is a stock question whose
 closest entries are seldom what was meant (a reply with a question of its own)."""
@@ -39,9 +37,8 @@ def offered(understanding: Understanding, text: str) -> tuple[str, ...]:
     """The slugs to offer for the message `text`, closest first; none when the bot answers, routes
     elsewhere, or has nothing likely enough."""
     match = understanding.faq
-    if asks_to_cancel(
-        text, understanding.classification.entities
-    ):  # the cancellation service answers it first
+    entities = understanding.classification.entities
+    if asks_to_cancel(text, entities):  # the cancellation service answers it first
         return ()
     if not asks_the_faq(understanding, text) or match is None or match.answered:
         return ()
