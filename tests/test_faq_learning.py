@@ -133,3 +133,16 @@ def test_the_customer_voice_sets_are_well_formed() -> None:
         assert len(questions) >= 150
         for question in questions:
             assert question.expected == "none" or question.answers <= slugs, (shop, question.line)
+
+
+def test_a_question_carrying_personal_data_is_never_filed() -> None:
+    from services.faq.learning import PERSONAL
+
+    for text in (
+        "주문 20240115-001234 환불 언제 돼요?",
+        "call me on 010-1234-5678",
+        "mail kim@example.com pls",
+    ):
+        assert PERSONAL.search(text), text
+    for text in ("can I split the payment?", "2개 사면 배송비 무료인가요?", "送料は3000円ですか"):
+        assert not PERSONAL.search(text), text

@@ -15,6 +15,7 @@ paraphrases move the calibration's similarity and the second look's paraphrase e
 from __future__ import annotations
 
 import logging
+import re
 
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -27,14 +28,18 @@ from services.text.normalize import detect_language
 
 logger = logging.getLogger(__name__)
 
+PERSONAL = re.compile(r"\d[\d\s-]{4,}\d|[^\s@]+@[^\s@]+\.\w+")
+"""An order or phone number, or an e-mail address: a question carrying one is not filed (the FAQ is
+the shop's text, shown to staff and exported; a customer's personal data stays in their log)."""
+
 
 async def learn_from_choice(session: AsyncSession, *, user_id: int, chat_id: int, slug: str) -> str | None:
     """File the question the customer was offered `slug` for as one of its examples; the question
-    filed, or None when there is none to file (no such question among their last messages, the entry
-    is gone, or it already has that phrasing)."""
+    filed, or None when there is none to file (no such question among their last messages, it
+    carries personal data, the entry is gone, or it already has that phrasing)."""
     try:
         asked = await log_repository.question_offered(session, user_id=user_id, chat_id=chat_id, slug=slug)
-        if asked is None or not asked.text.strip():
+        if asked is None or not asked.text.strip() or PERSONAL.search(asked.text):
             return None
         return await file_example(session, slug=slug, text=asked.text)
     except SQLAlchemyError as error:  # the customer has their answer; learning waits for the next tap
