@@ -510,12 +510,12 @@ def test_the_runner_up_score_is_the_highest_of_the_others(scores: list[float]) -
     """What `np.delete(scores, best).max()` gave, ties included, for every choice of `best`."""
     import numpy as np
 
-    from services.faq.matcher import _max_except
+    from services.faq.leads import max_except
 
     array = np.array(scores)
     for best in range(len(scores)):
         others = np.delete(array, best)
-        assert _max_except(array, best, -9.0) == (float(others.max()) if len(others) else -9.0)
+        assert max_except(array, best, -9.0) == (float(others.max()) if len(others) else -9.0)
 
 
 def test_a_message_naming_a_product_is_read_and_embedded_once_without_the_name(

@@ -95,6 +95,11 @@ class FaqLookupAnswerer:
             matcher = self._matcher
             if key in self._last:
                 return self._last[key]
+            first_key = (question, language, False)
+            if second_look and first_key in self._last:
+                first = self._last[first_key]
+                if first is None or first.answered:
+                    return first  # answered at the first look: the second would change nothing
         found = matcher.match(question, language=language, embedded=embedded, second_look=second_look)
         with self._lock:
             if matcher is self._matcher:

@@ -54,7 +54,6 @@ the bot says honestly that the FAQ doesn't cover the question.
 
 from __future__ import annotations
 
-import re
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -64,6 +63,7 @@ import numpy as np
 
 from services.faq.calibration import Calibration
 from services.faq.entry import FaqDocument
+from services.faq.leads import CJK, lead, max_except
 from services.faq.second_look import SecondLook
 from services.text.normalize import detect_language, normalize
 from services.text.sentences import Language
@@ -329,15 +329,15 @@ class FaqMatcher:
             "background_gap": gap,
             "answer_similarity": float(parts["answer"][best]),
             "lexical": float(lexical[best]),
-            "semantic_margin": _lead(parts["semantic"], best, alone),
+            "semantic_margin": lead(parts["semantic"], best, alone),
             "centroid": float(centroid[best]),
-            "centroid_margin": _lead(centroid, best, alone),
+            "centroid_margin": lead(centroid, best, alone),
             "lexical_agrees": float(lexical.max() > 0 and int(np.argmax(lexical)) == best),
             "semantic_agrees": float(int(np.argmax(parts["semantic"])) == best),
-            "lexical_margin": float(lexical[best]) - max(0.0, _max_except(lexical, best, 0.0)),
-            "answer_margin": _lead(parts["answer"], best, alone),
+            "lexical_margin": float(lexical[best]) - max(0.0, max_except(lexical, best, 0.0)),
+            "answer_margin": lead(parts["answer"], best, alone),
             **self._term_shares(embedded or question, best),
-            "cjk": float(bool(_CJK.search(question))),
+            "cjk": float(bool(CJK.search(question))),
         }
         return order, combined, evidence
 
@@ -426,9 +426,6 @@ class FaqMatcher:
         return [self.localized(self.slugs[int(i)], language) for i in np.argsort(-combined)[:limit]]
 
 
-_CJK = re.compile(r"[\uac00-\ud7a3\u3040-\u30ff\u4e00-\u9fff]")
-
-
 def phrasing_key(text: str) -> str:
     """A phrasing without case, spaces or punctuation: "반품 되나요?" and "반품되나요" are one."""
     return "".join(character for character in normalize(text) if character.isalnum())
@@ -442,20 +439,3 @@ def _own_phrasings(phrasings: Iterable[tuple[str, str]]) -> dict[str, str]:
         if key:
             owners.setdefault(key, set()).add(slug)
     return {key: next(iter(slugs)) for key, slugs in owners.items() if len(slugs) == 1}
-
-
-def _lead(scores: np.ndarray, best: int, alone: float) -> float:
-    """How far `best` is ahead of every other entry on one kind of evidence (negative when behind);
-    `alone` is what it is measured against when there is no other entry."""
-    return float(scores[best]) - _max_except(scores, best, alone)
-
-
-def _max_except(scores: np.ndarray, best: int, default: float) -> float:
-    """The highest score of the entries other than `best` (`default` when there is none), without
-    copying the array as `np.delete` did (several microseconds per feature per message)."""
-    if len(scores) < 2:
-        return default
-    leader = int(scores.argmax())
-    if leader != best:
-        return float(scores[leader])
-    return float(np.partition(scores, len(scores) - 2)[len(scores) - 2])

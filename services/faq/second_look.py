@@ -28,7 +28,6 @@ unchanged FAQ reads them.
 
 from __future__ import annotations
 
-import re
 import threading
 from dataclasses import dataclass, replace
 from functools import cache
@@ -38,6 +37,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from services.faq.calibration import Calibration
+from services.faq.leads import CJK, lead
 from services.understanding.retrieval_encoder import (
     RETRIEVAL_MODEL,
     RetrievalEncoder,
@@ -147,14 +147,14 @@ class SecondLook:
             {
                 "first_probability": first[1] if first[0] == best else 0.0,
                 "first_agrees": float(first[0] == best),
-                "rank_margin": _lead(rank, best),
+                "rank_margin": lead(rank, best, 0.0),
                 "retrieval": float(retrieval[best]),
-                "retrieval_margin": _lead(retrieval, best),
+                "retrieval_margin": lead(retrieval, best, 0.0),
                 "paraphrase": float(by_entry[best]),
                 "paraphrase_lead": float(by_entry[best]) - (float(others.max()) if len(others) else 0.0),
                 "passage": float(to_passages[best]),
-                "passage_margin": _lead(to_passages, best),
-                "cjk": float(bool(_CJK.search(question))),
+                "passage_margin": lead(to_passages, best, 0.0),
+                "cjk": float(bool(CJK.search(question))),
             },
         )
 
@@ -194,15 +194,6 @@ class SecondLook:
                 alternatives=alternatives,
             )
         return replace(found, evidence=evidence, alternatives=alternatives)
-
-
-def _lead(scores: np.ndarray, best: int) -> float:
-    if len(scores) < 2:
-        return float(scores[best])
-    return float(scores[best]) - float(np.max(np.delete(scores, best)))
-
-
-_CJK = re.compile(r"[\uac00-\ud7a3\u3040-\u30ff\u4e00-\u9fff]")
 
 
 def _cached(encoder: RetrievalEncoder, texts: list[str], *, query: bool) -> np.ndarray:

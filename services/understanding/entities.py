@@ -353,6 +353,8 @@ def _singular(word: str) -> str:
 
 
 _NEUTRAL_NOUN = {"latin": "item", "hangul": "상품", "other": "商品"}
+NEUTRAL_NOUNS = tuple(_NEUTRAL_NOUN.values())
+"""What `without_product_names` puts where a product was named."""
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
 
 

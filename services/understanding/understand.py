@@ -22,7 +22,7 @@ from services.text.normalize import normalize
 from services.text.sentences import Language
 from services.understanding.classifier import Classification, Intent, IntentClassifier
 from services.understanding.complaints import Complaint, complaint_in
-from services.understanding.entities import Entities, sku_like_tokens
+from services.understanding.entities import NEUTRAL_NOUNS, Entities, sku_like_tokens
 from services.understanding.small_talk import SmallTalk, small_talk
 
 INTENT_CALIBRATION_PATH = Path(__file__).parent / "data" / "intent_calibration.json"
@@ -163,7 +163,9 @@ def _only_order_numbers(clean: str, entities: Entities) -> bool:
 
 
 _NOT_A_WORD = re.compile(r"[\W_]+")
-_NEUTRAL_NOUNS = re.compile(r"\bitem\b|상품|商品")
+_NEUTRAL_NOUNS = re.compile(
+    "|".join(rf"\b{re.escape(noun)}\b" if noun.isascii() else noun for noun in NEUTRAL_NOUNS)
+)
 
 
 def asks_return_policy(text: str, entities: Entities) -> bool:
