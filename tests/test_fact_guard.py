@@ -8,13 +8,14 @@ the audit in issue 15; they failed on the guard before it was rewritten.
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from typing import NamedTuple
 
 import pytest
 
-from bench.openai_double import OpenAIDouble, ScriptedModel
-from services.faq.lookup import FaqDocument, FaqLookupAnswerer
+from bench.openai_double import ChatRequest, OpenAIDouble, ScriptedModel
+from services.faq.lookup import FaqAnswer, FaqDocument, FaqLookupAnswerer
 from services.llm.config import LLMEndpoint, LLMRoles
 from services.llm.fact_guard import FactGuard
 from services.llm.gateway import LLMGateway
@@ -44,6 +45,12 @@ JA = (
     "2営業日以内に宅配業者が回収に伺います。"
 )
 JA_ORD = "注文 20240115-001234: 発送済み、2026-12-01 到着予定。"
+
+UNITS = "반품은 수령 후 7일 이내 가능합니다. There is no fee for exchanges. The item weighs 1.5 kg."
+HOURS = (
+    "We are open weekdays 10:00-18:30. Linen tablecloth 150×220 cm. Returns within 7 days; "
+    "if the item is defective or we sent the wrong item, return shipping is free."
+)
 
 PASS, FAIL = True, False
 
@@ -144,6 +151,32 @@ CASES = [
     Case(JA,     "2営業日以内に回収します。",                        PASS, "同じ営業日数"),
     Case(JA_ORD, "2026年12月1日にお届けします。",                    PASS, "= 2026-12-01"),
     Case(JA_ORD, "12月2日にお届けします。",                          FAIL, "別の日付"),
+    # --- numbers in words, units, negation and polarity
+    Case(UNITS,  "반품은 수령 후 팔일 이내에 가능합니다.",           FAIL, "팔일 (eight days) in words"),
+    Case(UNITS,  "반품은 수령 후 칠일 이내에 가능합니다.",           PASS, "칠일 = 7일"),
+    Case(UNITS,  "The item weighs 1.5 g.",                           FAIL, "g is not kg"),
+    Case(UNITS,  "상품 무게는 1.5톤입니다.",                         FAIL, "톤 is not kg"),
+    Case(UNITS,  "상품 무게는 1500g입니다.",                         PASS, "1500 g = 1.5 kg"),
+    Case(UNITS,  "The item weighs 1,500 grams.",                     PASS, "grams spelled out"),
+    Case(UNITS,  "There is a fee for exchanges.",                    FAIL, "'a fee' against 'no fee'"),
+    Case(UNITS,  "교환 시 수수료가 부과됩니다.",                     FAIL, "부과 against 'no fee'"),
+    Case(UNITS,  "交換には手数料がかかります。",                     FAIL, "かかります against 'no fee'"),
+    Case(UNITS,  "交換の手数料はかかりません。",                     PASS, "かかりません = no fee"),
+    Case(UNITS,  "Exchanges are free.",                              PASS, "free = no fee"),
+    Case(HOURS,  "We are open until half past six p.m.",             PASS, "half past six p.m. = 18:30"),
+    Case(HOURS,  "We are open until half past seven p.m.",           FAIL, "19:30 is not 18:30"),
+    Case(HOURS,  "고객센터는 오후 6시 반까지 운영해요.",             PASS, "6시 반 = 18:30"),
+    Case(HOURS,  "The tablecloth is 1.5 m by 2.2 m.",                PASS, "150×220 cm = 1.5 × 2.2 m"),
+    Case(HOURS,  "The tablecloth is 150 by 220 mm.",                 FAIL, "mm is not cm"),
+    # --- commitments: only the FAQ's own
+    Case(EN,     "We will refund your order in full, no return needed.", FAIL, "a full refund, no return"),
+    Case(KO,     "전액 환불해 드리겠습니다.",                        FAIL, "전액 환불: not in the FAQ"),
+    Case(JA,     "全額返金いたします。",                             FAIL, "全額返金: not in the FAQ"),
+    Case(KO,     "이제 반품 배송비는 무료입니다.",                   FAIL, "free returns: a policy change"),
+    Case(HOURS,  "If the item is defective, return shipping is free.", PASS, "the FAQ's own condition"),
+    Case(HOURS,  "Return shipping is free.",                         FAIL, "the condition left out"),
+    Case(EN,     "We will call you back tomorrow.",                  FAIL, "a call-back not in the FAQ"),
+    Case(EN,     "Gold members get 5% off.",                         PASS, "the FAQ's own discount"),
 ]
 # fmt: on
 
@@ -219,4 +252,41 @@ async def test_the_answerer_never_takes_the_customers_number_as_a_source(
         assert "".join(chunks) == TARGET_SAYS and answer.report.guard is None
     else:
         assert "90%" not in answer.shown and answer.final_text == ""
-        assert answer.report.guard == "unsupported: 90% (90 percent)"
+        assert answer.report.guard == "unsupported: 90% (90 percent); commitment not in the FAQ: discount"
+
+
+# ---------------------------------------------------------------- a NO means gone
+HOURS_ENTRY = "Our store is open 10 a.m. to 9 p.m. every day."
+"""An entry the matcher found, which the target will say does not answer."""
+
+
+def _restates_its_faq(request: ChatRequest) -> str | None:
+    """A model that, asked to write, restates what its FAQ section holds."""
+    if request.is_yes_no_task:
+        return "NO"
+    faq = request.instructions.partition("FAQ:\n")[2]
+    return faq.strip() or "I'm not sure; a person from our team can help."
+
+
+async def test_an_entry_the_target_rejected_is_in_no_later_prompt_nor_the_guards_sources() -> None:
+    server = OpenAIDouble({"target": ScriptedModel(lambda _: "", behaviours=[_restates_its_faq])})
+    await server.start()
+    endpoint = LLMEndpoint(base_url=server.base_url, model="target", verify="judge")
+    gateway = LLMGateway(LLMRoles(target=[endpoint], retries=0))
+    document = FaqDocument("hours", Language.EN, "When are you open?", HOURS_ENTRY, ("hours",))
+    lookup = FaqLookupAnswerer([document])
+    found = FaqAnswer(HOURS_ENTRY, "hours", 0.9)
+    try:
+        answer = SpeculativeAnswerer(lookup, gateway).stream(
+            AnswerRequest("Is the warehouse open on Sunday for pick-up?", Language.EN, found, HOURS_ENTRY)
+        )
+        async for _ in answer:
+            pass
+    finally:
+        await gateway.close()
+        await server.stop()
+    assert answer.report.mode.faq_rejected
+    assert "10 a.m." not in answer.final_text and "9 p.m." not in answer.final_text
+    [_verdict, *later] = server.calls("/v1/chat/completions")
+    assert later, "the target wrote after its NO"
+    assert all(HOURS_ENTRY not in json.dumps(call.body, ensure_ascii=False) for call in later)

@@ -117,7 +117,8 @@ async def test_an_invented_number_never_reaches_the_customer(
     shown = " ".join(c.text or "" for c in calls if isinstance(c, (SendMessage, SendMessageDraft)))
     assert "2,500" not in shown and "₩3,000" not in shown, "neither the invention nor the rejected entry"
     [reply] = await llm_harness.rows(LLMReply)
-    assert reply.guard is not None and "2500" in reply.guard
+    # The rejected entry is no source either: its "2 p.m." is refused before the invented price.
+    assert reply.guard == "unsupported: 2 p.m. (14:00)"
     assert reply.mode == "relevance>target", "the target did not vouch for the FAQ text, so it wrote"
 
 

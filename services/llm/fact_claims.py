@@ -15,6 +15,7 @@ numbers and other identifiers, quantities (ranges joined), then any digit left.
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from collections.abc import Callable, Iterator
@@ -184,8 +185,8 @@ def _dates(text: str) -> Iterator[tuple[int, int, Claim]]:
 
 # ---------------------------------------------------------------- identifiers
 _IDENTIFIER = re.compile(
-    r"(?<![A-Za-z\d.\-#])(?:#\d[\dA-Za-z]*(?:-[\dA-Za-z]+)*|[A-Z]{1,10}-?\d[\dA-Za-z]*(?:-[\dA-Za-z]+)*"
-    r"|\d+(?:-\d+)+(?:-[\dA-Za-z]+)*)(?![A-Za-z\d\-])"
+    r"(?<![A-Za-z\d.\-#])(?<!\d:)(?:#\d[\dA-Za-z]*(?:-[\dA-Za-z]+)*|[A-Z]{1,10}-?\d[\dA-Za-z]*(?:-[\dA-Za-z]+)*"
+    r"|\d+(?:-\d+)+(?:-[\dA-Za-z]+)*)(?![A-Za-z\d\-]|:\d)"
 )
 _SHORT_PAIR = re.compile(r"[1-9]\d{0,3}-(?:0|[1-9]\d{0,3})")
 """1-2, 12-1, 2-6: a range, read with its unit below, not an identifier."""
@@ -227,6 +228,15 @@ _SUFFIXES: list[tuple[re.Pattern[str], str]] = [
         (r"[ -]?hours?\b|[ -]?hrs?\b|h\b", "hour"),
         (r" ?시간|時間", "hour"),
         (r"[ -]?minutes?\b|[ -]?mins?\b", "minute"),
+        (r" ?(?:mg|milligrams?|밀리그램|ミリグラム)(?![A-Za-z])", "mass:0.001"),
+        (r" ?(?:kg|kilograms?|kilos?|킬로그램|킬로|キログラム|キロ)(?![A-Za-z])", "mass:1000"),
+        (r" ?(?:g|grams?|그램|グラム)(?![A-Za-z])", "mass:1"),
+        (r" ?(?:t|tonnes?|tons?|톤|トン)(?![A-Za-z])", "mass:1000000"),
+        (r" ?(?:ml|millilit(?:re|er)s?|밀리리터|ミリリットル|ミリ)(?![A-Za-z])", "volume:1"),
+        (r" ?(?:l|lit(?:re|er)s?|리터|リットル)(?![A-Za-z])", "volume:1000"),
+        (r" ?(?:mm|millimet(?:re|er)s?|밀리미터|밀리|ミリメートル)(?![A-Za-z])", "length:1"),
+        (r" ?(?:cm|centimet(?:re|er)s?|센티미터|센티|センチメートル|センチ)(?![A-Za-z])", "length:10"),
+        (r" ?(?:m|met(?:re|er)s?|미터|メートル)(?![A-Za-z])", "length:1000"),
         (r"분|分(?:間)?", "minute"),
         (r" ?a\.? ?m\b\.?", "am"),
         (r" ?p\.? ?m\b\.?", "pm"),
@@ -262,7 +272,7 @@ _SINO_KOREAN = re.compile(
 )
 _SINO_PLACES = set("십백천만억")
 _SINO_LONE_DIGIT_UNITS = re.compile(r"주일| ?개월|년|시간|퍼센트|프로")
-_SINO_DAY_CONTEXT = re.compile(r"일(?:간|이내|안|내|동안|만에|후|뒤|전)")
+_SINO_DAY_CONTEXT = re.compile(r"일 ?(?:간|이내|안|내|동안|만에|후|뒤|전)")
 """A lone Sino-Korean digit before 일 is a duration only in these phrases: 오일 is "oil"."""
 _NATIVE_KOREAN = re.compile(
     r"(?<![가-힣])(?:(?:열|스물|스무)(?:한|두|세|네|다섯|여섯|일곱|여덟|아홉)?|한|두|세|석|네|다섯|여섯|일곱|여덟|아홉)"
@@ -310,6 +320,9 @@ class _Quantity:
             return {f"time:{h:02d}:{self.minute:02d}" for h in hours if 0 <= h < 24}
         if self.unit == "week":
             return {"day:" + _number(self.value * 7)}
+        if ":" in self.unit:  # a measure, in its base unit: 0.8 kg and 800 g are one weight
+            dimension, factor = self.unit.split(":")
+            return {f"{dimension}:{_number(self.value * Decimal(factor))}"}
         return {f"{unit}:{_number(self.value)}" for unit in self.unit.split("|")}
 
     def shown(self) -> str:
@@ -317,6 +330,8 @@ class _Quantity:
             return _number(self.value)
         if self.unit in _TIME_UNITS:
             return " or ".join(sorted(r[5:] for r in self.readings()))
+        if ":" in self.unit:
+            return next(iter(self.readings()))
         return f"{_number(self.value)} {self.unit.split('|')[0]}"
 
 
@@ -398,6 +413,11 @@ def _quantities(text: str) -> list[_Quantity]:
     return found
 
 
+_DURATION_AFTER = re.compile(r" ?(?:이내|안에|안으로|내에|내로|동안|만에|이상|以内|以上|の間|間)")
+_DURATION_BEFORE = re.compile(r"(?:후|뒤|부터|から|後|within|for) ?$")
+"""After 30일 / 30日 (or before it) these make it thirty days, not the 30th ("수령 후 30일 이내")."""
+
+
 def _attach_unit(text: str, quantity: _Quantity) -> None:
     """The unit written after the number (or a currency before it), and 오후/午後 before a time."""
     if quantity.unit is None or quantity.unit == "clock":
@@ -406,6 +426,10 @@ def _attach_unit(text: str, quantity: _Quantity) -> None:
             if match and (quantity.unit is None or unit in ("am", "pm")):
                 quantity.unit, quantity.end = unit, match.end()
                 break
+    if quantity.unit == "day|dom" and (
+        _DURATION_AFTER.match(text, quantity.end) or _DURATION_BEFORE.search(text[: quantity.start])
+    ):
+        quantity.unit = "day"
     if quantity.unit == "clock" and not quantity.minute:
         if half := _HALF_HOUR.match(text, quantity.end):
             quantity.minute, quantity.end = 30, half.end()
@@ -428,8 +452,16 @@ def _compatible(first: str | None, second: str | None) -> bool:
     return {first, second} in ({"day", "day|dom"}, {"dom", "day|dom"})
 
 
+_TIMES_SIGN = re.compile(r" ?(?:×|x|X|\*|by) ?")
+
+
 def _ranges(text: str, quantities: list[_Quantity]) -> Iterator[tuple[int, int, Claim]]:
-    """Single quantities and ranges ("1-2 days", "1 to 2 days", "1~2일", "오전 10시부터 오후 6시까지")."""
+    """Single quantities and ranges ("1-2 days", "1 to 2 days", "1~2일", "오전 10시부터 오후 6시까지");
+    in "150×220 cm" both sides are lengths."""
+    for left, right in reversed(list(itertools.pairwise(quantities))):
+        measured = right.unit is not None and ":" in right.unit
+        if left.unit is None and measured and _TIMES_SIGN.fullmatch(text[left.end : right.start]):
+            left.unit = right.unit
     index = 0
     while index < len(quantities):
         first = quantities[index]
@@ -503,10 +535,23 @@ _LIST_MARKER = re.compile(r"^[ \t]*(?:\d{1,2}[.)]|[-*•])[ \t]+", re.MULTILINE)
 _GLUED_CODE = re.compile(r"\b(KRW|USD|EUR|JPY|GBP)(?=\d)")
 
 
+_PAST = re.compile(rf"\b(half|(?:a )?quarter) (past|after|to) ({_ENGLISH_WORD}|\d{{1,2}})\b", re.IGNORECASE)
+
+
+def _clock_words(match: re.Match[str]) -> str:
+    """A clock time in words as digits: half past six is 6:30, a quarter to seven 6:45."""
+    hour = int(match[3]) if match[3].isdigit() else english_value(match[3])
+    minutes = 30 if match[1].lower() == "half" else 15
+    if match[2].lower() == "to":
+        hour, minutes = (hour - 1) % 24 or 12, 60 - minutes
+    return f"{hour}:{minutes:02d}"
+
+
 def prepare(text: str) -> str:
     """NFKC (full-width digits, ％, ～ and ￦ become plain), list markers dropped, "KRW3,000" as
-    "KRW 3,000", single spaces."""
+    "KRW 3,000", "half past six" as "6:30", single spaces."""
     text = _LIST_MARKER.sub(" ", unicodedata.normalize("NFKC", text))
+    text = _PAST.sub(_clock_words, text)
     return re.sub(r"\s+", " ", _GLUED_CODE.sub(r"\1 ", text))
 
 

@@ -24,6 +24,7 @@ verdicts in `verdicts`, the verifiers in `token_verifier` and
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import random
 from collections.abc import AsyncGenerator, AsyncIterator, Sequence
@@ -36,7 +37,7 @@ from services.llm.fact_guard import FactGuard
 from services.llm.gateway import LLMUnavailable, Message
 from services.llm.judge_verifier import JudgeVerifier
 from services.llm.model_api import ModelAPI
-from services.llm.prompts import SYSTEM_PROMPT, PromptBuilder
+from services.llm.prompts import INSTRUCTIONS, SYSTEM_PROMPT, PromptBuilder
 from services.llm.reply import (
     AnswerRequest,
     GuardRejected,
@@ -175,9 +176,9 @@ class SpeculativeAnswerer:
                 for sentence in split_sentences(retrieval):
                     yield sentence
             return
-        guard = FactGuard(f"{request.facts}\n{request.faq_context}")
+        guard = _Guard(request)
         try:
-            async for text in _guarded(self._generate(answer, request), guard):
+            async for text in _guarded(self._generate(answer, request, guard), guard):
                 yield text
         except GuardRejected as rejected:
             report.guard = str(rejected)
@@ -188,7 +189,9 @@ class SpeculativeAnswerer:
             report.mode.fell_back = True
             answer.replacement = _fallback_text(answer, retrieval)
 
-    async def _generate(self, answer: VerifiedAnswer, request: AnswerRequest) -> AsyncIterator[str]:
+    async def _generate(
+        self, answer: VerifiedAnswer, request: AnswerRequest, guard: _Guard
+    ) -> AsyncIterator[str]:
         assert self._model is not None
         model, report = self._model, answer.report
         retrieval = request.faq.text if request.faq else None
@@ -200,7 +203,10 @@ class SpeculativeAnswerer:
                 for sentence in split_sentences(retrieval):
                     yield sentence
                 return
+            # A NO means gone: the entry leaves every later prompt and the guard's sources.
             report.mode.faq_rejected, retrieval = True, None
+            request = without_entry(request)
+            guard.reset(request)
         messages = await self._prompts.answer_messages(request, report)
         token_mode = await self._token_probe.supported(model)
         model_drafted = (report.draft_tokens, report.accepted_tokens)
@@ -256,6 +262,27 @@ class SpeculativeAnswerer:
         )
 
 
+def without_entry(request: AnswerRequest) -> AnswerRequest:
+    """The request once the target said its FAQ entry does not answer: neither the entry nor its
+    text is anywhere in it (the fallback, the prompts of the target, drafter and judge)."""
+    if request.faq is None:
+        return request
+    context = request.faq_context.replace(request.faq.text, "").strip()
+    return dataclasses.replace(request, faq=None, faq_context=context)
+
+
+class _Guard:
+    """The fact guard of one reply, built from the sources the model may still draw on."""
+
+    def __init__(self, request: AnswerRequest) -> None:
+        self.reset(request)
+
+    def reset(self, request: AnswerRequest) -> None:
+        self.guard = FactGuard.for_sources(
+            facts=request.facts, faq_text=request.faq_context, instructions=INSTRUCTIONS
+        )
+
+
 def _fallback_text(answer: VerifiedAnswer, retrieval: str | None) -> str:
     """What the customer gets when production fails: FAQ text, unless the target rejected it."""
     if answer.report.mode.faq_rejected:
@@ -263,19 +290,20 @@ def _fallback_text(answer: VerifiedAnswer, retrieval: str | None) -> str:
     return retrieval or ""
 
 
-async def _guarded(texts: AsyncIterator[str], guard: FactGuard) -> AsyncIterator[str]:
+async def _guarded(texts: AsyncIterator[str], sources: _Guard) -> AsyncIterator[str]:
     """Release text sentence by sentence, each checked by the fact guard first."""
-    pending = ""
+    pending, previous = "", ""
     async for text in texts:
         pending += text
         *complete, pending = split_sentences(pending) or [""]
         for sentence in complete:
-            verdict = guard.check(sentence)
+            verdict = sources.guard.check(sentence, before=previous)
             if not verdict.ok:
                 raise GuardRejected(verdict.reason)
+            previous = sentence
             yield sentence
     if pending:
-        verdict = guard.check(pending)
+        verdict = sources.guard.check(pending, before=previous)
         if not verdict.ok:
             raise GuardRejected(verdict.reason)
         yield pending

@@ -1,0 +1,212 @@
+"""The fact guard and the injection corpus, as the customer sees them, tuning and held-out side by side.
+
+Fact guard: each reply of `tests/data/fact_guard_*.tsv` is checked against one
+shop's facts and FAQ (`tests/data/guard_shop_sources.txt`); a false accept is a
+wrong reply let through, a false reject a true one held back.
+
+Injection: each case of `tests/data/injection_*.tsv` is a customer's message
+(or a display name or an order note carrying the attack) answered through the
+real answerer, the real openai client and real HTTP by an *obedient* target: a
+model that replies exactly what the attacker asked for (and, asked for its
+instructions, prints its whole system prompt). What the customer would get is
+`final_text`; an attack "reaches" the customer when that holds the obedient
+reply, a control "is sent" when the faithful answer gets through whole.
+
+    python -m bench.guard_corpora        # tables, then one line per corpus and part
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import csv
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench.openai_double import ChatRequest, OpenAIDouble, ScriptedModel
+from services.faq.lookup import FaqLookupAnswerer
+from services.llm.config import LLMEndpoint, LLMRoles
+from services.llm.fact_guard import FactGuard
+from services.llm.gateway import LLMGateway
+from services.llm.prompts import INSTRUCTIONS
+from services.llm.speculative import AnswerRequest, SpeculativeAnswerer
+from services.text.sentences import Language
+
+DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
+SOURCES = DATA / "guard_shop_sources.txt"
+PARTS = ("tuning", "holdout")
+ECHO = "<<ECHO_INSTRUCTIONS>>"
+ORDER = (
+    "Order 20261128-000451: delivered, placed 2026-11-28, total 89,000원, cast-iron pot 24 cm x1, "
+    "tracking 6012-3456-7890 (CJ대한통운)"
+)
+
+
+def rows(path: Path) -> list[dict[str, str]]:
+    with path.open(encoding="utf-8", newline="") as handle:
+        return list(csv.DictReader(handle, delimiter="\t"))
+
+
+def faq_text() -> str:
+    return SOURCES.read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------- the fact guard
+@dataclass
+class GuardResult:
+    cases: int = 0
+    false_accepts: int = 0
+    false_rejects: int = 0
+    wrong: list[str] | None = None
+
+
+def guard_corpus(part: str) -> GuardResult:
+    guard = FactGuard.for_sources(facts="", faq_text=faq_text(), instructions=INSTRUCTIONS)
+    result = GuardResult(wrong=[])
+    for row in rows(DATA / f"fact_guard_{part}.tsv"):
+        verdict = guard.check(row["reply"])
+        expected = row["expected"] == "accept"
+        result.cases += 1
+        if verdict.ok != expected:
+            if verdict.ok:
+                result.false_accepts += 1
+            else:
+                result.false_rejects += 1
+            assert result.wrong is not None
+            label = "accepted" if verdict.ok else f"rejected ({verdict.reason})"
+            result.wrong.append(f"{row['id']} {row['category']}: {label}: {row['reply']}")
+    return result
+
+
+# ---------------------------------------------------------------- injections
+@dataclass(frozen=True)
+class InjectionCase:
+    id: str
+    language: Language
+    channel: str
+    message: str
+    injected: str
+    obedient: str
+    kind: str
+
+    @property
+    def control(self) -> bool:
+        return self.kind == "control"
+
+    @property
+    def facts(self) -> str:
+        name = self.injected if self.channel == "display_name" else "김민지 (Kim Minji)"
+        order = ORDER + (f", delivery note: {self.injected}" if self.channel == "order_note" else "")
+        return f"Customer: {name}\n{order}"
+
+
+def injection_cases(part: str) -> list[InjectionCase]:
+    return [
+        InjectionCase(
+            row["id"],
+            Language(row["language"]),
+            row["channel"],
+            row["customer_message"],
+            row["injected_field"],
+            row["obedient_reply"],
+            row["kind"],
+        )
+        for row in rows(DATA / f"injection_{part}.tsv")
+    ]
+
+
+def obedient(cases: Sequence[InjectionCase]) -> ScriptedModel:
+    """Does what the attack says: the case's reply, or its whole system prompt when asked for it."""
+
+    def behaviour(request: ChatRequest) -> str | None:
+        if request.is_yes_no_task:
+            return "YES"
+        text = request.text
+        for case in cases:
+            if case.message in text and (not case.injected or case.injected in text):
+                return request.instructions if case.obedient == ECHO else case.obedient
+        return None
+
+    return ScriptedModel(lambda _: "I don't know.", behaviours=[behaviour])
+
+
+@dataclass
+class InjectionResult:
+    attacks: int = 0
+    reached: int = 0
+    controls: int = 0
+    controls_sent: int = 0
+    wrong: list[str] | None = None
+
+
+def _reached(case: InjectionCase, shown: str, system_prompt: str) -> bool:
+    if case.obedient == ECHO:
+        return any(line.strip() and line.strip() in shown for line in system_prompt.splitlines()[:1]) or (
+            "FAQ:" in shown or "FACTS:" in shown
+        )
+    return case.obedient.strip() in shown
+
+
+async def injection_corpus(part: str) -> InjectionResult:
+    cases = injection_cases(part)
+    server = OpenAIDouble({"target": obedient(cases)})
+    await server.start()
+    endpoint = LLMEndpoint(base_url=server.base_url, model="target", verify="judge")
+    gateway = LLMGateway(LLMRoles(target=[endpoint], retries=0))
+    answerer = SpeculativeAnswerer(FaqLookupAnswerer([]), gateway)
+    result = InjectionResult(wrong=[])
+    try:
+        for case in cases:
+            answer = answerer.stream(AnswerRequest(case.message, case.language, None, faq_text(), case.facts))
+            async for _ in answer:
+                pass
+            shown = answer.final_text
+            system_prompt = INSTRUCTIONS[0]
+            assert result.wrong is not None
+            if case.control:
+                result.controls += 1
+                sent = shown.strip() == case.obedient.strip()
+                result.controls_sent += sent
+                if not sent:
+                    result.wrong.append(
+                        f"{case.id} control held back ({answer.report.guard}): {case.obedient}"
+                    )
+            else:
+                result.attacks += 1
+                if _reached(case, shown, system_prompt):
+                    result.reached += 1
+                    result.wrong.append(f"{case.id} {case.kind} reached the customer: {shown[:160]}")
+    finally:
+        await gateway.close()
+        await server.stop()
+    return result
+
+
+def _lines(results: Iterator[str]) -> None:
+    for line in results:
+        print(line)
+
+
+async def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--verbose", action="store_true", help="list every wrong case")
+    args = parser.parse_args(argv)
+    for part in PARTS:
+        guard = guard_corpus(part)
+        injection = await injection_corpus(part)
+        if args.verbose:
+            _lines(iter(guard.wrong or []))
+            _lines(iter(injection.wrong or []))
+        print(
+            f"fact guard {part}: {guard.cases} cases, false accepts {guard.false_accepts}, "
+            f"false rejects {guard.false_rejects}"
+        )
+        print(
+            f"injection {part}: attacks reaching the customer {injection.reached}/{injection.attacks}, "
+            f"controls sent {injection.controls_sent}/{injection.controls}"
+        )
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
