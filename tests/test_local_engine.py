@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 
 from services.llm.local.availability import local_generation_available
+from services.llm.local.vocabulary import whole_characters
 from services.settings import Settings
 from services.text.sentences import Language
 
@@ -189,3 +190,21 @@ async def test_chat_generate_verifies_faq_text_token_by_token_unless_the_shop_ch
         assert reply.mode.startswith(mode) and reply.drafter == "retrieval"
     finally:
         await app.close()
+
+
+@pytest.mark.parametrize(
+    "text", ["어떻게 도와드릴까요? 오늘 주문하시면", "全額返金はできません", "감사합니다 🙏🏻 좋은 하루"]
+)
+def test_a_reply_cut_at_any_token_never_ends_in_a_broken_character(engine: LocalEngine, text: str) -> None:
+    """A budget can end inside a character; what is sent is every whole character before it."""
+    tokens = engine.vocabulary.encode(text)
+    for end in range(1, len(tokens) + 1):
+        shown = engine.detokenize(tokens[:end])
+        assert "\ufffd" not in shown and text.startswith(shown), (end, shown)
+    assert engine.detokenize(tokens) == text
+
+
+def test_whole_characters_keeps_bytes_that_are_broken_in_the_middle_visible() -> None:
+    assert whole_characters("어".encode()[:2]) == ""
+    assert whole_characters(b"ok \xff then " + "어".encode()[:1]) == "ok \ufffd then "
+    assert whole_characters("🙏".encode()) == "🙏"

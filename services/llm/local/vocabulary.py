@@ -41,8 +41,10 @@ class GgufVocabulary:
         return list(self._llm.tokenize(text.encode(), add_bos=False, special=special))
 
     def decode(self, tokens: Sequence[int]) -> str:
+        """The text of `tokens`, whole characters only: a reply budget can end inside a character
+        (Hangul and emoji span several byte tokens), and its first bytes are no text to send."""
         kept = [t for t in tokens if t not in self.end_tokens]
-        return str(self._llm.detokenize(kept).decode("utf-8", errors="replace"))
+        return whole_characters(bytes(self._llm.detokenize(kept)))
 
     def render(self, messages: Sequence[Mapping[str, str]]) -> list[int]:
         """The model's own chat template from the GGUF, with the assistant turn opened."""
@@ -75,3 +77,16 @@ def load_vocabulary(path: str) -> GgufVocabulary:
 # Free cached models while the interpreter still works: llama-cpp-python's own finaliser fails
 # ("'NoneType' object is not callable") when it runs during interpreter shutdown.
 atexit.register(load_vocabulary.cache_clear)
+
+
+def whole_characters(data: bytes) -> str:
+    """UTF-8 `data` decoded, an incomplete character at its end left out (not sent as "\ufffd")."""
+    for back in range(1, min(4, len(data)) + 1):
+        byte = data[-back]
+        if byte & 0xC0 == 0x80:
+            continue  # a continuation byte: its lead is further back
+        length = 1 if byte < 0x80 else 2 if byte < 0xE0 else 3 if byte < 0xF0 else 4
+        if length > back:
+            data = data[:-back]
+        break
+    return data.decode("utf-8", errors="replace")
