@@ -16,6 +16,7 @@ from services.llm.gateway import (
     DeadlineExceeded,
     LLMGateway,
     LLMUnavailable,
+    Message,
     StreamIncomplete,
     strip_overlap,
 )
@@ -477,3 +478,53 @@ async def test_faults_are_chosen_per_request(double: OpenAIDouble) -> None:
         == ANSWER
     )
     assert [c.model for c in streamed.calls] == ["primary", "backup"], "the cut waited for this stream"
+
+
+class VirtualTime:
+    """A clock that moves only when the code under test sleeps: rate limits without wall time."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def clock(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.now += max(seconds, 0.0)
+        await asyncio.sleep(0)
+
+
+@pytest.mark.parametrize("language", ["ko", "ja"])
+async def test_the_tpm_window_holds_for_korean_and_japanese_from_the_usage_that_comes_back(
+    language: str,
+) -> None:
+    """Before each call, what the endpoint reported using so far stays within the window: one
+    minute's tokens plus what refilled while waiting (the estimate alone runs low for ko/ja)."""
+    policy = {
+        "ko": "배송은 보통 하루에서 이틀 걸리고 제주는 더 걸려요. ",
+        "ja": "配送には通常一日から二日かかります。",
+    }[language]
+    reply = "네." if language == "ko" else "はい。"
+    # cl100k_base: a vocabulary that spends more tokens on Korean and Japanese than o200k_base
+    server = OpenAIDouble({"target": ScriptedModel(lambda _: reply, vocabulary="cl100k_base")})
+    await server.start()
+    time_ = VirtualTime()
+    endpoint = LLMEndpoint(base_url=server.base_url, model="target", tpm=5000)
+    gateway = LLMGateway(LLMRoles(target=[endpoint], retries=0), clock=time_.clock, sleep=time_.sleep)
+    ledger = CallLedger()
+    messages: list[Message] = [{"role": "system", "content": policy * 80}, {"role": "user", "content": "?"}]
+    overshoot = []
+    try:
+        for _ in range(8):
+            used_before = ledger.prompt_tokens + ledger.completion_tokens
+            overshoot.append(used_before - (5000 + time_.now * 5000 / 60))
+            async for _delta in gateway.stream_chat(LLMRole.TARGET, messages, ledger=ledger, max_tokens=16):
+                pass
+    finally:
+        await gateway.close()
+        await server.stop()
+    per_call = ledger.prompt_tokens / len(ledger.calls)
+    assert ledger.prompt_tokens > 10_000, "the calls used more than two windows: the limit had to hold"
+    # A limiter learns a call's real size only after it: over by at most one call's estimating
+    # error (here about a fifth of a call), never by errors piling up call after call.
+    assert max(overshoot) <= 0.25 * per_call, (overshoot, per_call)

@@ -199,9 +199,9 @@ def test_a_reply_cut_at_any_token_never_ends_in_a_broken_character(engine: Local
     """A budget can end inside a character; what is sent is every whole character before it."""
     tokens = engine.vocabulary.encode(text)
     for end in range(1, len(tokens) + 1):
-        shown = engine.detokenize(tokens[:end])
+        shown = engine.reply_text(tokens[:end])
         assert "\ufffd" not in shown and text.startswith(shown), (end, shown)
-    assert engine.detokenize(tokens) == text
+    assert engine.reply_text(tokens) == text
 
 
 def test_whole_characters_keeps_bytes_that_are_broken_in_the_middle_visible() -> None:

@@ -243,6 +243,13 @@ class _EndpointState:
         except WaitTooLong as error:
             raise _GiveUpEndpoint(f"{error}, after the reply's deadline") from None
 
+    def settle(self, estimated_tokens: int, record: CallRecord) -> None:
+        """Correct the TPM window from the usage the endpoint reported (the estimate runs low for
+        Korean and Japanese, high for short replies)."""
+        used = record.prompt_tokens + record.completion_tokens
+        if self.tpm is not None and used:
+            self.tpm.settle(used - estimated_tokens)
+
     async def take_slot(self) -> None:
         """One of `max_concurrency` slots; the caller releases it when its call or stream ends."""
         await _bounded(self.semaphore.acquire(), "waiting for a free connection")
@@ -387,6 +394,7 @@ class LLMGateway:
             record.total_ms = (time.perf_counter() - started) * 1000
             record.ttft_ms = record.ttft_ms or record.total_ms
             state.cooldown.succeeded()
+            state.settle(estimated_tokens, record)
             return result
         raise LLMUnavailable(f"no {role} endpoint answered: " + "; ".join(errors or ["none configured"]))
 
@@ -576,6 +584,7 @@ class LLMGateway:
                     await stream.close()
             record.total_ms = (time.perf_counter() - started) * 1000
             state.cooldown.succeeded()
+            state.settle(estimated_tokens, record)
             return
         raise LLMUnavailable(f"no {role} endpoint finished the stream: " + "; ".join(errors or ["none"]))
 
@@ -754,8 +763,15 @@ def _count_usage(record: CallRecord, endpoint: LLMEndpoint, usage: Any) -> None:
 
 
 def _estimate(messages: Sequence[Message]) -> int:
-    """A cheap upper-ish bound for rate limiting (exact counts are the trimmer's job)."""
-    return sum(len(message.get("content", "")) // 2 + 4 for message in messages)
+    """A cheap estimate for rate limiting, corrected by `settle` from the usage that comes back
+    (exact counts are the trimmer's job): a third of a token per ASCII character, a token for
+    each other one (a Hangul syllable or a kanji is one token or more in the common vocabularies)."""
+    total = 0
+    for message in messages:
+        content = message.get("content", "")
+        ascii_chars = sum(char.isascii() for char in content)
+        total += ascii_chars // 3 + (len(content) - ascii_chars) + 4
+    return total
 
 
 def _token_id(token: str) -> int:

@@ -58,6 +58,12 @@ class TokenBucket:
             self._level -= amount
         return waited
 
+    def settle(self, amount: float) -> None:
+        """Take `amount` more (give it back when negative) once the real count is known: the
+        level may go below empty (down to one bucket's worth), so the next callers wait for it."""
+        self._refill()
+        self._level = max(-self._capacity, min(self._capacity, self._level - amount))
+
 
 class Cooldown:
     """After `threshold` consecutive failures an endpoint rests for `seconds`."""

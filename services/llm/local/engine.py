@@ -96,6 +96,10 @@ class LocalEngine:
     def detokenize(self, tokens: Sequence[int]) -> str:
         return self.vocabulary.decode(tokens)
 
+    def reply_text(self, tokens: Sequence[int]) -> str:
+        """What a reply of `tokens` says: whole characters only."""
+        return self.vocabulary.decode(tokens, whole=True)
+
     def render_chat(self, messages: Sequence[dict[str, str]]) -> list[int]:
         """The model's own chat template from the GGUF, with the assistant turn opened."""
         return self.vocabulary.render(messages)

@@ -213,7 +213,7 @@ class LocalOpenAIServer:
         *,
         completion: bool,
     ) -> web.StreamResponse:
-        text = self.engine.detokenize(tokens)
+        text = self.engine.reply_text(tokens)
         finish = "stop" if ended else "length"
         usage_ = usage(prompt_tokens, len(tokens))
         if not body.get("stream"):

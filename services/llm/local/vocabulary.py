@@ -40,11 +40,13 @@ class GgufVocabulary:
     def encode(self, text: str, *, special: bool = False) -> list[int]:
         return list(self._llm.tokenize(text.encode(), add_bos=False, special=special))
 
-    def decode(self, tokens: Sequence[int]) -> str:
-        """The text of `tokens`, whole characters only: a reply budget can end inside a character
-        (Hangul and emoji span several byte tokens), and its first bytes are no text to send."""
+    def decode(self, tokens: Sequence[int], *, whole: bool = False) -> str:
+        """The text of `tokens`; a character cut at the end shows as "\ufffd" (as /detokenize
+        answers: token assembly looks for it), or with `whole` is left out (a reply budget can end
+        inside a Hangul syllable or an emoji, and its first bytes are no text to send)."""
         kept = [t for t in tokens if t not in self.end_tokens]
-        return whole_characters(bytes(self._llm.detokenize(kept)))
+        data = bytes(self._llm.detokenize(kept))
+        return whole_characters(data) if whole else data.decode("utf-8", errors="replace")
 
     def render(self, messages: Sequence[Mapping[str, str]]) -> list[int]:
         """The model's own chat template from the GGUF, with the assistant turn opened."""
