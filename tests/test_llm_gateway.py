@@ -480,20 +480,6 @@ async def test_faults_are_chosen_per_request(double: OpenAIDouble) -> None:
     assert [c.model for c in streamed.calls] == ["primary", "backup"], "the cut waited for this stream"
 
 
-class VirtualTime:
-    """A clock that moves only when the code under test sleeps: rate limits without wall time."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def clock(self) -> float:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        self.now += max(seconds, 0.0)
-        await asyncio.sleep(0)
-
-
 @pytest.mark.parametrize("language", ["ko", "ja"])
 async def test_the_tpm_window_holds_for_korean_and_japanese_from_the_usage_that_comes_back(
     language: str,
@@ -508,9 +494,9 @@ async def test_the_tpm_window_holds_for_korean_and_japanese_from_the_usage_that_
     # cl100k_base: a vocabulary that spends more tokens on Korean and Japanese than o200k_base
     server = OpenAIDouble({"target": ScriptedModel(lambda _: reply, vocabulary="cl100k_base")})
     await server.start()
-    time_ = VirtualTime()
+    time_ = FakeSleep()
     endpoint = LLMEndpoint(base_url=server.base_url, model="target", tpm=5000)
-    gateway = LLMGateway(LLMRoles(target=[endpoint], retries=0), clock=time_.clock, sleep=time_.sleep)
+    gateway = LLMGateway(LLMRoles(target=[endpoint], retries=0), clock=time_.clock, sleep=time_)
     ledger = CallLedger()
     messages: list[Message] = [{"role": "system", "content": policy * 80}, {"role": "user", "content": "?"}]
     overshoot = []
