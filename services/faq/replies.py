@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -71,7 +72,10 @@ async def customer_facts(
     """
     if customer is None or customer.id is None:
         return ""
-    lines = [f"Customer: {customer.name}"]
+    # The name is the customer's own text: one line, quoted, so it can neither open a section of
+    # the prompt nor read as an instruction (the guard takes no commitment from facts anyway).
+    name = json.dumps(" ".join(customer.name.split()), ensure_ascii=False)
+    lines = [f"Customer: {name} (their name as they wrote it)"]
     try:
         recent = await (shop or LocalShopData(session)).orders_of(customer_id_of(customer))
     except ShopDataUnavailable:
