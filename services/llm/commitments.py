@@ -420,7 +420,9 @@ def _sentences(text: str) -> list[str]:
 
 _CLAUSE = re.compile(r"[;；]")
 _ALWAYS_GRANTED = frozenset({Kind.DONE, Kind.POLICY_CHANGE, Kind.NO_DEADLINE})
-"""Their phrases carry their own negation ("no time limit"): never read as denials."""
+"""Never read as denials: their phrases carry their own negation ("no time limit"), or (an
+action only staff can take) a refusal wrongly held back is the safer error than a promise let
+through ("I cannot approve that" is read as an approval)."""
 
 
 def commitments(text: str, *, after: str = "") -> list[Commitment]:
