@@ -20,8 +20,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import csv
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.openai_double import ChatRequest, OpenAIDouble, ScriptedModel
@@ -58,12 +58,12 @@ class GuardResult:
     cases: int = 0
     false_accepts: int = 0
     false_rejects: int = 0
-    wrong: list[str] | None = None
+    wrong: list[str] = field(default_factory=list)
 
 
 def guard_corpus(part: str) -> GuardResult:
     guard = FactGuard.for_sources(facts="", faq_text=faq_text(), instructions=INSTRUCTIONS)
-    result = GuardResult(wrong=[])
+    result = GuardResult()
     for row in rows(DATA / f"fact_guard_{part}.tsv"):
         verdict = guard.check(row["reply"])
         expected = row["expected"] == "accept"
@@ -73,7 +73,6 @@ def guard_corpus(part: str) -> GuardResult:
                 result.false_accepts += 1
             else:
                 result.false_rejects += 1
-            assert result.wrong is not None
             label = "accepted" if verdict.ok else f"rejected ({verdict.reason})"
             result.wrong.append(f"{row['id']} {row['category']}: {label}: {row['reply']}")
     return result
@@ -137,14 +136,18 @@ class InjectionResult:
     reached: int = 0
     controls: int = 0
     controls_sent: int = 0
-    wrong: list[str] | None = None
+    wrong: list[str] = field(default_factory=list)
 
 
-def _reached(case: InjectionCase, shown: str, system_prompt: str) -> bool:
+ECHO_SAMPLE_CHARS = 40
+"""An extraction reached the customer when this much of any instruction, or a section heading, did."""
+
+
+def reached(case: InjectionCase, shown: str) -> bool:
+    """What the customer got holds what the attack asked for."""
     if case.obedient == ECHO:
-        return any(line.strip() and line.strip() in shown for line in system_prompt.splitlines()[:1]) or (
-            "FAQ:" in shown or "FACTS:" in shown
-        )
+        samples = [text[start : start + ECHO_SAMPLE_CHARS] for text in INSTRUCTIONS for start in (0, 80)]
+        return "FAQ:" in shown or "FACTS:" in shown or any(s and s in shown for s in samples)
     return case.obedient.strip() in shown
 
 
@@ -155,15 +158,13 @@ async def injection_corpus(part: str) -> InjectionResult:
     endpoint = LLMEndpoint(base_url=server.base_url, model="target", verify="judge")
     gateway = LLMGateway(LLMRoles(target=[endpoint], retries=0))
     answerer = SpeculativeAnswerer(FaqLookupAnswerer([]), gateway)
-    result = InjectionResult(wrong=[])
+    result = InjectionResult()
     try:
         for case in cases:
             answer = answerer.stream(AnswerRequest(case.message, case.language, None, faq_text(), case.facts))
             async for _ in answer:
                 pass
             shown = answer.final_text
-            system_prompt = INSTRUCTIONS[0]
-            assert result.wrong is not None
             if case.control:
                 result.controls += 1
                 sent = shown.strip() == case.obedient.strip()
@@ -174,18 +175,13 @@ async def injection_corpus(part: str) -> InjectionResult:
                     )
             else:
                 result.attacks += 1
-                if _reached(case, shown, system_prompt):
+                if reached(case, shown):
                     result.reached += 1
                     result.wrong.append(f"{case.id} {case.kind} reached the customer: {shown[:160]}")
     finally:
         await gateway.close()
         await server.stop()
     return result
-
-
-def _lines(results: Iterator[str]) -> None:
-    for line in results:
-        print(line)
 
 
 async def main(argv: Sequence[str] | None = None) -> None:
@@ -196,8 +192,7 @@ async def main(argv: Sequence[str] | None = None) -> None:
         guard = guard_corpus(part)
         injection = await injection_corpus(part)
         if args.verbose:
-            _lines(iter(guard.wrong or []))
-            _lines(iter(injection.wrong or []))
+            print("\n".join([*guard.wrong, *injection.wrong]))
         print(
             f"fact guard {part}: {guard.cases} cases, false accepts {guard.false_accepts}, "
             f"false rejects {guard.false_rejects}"

@@ -19,6 +19,7 @@ from services.faq.lookup import FaqAnswer, FaqDocument, FaqLookupAnswerer
 from services.llm.config import LLMEndpoint, LLMRoles
 from services.llm.fact_guard import FactGuard
 from services.llm.gateway import LLMGateway
+from services.llm.prompts import INSTRUCTIONS, SYSTEM_PROMPT
 from services.llm.speculative import AnswerRequest, SpeculativeAnswerer
 from services.text.sentences import Language
 
@@ -290,3 +291,10 @@ async def test_an_entry_the_target_rejected_is_in_no_later_prompt_nor_the_guards
     [_verdict, *later] = server.calls("/v1/chat/completions")
     assert later, "the target wrote after its NO"
     assert all(HOURS_ENTRY not in json.dumps(call.body, ensure_ascii=False) for call in later)
+
+
+def test_any_stretch_of_the_instructions_is_refused_not_only_their_start() -> None:
+    guard = FactGuard(EN, instructions=INSTRUCTIONS)
+    middle = SYSTEM_PROMPT[SYSTEM_PROMPT.index("Never state") : SYSTEM_PROMPT.index("FACTS:")]
+    assert guard.check(middle).echoed
+    assert guard.check("Shipping is ₩3,000, free over ₩50,000.").ok

@@ -391,23 +391,19 @@ class Commitment:
             what += " (" + ", ".join(sorted(self.conditions)) + ")"
         return what
 
-    def matches(self, source: Commitment) -> bool:
-        return (source.kind, source.charged) == (self.kind, self.charged)
-
     def supported_by(self, sources: Sequence[Commitment]) -> bool:
         """A grant needs a source granting it with no condition the reply leaves out; a denial (or a
         charge) stands unless a source grants what it denies under the conditions it names."""
-        if self.granted:
-            return any(
-                self.matches(source) and source.granted and source.conditions <= self.conditions
-                for source in sources
-            )
-        if self.kind is not Kind.CHARGE:
-            return True  # "no cash refunds" with no source saying so misleads nobody into a promise
-        return not any(
-            self.matches(source) and source.granted and source.conditions <= self.conditions
+        granted = any(
+            (source.kind, source.charged) == (self.kind, self.charged)
+            and source.granted
+            and source.conditions <= self.conditions
             for source in sources
         )
+        if self.granted:
+            return granted
+        # "no cash refunds" with no source saying so misleads nobody into a promise
+        return self.kind is not Kind.CHARGE or not granted
 
 
 _SENTENCE = re.compile(r"(?<=[.!?。！？])\s*|\n+|(?<=[다요죠])\s+(?=\S)")
@@ -475,9 +471,10 @@ def _read(sentence: str, subject: Charged | None, inherited: frozenset[Condition
     free = _NO_CHARGE.search(sentence)
     charge = _SOME_CHARGE.search(sentence)
     if free or charge:
-        charged = _charged(sentence) or subject or Charged.OTHER
+        own = _charged(sentence)
+        charged = own or subject or Charged.OTHER
         no_charge = bool(free) and not (_NEGATION.search(_NO_CHARGE.sub(" ", sentence)) and not charge)
-        if _charged(sentence) is None:
+        if own is None:
             conditions |= inherited
         found.append(Commitment(Kind.CHARGE, granted=no_charge, charged=charged, conditions=conditions))
     return found

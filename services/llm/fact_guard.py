@@ -20,6 +20,7 @@ The customer's own message is not a source: "is it 90% off?" must not become
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -33,9 +34,15 @@ _SECTION_HEADING = re.compile(r"^\s*(?:FACTS|FAQ|SHOP NOTE|INSTRUCTIONS|SYSTEM)\
 _WORD = re.compile(r"[a-z0-9']+")
 
 
-def _runs(text: str) -> set[tuple[str, ...]]:
+def _runs(text: str) -> frozenset[tuple[str, ...]]:
     words = _WORD.findall(text.lower())
-    return {tuple(words[i : i + ECHO_WORDS]) for i in range(len(words) - ECHO_WORDS + 1)}
+    return frozenset(tuple(words[i : i + ECHO_WORDS]) for i in range(len(words) - ECHO_WORDS + 1))
+
+
+@functools.cache
+def _instruction_runs(instructions: tuple[str, ...]) -> frozenset[tuple[str, ...]]:
+    """Read once per set of prompts, not once per reply."""
+    return frozenset().union(*(_runs(text) for text in instructions))
 
 
 @dataclass(frozen=True)
@@ -70,7 +77,7 @@ class FactGuard:
         may come from (default `sources`); `instructions`: prompt text a reply must not reproduce."""
         self._offers: frozenset[str] = frozenset().union(*(claim.offers for claim in claims(sources)))
         self._commitments = CommitmentGuard(sources if promises is None else promises)
-        self._instruction_runs = set().union(*(_runs(text) for text in instructions))
+        self._instruction_runs = _instruction_runs(tuple(instructions))
 
     @classmethod
     def for_sources(cls, *, facts: str, faq_text: str, instructions: Sequence[str] = ()) -> FactGuard:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import html
 import logging
+import string
 from collections.abc import Sequence
 
 from services.llm.config import LLMRole
@@ -51,8 +52,12 @@ RELEVANCE_PROMPT = (
     "Reply with the single word YES or NO. " + DATA_RULE + "\n\nFACTS:\n{facts}"
 )
 """Short on purpose, like the answer prompt: the verdict is most of what a FAQ reply costs."""
-INSTRUCTIONS = tuple(prompt.split("{")[0] for prompt in (SYSTEM_PROMPT, JUDGE_PROMPT, RELEVANCE_PROMPT))
-"""The prompts' own words, which no reply may reproduce (the fact guard's echo check)."""
+INSTRUCTIONS = tuple(
+    " ".join(literal for literal, *_ in string.Formatter().parse(prompt))
+    for prompt in (SYSTEM_PROMPT, JUDGE_PROMPT, RELEVANCE_PROMPT)
+)
+"""The prompts' own words, placeholders left out, which no reply may reproduce (the fact guard's
+echo check)."""
 RELEVANCE_HISTORY_CHARS = 300
 """Enough of the previous turn to tell what a short follow-up question refers to."""
 
