@@ -42,7 +42,7 @@ async def run_import(args: argparse.Namespace, settings: Settings) -> int:
     from db.engine import check_connection, create_engine, create_session_factory
     from services.shop.files.customers import read_customers
     from services.shop.files.orders import read_orders
-    from services.shop.files.problems import FileProblems
+    from services.shop.files.problems import FileProblems, ProblemCollector
     from services.shop.files.products import read_products
     from services.shop.sync.customers import import_customers
     from services.shop.sync.orders import import_orders
@@ -58,18 +58,20 @@ async def run_import(args: argparse.Namespace, settings: Settings) -> int:
         print("csbot: --replace: only for `csbot import faq`", file=sys.stderr)
         return 2
     policy = settings.shop_policy()
+    # One collector for the whole file: its row problems and its conflicts with the stored data
+    # (a customer's phone held by another, a price in the product's stored currency) are read in
+    # one pass and reported together.
+    problems = ProblemCollector(path, whole=True)
     try:
         ignored: list[str] = []
         if args.kind == "products":
-            products, ignored = read_products(path)
+            products, ignored = read_products(path, problems)
         elif args.kind == "customers":
-            customers, ignored = read_customers(path, settings.phone_country_code)
+            customers, ignored = read_customers(path, settings.phone_country_code, problems)
         else:
-            orders = read_orders(path, policy.timezone)
-    except FileProblems as problems:
-        print(problems.render(), file=sys.stderr)
-        print(f"csbot: {path}: nothing imported", file=sys.stderr)
-        return 2
+            orders = read_orders(path, policy.timezone, problems)
+    except FileProblems as failed:
+        return _nothing_imported(path, failed)
     if ignored:
         print(f"{path}: ignoring column(s) csbot does not use: {', '.join(ignored)}", file=sys.stderr)
     engine = create_engine(settings.database_url)
@@ -77,18 +79,17 @@ async def run_import(args: argparse.Namespace, settings: Settings) -> int:
         await check_connection(engine)
         await migrate.upgrade(engine)
         async with create_session_factory(engine)() as session:
+            if args.kind == "products":
+                report = await import_products(session, products, path, problems)
+            elif args.kind == "customers":
+                report = await import_customers(session, customers, path, problems)
+            else:
+                report = await import_orders(session, orders, path, problems)
             try:
-                if args.kind == "products":
-                    report = await import_products(session, products, path)
-                elif args.kind == "customers":
-                    report = await import_customers(session, customers, path)
-                else:
-                    report = await import_orders(session, orders, path)
-            except FileProblems as problems:
+                problems.finish()
+            except FileProblems as failed:
                 await session.rollback()
-                print(problems.render(), file=sys.stderr)
-                print(f"csbot: {path}: nothing imported", file=sys.stderr)
-                return 2
+                return _nothing_imported(path, failed)
             if args.dry_run:
                 await session.rollback()
             else:
@@ -97,6 +98,12 @@ async def run_import(args: argparse.Namespace, settings: Settings) -> int:
         await engine.dispose()
     emit(report.render(dry_run=args.dry_run) + "\n")
     return 0
+
+
+def _nothing_imported(path: str, problems: Exception) -> int:
+    print(str(problems), file=sys.stderr)
+    print(f"csbot: {path}: nothing imported", file=sys.stderr)
+    return 2
 
 
 async def run_export(args: argparse.Namespace, settings: Settings) -> int:
@@ -147,7 +154,10 @@ async def _import_faq(args: argparse.Namespace, settings: Settings) -> int:
     try:
         rows = parse_faq_csv(path.read_bytes(), source=str(args.file))
     except FaqFileError as error:
-        print(f"csbot: {error}; nothing was imported", file=sys.stderr)
+        *lines, last = error.lines
+        for line in lines:
+            print(f"csbot: {line}", file=sys.stderr)
+        print(f"csbot: {last}; nothing was imported", file=sys.stderr)
         return 2
     engine = create_engine(settings.database_url)
     try:

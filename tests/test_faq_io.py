@@ -70,3 +70,22 @@ def test_wrong_header_and_empty_file_and_bad_encoding() -> None:
         parse_faq_csv(HEADER.encode())
     with pytest.raises(FaqFileError, match="line 2: not UTF-8"):
         parse_faq_csv(HEADER.encode() + "a,ko,질문,답\n".encode("euc-kr"))
+
+
+def test_every_problem_of_a_faq_file_is_named_and_language_codes_are_checked() -> None:
+    data = (
+        "slug,language,question,answer\n"
+        "hours,kr,영업시간?,10시부터\n"
+        "hours,jp,営業時間は？,10時から\n"
+        "bad slug,en,Q?,A.\n"
+        "wrap,zh,包装?,可以\n"
+        "ok,en,Hours?,From ten.\n"
+    ).encode()
+    with pytest.raises(FaqFileError) as raised:
+        parse_faq_csv(data, source="faq.csv")
+    assert raised.value.lines == (
+        "faq.csv: line 2: field 'language' 'kr' is not a language code; use 'ko'",
+        "faq.csv: line 3: field 'language' 'jp' is not a language code; use 'ja'",
+        "faq.csv: line 4: field 'slug' 'bad slug' must be lower-case letters, digits, '-', '_' or '.'",
+        "faq.csv: line 5: field 'language' 'zh' must be one of ko, en, ja",
+    )

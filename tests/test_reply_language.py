@@ -7,6 +7,7 @@ from aiogram.methods import SendMessage
 from aiogram.types import User
 
 from handlers.context import language_of
+from services.text.normalize import detect_language
 from services.text.sentences import Language, t
 from services.understanding.reply_language import has_words
 from tests.harness import OTHER_USER_ID, Harness
@@ -94,3 +95,22 @@ def test_a_language_code_is_read_one_way() -> None:
     assert Language.of("de", default=Language.KO) is Language.KO
     assert Language.known("en") is Language.EN
     assert Language.known("kr") is None and Language.known("ja-JP") is None and Language.known(None) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("SKU-7890の在庫はありますか", Language.JA),
+        ("SKU-7890재고있나요", Language.KO),
+        ("BEAN-COL-200は再入荷しますか", Language.JA),
+        ("MC20261130-0003どこですか", Language.JA),
+    ],
+)
+def test_a_code_glued_to_words_leaves_the_words(text: str, language: Language) -> None:
+    assert has_words(text) and detect_language(text) == language
+
+
+def test_every_sentence_is_in_every_language() -> None:
+    from services.text.sentences import untranslated
+
+    assert untranslated() == {}

@@ -398,3 +398,74 @@ async def test_products_imported_while_the_bot_runs_are_found_by_name(
         assert after.startswith("캠핑 의자 (CH-1): 재고 있어요 (8개)")
     finally:
         await app.close()
+
+
+def test_every_problem_of_a_file_is_reported_in_one_pass(
+    shop: Path, database_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A row problem and a conflict with the stored data (a price read in the product's stored
+    currency) come out of one run, not one after the other."""
+    (shop / "krw.csv").write_text("sku,name,price,stock,currency\nKR-1,Cap,19000,5,KRW\n", encoding="utf-8")
+    assert run(capsys, "import", "products", "krw.csv")[0] == 0
+    (shop / "two.csv").write_text("sku,name,price,stock\nKR-1,Cap,19.90,5\nOK-2,Broken,12x,3\n", encoding="utf-8")
+    code, _, err = run(capsys, "import", "products", "two.csv")
+    assert code == 2
+    assert err.splitlines() == [
+        "two.csv:2: price: '19.90': KRW has no decimal places (the product is priced in KRW)",
+        "two.csv:3: price: '12x' is not a number",
+        "csbot: two.csv: nothing imported",
+    ]
+    run(capsys, "import", "customers", "customers.csv")
+    run(capsys, "import", "products", "products.csv")
+    lines = (shop / "orders.jsonl").read_text(encoding="utf-8").splitlines()
+    lines[0] = lines[0].replace('"delivered"', '"lost"', 1)
+    lines[1] = lines[1].replace('"BAG-30L"', '"BAG-99L"')
+    (shop / "orders.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, _, err = run(capsys, "import", "orders", "orders.jsonl")
+    assert code == 2
+    assert [line.split(": ")[0:2] for line in err.splitlines()[:2]] == [
+        ["orders.jsonl:1", "status"],
+        ["orders.jsonl:2", "items[0].sku"],
+    ]
+    assert rows(database_url, Order) == []
+
+
+@pytest.mark.parametrize(
+    ("price", "currency", "problem"),
+    [
+        ("$5", "KRW", "price: '$5' is written with '$', but the price is in KRW"),
+        ("5,000원", "JPY", "price: '5,000원' is written with '원', but the price is in JPY"),
+        ("59000", "WON", "currency: 'WON' is not a currency code; use KRW"),
+        ("59000", "ABC", "currency: 'ABC' is not an ISO 4217 currency code (e.g. KRW, JPY, USD)"),
+    ],
+)
+def test_a_price_or_currency_that_contradicts_itself_is_refused(
+    shop: Path, capsys: pytest.CaptureFixture[str], price: str, currency: str, problem: str
+) -> None:
+    (shop / "p.csv").write_text(
+        f'sku,name,price,stock,currency\nA-1,Thing,"{price}",1,{currency}\n', encoding="utf-8"
+    )
+    code, _, err = run(capsys, "import", "products", "p.csv")
+    assert code == 2 and err.splitlines()[0] == f"p.csv:2: {problem}"
+
+
+def test_signs_that_agree_with_the_currency_are_read() -> None:
+    from services.shop.money import parse_price
+
+    assert parse_price("₩59,000", "KRW") == 59000 == parse_price("59,000원", "KRW")
+    assert parse_price("$24.90", "USD") == 2490 and parse_price("¥1,200", "JPY") == 1200
+
+
+def test_a_semicolon_separated_file_is_read_and_another_separator_is_named(
+    shop: Path, database_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (shop / "semi.csv").write_text("sku;name;price;stock\nA-1;Thing;1000;4\n", encoding="utf-8")
+    code, out, err = run(capsys, "import", "products", "semi.csv")
+    assert code == 0, err
+    assert out.startswith("products: imported 1 new")
+    (shop / "odd.csv").write_text("sku;title;price\nA-1;Thing;1000\n", encoding="utf-8")
+    code, _, err = run(capsys, "import", "products", "odd.csv")
+    assert code == 2
+    assert err.splitlines()[0] == (
+        "odd.csv:1: missing columns: name, stock (the header is separated by semicolons; csbot reads commas)"
+    )

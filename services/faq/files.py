@@ -14,17 +14,26 @@ import re
 from collections.abc import Iterable, Mapping
 
 from services.faq.entry import FaqDocument
+from services.text.sentences import LANGUAGES, Language
 
 COLUMNS = ("slug", "language", "question", "answer", "tags", "examples")
 REQUIRED = ("slug", "language", "question", "answer")
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,99}$")
-_LANGUAGE = re.compile(r"^[a-z]{2}$")
 MAX_QUESTION = 500
 MAX_ANSWER = 4000
 
 
 class FaqFileError(ValueError):
-    """One clear line for the shop: where, which field, what is wrong."""
+    """One clear line per problem for the shop: where, which field, what is wrong."""
+
+    def __init__(self, *lines: str) -> None:
+        self.lines = lines
+        super().__init__("\n".join(lines))
+
+
+MAX_REPORTED = 20
+"""A file broken on every line says so in 20 lines (the shop files' limit)."""
+_LANGUAGE_MISTAKES = {"kr": "ko", "kor": "ko", "jp": "ja", "jpn": "ja", "eng": "en", "us": "en", "uk": "en"}
 
 
 def parse_faq_csv(data: bytes, *, source: str = "FAQ file") -> list[FaqDocument]:
@@ -48,6 +57,7 @@ def parse_faq_csv(data: bytes, *, source: str = "FAQ file") -> list[FaqDocument]
             + (f" (unknown: {', '.join(unknown)})" if unknown else "")
         )
     rows: list[FaqDocument] = []
+    problems: list[str] = []
     seen: dict[tuple[str, str], int] = {}
     line = reader.line_num + 1
     try:
@@ -55,9 +65,17 @@ def parse_faq_csv(data: bytes, *, source: str = "FAQ file") -> list[FaqDocument]
             start, line = line, reader.line_num + 1
             if not any(field.strip() for field in record):
                 continue
-            rows.append(_row(record, header, start, source, seen))
+            try:
+                rows.append(_row(record, header, start, source, seen))
+            except FaqFileError as error:
+                problems.extend(error.lines)
     except csv.Error as error:
-        raise FaqFileError(f"{source}: line {line}: {error}") from error
+        problems.append(f"{source}: line {line}: {error}")
+    if problems:
+        more = len(problems) - MAX_REPORTED
+        raise FaqFileError(
+            *problems[:MAX_REPORTED], *([f"{source}: ... and {more} more problems"] if more > 0 else [])
+        )
     if not rows:
         raise FaqFileError(f"{source}: no FAQ entries after the header")
     return rows
@@ -96,8 +114,16 @@ def check_faq_values(values: Mapping[str, str], *, where: str) -> FaqDocument:
         raise FaqFileError(
             f"{where}: field 'slug' {slug!r} must be lower-case letters, digits, '-', '_' or '.'"
         )
-    if not _LANGUAGE.match(language):
-        raise FaqFileError(f"{where}: field 'language' {values['language']!r} must be a code like ko, en, ja")
+    if Language.known(language) is None:
+        suggestion = _LANGUAGE_MISTAKES.get(language)
+        raise FaqFileError(
+            f"{where}: field 'language' {values['language']!r} "
+            + (
+                f"is not a language code; use {suggestion!r}"
+                if suggestion
+                else f"must be one of {', '.join(LANGUAGES)}"
+            )
+        )
     if len(values["question"]) > MAX_QUESTION:
         raise FaqFileError(f"{where}: field 'question' is longer than {MAX_QUESTION} characters")
     if len(values["answer"]) > MAX_ANSWER:

@@ -419,22 +419,29 @@ _TEXTS: dict[str, dict[str, str]] = {
         "물어봐 주시거나, 상담원에게 연결해 드릴게요.",
         "en": "Sorry, I can't look that up right now: the shop's system isn't answering. Please ask "
         "again in a few minutes, or I can put you through to a person.",
+        "ja": "申し訳ありません、ただいまショップのシステムに接続できず、その情報を確認できません。"
+        "少し時間をおいてもう一度お尋ねいただくか、担当者におつなぎします。",
     },
     "cancel_possible": {
         "ko": "주문 {number}은(는) 아직 출고 전({status})이라 취소할 수 있어요. 마이페이지 > 주문 내역에서 "
         "직접 취소하시거나, 상담원에게 요청해 주세요.",
         "en": "Order {number} hasn't shipped yet ({status}), so it can still be cancelled: under My Page > "
         "Orders, or a person from our team can do it for you.",
+        "ja": "ご注文{number}はまだ発送前（{status}）のため、キャンセルできます。マイページ > 注文履歴から"
+        "ご自身でキャンセルいただくか、担当者にお申し付けください。",
     },
     "cancel_not_possible": {
         "ko": "주문 {number}은(는) 이미 {status} 상태라 취소할 수 없어요. 받으신 뒤 반품·교환을 신청해 "
         "주세요.",
         "en": "Order {number} is already {status}, so it can't be cancelled any more. Once it's with you, "
         "you can ask for a return or exchange instead.",
+        "ja": "ご注文{number}はすでに{status}のため、キャンセルできません。お受け取り後に返品・交換を"
+        "お申し込みください。",
     },
     "cancel_already": {
         "ko": "주문 {number}은(는) 이미 취소되었어요.",
         "en": "Order {number} has already been cancelled.",
+        "ja": "ご注文{number}はすでにキャンセルされています。",
     },
     "return_window_closed": {
         "ko": "죄송해요, 주문 {number}은(는) {delivered}에 배송 완료되어 반품·교환 기간(배송 완료 후 "
@@ -443,18 +450,25 @@ _TEXTS: dict[str, dict[str, str]] = {
         "en": "I'm sorry: order {number} was delivered on {delivered}, and returns and exchanges are "
         "accepted within {days} days of delivery (until {last_day}), so I can't file one for it here. "
         "If there's a special circumstance, a person from our team can look at it with you.",
+        "ja": "申し訳ありません。ご注文{number}は{delivered}に配達済みで、返品・交換の受付期間（配達後"
+        "{days}日、{last_day}まで）を過ぎているため、ここではお申し込みを受け付けられません。特別なご事情が"
+        "ある場合は、担当者が直接確認いたします。",
     },
     "return_cancel_instead": {
         "ko": "주문 {number}은(는) 아직 출고 전({status})이라 반품 대신 주문 취소가 가능해요. 취소는 "
         "마이페이지 > 주문 내역에서 하시거나, 상담원에게 요청해 주세요.",
         "en": "Order {number} hasn't shipped yet ({status}), so it can be cancelled rather than "
         "returned: under My Page > Orders, or ask a person from our team.",
+        "ja": "ご注文{number}はまだ発送前（{status}）のため、返品ではなくキャンセルが可能です。マイページ > "
+        "注文履歴から、または担当者にお申し付けください。",
     },
     "return_status_refused": {
         "ko": "주문 {number}은(는) 현재 상태({status})에서는 반품·교환을 신청할 수 없어요. 상담원이 "
         "도와드릴 수 있어요.",
         "en": "Order {number} can't be returned in its current state ({status}). A person from our "
         "team can help.",
+        "ja": "ご注文{number}は現在の状態（{status}）では返品・交換をお申し込みいただけません。担当者が"
+        "お手伝いできます。",
     },
     "return_expired": {
         "ko": "이 신청 화면은 만료되었어요. /return 으로 다시 시작해 주세요.",
@@ -573,3 +587,13 @@ def t(key: str, language: Language, **values: Any) -> str:
     variants = _TEXTS[key]
     template = variants.get(language) or variants["en"]
     return template.format(**values) if values else template
+
+
+def untranslated(languages: tuple[Language, ...] = LANGUAGES) -> dict[Language, tuple[str, ...]]:
+    """The sentences that have no text in each of `languages` (they would be sent in English), for
+    the go-live check and the test that keeps every sentence in every language."""
+    return {
+        language: missing
+        for language in languages
+        if (missing := tuple(key for key, variants in _TEXTS.items() if language not in variants))
+    }

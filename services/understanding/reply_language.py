@@ -18,10 +18,14 @@ from db.repositories import logs
 from services.text.normalize import detect_language
 from services.text.sentences import Language
 
-_KNOWN_IDS = re.compile(r"(?<![^\W\d_])(sku|rma)[\s_-]?\d[\w-]*", re.IGNORECASE)
-_CODES = re.compile(r"(?<![^\W\d_])[A-Z]{1,5}[_-]?\d[\w-]*|(?<![^\W\d_])[A-Z0-9]+(?:-[A-Z0-9]+)+(?![^\W\d_])")
+_KNOWN_IDS = re.compile(r"(?<![^\W\d_])(sku|rma)[\s_-]?\d[A-Za-z0-9_-]*", re.IGNORECASE)
+_CODES = re.compile(
+    r"(?<![^\W\d_])[A-Z]{1,5}[_-]?\d[A-Za-z0-9_-]*"
+    r"|(?<![^\W\d_])[A-Z0-9]+(?:-[A-Z0-9]+)+(?![A-Za-z0-9])"
+)
 """SKU-7890, rma 20240001, A1234, STR-ROAD-M: ids that carry letters but no language ("order 12" has
-words; a product code in capitals sent in a Korean chat was answered in English)."""
+words; a product code in capitals sent in a Korean chat was answered in English). A code is Latin
+letters and digits only: "SKU-7890の在庫はありますか" keeps its Japanese words."""
 _COMMAND = re.compile(r"^\s*/\w+(@\w+)?(\s.*)?$", re.DOTALL)
 """A command ("/return", "/help@csbot", "/canary candidate 100") says nothing of the customer's
 language: in an English conversation "/return" was answered in Korean, the app's language. Its

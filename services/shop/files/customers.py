@@ -31,10 +31,10 @@ class CustomerRecord:
 
 
 def read_customers(
-    path: str | Path, country_code: str = DEFAULT_COUNTRY_CODE
+    path: str | Path, country_code: str = DEFAULT_COUNTRY_CODE, problems: ProblemCollector | None = None
 ) -> tuple[list[CustomerRecord], list[str]]:
     """`country_code` completes numbers written the domestic way (`010-...`)."""
-    problems = ProblemCollector(path)
+    problems = problems or ProblemCollector(path)
     table = open_csv(path, REQUIRED, OPTIONAL, problems)
     reader, ignored, given = table.rows, table.ignored, table.given
     records: list[CustomerRecord] = []

@@ -25,7 +25,7 @@ from typing import Any
 
 from db.models import OrderStatus
 from services.shop.files.problems import ProblemCollector, read_text
-from services.shop.money import decimals, format_price, parse_price, valid_currency
+from services.shop.money import currency_problem, decimals, format_price, parse_price, valid_currency
 
 DEFAULT_CURRENCY = "KRW"
 STATUSES = tuple(status.value for status in OrderStatus)
@@ -127,7 +127,7 @@ def _order(data: Any, line: int, tz: tzinfo) -> OrderRecord:
     placed_at = _time(data.get("placed_at"), "placed_at", tz)
     currency = (_text(data, "currency", "", required=False) or DEFAULT_CURRENCY).upper()
     if not valid_currency(currency):
-        raise _Bad("currency", f"{currency!r} is not a 3-letter currency code")
+        raise _Bad("currency", currency_problem(currency))
     raw_items = data.get("items")
     if not isinstance(raw_items, list) or not raw_items:
         raise _Bad("items", "must be a non-empty list")
@@ -198,8 +198,8 @@ def parse_order(data: Any, tz: tzinfo) -> OrderRecord:
         raise ValueError(f"{bad.field}: {bad.message}" if bad.field else bad.message) from None
 
 
-def read_orders(path: str | Path, tz: tzinfo) -> list[OrderRecord]:
-    problems = ProblemCollector(path)
+def read_orders(path: str | Path, tz: tzinfo, problems: ProblemCollector | None = None) -> list[OrderRecord]:
+    problems = problems or ProblemCollector(path)
     records: list[OrderRecord] = []
     seen: dict[str, int] = {}
     for line, text in enumerate(read_text(path).splitlines(), start=1):

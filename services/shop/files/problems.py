@@ -33,19 +33,24 @@ class FileProblems(Exception):
         super().__init__(self.render())
 
     def render(self) -> str:
-        lines = [problem.render(self.path) for problem in self.problems]
+        lines = [problem.render(self.path) for problem in sorted(self.problems, key=lambda p: p.line)]
         if self.more:
             lines.append(f"{self.path}: ... and {self.more} more problems")
         return "\n".join(lines)
 
 
 class ProblemCollector:
-    """Collects problems while a whole file is read, so the owner fixes them in one go."""
+    """Collects problems while a whole file is read, so the owner fixes them in one go.
 
-    def __init__(self, path: str | Path) -> None:
+    A `whole` collector is shared by the reading of a file and its comparison with the database
+    (`csbot import`): each step goes on past its problems and the caller raises once at the end,
+    so a file's row problems and its conflicts with stored data are reported together."""
+
+    def __init__(self, path: str | Path, *, whole: bool = False) -> None:
         self.path = path
         self.problems: list[RowProblem] = []
         self.count = 0
+        self.whole = whole
 
     def add(self, line: int, field: str, message: str) -> None:
         self.count += 1
@@ -53,6 +58,12 @@ class ProblemCollector:
             self.problems.append(RowProblem(line, field, message))
 
     def raise_if_any(self) -> None:
+        """At the end of one step: raises unless the caller collects the whole file's problems."""
+        if not self.whole:
+            self.finish()
+
+    def finish(self) -> None:
+        """Raises FileProblems with everything collected, if anything was."""
         if self.count:
             raise FileProblems(self.path, self.problems, self.count - len(self.problems))
 
@@ -78,16 +89,42 @@ class CsvTable:
     """Optional columns the file has: those it lacks leave stored values alone."""
 
 
+_DELIMITERS = {";": "semicolons", "\t": "tabs", "|": "'|'"}
+"""What a spreadsheet saved in another locale separates columns with (Excel in much of Europe
+writes `;`); a file whose header splits into the columns at one of them is read with it."""
+
+
+def _delimiter(text: str, required: Sequence[str]) -> str:
+    first = text.split("\n", 1)[0]
+    for delimiter in _DELIMITERS:
+        names = {name.strip().lower() for name in first.split(delimiter)}
+        if delimiter in first and all(name in names for name in required):
+            return delimiter
+    return ","
+
+
 def open_csv(
     path: str | Path, required: Sequence[str], optional: Sequence[str], problems: ProblemCollector
 ) -> CsvTable:
-    reader = csv.DictReader(io.StringIO(read_text(path), newline=""))
+    text = read_text(path)
+    delimiter = _delimiter(text, required)
+    reader = csv.DictReader(io.StringIO(text, newline=""), delimiter=delimiter)
     header = [name.strip().lower() for name in reader.fieldnames or []]
     reader.fieldnames = header
     missing = [name for name in required if name not in header]
     if missing:
-        problems.add(1, "", f"missing column{'s' if len(missing) > 1 else ''}: {', '.join(missing)}")
-        problems.raise_if_any()
+        first = text.split("\n", 1)[0]
+        named = [(mark, name) for mark, name in _DELIMITERS.items() if mark in first and "," not in first]
+        if named:
+            header = [name.strip().lower() for name in first.split(named[0][0])]
+            missing = [name for name in required if name not in header]
+        problems.add(
+            1,
+            "",
+            f"missing column{'s' if len(missing) > 1 else ''}: {', '.join(missing)}"
+            + (f" (the header is separated by {named[0][1]}; csbot reads commas)" if named else ""),
+        )
+        problems.finish()
     known = (*required, *optional)
     return CsvTable(
         reader,

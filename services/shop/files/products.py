@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from services.shop.files.problems import ProblemCollector, open_csv
-from services.shop.money import format_price, parse_price, valid_currency
+from services.shop.money import currency_problem, format_price, parse_price, valid_currency
 
 REQUIRED = ("sku", "name", "price", "stock")
 OPTIONAL = ("currency", "options", "restock_date", "name_ko", "name_en", "name_ja")
@@ -59,9 +59,12 @@ def join_options(options: Iterable[str]) -> str:
     return "|".join(options)
 
 
-def read_products(path: str | Path) -> tuple[list[ProductRecord], list[str]]:
-    """Records plus the header columns csbot ignores (so the caller can say so)."""
-    problems = ProblemCollector(path)
+def read_products(
+    path: str | Path, problems: ProblemCollector | None = None
+) -> tuple[list[ProductRecord], list[str]]:
+    """Records plus the header columns csbot ignores (so the caller can say so); with a `whole`
+    collector, the good records and the problems both."""
+    problems = problems or ProblemCollector(path)
     table = open_csv(path, REQUIRED, OPTIONAL, problems)
     reader, ignored, given = table.rows, table.ignored, table.given
     records: list[ProductRecord] = []
@@ -103,11 +106,13 @@ def parse_product(data: dict[str, Any]) -> ProductRecord:
 
 
 def _a_price_in_some_currency(text: str) -> bool:
-    try:
-        parse_price(text, "USD")
-    except ValueError:
-        return False
-    return True
+    for currency in ("USD", "KRW", "JPY", "EUR", "GBP"):
+        try:
+            parse_price(text, currency)
+        except ValueError:
+            continue
+        return True
+    return False
 
 
 def _product(
@@ -126,7 +131,7 @@ def _product(
         problems.add(line, "name", "empty")
     currency = (value("currency") or DEFAULT_CURRENCY).upper()
     if not valid_currency(currency):
-        problems.add(line, "currency", f"{value('currency')!r} is not a 3-letter currency code (e.g. KRW)")
+        problems.add(line, "currency", currency_problem(value("currency")))
     price = 0
     if not value("price"):
         problems.add(line, "price", "empty")

@@ -25,13 +25,15 @@ def customer_key(external_id: str | None, row_id: int) -> str:
     return external_id if external_id is not None else str(row_id)
 
 
-async def import_customers(session: AsyncSession, records: list[CustomerRecord], path: str) -> ImportReport:
+async def import_customers(
+    session: AsyncSession, records: list[CustomerRecord], path: str, problems: ProblemCollector | None = None
+) -> ImportReport:
     connection = await session.connection()
     rows = await shop_sync.customer_rows(connection)
     by_key = {customer_key(row.external_id, row.id): row for row in rows}
     by_phone = {row.phone: row for row in rows}
     report = ImportReport("customers")
-    problems = ProblemCollector(path)
+    problems = problems or ProblemCollector(path)
     ids_in_file = {record.customer_id for record in records}
     matched: list[tuple[CustomerRecord, Any]] = []
     for record in records:
@@ -70,6 +72,8 @@ async def import_customers(session: AsyncSession, records: list[CustomerRecord],
             changed.append("Telegram link removed")
         report.add_changed(record.customer_id, changed)
     problems.raise_if_any()
+    if problems.count:
+        return report  # a whole-file check: the caller reports everything and writes nothing
     report.untouched = len(rows) - report.changed - report.unchanged
     if updates:
         # Park the numbers first, so customers who swap numbers never hold the same one at once.

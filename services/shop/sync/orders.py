@@ -115,10 +115,12 @@ def _differences(old: OrderRecord, new: OrderRecord) -> list[str]:
     return [name for name in names if getattr(old, name) != getattr(new, name)]
 
 
-async def import_orders(session: AsyncSession, records: list[OrderRecord], path: str) -> ImportReport:
+async def import_orders(
+    session: AsyncSession, records: list[OrderRecord], path: str, problems: ProblemCollector | None = None
+) -> ImportReport:
     connection = await session.connection()
     shop = await _shop(connection)
-    problems = ProblemCollector(path)
+    problems = problems or ProblemCollector(path)
     resolved = [r for r in (_resolve(record, shop, problems) for record in records) if r is not None]
     problems.raise_if_any()
     existing = await shop_sync.order_ids_by_number(connection)
@@ -145,6 +147,8 @@ async def import_orders(session: AsyncSession, records: list[OrderRecord], path:
     report.untouched = len(existing) - report.changed - report.unchanged
     await _check_item_removals(connection, changed, problems)
     problems.raise_if_any()
+    if problems.count:
+        return report  # a whole-file check: the caller reports everything and writes nothing
     await _insert_new(connection, shop, new)
     for order_id, old, record in changed:
         await _update(connection, shop, order_id, old, record)

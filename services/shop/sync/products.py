@@ -40,10 +40,13 @@ def _values(record: ProductRecord) -> dict[str, Any]:
 
 
 async def import_products(
-    session: AsyncSession, records: list[ProductRecord], path: str = "products"
+    session: AsyncSession,
+    records: list[ProductRecord],
+    path: str = "products",
+    problems: ProblemCollector | None = None,
 ) -> ImportReport:
     connection = await session.connection()
-    problems = ProblemCollector(path)
+    problems = problems or ProblemCollector(path)
     existing = {row.sku.upper(): row for row in await shop_sync.product_rows(connection)}
     report = ImportReport("products")
     inserts: list[dict[str, Any]] = []
@@ -71,6 +74,8 @@ async def import_products(
         else:
             report.unchanged += 1
     problems.raise_if_any()
+    if problems.count:
+        return report  # a whole-file check: the caller reports everything and writes nothing
     report.untouched = len(existing) - report.changed - report.unchanged
     if inserts:
         await shop_sync.insert_products(connection, rows=inserts)
