@@ -31,7 +31,7 @@ from services.llm.local.availability import local_generation_available
 from services.llm.local.serving import LocalServer
 from services.llm.speculative import SpeculativeAnswerer
 from services.rollout.canary import Canary
-from services.settings import Settings
+from services.settings import ConfigError, Settings
 
 logger = logging.getLogger(__name__)
 
@@ -95,6 +95,14 @@ class App:
 
 
 async def build_app(settings: Settings, *, upgrade: bool = True, seed: bool = False) -> App:
+    journal = Journal(Path(settings.journal_path))  # checked before anything starts
+    try:
+        journal.require_writable()
+    except OSError as error:
+        raise ConfigError(
+            f"CSBOT_JOURNAL_PATH: cannot write {settings.journal_path} ({error.strerror or error}); "
+            "updates wait there while the database is down"
+        ) from None
     engine = create_engine(
         settings.database_url,
         lock_timeout_ms=settings.db_lock_timeout_ms,
@@ -146,7 +154,6 @@ async def build_app(settings: Settings, *, upgrade: bool = True, seed: bool = Fa
         background_checkpoints=True,
     )
     redis = getattr(state_store.storage, "redis", None)
-    journal = Journal(Path(settings.journal_path))
     inbox = Inbox(
         session_factory,
         journal,

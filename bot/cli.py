@@ -162,7 +162,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ConfigError as error:
         print(f"csbot: {error}", file=sys.stderr)
         return 2
-    configure_logging(settings.log_level, settings.log_format)
+    configure_logging(settings.log_level, settings.log_format, settings.secrets())
     try:  # one place turns a bad setting into one line, whichever command met it
         if args.command == "classify":
             return _classify(args, settings)
@@ -337,6 +337,7 @@ async def _serve_console(args: argparse.Namespace, settings: Settings) -> int:
     from bot.console import standalone_application
     from bot.console.wiring import console_deps
     from bot.dispatcher import create_bot
+    from bot.serving import listen_on
     from db import migrate
     from db.engine import check_connection, create_engine, create_session_factory
 
@@ -356,7 +357,7 @@ async def _serve_console(args: argparse.Namespace, settings: Settings) -> int:
         deps = console_deps(settings, create_session_factory(engine), bot=bot)
         runner = web.AppRunner(standalone_application(deps), access_log=None)
         await runner.setup()
-        await web.TCPSite(runner, args.host, args.port).start()
+        await listen_on(runner, args.host, args.port, setting="--port")
         emit_line(f"admin console at http://{args.host}:{args.port}/admin (sign in: /console in Telegram)")
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()

@@ -9,8 +9,10 @@ from __future__ import annotations
 import json
 import logging
 import sys
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import quote
 
 from services.inbox.update_context import current_update
 
@@ -33,6 +35,49 @@ class UpdateContextFilter(logging.Filter):
         return True
 
 
+class SecretFilter(logging.Filter):
+    """Removes every configured secret from a line before it is written: a library that logs a
+    request's URL (aiogram puts the bot token in every Bot API path), an exception that quotes a
+    connection string, a value passed in `extra=`. Also the secret as it appears URL-encoded."""
+
+    MASK = "[redacted]"
+
+    def __init__(self, secrets: Iterable[str]) -> None:
+        super().__init__()
+        shapes = {shape for secret in secrets if secret for shape in (secret, quote(secret, safe=""))}
+        self.secrets = tuple(
+            sorted(shapes, key=len, reverse=True)
+        )  # a longer one first: it may hold a shorter
+
+    def redact(self, text: str) -> str:
+        for secret in self.secrets:
+            if secret in text:
+                text = text.replace(secret, self.MASK)
+        return text
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not self.secrets:
+            return True
+        message = record.getMessage()
+        redacted = self.redact(message)
+        if redacted != message:
+            record.msg, record.args = redacted, None
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = self.redact(record.exc_text)
+        if record.stack_info:
+            record.stack_info = self.redact(record.stack_info)
+        for key, value in _context(record).items():
+            if isinstance(value, str):
+                setattr(record, key, self.redact(value))
+            elif not isinstance(value, int | float | bool) and value is not None:
+                text = str(value)
+                if self.redact(text) != text:
+                    setattr(record, key, self.redact(text))
+        return True
+
+
 class JsonFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         payload = {
@@ -42,7 +87,9 @@ class JsonFormatter(logging.Formatter):
             "event": record.getMessage(),
             **_context(record),
         }
-        if record.exc_info:
+        if record.exc_text:
+            payload["exception"] = record.exc_text
+        elif record.exc_info:
             payload["exception"] = self.formatException(record.exc_info)
         return json.dumps(payload, ensure_ascii=False, default=str)
 
@@ -61,10 +108,12 @@ class ConsoleFormatter(logging.Formatter):
         return line
 
 
-def configure_logging(level: str, fmt: str) -> None:
+def configure_logging(level: str, fmt: str, secrets: Iterable[str] = ()) -> None:
+    """`secrets`: values no line may show (Settings.secrets)."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter() if fmt == "json" else ConsoleFormatter())
     handler.addFilter(UpdateContextFilter())
+    handler.addFilter(SecretFilter(secrets))
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)

@@ -10,6 +10,7 @@ what had to be interrupted. The exit code says which it was.
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
 import signal
 from collections.abc import Iterable
@@ -23,6 +24,7 @@ from bot.durable_dispatcher import DurableDispatcher
 from bot.http_server import HttpFront
 from bot.inbox_worker import InboxWorker
 from bot.polling import DurablePoller
+from services.settings import ConfigError
 
 logger = logging.getLogger(__name__)
 
@@ -54,7 +56,7 @@ async def serve(
         if front is not None and listen is not None:
             runner = web.AppRunner(front.application(), access_log=None)
             await runner.setup()
-            await web.TCPSite(runner, *listen).start()
+            await listen_on(runner, *listen, setting="CSBOT_HTTP_PORT")
             logger.info("listening", extra={"host": listen[0], "port": listen[1]})
         worker_task = asyncio.create_task(
             InboxWorker(dispatcher, bot).run(stop)
@@ -97,3 +99,14 @@ async def serve(
 def _request_stop(stop: asyncio.Event, signum: int) -> None:
     logger.info("stop requested; no new updates taken", extra={"signal": signal.Signals(signum).name})
     stop.set()
+
+
+async def listen_on(runner: web.AppRunner, host: str, port: int, *, setting: str) -> None:
+    """Start listening, or stop the start with one line naming the setting: a port another
+    program holds, an address this machine does not have."""
+    try:
+        await web.TCPSite(runner, host, port).start()
+    except OSError as error:
+        in_use = error.errno == errno.EADDRINUSE
+        reason = "is already in use" if in_use else f"cannot be used ({error.strerror})"
+        raise ConfigError(f"{setting}: port {port} on {host} {reason}") from None

@@ -142,6 +142,11 @@ class Journal:
         self.refusal = None
         return None
 
+    def require_writable(self) -> None:
+        """At start: the journal's folder takes a write (a probe file, removed), so a path that
+        matters only once the database is down is not found unwritable then. OSError otherwise."""
+        _probe(self.path.with_name(self.path.name + ".probe"))
+
     def pending(self) -> bool:
         try:
             return self.path.stat().st_size > 0

@@ -7,6 +7,7 @@ variable, instead of surfacing at the first customer message.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import hmac
 import json
@@ -19,7 +20,7 @@ from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_vali
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict, SettingsError
 
 from db.models import OrderStatus
-from services.llm.config import LLMRoles
+from services.llm.config import LLMRoles, known_keys
 from services.shop.policy import (
     DEFAULT_CANCELLABLE,
     DEFAULT_RETURN_WINDOW_DAYS,
@@ -197,12 +198,17 @@ class Settings(BaseSettings):
     def _blank_is_unset(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
 
-    @field_validator("shop_api_url", "console_url")
+    @field_validator("shop_api_url", "console_url", "telegram_api_url", "webhook_url")
     @classmethod
     def _http_url(cls, value: str | None) -> str | None:
-        if value is not None and not value.startswith(("http://", "https://")):
-            raise ValueError("expected an http:// or https:// URL")
-        return value.rstrip("/") if value else value
+        """A URL without its scheme (`api.telegram.org`) stops the start: read as a relative path it
+        sent every call nowhere and retried for a minute."""
+        if value is None:
+            return value
+        parts = urlsplit(value)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise ValueError(f"expected an http:// or https:// URL, not {value!r}")
+        return value.rstrip("/")
 
     def shop_policy(self) -> ShopPolicy:
         return ShopPolicy(
@@ -247,6 +253,26 @@ class Settings(BaseSettings):
             )
         return self.webhook_url, self.webhook_secret.get_secret_value()
 
+    def secrets(self) -> tuple[str, ...]:
+        """Every secret value these settings hold (the bot token, the webhook and console secrets,
+        the shop API's token, LLM keys, passwords inside the database and Redis URLs): the log
+        redaction filter removes each from every line (bot.logging_setup)."""
+        values = [
+            secret.get_secret_value()
+            for secret in (self.bot_token, self.webhook_secret, self.console_secret, self.shop_api_token)
+            if secret is not None
+        ]
+        chains = [self.llm.target, self.llm.drafter]
+        chains += [chain for arm in self.llm.arms for chain in (arm.target, arm.drafter) if chain]
+        values.extend(
+            key.get_secret_value() for chain in chains for endpoint in chain for key in endpoint.api_keys
+        )
+        for url in (self.database_url, self.redis_url):
+            password = urlsplit(url).password if url else None
+            if password:
+                values.append(password)
+        return tuple(dict.fromkeys(value.strip() for value in values if value.strip()))
+
     def console_signing_key(self) -> bytes | None:
         """The console secret, else a key derived from the bot token (never the token itself)."""
         if self.console_secret is not None and self.console_secret.get_secret_value():
@@ -290,7 +316,12 @@ def load_settings(**overrides: object) -> Settings:
             field = str(error["loc"][0]) if error["loc"] else "?"
             name = field if field.isupper() else f"{ENV_PREFIX}{field.upper()}"
             inside = ".".join(str(part) for part in error["loc"][1:])  # where in a JSON value
-            problems.append(f"{name}{f' ({inside})' if inside else ''}: {error['msg']}")
+            message = error["msg"].removeprefix("Value error, ")
+            if error["type"] == "extra_forbidden":
+                key = str(error["loc"][-1])
+                near = difflib.get_close_matches(key, sorted(known_keys()), n=1, cutoff=0.6)
+                message = f"unknown key {key!r}" + (f"; did you mean {near[0]!r}?" if near else "")
+            problems.append(f"{name}{f' ({inside})' if inside else ''}: {message}")
         raise ConfigError("invalid configuration - " + "; ".join(problems)) from exc
     except SettingsError as exc:  # a JSON variable (CSBOT_LLM) that is not JSON at all
         raise ConfigError(f"invalid configuration - {_undecodable(exc)}") from exc

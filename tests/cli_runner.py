@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import logging
 import os
+import re
 import subprocess
 import sys
 from contextlib import redirect_stderr, redirect_stdout
@@ -24,6 +25,25 @@ class Result:
     returncode: int
     stdout: str
     stderr: str
+
+
+SECRET_SETTINGS = ("CSBOT_BOT_TOKEN", "CSBOT_WEBHOOK_SECRET", "CSBOT_CONSOLE_SECRET", "CSBOT_SHOP_API_TOKEN")
+
+
+def secrets_of(env: dict[str, str]) -> list[str]:
+    """The secret values a run was given: none may appear in what it printed or logged."""
+    found = [env[name] for name in SECRET_SETTINGS if env.get(name, "").strip()]
+    llm = env.get("CSBOT_LLM", "")
+    found += re.findall(r'"api_keys"\s*:\s*\[\s*"([^"]+)"', llm)
+    return [secret.strip() for secret in found if len(secret.strip()) >= 8]
+
+
+def assert_no_secrets(result: Result, env: dict[str, str]) -> Result:
+    """Every run through these helpers (most of the suite's `csbot` runs) is held to it."""
+    for secret in secrets_of(env):
+        for name, text in (("stdout", result.stdout), ("stderr", result.stderr)):
+            assert secret not in text, f"a secret ({secret[:4]}...) appears in the run's {name}"
+    return result
 
 
 def environment(tmp_path: Path, env: dict[str, str]) -> dict[str, str]:
@@ -43,7 +63,7 @@ def csbot_process(tmp_path: Path, *args: str, stdin: str = "", **env: str) -> Re
         timeout=120,
         check=False,
     )
-    return Result(done.returncode, done.stdout, done.stderr)
+    return assert_no_secrets(Result(done.returncode, done.stdout, done.stderr), env)
 
 
 def csbot(tmp_path: Path, *args: str, stdin: str = "", **env: str) -> Result:
@@ -74,4 +94,4 @@ def csbot(tmp_path: Path, *args: str, stdin: str = "", **env: str) -> Result:
         root.setLevel(saved_level)
         for name, level in saved_levels.items():
             logging.getLogger(name).setLevel(level)
-    return Result(code, out.getvalue(), err.getvalue())
+    return assert_no_secrets(Result(code, out.getvalue(), err.getvalue()), env)

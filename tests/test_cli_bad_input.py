@@ -56,6 +56,19 @@ def assert_one_line(result: Result | subprocess.CompletedProcess[str], *named: s
         ("CSBOT_REDIS_URL", "localhost:6379", "scheme"),
         ("CSBOT_REDIS_URL", "redis://localhost:six/0", "Port"),
         ("CSBOT_REDIS_URL", "redis://localhost:6379/zero", "must be a number"),
+        ("CSBOT_TELEGRAM_API_URL", "api.telegram.org", "expected an http:// or https:// URL"),
+        ("CSBOT_WEBHOOK_URL", "bot.example.com/telegram", "expected an http:// or https:// URL"),
+        ("CSBOT_SHOP_API_URL", "https://", "expected an http:// or https:// URL"),
+        (
+            "CSBOT_LLM",
+            '{"targets": [{"base_url": "http://127.0.0.1:9/v1", "model": "m"}]}',
+            "unknown key 'targets'; did you mean 'target'?",
+        ),
+        (
+            "CSBOT_LLM",
+            '{"target": [{"base_url": "http://127.0.0.1:9/v1", "model": "m", "api_key": ["k"]}]}',
+            "(target.0.api_key): unknown key 'api_key'; did you mean 'api_keys'?",
+        ),
     ],
 )
 def test_malformed_setting_is_one_line(tmp_path: Path, variable: str, value: str, says: str) -> None:
@@ -268,6 +281,33 @@ async def test_unreachable_telegram_is_one_line(tmp_path: Path) -> None:
         CSBOT_TELEGRAM_RETRY_BUDGET="0.1",  # no retry fits: the one line only
     )
     assert_one_line(result, "cannot reach Telegram", closed, "CSBOT_TELEGRAM_API_URL")
+    assert not (tmp_path / "shop.db").exists()
+
+
+@pytest.mark.process
+async def test_a_port_in_use_is_one_line(tmp_path: Path, telegram: FakeBotAPI) -> None:
+    with socket.socket() as holder:  # another program on the port
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        result = await _run_csbot(
+            tmp_path,
+            CSBOT_BOT_TOKEN="123456:fake-token-for-loopback",
+            CSBOT_TELEGRAM_API_URL=telegram.url,
+            CSBOT_HTTP_HOST="127.0.0.1",
+            CSBOT_HTTP_PORT=str(port),
+            CSBOT_LOG_LEVEL="WARNING",
+        )
+    assert_one_line(result, "CSBOT_HTTP_PORT", f"port {port} on 127.0.0.1 is already in use")
+
+
+def test_an_unwritable_journal_path_is_one_line_at_start(tmp_path: Path) -> None:
+    """The journal matters only while the database is down: found unwritable then, updates would
+    have nowhere to wait. It is checked at start, before the database is opened."""
+    journal = tmp_path / "no-such-folder" / "journal.jsonl"
+    result = csbot(tmp_path, "chat", stdin="", CSBOT_JOURNAL_PATH=str(journal))
+    line = assert_one_line(result, "CSBOT_JOURNAL_PATH", str(journal))
+    assert "No such file or directory" in line
     assert not (tmp_path / "shop.db").exists()
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.settings import ConfigError, load_settings
+from services.settings import ConfigError, Settings, load_settings
 
 
 @pytest.fixture(autouse=True)
@@ -91,3 +91,38 @@ def test_the_documented_example_file_loads_as_is(tmp_path) -> None:  # type: ign
     assert (
         settings.support_chat_id is None and settings.bot_token is None and settings.admin_ids == frozenset()
     )
+
+
+def test_no_log_line_shows_a_secret(capsys: pytest.CaptureFixture[str]) -> None:
+    """Whatever carries it (a library's message with a Bot API path, an exception quoting a
+    connection string, a value in `extra=`, the URL-encoded form), a configured secret is masked
+    in both log formats."""
+    import logging
+
+    from bot.logging_setup import configure_logging
+
+    token, key, password = "123456:AAE-real-looking-token", "sk-live-abcdef123456", "pg-pass-9876"
+    settings = Settings(
+        bot_token=token,
+        llm={"target": [{"base_url": "http://127.0.0.1:9/v1", "model": "m", "api_keys": [key]}]},
+        database_url=f"postgresql://shop:{password}@db.example/shop",
+    )
+    root = logging.getLogger()
+    saved = root.handlers[:], root.level
+    try:
+        for fmt in ("console", "json"):
+            configure_logging("INFO", fmt, settings.secrets())
+            log = logging.getLogger("aiogram.event")
+            log.warning("POST https://api.telegram.org/bot%s/getMe failed", token)
+            log.warning("retrying", extra={"url": f"/bot{token.replace(':', '%3A')}/sendMessage"})
+            try:
+                raise ConnectionError(f"could not connect as shop:{password}@db.example with {key}")
+            except ConnectionError:
+                log.exception("database unreachable")
+    finally:
+        root.handlers[:], _ = saved
+        root.setLevel(saved[1])
+    err = capsys.readouterr().err
+    assert err.count("[redacted]") >= 8 and "getMe failed" in err and "database unreachable" in err
+    for secret in (token, key, password, token.replace(":", "%3A")):
+        assert secret not in err

@@ -407,7 +407,9 @@ def test_every_problem_of_a_file_is_reported_in_one_pass(
     currency) come out of one run, not one after the other."""
     (shop / "krw.csv").write_text("sku,name,price,stock,currency\nKR-1,Cap,19000,5,KRW\n", encoding="utf-8")
     assert run(capsys, "import", "products", "krw.csv")[0] == 0
-    (shop / "two.csv").write_text("sku,name,price,stock\nKR-1,Cap,19.90,5\nOK-2,Broken,12x,3\n", encoding="utf-8")
+    (shop / "two.csv").write_text(
+        "sku,name,price,stock\nKR-1,Cap,19.90,5\nOK-2,Broken,12x,3\n", encoding="utf-8"
+    )
     code, _, err = run(capsys, "import", "products", "two.csv")
     assert code == 2
     assert err.splitlines() == [

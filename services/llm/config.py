@@ -6,7 +6,7 @@ import re
 from enum import StrEnum
 from typing import Literal
 
-from pydantic import BaseModel, Field, SecretStr, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 
 REASONING_MODEL = re.compile(r"(o\d|gpt-5)(?!\d)", re.IGNORECASE)
 """OpenAI's reasoning families: o1, o3, o4-mini, gpt-5, gpt-5.1-mini... (not gpt-50, not o10)."""
@@ -15,7 +15,14 @@ REASONING_MODEL = re.compile(r"(o\d|gpt-5)(?!\d)", re.IGNORECASE)
 VerifyMode = Literal["auto", "token", "judge"]
 
 
-class LLMEndpoint(BaseModel):
+class _Keys(BaseModel):
+    """A part of CSBOT_LLM: a key csbot does not know (`"targets"`) stops the start with its name,
+    instead of being ignored and leaving the shop without the model it configured."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class LLMEndpoint(_Keys):
     """One deployment of a model behind an OpenAI-compatible API.
 
     A role (target or drafter) lists several: the first that is not cooling
@@ -80,7 +87,7 @@ ARM_NAME = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$"
 """Short enough for a Telegram command (`/canary gpt-5-mini 5`) and a log column."""
 
 
-class GuardRule(BaseModel):
+class GuardRule(_Keys):
     """Trips when the canary's value exceeds `ratio` x the baseline's plus `margin` (the metric's unit).
 
     The margin keeps a tiny baseline (0 guard rejections) from making any single event a breach.
@@ -93,7 +100,7 @@ class GuardRule(BaseModel):
         return baseline * self.ratio + self.margin
 
 
-class GuardRails(BaseModel):
+class GuardRails(_Keys):
     """Per-arm limits relative to the baseline arm; judged only once both arms have `min_sample` answers."""
 
     min_sample: int = Field(default=100, ge=1, description="answers each arm needs before a rule is judged")
@@ -121,7 +128,7 @@ class GuardRails(BaseModel):
         return {name: rule for name, rule in named.items() if rule is not None}
 
 
-class CanaryArm(BaseModel):
+class CanaryArm(_Keys):
     """A named alternative to the baseline chain, served to `weight` percent of customers.
 
     Roles it leaves out are the baseline's: an arm that only names a `drafter` tries a new
@@ -153,7 +160,7 @@ def duration_seconds(value: object) -> object:
     return value
 
 
-class CanarySchedule(BaseModel):
+class CanarySchedule(_Keys):
     """A gradual migration: the arm's weight steps up every `every` seconds while the rails hold."""
 
     arm: str = Field(pattern=ARM_NAME)
@@ -182,7 +189,7 @@ class LLMRole(StrEnum):
     """The cheap model that proposes drafts for the target to verify."""
 
 
-class LLMRoles(BaseModel):
+class LLMRoles(_Keys):
     target: list[LLMEndpoint] = Field(default_factory=list)
     drafter: list[LLMEndpoint] = Field(default_factory=list)
     retrieval_check: RetrievalCheck = Field(
@@ -257,3 +264,16 @@ class LLMRoles(BaseModel):
         elif name != self.baseline:
             raise KeyError(name)
         return self.model_copy(update=update)
+
+
+def known_keys() -> frozenset[str]:
+    """Every key CSBOT_LLM's JSON may hold, at any depth (for "did you mean" suggestions)."""
+    models: tuple[type[BaseModel], ...] = (
+        LLMEndpoint,
+        GuardRule,
+        GuardRails,
+        CanaryArm,
+        CanarySchedule,
+        LLMRoles,
+    )
+    return frozenset(name for model in models for name in model.model_fields)
