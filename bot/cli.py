@@ -411,7 +411,11 @@ async def _read_logs(args: argparse.Namespace, settings: Settings) -> int:
                 return await print_by_arm(session, args, settings)
             if args.command == "stats":
                 stats = await collect_stats(session, period=args.period, exclude_users=settings.admin_ids)
-                emit_line(json.dumps(stats.as_dict()) if args.json else stats.render())
+                emit_line(
+                    json.dumps(stats.as_dict())
+                    if args.json
+                    else stats.render(settings.shop_policy().timezone)
+                )
                 return 0
             rows = await logs.inbound(
                 session,

@@ -70,6 +70,7 @@ async def run_replay(args: argparse.Namespace, settings: Settings) -> int:
         candidate,
         lookup,
         lambda session: shop_data(session, settings),
+        zone=settings.shop_policy().timezone,
         temperature=settings.llm_temperature,
         concurrency=args.concurrency,
         exclude_users=settings.admin_ids,

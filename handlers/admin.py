@@ -60,7 +60,9 @@ def create_router() -> Router:
             weights=canary.weights() if canary is not None and canary.active else None,
             baseline=canary.baseline if canary is not None else None,
         )
-        await _send_long(message, stats.render() + (f"\n\n{by_arm}" if by_arm else ""))
+        await _send_long(
+            message, stats.render(settings.shop_policy().timezone) + (f"\n\n{by_arm}" if by_arm else "")
+        )
 
     @router.message(Command("logs"))
     async def on_logs(

@@ -155,7 +155,9 @@ def create_router() -> Router:
             case "order":
                 customer = await linked_customer(session, query.from_user)
                 customer_id = customer_id_of(customer) if customer is not None else None
-                reply = await answer_orders(shop_data(session, settings), customer_id, Entities(), language)
+                reply = await answer_orders(
+                    shop_data(session, settings), customer_id, Entities(), language, settings.shop_policy()
+                )
                 interaction.answered(reply)
                 markup = (
                     share_contact_keyboard(language) if reply.follow_up == FollowUp.SHARE_CONTACT else None

@@ -79,11 +79,15 @@ async def answer_inquiry(session: AsyncSession, inquiry: Inquiry) -> Reply:
             case Route.ORDERS | Route.CLARIFY | Route.NO_ENTRY if about_someone_elses_orders(text):
                 # Whatever the unsure intent, a request for another's orders gets the plain "only
                 # your own" (with their own), not FAQ entries or "what is this about?".
-                return await answer_orders(shop, _customer_id(customer), entities, language, text)
+                return await answer_orders(
+                    shop, _customer_id(customer), entities, language, inquiry.policy, text
+                )
             case Route.ORDERS:
                 entries = entries_to_offer(faq.lookup, understanding, text, language)
                 if names_own_order(text, entities) or customer is not None:
-                    orders = await answer_orders(shop, _customer_id(customer), entities, language)
+                    orders = await answer_orders(
+                        shop, _customer_id(customer), entities, language, inquiry.policy
+                    )
                     return _with_second_answer(orders, faq, text, language) or _also_offering(
                         orders, entries, language
                     )
@@ -110,6 +114,7 @@ async def answer_inquiry(session: AsyncSession, inquiry: Inquiry) -> Reply:
                 faq,
                 user_id,
                 shop=shop,
+                zone=inquiry.policy.timezone,
                 choices=entries,
                 damaged=understanding.complaint is Complaint.DAMAGED,
             )
@@ -139,12 +144,22 @@ async def answer_inquiry(session: AsyncSession, inquiry: Inquiry) -> Reply:
                 customer=customer,
                 user_id=user_id,
                 shop=shop,
+                zone=inquiry.policy.timezone,
                 route=ReplyRoute(understanding.intent),
                 follow_up=FollowUp.OFFER_RETURN if returns else FollowUp.NONE,
             )
             if reply is not None:
                 return reply
-    reply = await faq_reply(session, text, language, faq, customer=customer, user_id=user_id, shop=shop)
+    reply = await faq_reply(
+        session,
+        text,
+        language,
+        faq,
+        customer=customer,
+        user_id=user_id,
+        shop=shop,
+        zone=inquiry.policy.timezone,
+    )
     entries = entries_to_offer(faq.lookup, understanding, text, language)
     if reply is not None:
         # A model answers from the closest entries; should nothing verified come of it, the

@@ -86,6 +86,10 @@ class Settings(BaseSettings):
     redis_prefix: str = "csbot"
     generated_label: str = Field(default="", description="prefix for answers a model wrote itself")
     shop_timezone: str = DEFAULT_TIMEZONE
+    tracking_urls: dict[str, str] = Field(
+        default_factory=dict,
+        description='JSON: {"Carrier name": "https://.../{number}"}: tracking pages beside the known ones',
+    )
     return_window_days: int = Field(default=DEFAULT_RETURN_WINDOW_DAYS, ge=0, le=3650)
     returnable_statuses: Annotated[tuple[OrderStatus, ...], NoDecode] = DEFAULT_RETURNABLE
     cancellable_statuses: Annotated[tuple[OrderStatus, ...], NoDecode] = DEFAULT_CANCELLABLE
@@ -179,6 +183,14 @@ class Settings(BaseSettings):
             raise ValueError(f"{value!r} is not an IANA time zone such as Asia/Seoul") from None
         return value
 
+    @field_validator("tracking_urls")
+    @classmethod
+    def _tracking_patterns(cls, value: dict[str, str]) -> dict[str, str]:
+        for carrier, pattern in value.items():
+            if not pattern.startswith(("https://", "http://")) or "{number}" not in pattern:
+                raise ValueError(f"{carrier!r}: expected an http(s):// URL with {{number}} in it")
+        return value
+
     @field_validator("redis_url")
     @classmethod
     def _redis_url(cls, value: str | None) -> str | None:
@@ -216,6 +228,7 @@ class Settings(BaseSettings):
             returnable_statuses=self.returnable_statuses,
             cancellable_statuses=self.cancellable_statuses,
             timezone=ZoneInfo(self.shop_timezone),
+            tracking_urls=self.tracking_urls,
         )
 
     @field_validator("database_url")

@@ -102,10 +102,12 @@ def test_no_log_line_shows_a_secret(capsys: pytest.CaptureFixture[str]) -> None:
     from bot.logging_setup import configure_logging
 
     token, key, password = "123456:AAE-real-looking-token", "sk-live-abcdef123456", "pg-pass-9876"
-    settings = Settings(
-        bot_token=token,
-        llm={"target": [{"base_url": "http://127.0.0.1:9/v1", "model": "m", "api_keys": [key]}]},
-        database_url=f"postgresql://shop:{password}@db.example/shop",
+    settings = Settings.model_validate(
+        {
+            "bot_token": token,
+            "llm": {"target": [{"base_url": "http://127.0.0.1:9/v1", "model": "m", "api_keys": [key]}]},
+            "database_url": f"postgresql://shop:{password}@db.example/shop",
+        }
     )
     root = logging.getLogger()
     saved = root.handlers[:], root.level

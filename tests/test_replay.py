@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import AsyncIterator
-from datetime import timedelta
+from datetime import UTC, timedelta
 from pathlib import Path
 
 import pytest
@@ -57,6 +57,7 @@ def replayer(app: App, candidate: LLMRoles, **options: object) -> Replayer:
         candidate,
         app.answerer.lookup,
         LocalShopData,
+        zone=UTC,
         **options,  # type: ignore[arg-type]
     )
 
@@ -110,7 +111,9 @@ async def test_replay_shows_a_slower_candidate_and_uses_each_customers_facts_as_
             )
         )
         await session.commit()
-        assert "20991231-000001" in await customer_facts(session, customer), "placed after the question"
+        assert "20991231-000001" in await customer_facts(session, customer, zone=UTC), (
+            "placed after the question"
+        )
     replay = replayer(app, LLMRoles(target=[endpoint(double, "slow")], retries=0))
     run, done = await replay.open_run(utcnow() - timedelta(days=7), None, restart=False)
     report = await replay.run(run, done)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import timedelta, tzinfo
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -31,6 +31,7 @@ from services.console.faq import FaqForm, find_entry, list_entries, save_entry
 from services.console.resend import Send, resend, undelivered
 from services.faq.files import FaqFileError
 from services.settings import Settings
+from services.shop.local_time import local_second
 
 logger = logging.getLogger(__name__)
 
@@ -56,7 +57,8 @@ DEPS_KEY = web.AppKey("console_deps", ConsoleDeps)
 TEMPLATES_KEY = web.AppKey("console_templates", jinja2.Environment)
 
 
-def _environment() -> jinja2.Environment:
+def _environment(zone: tzinfo) -> jinja2.Environment:
+    """`zone`: the shop's; every time on a page is shown in it, with its name."""
     environment = jinja2.Environment(
         loader=jinja2.FileSystemLoader(HERE / "templates"),
         autoescape=True,
@@ -64,7 +66,7 @@ def _environment() -> jinja2.Environment:
         lstrip_blocks=True,
         undefined=jinja2.StrictUndefined,
     )
-    environment.filters["when"] = lambda moment: moment.strftime("%Y-%m-%d %H:%M:%S") if moment else ""
+    environment.filters["when"] = lambda moment: local_second(moment, zone) if moment else ""
     environment.filters["ms"] = lambda value: "-" if value is None else f"{value:,.0f} ms"
     environment.filters["usd"] = lambda value: "-" if value is None else f"${value:.5f}"
     environment.filters["pct"] = lambda value: "-" if value is None else f"{value:.0%}"
@@ -114,7 +116,7 @@ def create_console(deps: ConsoleDeps) -> web.Application:
         ]
     )
     app[DEPS_KEY] = deps
-    app[TEMPLATES_KEY] = _environment()
+    app[TEMPLATES_KEY] = _environment(deps.settings.shop_policy().timezone)
     routes = web.RouteTableDef()
 
     @routes.get("/login/{token}")
@@ -344,7 +346,12 @@ def create_console(deps: ConsoleDeps) -> web.Application:
             return _bad(request, str(error))
         span = min(span, timedelta(days=90))
         async with deps.sessions() as session:
-            board = await build_dashboard(session, period=span, exclude_users=deps.settings.admin_ids)
+            board = await build_dashboard(
+                session,
+                period=span,
+                zone=deps.settings.shop_policy().timezone,
+                exclude_users=deps.settings.admin_ids,
+            )
         return _render(request, "dashboard.html", board=board, period=period, periods=PERIODS)
 
     @routes.get("/audit")

@@ -62,6 +62,7 @@ async def start_handoff(
         chat_id=message.chat.id,
         display_name=user.full_name,
         username=user.username,
+        zone=settings.shop_policy().timezone,
     )
     try:
         sent = await bot.send_message(settings.support_chat_id, header, parse_mode=None)

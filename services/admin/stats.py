@@ -6,7 +6,7 @@ import math
 from collections import Counter
 from collections.abc import Collection
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, tzinfo
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -14,6 +14,7 @@ from db.repositories import stats as stats_repository
 from db.types import utcnow
 from services.admin.figures import opened_handoff, percentile
 from services.llm.reply import ReplyMode
+from services.shop.local_time import local_minute
 
 
 @dataclass(frozen=True)
@@ -42,7 +43,8 @@ class Stats:
     def as_dict(self) -> dict[str, object]:
         return {**self.__dict__, "since": self.since.isoformat()}
 
-    def render(self) -> str:
+    def render(self, zone: tzinfo) -> str:
+        """`zone`: the shop's, for the "since" time."""
         intents = ", ".join(f"{name} {count}" for name, count in sorted(self.intents.items())) or "-"
         latency = (
             f"p50 {self.latency_p50_ms:.1f} ms, p95 {self.latency_p95_ms:.1f} ms"
@@ -50,7 +52,7 @@ class Stats:
             else "-"
         )
         text = (
-            f"Since {self.since:%Y-%m-%d %H:%M} UTC\n"
+            f"Since {local_minute(self.since, zone)}\n"
             f"Messages: {self.messages}\n"
             f"Intents: {intents}\n"
             f"Hand-offs: {self.handoffs}\n"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, tzinfo
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -23,6 +23,7 @@ from services.console.charts import Chart, Series, render
 from services.console.gaps import QuestionGroup, group_questions
 from services.llm.reply import ReplyMode
 from services.replies import ReplyRoute
+from services.shop.local_time import in_zone
 
 HOURLY_UP_TO = timedelta(hours=48)
 MAX_GAP_QUESTIONS = 2000
@@ -42,14 +43,16 @@ class Dashboard:
     gaps: list[QuestionGroup]
 
 
-def _floor(moment: datetime, bucket: timedelta) -> datetime:
+def _floor(moment: datetime, bucket: timedelta, zone: tzinfo) -> datetime:
+    """The start of `moment`'s hour or day where the shop is: a day is the shop's calendar day."""
+    local = in_zone(moment, zone)
     if bucket >= timedelta(days=1):
-        return moment.replace(hour=0, minute=0, second=0, microsecond=0)
-    return moment.replace(minute=0, second=0, microsecond=0)
+        return local.replace(hour=0, minute=0, second=0, microsecond=0)
+    return local.replace(minute=0, second=0, microsecond=0)
 
 
-def _buckets(since: datetime, now: datetime, size: timedelta) -> list[datetime]:
-    start, end = _floor(since, size), _floor(now, size)
+def _buckets(since: datetime, now: datetime, size: timedelta, zone: tzinfo) -> list[datetime]:
+    start, end = _floor(since, size, zone), _floor(now, size, zone)
     out = [start]
     while out[-1] < end:
         out.append(out[-1] + size)
@@ -57,30 +60,31 @@ def _buckets(since: datetime, now: datetime, size: timedelta) -> list[datetime]:
 
 
 async def build_dashboard(
-    session: AsyncSession, *, period: timedelta, exclude_users: Collection[int] = ()
+    session: AsyncSession, *, period: timedelta, zone: tzinfo, exclude_users: Collection[int] = ()
 ) -> Dashboard:
+    """`zone`: the shop's; hours and days are counted and labelled in it."""
     now = utcnow()
     since = now - period
     size = timedelta(hours=1) if period <= HOURLY_UP_TO else timedelta(days=1)
     bucket_name = "hour" if size == timedelta(hours=1) else "day"
     fmt = "%m-%d %H:00" if bucket_name == "hour" else "%Y-%m-%d"
-    labels = _buckets(since, now, size)
-    days = _buckets(since, now, timedelta(days=1))
+    labels = _buckets(since, now, size, zone)
+    days = _buckets(since, now, timedelta(days=1), zone)
 
     rows = await stats_repository.customer_messages_since(session, since=since, exclude_users=exclude_users)
     replies = await stats_repository.llm_replies_since(session, since=since)
 
     per_bucket: dict[datetime, list[tuple[str | None, float | None]]] = defaultdict(list)
     for row in rows:
-        per_bucket[_floor(row.created_at, size)].append((row.intent, row.latency_ms))
+        per_bucket[_floor(row.created_at, size, zone)].append((row.intent, row.latency_ms))
     handoff_per_bucket = Counter(
-        _floor(row.created_at, size) for row in rows if opened_handoff(row.route, row.answer_source)
+        _floor(row.created_at, size, zone) for row in rows if opened_handoff(row.route, row.answer_source)
     )
     # An "I don't know" is an FAQ-style answer whose reply says so.
     faq_rows = [row for row in rows if row.route == ReplyRoute.FAQ and row.id is not None]
     sent = await logs.sent_texts(session, [row.id for row in faq_rows])
     dont_knows = [row for row in faq_rows if says_dont_know(sent.get((row.id, row.chat_id), ""))]
-    dont_know_per_day = Counter(_floor(row.created_at, timedelta(days=1)) for row in dont_knows)
+    dont_know_per_day = Counter(_floor(row.created_at, timedelta(days=1), zone) for row in dont_knows)
 
     intent_totals = Counter(row.intent or OTHER for row in rows)
     shown = [name for name, _ in intent_totals.most_common(TOP_INTENTS)]
@@ -110,7 +114,7 @@ async def build_dashboard(
 
     replies_per_day: dict[datetime, list[LLMReply]] = defaultdict(list)
     for reply in replies:
-        replies_per_day[_floor(reply.created_at, timedelta(days=1))].append(reply)
+        replies_per_day[_floor(reply.created_at, timedelta(days=1), zone)].append(reply)
 
     def per_day(value: Callable[[Sequence[LLMReply]], float | None]) -> list[float | None]:
         return [value(replies_per_day[d]) if replies_per_day.get(d) else None for d in days]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime
+from datetime import datetime, tzinfo
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -12,6 +12,7 @@ from db.repositories import logs
 from services.llm.gateway import Message
 from services.llm.speculative import AnswerRequest, FaqReplies
 from services.replies import AnswerSource, FollowUp, Reply, ReplyRoute
+from services.shop.local_time import local_day
 from services.shop.money import money
 from services.shop.sources.base import ShopData, ShopDataUnavailable
 from services.shop.sources.local import LocalShopData, customer_id_of
@@ -31,6 +32,7 @@ async def faq_reply(
     follow_up: FollowUp = FollowUp.NONE,
     require_entry: bool = False,
     shop: ShopData | None = None,
+    zone: tzinfo,
 ) -> Reply | None:
     """A streaming reply, or None when nothing can answer (no FAQ entry and no model).
 
@@ -42,7 +44,7 @@ async def faq_reply(
         return None
     facts, history = "", []
     if answerer.generates:  # the FAQ text alone needs neither
-        facts = await customer_facts(session, customer, shop)
+        facts = await customer_facts(session, customer, shop, zone=zone)
         history = await recent_turns(session, user_id)
     request = AnswerRequest(
         question=question,
@@ -62,6 +64,7 @@ async def customer_facts(
     customer: Customer | None,
     shop: ShopData | None = None,
     *,
+    zone: tzinfo,
     as_of: datetime | None = None,
 ) -> str:
     """This customer's own orders, for the model; nobody else's data ever reaches a prompt.
@@ -84,7 +87,8 @@ async def customer_facts(
         if as_of is not None and order.placed_at > as_of:
             continue
         total = "" if order.total is None else f", total {money(order.total, order.currency)}"
-        lines.append(f"Order {order.number}: {order.status}, placed {order.placed_at:%Y-%m-%d}{total}")
+        placed = local_day(order.placed_at, zone)
+        lines.append(f"Order {order.number}: {order.status}, placed {placed}{total}")
     return "\n".join(lines)
 
 

@@ -10,11 +10,13 @@ are data and never become markup.
 from __future__ import annotations
 
 import logging
+from datetime import tzinfo
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import InboundMessage, OutboundMessage
 from db.repositories import customers, logs
+from services.shop.local_time import local_day
 from services.shop.money import money
 from services.shop.sources.base import ShopData, ShopDataUnavailable
 from services.shop.sources.local import customer_id_of
@@ -33,7 +35,7 @@ def _clip(text: str, limit: int) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
-async def _customer_lines(session: AsyncSession, shop: ShopData, user_id: int) -> list[str]:
+async def _customer_lines(session: AsyncSession, shop: ShopData, user_id: int, zone: tzinfo) -> list[str]:
     customer = await customers.by_telegram_user(session, user_id)
     if customer is None:
         return ["Customer: not linked (no phone number shared yet)"]
@@ -48,7 +50,7 @@ async def _customer_lines(session: AsyncSession, shop: ShopData, user_id: int) -
     lines.append("Recent orders:")
     for order in orders:
         total = f", {money(order.total, order.currency)}" if order.total is not None else ""
-        lines.append(f"- {order.number} {order.status}, placed {order.placed_at:%Y-%m-%d}{total}")
+        lines.append(f"- {order.number} {order.status}, placed {local_day(order.placed_at, zone)}{total}")
     return lines
 
 
@@ -74,11 +76,13 @@ async def staff_brief(
     chat_id: int,
     display_name: str,
     username: str | None = None,
+    zone: tzinfo,
 ) -> str:
-    """The header of a hand-off in the support chat; replies to it reach the customer."""
+    """The header of a hand-off in the support chat; replies to it reach the customer. Dates are
+    the shop's (`zone`)."""
     who = f"{display_name} (@{username})" if username else display_name
     lines = [f"Hand-off #{handoff_id}: {who}, Telegram user {user_id}"]
-    lines += await _customer_lines(session, shop, user_id)
+    lines += await _customer_lines(session, shop, user_id, zone)
     lines += await _turn_lines(session, user_id, chat_id)
     lines.append("Reply to this or any forwarded message to answer; reply /close to end.")
     text = "\n".join(lines)

@@ -5,7 +5,10 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from services.orders.tracking import tracking_url
 from services.replies import AnswerSource, FollowUp, Reply, ReplyRoute
+from services.shop.local_time import local_minute
+from services.shop.policy import ShopPolicy
 from services.shop.sources.base import ShopData, ShopOrder
 from services.text.sentences import Language, carrier_status, t
 from services.understanding.entities import Entities
@@ -39,7 +42,9 @@ def order_status_label(order: ShopOrder, language: Language) -> str:
     return t(f"status_{order.status}", language)
 
 
-def describe_order(order: ShopOrder, language: Language) -> str:
+def describe_order(order: ShopOrder, language: Language, policy: ShopPolicy) -> str:
+    """The order's status, its shipment with the carrier's tracking page, the delivery estimate
+    and the latest event, in the shop's time zone."""
     lines = [t("order_status", language, number=order.number, status=order_status_label(order, language))]
     shipment = order.shipment
     if shipment is None:
@@ -55,6 +60,9 @@ def describe_order(order: ShopOrder, language: Language) -> str:
             status=carrier_status(shipment.status, language),
         )
     )
+    url = tracking_url(shipment.carrier, shipment.tracking_number, policy.tracking_urls)
+    if url is not None:
+        lines.append(t("tracking_link", language, url=url))
     if shipment.eta is not None and order.status != "delivered":
         lines.append(t("shipment_eta", language, eta=shipment.eta.isoformat()))
     if shipment.events:
@@ -63,7 +71,7 @@ def describe_order(order: ShopOrder, language: Language) -> str:
             t(
                 "shipment_last_event",
                 language,
-                at=f"{last.at:%Y-%m-%d %H:%M}",
+                at=local_minute(last.at, policy.timezone),
                 status=carrier_status(last.status, language),
                 location=last.location or "-",
             )
@@ -80,6 +88,7 @@ async def answer_orders(
     customer_id: str | None,
     entities: Entities,
     language: Language,
+    policy: ShopPolicy,
     text: str = "",
 ) -> Reply:
     """Status of the orders the customer names, or of their recent ones.
@@ -88,14 +97,14 @@ async def answer_orders(
     answer never reveals that an order exists. `text`: the customer's message, when
     it may ask about someone else's orders.
     """
-    reply = await _own_orders(shop, customer_id, entities, language)
+    reply = await _own_orders(shop, customer_id, entities, language, policy)
     if about_someone_elses_orders(text):
         return replace(reply, text=f"{t('own_orders_only', language)}\n\n{reply.text}")
     return reply
 
 
 async def _own_orders(
-    shop: ShopData, customer_id: str | None, entities: Entities, language: Language
+    shop: ShopData, customer_id: str | None, entities: Entities, language: Language, policy: ShopPolicy
 ) -> Reply:
     if customer_id is None:
         return needs_contact(language, ReplyRoute.SHIPPING)
@@ -108,14 +117,16 @@ async def _own_orders(
                 parts.append(t("order_not_found", language, reference=reference))
             else:
                 found_any = True
-                parts.append(describe_order(order, language))
+                parts.append(describe_order(order, language, policy))
         source = AnswerSource.DATABASE if found_any else AnswerSource.TEMPLATE
         return Reply("\n\n".join(parts), source, route=ReplyRoute.SHIPPING)
     recent = await shop.orders_of(customer_id)
     if not recent:
         return Reply(t("no_orders", language), AnswerSource.DATABASE, route=ReplyRoute.SHIPPING)
     if len(recent) == 1:
-        return Reply(describe_order(recent[0], language), AnswerSource.DATABASE, route=ReplyRoute.SHIPPING)
+        return Reply(
+            describe_order(recent[0], language, policy), AnswerSource.DATABASE, route=ReplyRoute.SHIPPING
+        )
     lines = "\n".join(
         t("order_line", language, number=o.number, status=order_status_label(o, language)) for o in recent
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, tzinfo
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -17,6 +17,7 @@ from services.faq.replies import faq_reply
 from services.llm.speculative import FaqReplies
 from services.orders.shipping import needs_contact
 from services.replies import AnswerSource, FollowUp, Reply, ReplyRoute
+from services.shop.local_time import local_day
 from services.shop.policy import ShopPolicy
 from services.shop.sources.base import ShopData, says_delivered
 from services.text.normalize import normalize
@@ -50,6 +51,7 @@ async def answer_returns(
     user_id: int | None = None,
     *,
     shop: ShopData | None = None,
+    zone: tzinfo,
     choices: tuple[FaqDocument, ...] = (),
     damaged: bool = False,
 ) -> Reply:
@@ -59,7 +61,7 @@ async def answer_returns(
     clean = normalize(text)
     asks_status = bool(ASKS_RETURN_STATUS.search(clean))
     if entities.rma_numbers or (asks_status and customer is not None):
-        return await _status(session, customer, entities.rma_numbers, language)
+        return await _status(session, customer, entities.rma_numbers, language, zone)
     if WANTS_TO_FILE_RETURN.search(clean):
         if customer is None:
             return needs_contact(language, ReplyRoute.RETURNS)
@@ -86,6 +88,7 @@ async def answer_returns(
         user_id=user_id,
         route=ReplyRoute.RETURNS,
         shop=shop,
+        zone=zone,
         follow_up=FollowUp.OFFER_RETURN,
     )
     if policy is not None:  # a model's answer: should nothing verified come of it, the entries
@@ -101,7 +104,11 @@ async def answer_returns(
 
 
 async def _status(
-    session: AsyncSession, customer: Customer | None, rma_numbers: Sequence[str], language: Language
+    session: AsyncSession,
+    customer: Customer | None,
+    rma_numbers: Sequence[str],
+    language: Language,
+    zone: tzinfo,
 ) -> Reply:
     if customer is None:
         return needs_contact(language, ReplyRoute.RETURNS)
@@ -121,7 +128,7 @@ async def _status(
             rma=r.rma_number,
             status=t(f"return_status_{r.status}", language),
             kind=t(f"kind_{r.kind}", language),
-            date=f"{r.created_at:%Y-%m-%d}",
+            date=local_day(r.created_at, zone),
         )
         for r in requests
     )
@@ -184,7 +191,7 @@ async def return_refusal(
         order.number,
         order.status,
         {
-            "delivered": f"{delivered_at.astimezone(policy.timezone):%Y-%m-%d}",
+            "delivered": local_day(delivered_at, policy.timezone),
             "days": policy.return_window_days,
             "last_day": f"{last_day:%Y-%m-%d}",
         },

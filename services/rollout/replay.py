@@ -15,7 +15,7 @@ import hashlib
 import json
 from collections.abc import Callable, Collection
 from dataclasses import asdict, dataclass, field
-from datetime import datetime
+from datetime import datetime, tzinfo
 from difflib import SequenceMatcher
 from typing import Any
 
@@ -279,10 +279,12 @@ class Replayer:
         lookup: FaqLookupAnswerer,
         shop: ShopSource,
         *,
+        zone: tzinfo,
         temperature: float = 0.0,
         concurrency: int = 4,
         exclude_users: Collection[int] = (),
     ) -> None:
+        self._zone = zone
         self._session_factory = session_factory
         self._candidate = candidate
         self._lookup = lookup
@@ -372,7 +374,9 @@ class Replayer:
             sent = await logs.sent_text(session, inbound_id=inbound_id, chat_id=row.chat_id)
             user_id = row.telegram_user_id
             customer = await customers.by_telegram_user(session, user_id) if user_id is not None else None
-            facts = await customer_facts(session, customer, self._shop(session), as_of=row.created_at)
+            facts = await customer_facts(
+                session, customer, self._shop(session), zone=self._zone, as_of=row.created_at
+            )
             history = await recent_turns(session, user_id, until=row.created_at)
         language = detect_language(row.text)
         found = await self._lookup.answer(row.text, language=language)

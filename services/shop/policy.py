@@ -6,6 +6,7 @@ The demo FAQ says returns are accepted "within 7 days of delivery" and cancellat
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
@@ -24,6 +25,8 @@ class ShopPolicy:
     returnable_statuses: tuple[OrderStatus, ...] = DEFAULT_RETURNABLE
     cancellable_statuses: tuple[OrderStatus, ...] = DEFAULT_CANCELLABLE
     timezone: ZoneInfo = field(default_factory=lambda: ZoneInfo(DEFAULT_TIMEZONE))
+    tracking_urls: Mapping[str, str] = field(default_factory=dict)
+    """The shop's own tracking pages by carrier name (services.orders.tracking)."""
 
     def return_deadline(self, delivered_at: datetime) -> datetime:
         """The end of the window's last day in the shop's time zone.

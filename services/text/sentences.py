@@ -183,6 +183,11 @@ _TEXTS: dict[str, dict[str, str]] = {
         "en": "Carrier {carrier}, tracking number {tracking}. Current status: {status}.",
         "ja": "配送業者 {carrier}、追跡番号 {tracking}。現在の状況: {status}。",
     },
+    "tracking_link": {
+        "ko": "배송 조회: {url}",
+        "en": "Track it here: {url}",
+        "ja": "配送状況の確認: {url}",
+    },
     "shipment_eta": {
         "ko": "도착 예정일: {eta}.",
         "en": "Estimated delivery: {eta}.",
