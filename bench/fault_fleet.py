@@ -83,7 +83,9 @@ class Fleet:
                 "CSBOT_JOURNAL_PATH": str(self.journal_dir / f"journal-{instance.index}.jsonl"),
             }
         )
-        arguments = ["-m", "bot", "run", "--no-migrate"]
+        # The bench's shop is the demo, seeded into its database: served as the demo.
+        environment["CSBOT_DEMO_DATABASE_URL"] = environment["CSBOT_DATABASE_URL"]
+        arguments = ["-m", "bot", "run", "--demo", "--no-migrate"]
         if self.webhook:
             arguments.append("--webhook")
             environment.update(

@@ -62,6 +62,7 @@ async def _start(
             "CSBOT_BOT_TOKEN": "123456:bench",
             "CSBOT_TELEGRAM_API_URL": telegram.url,
             "CSBOT_DATABASE_URL": database_url,
+            "CSBOT_DEMO_DATABASE_URL": database_url,  # its shop is the demo, seeded there
             "CSBOT_REDIS_URL": "redis://127.0.0.1:6379/0",
             "CSBOT_REDIS_PREFIX": prefix,
             "CSBOT_WEBHOOK_URL": "https://bot.example/hook",
@@ -76,6 +77,7 @@ async def _start(
         "-m",
         "bot",
         "run",
+        "--demo",
         "--webhook",
         "--no-migrate",
         cwd=workdir,

@@ -32,6 +32,7 @@ from services.llm.local.serving import LocalServer
 from services.llm.speculative import SpeculativeAnswerer
 from services.rollout.canary import Canary
 from services.settings import ConfigError, Settings
+from services.understanding.classifier import IntentClassifier
 
 logger = logging.getLogger(__name__)
 
@@ -56,6 +57,8 @@ class App:
     checkpointer: WalCheckpointer | None = None
     marks_engine: AsyncEngine | None = None
     """The delivery marks' own connection (services/inbox/durable.py `Inbox.mark_delivered`)."""
+    classifier: IntentClassifier | None = None
+    """The shop's name index and order-number shapes, as the handlers use them."""
 
     async def close(self) -> None:
         if self.dispatcher.busy:  # `csbot run` drained already; anything else ends its handling here
@@ -205,4 +208,5 @@ async def build_app(settings: Settings, *, upgrade: bool = True, seed: bool = Fa
         cache_bus,
         checkpointer,
         marks_engine,
+        classifier,
     )

@@ -13,6 +13,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
+from bot.cli_demo import add_parsers as add_demo_parsers
+from bot.cli_demo import holds_shop_data, on_demo, refuse_demo_rows, run_demo_command
 from bot.cli_output import OneLineParser, emit_line, positive_int
 from bot.cli_shop_files import add_parsers as add_shop_file_parsers
 from bot.cli_shop_files import run_export, run_import
@@ -42,6 +44,11 @@ def _parser() -> argparse.ArgumentParser:
         "run", help="serve Telegram: long polling, or a webhook with --webhook (needs CSBOT_BOT_TOKEN)"
     )
     run.add_argument(
+        "--demo",
+        action="store_true",
+        help="serve the demo shop (CSBOT_DEMO_DATABASE_URL) instead of the shop's database",
+    )
+    run.add_argument(
         "--webhook",
         action="store_true",
         help="receive updates at CSBOT_WEBHOOK_URL's path (also implied by CSBOT_WEBHOOK_URL)",
@@ -67,6 +74,16 @@ def _parser() -> argparse.ArgumentParser:
         type=int,
         metavar="ID",
         help="talk as this Telegram user id (linked to no customer unless they share a contact)",
+    )
+    chat.add_argument(
+        "--phone",
+        metavar="NUMBER",
+        help="talk as the shop's customer with this phone, as if they had shared it (010-1234-5678)",
+    )
+    chat.add_argument(
+        "--demo",
+        action="store_true",
+        help="talk to the demo shop even when the shop's database holds data of its own",
     )
     chat.add_argument(
         "--generate",
@@ -101,9 +118,10 @@ def _parser() -> argparse.ArgumentParser:
     database = commands.add_parser("db", help="database maintenance")
     db_commands = database.add_subparsers(dest="db_command", required=True)
     db_commands.add_parser("upgrade", help="apply migrations")
-    db_commands.add_parser("seed-demo", help="create the demo shop (once)")
+    db_commands.add_parser("seed-demo", help="create the demo shop in CSBOT_DEMO_DATABASE_URL (once)")
 
     add_shop_file_parsers(commands)
+    add_demo_parsers(commands)
 
     logs = commands.add_parser("logs", help="conversation logs, oldest first")
     logs.add_argument("--user", type=int, help="Telegram user id")
@@ -195,30 +213,44 @@ async def _run_async(args: argparse.Namespace, settings: Settings) -> int:
         from bot.app import build_app  # aiogram takes seconds to import: only when serving
         from bot.heap import settle_heap
 
-        app = await build_app(settings, upgrade=not args.no_migrate)
+        if args.demo:
+            settings = on_demo(settings)
+        app = await build_app(settings, upgrade=not args.no_migrate, seed=args.demo)
         settle_heap()
         try:
+            if not args.demo:
+                await refuse_demo_rows(settings, app.session_factory)
             return await _serve(app, token, settings, args, me)
         finally:
             await app.close()
     if args.command == "chat":
         from bot.app import build_app
         from bot.heap import settle_heap
-        from bot.local_chat import run_local_chat
+        from bot.local_chat import BANNER, SHOP_BANNER, UnknownPhone, run_local_chat
+        from services.shop.phone import normalize_phone
 
         if args.generate:
             settings = settings.model_copy(
                 update={"local_model": settings.local_model or "bundled", "generated_label": "[local model] "}
             )
-        # The demo shop only where the shop's data lives in csbot's own tables.
-        app = await build_app(settings, seed=settings.shop_api_url is None)
+        # The demo shop, in its own database, until the shop's own database holds data.
+        demo = args.demo or (
+            settings.shop_api_url is None and not await holds_shop_data(settings.database_url)
+        )
+        if demo:
+            settings = on_demo(settings)
+        app = await build_app(settings, seed=demo)
         settle_heap()
         try:
             await run_local_chat(
                 app,
                 user_id=args.user if args.user is not None else settings.local_chat_user_id,
                 as_json=args.json,
+                phone=normalize_phone(args.phone, settings.phone_country_code) if args.phone else None,
+                banner=BANNER if demo else SHOP_BANNER,
             )
+        except UnknownPhone:
+            raise ConfigError(f"--phone: no customer of the shop has the phone {args.phone}") from None
         finally:
             await app.close()
         return 0
@@ -228,6 +260,8 @@ async def _run_async(args: argparse.Namespace, settings: Settings) -> int:
         return await _db(args, settings)
     if args.command == "import":
         return await run_import(args, settings)
+    if args.command == "demo":
+        return await run_demo_command(args, settings)
     if args.command == "export":
         return await run_export(args, settings)
     if args.command == "replay":
@@ -380,6 +414,8 @@ async def _db(args: argparse.Namespace, settings: Settings) -> int:
     from db.engine import check_connection, create_engine, create_session_factory
     from db.seed import seed_demo
 
+    if args.db_command == "seed-demo":  # the demo's own database, never the shop's
+        settings = on_demo(settings)
     engine = create_engine(settings.database_url)
     try:
         await check_connection(engine)

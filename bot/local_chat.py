@@ -25,13 +25,20 @@ from bot.dispatcher import create_bot
 from bot.fake_updates import UpdateFactory
 from bot.recording_session import LOCAL_BOT_TOKEN, RecordingSession
 from db.models import InboundMessage
+from db.repositories import customers
 from db.seed import DEMO_PHONE
 from services.inbox.durable import NotStored
 from services.text.html import to_plain
 
 BANNER = (
-    "csbot local chat - you are the demo customer (orders 20240115-001234, 20231202-000458, "
-    "20240120-000871). Type a message; a number presses a button of the last reply; /quit leaves."
+    "csbot local chat - the demo shop (its own database: your shop's database holds no data yet; "
+    "`csbot import` your files to chat with your own). You are the demo customer (orders "
+    "20240115-001234, 20231202-000458, 20240120-000871). Type a message; a number presses a button "
+    "of the last reply; /quit leaves."
+)
+SHOP_BANNER = (
+    "csbot local chat - your shop's data. Type a message; a number presses a button of the last "
+    "reply; /quit leaves. `--phone NUMBER` talks as the customer with that phone."
 )
 
 
@@ -45,9 +52,11 @@ class Button:
 
 
 class LocalChat:
-    def __init__(self, app: App, *, user_id: int) -> None:
+    def __init__(self, app: App, *, user_id: int, phone: str = DEMO_PHONE) -> None:
+        """`phone`: what the share-phone button sends (digits, with the country code)."""
         self._app = app
         self._user_id = user_id
+        self._phone = phone
         self.session = RecordingSession()
         self.bot = create_bot(LOCAL_BOT_TOKEN, session=self.session)
         # Fresh ids each run: the log drops update ids it has seen before.
@@ -158,17 +167,35 @@ class LocalChat:
         return lambda: self._updates.text(self._user_id, text)
 
     def _contact_press(self) -> Update:
-        return self._updates.contact(self._user_id, "+" + DEMO_PHONE, contact_user_id=self._user_id)
+        return self._updates.contact(self._user_id, "+" + self._phone, contact_user_id=self._user_id)
+
+    async def share_phone(self) -> list[str]:
+        """As if the customer had pressed the share-phone button: the bot's replies."""
+        self._buttons = [Button("phone", self._contact_press)]
+        return await self.send("1")
 
 
-async def run_local_chat(app: App, *, user_id: int, as_json: bool = False) -> None:
-    """Stdin to the bot, replies to stdout; with `as_json` one JSON object per reply, nothing else."""
+class UnknownPhone(Exception):
+    """`csbot chat --phone` names no customer of the shop."""
+
+
+async def run_local_chat(
+    app: App, *, user_id: int, as_json: bool = False, phone: str | None = None, banner: str = BANNER
+) -> None:
+    """Stdin to the bot, replies to stdout; with `as_json` one JSON object per reply, nothing else.
+    `phone`: act as the shop's customer with that phone, as if they had shared it first."""
     # One "update handled" line per message would drown the conversation.
     logging.getLogger("aiogram.event").setLevel(logging.WARNING)
-    chat = LocalChat(app, user_id=user_id)
+    chat = LocalChat(app, user_id=user_id, phone=phone or DEMO_PHONE)
+    if phone is not None:
+        await chat.share_phone()
+        chat.turn = 0
+        async with app.session_factory() as session:
+            if await customers.by_telegram_user(session, user_id) is None:
+                raise UnknownPhone(phone)
     interactive = sys.stdin.isatty() and not as_json
     if interactive:
-        emit_line(BANNER)
+        emit_line(banner)
     while True:
         if interactive:
             try:

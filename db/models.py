@@ -77,7 +77,14 @@ class Product(SQLModel, table=True):
     currency: str = "KRW"
     stock: int = 0
     restock_date: date | None = None
-    options: str = Field(default="", description="sizes/colours, `|` separated as in the import file")
+    options: str = Field(
+        default="",
+        description="sizes/colours, `|` separated as in the import file, each may be `S:3` (its stock)",
+    )
+    aliases: str = Field(default="", description="the shop's other words for it, `|` separated, any language")
+    category: str = Field(
+        default="", description="the kind of thing it is, as customers say it (원두, beans)"
+    )
 
 
 class Order(SQLModel, table=True):

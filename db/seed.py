@@ -21,6 +21,8 @@ from db.repositories.faq import holds_shop_data
 from db.types import utcnow
 
 DEMO_PHONE = "821012345678"
+DEMO_CUSTOMER_IDS = ("DEMO-1", "DEMO-2")
+"""How db/repositories/demo.py recognises the demo's customers."""
 OTHER_CUSTOMER_PHONE = "821098765432"
 
 DEMO_PRODUCTS: list[dict[str, Any]] = [
@@ -331,9 +333,14 @@ async def seed_demo(session: AsyncSession, *, demo_telegram_user_id: int) -> boo
 
     products = {spec["sku"]: Product(**spec) for spec in DEMO_PRODUCTS}
     demo = Customer(
-        external_id="DEMO-1", name="김민지", phone=DEMO_PHONE, telegram_user_id=demo_telegram_user_id
+        external_id=DEMO_CUSTOMER_IDS[0],
+        name="김민지",
+        phone=DEMO_PHONE,
+        telegram_user_id=demo_telegram_user_id,
     )
-    other = Customer(external_id="DEMO-2", name="Lee Jun", phone=OTHER_CUSTOMER_PHONE, language="en")
+    other = Customer(
+        external_id=DEMO_CUSTOMER_IDS[1], name="Lee Jun", phone=OTHER_CUSTOMER_PHONE, language="en"
+    )
     session.add_all([*products.values(), demo, other])
     await session.flush()
 

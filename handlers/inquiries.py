@@ -99,6 +99,7 @@ def create_router() -> Router:
             policy=settings.shop_policy(),
             low_stock_threshold=settings.low_stock_threshold,
             catalogue_empty=classifier.catalogue_empty,
+            order_example=classifier.order_codes.example(),
         )
         answer = await answer_inquiry(session, inquiry)
         reply = after_an_apology(answer, understanding, language)

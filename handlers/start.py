@@ -16,7 +16,8 @@ from services.replies import AnswerSource, ReplyRoute
 from services.settings import Settings
 from services.shop.identity import LinkOutcome, link_contact
 from services.shop.sources.factory import shop_data
-from services.text.sentences import t
+from services.text.sentences import help_text, t
+from services.understanding.classifier import IntentClassifier
 
 logger = logging.getLogger(__name__)
 
@@ -30,9 +31,13 @@ def create_router() -> Router:
         await say(message, t("welcome", language_of(message.from_user)))
 
     @router.message(Command("help"))
-    async def on_help(message: Message, session: AsyncSession, interaction: Interaction) -> None:
+    async def on_help(
+        message: Message, session: AsyncSession, interaction: Interaction, classifier: IntentClassifier
+    ) -> None:
         interaction.routed(ReplyRoute.HELP, AnswerSource.TEMPLATE)
-        await say(message, t("help", await conversation_language(session, message)))
+        language = await conversation_language(session, message)
+        product, order = classifier.example_product(language), classifier.order_codes.example()
+        await say(message, help_text(language, product=product, order=order))
 
     @router.message(F.contact)
     async def on_contact(

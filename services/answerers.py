@@ -10,9 +10,10 @@ from typing import TYPE_CHECKING
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.repositories import catalogue, faq
+from db.repositories import catalogue, faq, orders
 from services.faq.lookup import FaqLookupAnswerer
 from services.faq.store import FaqRefresher, documents
+from services.orders.codes import OrderCodes
 from services.shop.sources.base import ShopDataUnavailable
 from services.shop.sources.factory import shop_data
 from services.shop.sources.local import LocalShopData
@@ -46,11 +47,13 @@ async def load_answerers(
                 "catalogue not loaded: product names will not be recognised", extra={"error": str(error)}
             )
             products, loaded = [], False
+        order_numbers = await orders.recent_numbers(session)
         entries = documents(await faq.all_entries(session))
         fingerprint = await faq.fingerprint(session)
         version = await catalogue.fingerprint(session)
-    names = [CatalogueName(p.sku, p.names) for p in products]
-    classifier = await asyncio.to_thread(IntentClassifier, names)
+    names = [CatalogueName(p.sku, p.names, p.kinds) for p in products]
+    codes = OrderCodes.learn(order_numbers)
+    classifier = await asyncio.to_thread(lambda: IntentClassifier(names, order_codes=codes))
     classifier.catalogue_version, classifier.catalogue_checked_at = version, time.monotonic()
     classifier.catalogue_loaded = loaded
     min_confidence = settings.faq_min_confidence if settings is not None else None
@@ -74,8 +77,10 @@ async def refresh_catalogue(session: AsyncSession, classifier: IntentClassifier,
     if version == classifier.catalogue_version:
         return False
     classifier.catalogue_version = version  # one rebuild, however many messages arrive meanwhile
-    names = [CatalogueName(p.sku, p.names) for p in await LocalShopData(session).catalogue()]
-    classifier.use_catalogue(await asyncio.to_thread(EntityExtractor, names), version)
+    names = [CatalogueName(p.sku, p.names, p.kinds) for p in await LocalShopData(session).catalogue()]
+    codes = OrderCodes.learn(await orders.recent_numbers(session))
+    extractor = await asyncio.to_thread(lambda: EntityExtractor(names, order_codes=codes))
+    classifier.use_catalogue(extractor, version)
     classifier.catalogue_loaded = True
     logger.info("catalogue changed: product name index rebuilt", extra={"products": len(names)})
     return True

@@ -20,7 +20,7 @@ from services.returns.requests import answer_returns
 from services.shop.policy import ShopPolicy
 from services.shop.sources.base import ShopData, ShopDataUnavailable
 from services.shop.sources.local import customer_id_of
-from services.text.sentences import Language, t
+from services.text.sentences import Language, order_like, t
 from services.understanding.classifier import Intent
 from services.understanding.complaints import Complaint
 from services.understanding.second_question import answered_second_question
@@ -47,6 +47,8 @@ class Inquiry:
     low_stock_threshold: int
     catalogue_empty: bool = False
     """No product in the catalogue: stock questions are answered as such, not as "not carried"."""
+    order_example: str | None = None
+    """A made-up order number of the shop's own shape (services.orders.codes), for examples."""
 
 
 async def answer_inquiry(session: AsyncSession, inquiry: Inquiry) -> Reply:
@@ -54,9 +56,12 @@ async def answer_inquiry(session: AsyncSession, inquiry: Inquiry) -> Reply:
     text, language, understanding = inquiry.text, inquiry.language, inquiry.understanding
     shop, customer, faq, user_id = inquiry.shop, inquiry.customer, inquiry.faq, inquiry.user_id
     entities = understanding.classification.entities
+    example = inquiry.order_example
     try:
         if asks_to_cancel(text, entities):
-            return await answer_cancellation(shop, _customer_id(customer), entities, language, inquiry.policy)
+            return await answer_cancellation(
+                shop, _customer_id(customer), entities, language, inquiry.policy, order_example=example
+            )
         match understanding.route:
             case Route.STOCK:
                 stock = await answer_stock(
@@ -80,20 +85,34 @@ async def answer_inquiry(session: AsyncSession, inquiry: Inquiry) -> Reply:
                 # Whatever the unsure intent, a request for another's orders gets the plain "only
                 # your own" (with their own), not FAQ entries or "what is this about?".
                 return await answer_orders(
-                    shop, _customer_id(customer), entities, language, inquiry.policy, text
+                    shop,
+                    _customer_id(customer),
+                    entities,
+                    language,
+                    inquiry.policy,
+                    text,
+                    order_example=example,
                 )
             case Route.ORDERS:
                 entries = entries_to_offer(faq.lookup, understanding, text, language)
                 if names_own_order(text, entities) or customer is not None:
                     orders = await answer_orders(
-                        shop, _customer_id(customer), entities, language, inquiry.policy
+                        shop,
+                        _customer_id(customer),
+                        entities,
+                        language,
+                        inquiry.policy,
+                        order_example=example,
                     )
                     return _with_second_answer(orders, faq, text, language) or _also_offering(
                         orders, entries, language
                     )
                 asked = "order_number_or_entries" if entries else "ask_order_number"
                 return Reply(
-                    t(asked, language), AnswerSource.TEMPLATE, route=ReplyRoute.SHIPPING, choices=entries
+                    t(asked, language, like=order_like(example, language)),
+                    AnswerSource.TEMPLATE,
+                    route=ReplyRoute.SHIPPING,
+                    choices=entries,
                 )
     except ShopDataUnavailable as error:
         # Never "not found" for what we could not look at: say so, and offer a person.

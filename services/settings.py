@@ -31,6 +31,7 @@ from services.shop.policy import (
 
 ENV_PREFIX = "CSBOT_"
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./csbot.db"
+DEFAULT_DEMO_DATABASE_URL = "sqlite+aiosqlite:///./csbot-demo.db"
 LOCAL_CHAT_USER_ID = 700_000_001
 """Telegram user id used by `csbot chat`; the demo data links it to the demo customer."""
 
@@ -57,6 +58,10 @@ class Settings(BaseSettings):
     database_url: str = Field(
         default=DEFAULT_DATABASE_URL,
         validation_alias=AliasChoices("CSBOT_DATABASE_URL", "DATABASE_URL"),
+    )
+    demo_database_url: str = Field(
+        default=DEFAULT_DEMO_DATABASE_URL,
+        description="where `csbot chat` keeps the demo shop (never in the shop's own database)",
     )
     admin_ids: Annotated[frozenset[int], NoDecode] = frozenset()
     support_chat_id: int | None = None
@@ -231,7 +236,7 @@ class Settings(BaseSettings):
             tracking_urls=self.tracking_urls,
         )
 
-    @field_validator("database_url")
+    @field_validator("database_url", "demo_database_url")
     @classmethod
     def _async_driver(cls, value: str) -> str:
         """Accept the usual URL spellings and pick the async driver for them."""

@@ -15,6 +15,7 @@ from bot.middlewares.telegram_retry import TelegramRetryMiddleware
 from bot.recording_session import LOCAL_BOT_TOKEN, RecordingSession
 from services.settings import LOCAL_CHAT_USER_ID
 from services.text.html import to_plain
+from services.text.sentences import Language, order_like, t
 
 DEMO_USER_ID = LOCAL_CHAT_USER_ID
 """Linked to the demo customer who owns 20240115-001234 and friends."""
@@ -27,6 +28,13 @@ T = TypeVar("T", bound=SQLModel)
 
 
 class Harness:
+    def said(self, key: str, language: Language, **values: Any) -> str:
+        """A sentence as this shop's bot says it: one about an order number carries the shop's
+        own made-up example (services.orders.codes), learned from the orders in this database."""
+        assert self.app.classifier is not None
+        example = self.app.classifier.order_codes.example()
+        return t(key, language, like=order_like(example, language), **values)
+
     def __init__(self, app: App, updates: UpdateFactory | None = None) -> None:
         self.app = app
         self.session = RecordingSession()

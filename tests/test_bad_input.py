@@ -45,7 +45,7 @@ async def test_malformed_ids_get_a_clear_request(harness: Harness) -> None:
 
 async def test_unknown_order_number(harness: Harness) -> None:
     assert await harness.say(DEMO_USER_ID, "order 20231301-999999 배송 조회") == [
-        t("order_not_found", Language.KO, reference="20231301-999999")
+        harness.said("order_not_found", Language.KO, reference="20231301-999999")
     ]
 
 

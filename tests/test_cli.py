@@ -46,12 +46,14 @@ def test_scripted_chat_then_logs_and_stats(tmp_path: Path) -> None:
     replies = [block for block in chat.stdout.split("\n\n") if block.strip()]
     assert len(replies) == 2
     assert "SKU-7890" in replies[0] and "6523-1188-4410" in replies[1]
+    assert not (tmp_path / "shop.db").exists(), "the demo lives in its own database, never the shop's"
 
-    logs = csbot(tmp_path, "logs", "--json", "--intent", "shipping")
+    demo = {"CSBOT_DATABASE_URL": f"sqlite:///{tmp_path / 'csbot-demo.db'}"}
+    logs = csbot(tmp_path, "logs", "--json", "--intent", "shipping", **demo)
     [row] = [json.loads(line) for line in logs.stdout.splitlines()]
     assert row["text"] == "주문 20240115-001234 배송 조회" and "6523-1188-4410" in row["replies"][0]
 
-    stats = json.loads(csbot(tmp_path, "stats", "--json").stdout)
+    stats = json.loads(csbot(tmp_path, "stats", "--json", **demo).stdout)
     assert stats["messages"] == 2 and stats["intents"] == {"stock": 1, "shipping": 1}
 
 

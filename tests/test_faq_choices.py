@@ -114,7 +114,7 @@ async def test_a_delivery_question_naming_no_order_gets_the_order_question_and_t
     # for the shop alone (its entries, no order question: test_understanding)
     question = harness.updates.text(OTHER_USER_ID, "配送について")
     [reply] = [c for c in await harness.feed(question) if isinstance(c, SendMessage)]
-    assert reply.text == t("order_number_or_entries", Language.JA)
+    assert reply.text == harness.said("order_number_or_entries", Language.JA)
     offered_buttons = buttons(reply)
     assert offered_buttons[0] == (
         dispatch.question,

@@ -134,7 +134,7 @@ async def test_cancelling_someone_elses_order_reads_like_a_missing_one(harness: 
     assert (
         foreign
         == missing.replace("20240116-000000", FOREIGN)
-        == t("order_not_found", Language.KO, reference=FOREIGN)
+        == harness.said("order_not_found", Language.KO, reference=FOREIGN)
     )
 
 

@@ -105,10 +105,10 @@ async def test_the_migration_keeps_duplicates_filed_before_it(harness: Harness, 
     """A shop that already has two open requests for one item (the old bug) still upgrades:
     the later one is marked as a duplicate, its number and status left as the customer knows them."""
     engine = create_engine(database_url)
+    order, item_id = await tote_line(harness)  # read through today's models, before the downgrade
     try:
         async with engine.begin() as connection:
             await connection.run_sync(lambda sync: command.downgrade(migrate.alembic_config(sync), "0008"))
-        order, item_id = await tote_line(harness)
         async with engine.begin() as connection:
             for n in (1, 2):
                 await connection.execute(

@@ -28,13 +28,15 @@ async def all_products(session: AsyncSession) -> Sequence[Product]:
 
 async def fingerprint(session: AsyncSession) -> tuple[int, int, int]:
     """Changes whenever a product is added, removed or renamed (stock changes do not matter
-    to the name index): row count, highest id and the total length of every name."""
+    to the name index): row count, highest id and the total length of every name, alias and category."""
     names = (
         func.length(col(Product.sku))
         + func.length(col(Product.name))
         + func.length(col(Product.name_ko))
         + func.length(col(Product.name_en))
         + func.length(col(Product.name_ja))
+        + func.length(col(Product.aliases))
+        + func.length(col(Product.category))
     )
     row = (
         await session.exec(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import func, or_
+from sqlalchemy import func
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -18,19 +18,22 @@ class OrderLine:
     product: Product
 
 
-async def owned_order(session: AsyncSession, customer_id: int, reference: str) -> Order | None:
-    """`20240115-001234`, `#202401150012` and `202401150012 34` style references all match."""
-    digits = "".join(ch for ch in reference if ch.isdigit())
-    if not digits:
-        return None
-    statement = select(Order).where(
-        Order.customer_id == customer_id,
-        or_(
-            func.upper(Order.number) == reference.strip().upper(),
-            func.replace(Order.number, "-", "") == digits,
-        ),
-    )
-    return (await session.exec(statement)).first()
+async def recent_numbers(session: AsyncSession, limit: int = 2000) -> list[str]:
+    """The newest orders' numbers: what the shop's numbering looks like (services.orders.codes)."""
+    statement = select(Order.number).order_by(col(Order.id).desc()).limit(limit)
+    return list((await session.exec(statement)).all())
+
+
+async def owned_orders_ending(session: AsyncSession, customer_id: int, tail: str) -> Sequence[Order]:
+    """The customer's orders whose number, without separators, ends with `tail` (letters and
+    digits only, upper case): the candidates services.shop.sources.base.same_order decides on."""
+    if not tail.isalnum():
+        return []
+    number = func.upper(Order.number)
+    for separator in ("-", " ", "_", "/", "."):
+        number = func.replace(number, separator, "")
+    statement = select(Order).where(Order.customer_id == customer_id, number.like(f"%{tail}"))
+    return (await session.exec(statement)).all()
 
 
 async def recent_orders(

@@ -43,6 +43,7 @@ from services.returns.typed_input import Option
 from services.settings import Settings
 from services.shop.sources.base import ShopDataUnavailable
 from services.shop.sources.factory import shop_data
+from services.shop.sources.local import owned_order
 from services.shop.sources.mirror import mirror_returnable_orders
 from services.text.sentences import LANGUAGES, Language, t
 
@@ -125,7 +126,7 @@ async def start_return_flow(
     await state.set_state(ReturnFlow.choosing_order)
     await state.set_data({"flow": flow, "customer_id": customer.id, "language": language})
     if order_reference is not None:
-        named = await orders.owned_order(session, customer.id, order_reference)
+        named = await owned_order(session, customer.id, order_reference)
         if named is not None and named.id is not None:
             refusal = await returns.return_refusal(session, named, policy, utcnow())
             if refusal is not None:

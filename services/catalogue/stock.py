@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from services.catalogue.options import NotOffered, asked_options, colour_name, colour_value_name, not_offered
+from services.catalogue.variants import by_option_line, mentioned_options, option_answer, option_key
 from services.replies import AnswerSource, FollowUp, Reply, ReplyRoute
 from services.shop.money import money
 from services.shop.sources.base import ShopData, ShopProduct
@@ -28,7 +29,9 @@ def describe_stock(product: ShopProduct, language: Language, low_threshold: int)
     else:
         key = "stock_low" if product.stock <= low_threshold else "stock_in"
         line = t(key, language, **values)
-    if product.options:
+    if product.option_stock is not None:
+        line += " " + by_option_line(product, language)
+    elif product.options:
         line += " " + t("stock_options", language, options=", ".join(product.options))
     return line
 
@@ -42,6 +45,12 @@ def describe_product(
     products, or one and another thing), a size or colour cannot be told apart as one's or the
     other's ("the overshirt in XL and the canvas tote in ivory" had told the overshirt it does not
     come in ivory)."""
+    if product.option_stock is not None:
+        # Counted per option: the asked ones are answered (also beside another product, since
+        # each option is the product's own), else every option's count.
+        asked = mentioned_options(product, _without_names(text, product))
+        if asked:
+            return option_answer(product, asked, language)
     if not alone:
         return describe_stock(product, language, low_threshold)
     missing = not_offered(asked_options(_without_names(text, product)), product.options)
@@ -119,8 +128,8 @@ async def answer_stock(
             for p in guessed
         ]
         return Reply("\n".join(lines), AnswerSource.DATABASE, route=ReplyRoute.STOCK)
-    found_products = await shop.products_by_sku(requested)
-    found = {p.sku.upper() for p in found_products}
+    found_products = options_over_names(await shop.products_by_sku(requested), text)
+    found = {p.sku.upper() for p in await shop.products_by_sku(requested)}
     lines = [
         describe_product(
             p, language, low_threshold, text, alone=len(found_products) == 1 and not entities.other_things
@@ -132,6 +141,16 @@ async def answer_stock(
         lines.append(t("sku_unknown", language, skus=", ".join(missing)))
     source = AnswerSource.DATABASE if found_products else AnswerSource.TEMPLATE
     return Reply("\n".join(lines), source, route=ReplyRoute.STOCK)
+
+
+def options_over_names(products: list[ShopProduct], text: str) -> list[ShopProduct]:
+    """ "드립백 예가체프맛": 예가체프 is an option of the drip bags and also the Yirgacheffe beans' name;
+    the option of a product asked about wins, so the beans are not answered too."""
+    if len(products) < 2:
+        return products
+    named = {option_key(option) for p in products for option in mentioned_options(p, text)}
+    kept = [p for p in products if not any(option_key(name) in named for name in p.names)]
+    return kept or products
 
 
 async def _near_misses(shop: ShopData, skus: tuple[str, ...], language: Language) -> Reply:

@@ -13,7 +13,7 @@ from services.replies import AnswerSource, FollowUp, Reply, ReplyRoute
 from services.shop.policy import ShopPolicy
 from services.shop.sources.base import ShopData
 from services.text.normalize import normalize
-from services.text.sentences import Language, t
+from services.text.sentences import Language, order_like, t
 from services.understanding.entities import Entities
 
 _WANTS_CANCEL = re.compile(r"\bcancel|취소|キャンセル|取り消")
@@ -29,15 +29,22 @@ def asks_to_cancel(text: str, entities: Entities) -> bool:
 
 
 async def answer_cancellation(
-    shop: ShopData, customer_id: str | None, entities: Entities, language: Language, policy: ShopPolicy
+    shop: ShopData,
+    customer_id: str | None,
+    entities: Entities,
+    language: Language,
+    policy: ShopPolicy,
+    *,
+    order_example: str | None = None,
 ) -> Reply:
+    """`order_example`: a made-up number of the shop's shape, for "not found (it looks like ...)"."""
     if customer_id is None:
         return needs_contact(language, ReplyRoute.CANCEL)
     reference = entities.order_numbers[0]
     order = await shop.order_of(customer_id, reference)
     if order is None:  # someone else's reads exactly like a missing one
         return Reply(
-            t("order_not_found", language, reference=reference),
+            t("order_not_found", language, reference=reference, like=order_like(order_example, language)),
             AnswerSource.TEMPLATE,
             route=ReplyRoute.CANCEL,
         )

@@ -10,7 +10,7 @@ from services.replies import AnswerSource, FollowUp, Reply, ReplyRoute
 from services.shop.local_time import local_minute
 from services.shop.policy import ShopPolicy
 from services.shop.sources.base import ShopData, ShopOrder
-from services.text.sentences import Language, carrier_status, t
+from services.text.sentences import Language, carrier_status, order_like, t
 from services.understanding.entities import Entities
 
 _SOMEONE_ELSE = re.compile(
@@ -90,6 +90,8 @@ async def answer_orders(
     language: Language,
     policy: ShopPolicy,
     text: str = "",
+    *,
+    order_example: str | None = None,
 ) -> Reply:
     """Status of the orders the customer names, or of their recent ones.
 
@@ -97,14 +99,19 @@ async def answer_orders(
     answer never reveals that an order exists. `text`: the customer's message, when
     it may ask about someone else's orders.
     """
-    reply = await _own_orders(shop, customer_id, entities, language, policy)
+    reply = await _own_orders(shop, customer_id, entities, language, policy, order_example)
     if about_someone_elses_orders(text):
         return replace(reply, text=f"{t('own_orders_only', language)}\n\n{reply.text}")
     return reply
 
 
 async def _own_orders(
-    shop: ShopData, customer_id: str | None, entities: Entities, language: Language, policy: ShopPolicy
+    shop: ShopData,
+    customer_id: str | None,
+    entities: Entities,
+    language: Language,
+    policy: ShopPolicy,
+    order_example: str | None,
 ) -> Reply:
     if customer_id is None:
         return needs_contact(language, ReplyRoute.SHIPPING)
@@ -114,7 +121,8 @@ async def _own_orders(
         for reference in entities.order_numbers:
             order = await shop.order_of(customer_id, reference)
             if order is None:
-                parts.append(t("order_not_found", language, reference=reference))
+                like = order_like(order_example, language)
+                parts.append(t("order_not_found", language, reference=reference, like=like))
             else:
                 found_any = True
                 parts.append(describe_order(order, language, policy))

@@ -54,17 +54,25 @@ _TEXTS: dict[str, dict[str, str]] = {
         "ja": "お問い合わせありがとうございました。良い一日をお過ごしください！",
     },
     "help": {
-        "ko": "예시: 'SKU-7890 재고 있나요?', '주문 20240115-001234 배송 어디쯤이에요?', "
-        "'반품하고 싶어요', '결제 방법 알려주세요', '상담원 연결'.\n"
+        "ko": "예시: {examples}'반품하고 싶어요', '결제 방법 알려주세요', '상담원 연결'.\n"
         "/return 반품·교환 신청, /human 상담원 연결, /bot 상담 종료 후 챗봇으로 돌아가기",
-        "en": "Try: 'Is SKU-7890 in stock?', 'Where is order 20240115-001234?', "
-        "'I want to return an item', 'What payment methods do you accept?', "
+        "en": "Try: {examples}'I want to return an item', 'What payment methods do you accept?', "
         "'talk to a person'.\n/return start a return, /human reach our team, "
         "/bot go back to the bot after talking to a person",
-        "ja": "例: 「SKU-7890 の在庫はありますか」「注文 20240115-001234 "
-        "はどこですか」「返品したい」「支払い方法を教えて」「担当者につないで」。\n/return "
+        "ja": "例: {examples}「返品したい」「支払い方法を教えて」「担当者につないで」。\n/return "
         "返品・交換の申請、/human 担当者につなぐ、/bot 担当者との会話を終えてボットに戻る",
     },
+    "help_stock_example": {
+        "ko": "'{product} 재고 있나요?', ",
+        "en": "'Is {product} in stock?', ",
+        "ja": "「{product}の在庫はありますか」",
+    },
+    "help_order_example": {
+        "ko": "'주문 {order} 배송 어디쯤이에요?', ",
+        "en": "'Where is order {order}?', ",
+        "ja": "「注文 {order} はどこですか」",
+    },
+    "order_example": {"ko": "(예: {order})", "en": " (it looks like {order})", "ja": "(例: {order})"},
     "unknown_command": {
         "ko": "알 수 없는 명령어예요. /help 를 보내 보세요.",
         "en": "I don't know that command. Send /help to see what I can do.",
@@ -150,17 +158,14 @@ _TEXTS: dict[str, dict[str, str]] = {
         "っていただければ担当者がお手伝いします。",
     },
     "order_not_found": {
-        "ko": "고객님 계정에서 주문번호 {reference}을(를) 찾지 못했어요. 주문번호를 확인해 주세요 "
-        "(예: 20240115-001234).",
-        "en": "I couldn't find order {reference} on your account. Please check the number "
-        "(it looks like 20240115-001234).",
-        "ja": "お客様のアカウントで注文番号 {reference} が見つかりませんでした。番号をご確認ください(例"
-        ": 20240115-001234)。",
+        "ko": "고객님 계정에서 주문번호 {reference}을(를) 찾지 못했어요. 주문번호를 확인해 주세요{like}.",
+        "en": "I couldn't find order {reference} on your account. Please check the number{like}.",
+        "ja": "お客様のアカウントで注文番号 {reference} が見つかりませんでした。番号をご確認ください{like}。",
     },
     "ask_order_number": {
-        "ko": "어느 주문인지 알려 주세요. 주문번호(예: 20240115-001234)를 보내 주시면 바로 확인해 드릴게요.",
-        "en": "Which order do you mean? Send me the order number (like 20240115-001234) and I'll check it.",
-        "ja": "どのご注文でしょうか。注文番号(例: 20240115-001234)を送っていただければすぐに確認します。",
+        "ko": "어느 주문인지 알려 주세요. 주문번호{like}를 보내 주시면 바로 확인해 드릴게요.",
+        "en": "Which order do you mean? Send me the order number{like} and I'll check it.",
+        "ja": "どのご注文でしょうか。注文番号{like}を送っていただければすぐに確認します。",
     },
     "no_orders": {
         "ko": "고객님 계정에 주문 내역이 없어요.",
@@ -244,6 +249,28 @@ _TEXTS: dict[str, dict[str, str]] = {
         "ja": "{name} ({sku}): 品切れで、再入荷の予定はまだありません。価格 {price}。",
     },
     "stock_options": {"ko": "옵션: {options}.", "en": "Options: {options}.", "ja": "オプション: {options}。"},
+    "stock_by_option": {
+        "ko": "옵션별 재고: {options}.",
+        "en": "Stock by option: {options}.",
+        "ja": "オプション別の在庫: {options}。",
+    },
+    "option_count": {"ko": "{option} {stock}개", "en": "{option}: {stock}", "ja": "{option} {stock}点"},
+    "option_sold_out": {"ko": "{option} 품절", "en": "{option}: sold out", "ja": "{option} 品切れ"},
+    "option_stock_in": {
+        "ko": "{name} ({sku}) {option}: 재고 있어요 ({stock}개).",
+        "en": "{name} ({sku}) in {option}: in stock ({stock} available).",
+        "ja": "{name} ({sku}) {option}: 在庫あり({stock}点)。",
+    },
+    "option_stock_out": {
+        "ko": "{name} ({sku}) {option}: 현재 품절이에요.",
+        "en": "{name} ({sku}) in {option}: sold out.",
+        "ja": "{name} ({sku}) {option}: 品切れです。",
+    },
+    "option_others": {
+        "ko": "다른 옵션: {options}.",
+        "en": "Other options: {options}.",
+        "ja": "ほかのオプション: {options}。",
+    },
     "option_size_not_offered": {
         "ko": "{name} ({sku})은(는) {asked} 사이즈가 없어요. 있는 사이즈: {offered}.",
         "en": "{name} ({sku}) doesn't come in size {asked}. Sizes: {offered}.",
@@ -280,11 +307,10 @@ _TEXTS: dict[str, dict[str, str]] = {
         "押してください。なければ担当者におつなぎします。",
     },
     "order_number_or_entries": {
-        "ko": "주문 조회라면 주문번호(예: 20240115-001234)를 보내 주세요. 아니면 아래 질문 중에 찾으시는 "
-        "내용이 있나요?",
-        "en": "If it's about an order, send me its number (like 20240115-001234) and I'll check it. Or "
-        "is your question one of these?",
-        "ja": "ご注文の確認でしたら、注文番号(例: 20240115-001234)を送ってください。それとも、下のご質問の"
+        "ko": "주문 조회라면 주문번호{like}를 보내 주세요. 아니면 아래 질문 중에 찾으시는 내용이 있나요?",
+        "en": "If it's about an order, send me its number{like} and I'll check it. Or is your question "
+        "one of these?",
+        "ja": "ご注文の確認でしたら、注文番号{like}を送ってください。それとも、下のご質問の"
         "いずれかでしょうか？",
     },
     "or_one_of_these": {
@@ -585,6 +611,20 @@ def carrier_status(status: str, language: Language) -> str:
     one (the `carrier_*` texts); any other as the carrier wrote it: better in English than guessed."""
     key = "carrier_" + "_".join(status.lower().replace("-", " ").split())
     return t(key, language) if key in _TEXTS else status.replace("_", " ")
+
+
+def order_like(example: str | None, language: Language) -> str:
+    """ " (like MC12345678-9012)" after "the order number", from the shop's own numbering; nothing
+    when the shop has no orders to learn it from (never the demo's numbers)."""
+    return t("order_example", language, order=example) if example else ""
+
+
+def help_text(language: Language, *, product: str | None, order: str | None) -> str:
+    """/help's examples from the shop's own catalogue and order numbering."""
+    examples = (t("help_stock_example", language, product=product) if product else "") + (
+        t("help_order_example", language, order=order) if order else ""
+    )
+    return t("help", language, examples=examples)
 
 
 def t(key: str, language: Language, **values: Any) -> str:

@@ -31,6 +31,8 @@ from pathlib import Path
 
 import numpy as np
 
+from services.orders.codes import OrderCodes
+from services.text.sentences import Language
 from services.understanding.encoder import ENCODER_MODEL, SentenceEncoder, shared_encoder
 from services.understanding.entities import CatalogueName, Entities, EntityExtractor, without_product_names
 from services.understanding.lexical import TermLikelihood, TfidfIndex, best_per_group
@@ -232,10 +234,12 @@ class IntentClassifier:
         encoder: SentenceEncoder | None = None,
         extra: ExtraScores | None = None,
         term_weight: float | None = None,
+        order_codes: OrderCodes | None = None,
     ) -> None:
         """`extra` adds another scorer's log-odds (measurement only: bench/intent_cues.py measures
-        what the old hand-written cue tables would add)."""
-        self._extractor = EntityExtractor(catalogue)
+        what the old hand-written cue tables would add). `order_codes`: the shop's order-number
+        shapes (services.orders.codes)."""
+        self._extractor = EntityExtractor(catalogue, order_codes=order_codes)
         self._encoder = encoder or shared_encoder()
         self._model = _model_for(examples if examples is not None else _default_examples(), self._encoder)
         self._term_weight = TERM_WEIGHT if term_weight is None else term_weight
@@ -261,6 +265,15 @@ class IntentClassifier:
     def product_names(self, sku: str) -> tuple[str, ...]:
         """A product's names in the current index: what a chat's remembered product is called."""
         return self._extractor.names_of(sku)
+
+    @property
+    def order_codes(self) -> OrderCodes:
+        return self._extractor.order_codes
+
+    def example_product(self, language: Language) -> str | None:
+        """A name of one of the shop's products in `language`'s script (else its first name), for
+        /help's examples; None with no catalogue (never the demo's SKU-7890)."""
+        return self._extractor.example_name(language)
 
     def use_catalogue(self, extractor: EntityExtractor, version: object) -> None:
         """Swap in an index of a changed catalogue (built elsewhere: it takes seconds at 100k)."""

@@ -8,7 +8,10 @@ from dataclasses import dataclass, field, fields
 from functools import lru_cache
 
 from services.catalogue.words import korean_stem, thing_words
-from services.text.normalize import normalize
+from services.orders.codes import OrderCodes
+from services.shop.sources.base import compact_reference
+from services.text.normalize import detect_language, normalize
+from services.text.sentences import Language
 
 # Digits may touch Hangul or kana ("20240115-001234배송"), where \b does not
 # hold, so boundaries are "no digit on either side".
@@ -64,10 +67,20 @@ _TEXT_WORDS = frozenset({"product_words", "other_things"})
 class CatalogueName:
     sku: str
     names: tuple[str, ...]
+    kinds: tuple[str, ...] = ()
+    """What kind of thing it is beyond its names' last words (the shop's category: "원두")."""
 
 
 def _unique(values: Iterable[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(values))
+
+
+def _unique_orders(values: Iterable[str]) -> tuple[str, ...]:
+    """One reference per order however it was typed ("MC2026-0003" read by two patterns)."""
+    seen: dict[str, str] = {}
+    for value in values:
+        seen.setdefault(compact_reference(value), value)
+    return tuple(seen.values())
 
 
 MAX_PRODUCTS_PER_MESSAGE = 5
@@ -139,17 +152,26 @@ class EntityExtractor:
     the catalogue, never over the whole catalogue, so 100,000 products cost what 5 do.
     """
 
-    def __init__(self, catalogue: Iterable[CatalogueName] = ()) -> None:
+    def __init__(
+        self, catalogue: Iterable[CatalogueName] = (), *, order_codes: OrderCodes | None = None
+    ) -> None:
+        """`order_codes`: the shop's order-number shapes, learned from its orders."""
+        self.order_codes = order_codes or OrderCodes()
         items = list(catalogue)
         self._skus = {normalize(item.sku): item.sku for item in items}
         self.products = len(self._skus)
         """How many products the index knows."""
         self._names = {item.sku: item.names for item in items}
+        self._kinds = {item.sku: item.names + item.kinds for item in items}
+        """Names and kinds: a word of them after a product's name is no other kind of thing."""
         """Each product's names: what a chat's remembered product is called, what tells a near miss."""
         self._names_by_first_word: dict[str, list[tuple[str, str]]] = {}
         owners: dict[str, set[str]] = {}
         self._stems: dict[str, str] = {}
         """a part of a Japanese compound counts as the word it is part of"""
+        # A kind of thing ("원두", "beans") names no one product: "오래된 원두는 싫어요" asks about
+        # beans in general, though "콜롬비아 원두" (a whole alias) names one.
+        kind_words = {word for item in items for kind in item.kinds for word in _name_words(kind)}
         for item in items:
             for name in dict.fromkeys(n for n in item.names if n):
                 words = _name_words(name)
@@ -157,6 +179,8 @@ class EntityExtractor:
                     continue
                 self._names_by_first_word.setdefault(words[0], []).append((" ".join(words), item.sku))
                 for word in words:
+                    if word in kind_words:
+                        continue
                     if _long_enough(word):
                         owners.setdefault(word, set()).add(item.sku)
                     for part in _compound_parts(word):
@@ -167,6 +191,7 @@ class EntityExtractor:
     def extract(self, text: str) -> Entities:
         clean = normalize(text)
         without_rmas = _RMA.sub(" ", clean)  # "RMA-20261130-123456" holds an order-shaped number
+        shop_codes = [code.upper() for code in self.order_codes.find(without_rmas)]
         dated = _DATED_ORDER.findall(without_rmas)
         hashed = _HASH_ORDER.findall(without_rmas)
         without_ids = _SKU.sub(" ", _DATED_ORDER.sub(" ", without_rmas))
@@ -181,14 +206,18 @@ class EntityExtractor:
             and not _SKU.fullmatch(token)
             and not _RMA.fullmatch(token)
         ]
-        plain = [d for d in plain if not any(d in token for token in coded)]
+        # A code is read whole: "MC20261130-0003" is never also its part "20261130-0003".
+        whole = [*shop_codes, *coded]
+        dated = [d for d in dated if not any(d in token and d != token for token in whole)]
+        plain = [d for d in plain if not any(d in token for token in whole)]
+        coded = [c for c in coded if not any(c in token and c != token for token in shop_codes)]
         products, product_words, surfaces = self._products(clean, candidates)
         words = _unique(thing_words(self._without_codes(clean)))
         others = {
-            sku: [w for w in words if not word_of_names(w, self._names.get(sku, ()))] for sku in products
+            sku: [w for w in words if not word_of_names(w, self._kinds.get(sku, ()))] for sku in products
         }
         return Entities(
-            order_numbers=_unique([*dated, *hashed, *plain, *coded]),
+            order_numbers=_unique_orders([*shop_codes, *dated, *hashed, *plain, *coded]),
             skus=_unique([*known_skus, *(f"SKU-{digits}" for digits in _SKU.findall(clean))]),
             rma_numbers=_unique(f"RMA-{digits}" for digits in _RMA.findall(clean)),
             products=products,
@@ -198,10 +227,17 @@ class EntityExtractor:
                 for sku in products
                 if sku in surfaces
                 and others[sku]
-                and _names_another_kind(clean, surfaces[sku], self._names.get(sku, ()))
+                and _names_another_kind(clean, surfaces[sku], self._kinds.get(sku, ()))
             ),
             other_things=_unique(w for w in words if all(w in others[sku] for sku in products)),
         )
+
+    def example_name(self, language: Language) -> str | None:
+        """The first product's name written in `language`'s script, else its first name."""
+        for names in self._names.values():
+            if names:
+                return next((name for name in names if detect_language(name) == language), names[0])
+        return None
 
     def names_of(self, sku: str) -> tuple[str, ...]:
         """The product's names, as the index has them (none for a SKU it does not know)."""

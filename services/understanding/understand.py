@@ -109,6 +109,12 @@ ASKS_PRODUCT_FACT = re.compile(
     r"|(크게|작게)\s?나|실측|충전재|천연\s?가죽|합성\s?가죽|원산지|어디서\s?만들|민감|피부"
     r"|洗濯|洗え|手洗い|ドライクリーニング|乾燥機|アイロン|素材|生地|材質|混紡|肌触り|チクチク|暖か|温か"
     r"|厚さ|厚手|薄手|透け|防水|撥水|縮|伸縮|毛玉|色落ち|サイズ感|サイズ表|本革|合皮|原産|どこで作|敏感肌|中綿"
+    # Taste, use and care of things that are not clothes: a coffee shop's beans and kettles.
+    r"|\b(taste|tastes|flavou?r|flavou?rs|acidity|acidic|bitter|roast(ed)? (level|date)|recommend|induction"
+    r"|dishwasher|microwave|oven[- ]safe|how (do i|to) use|caffeine)\b"
+    r"|맛이|맛은|맛있|산미|쓴맛|향이|향은|고소|로스팅\s?(정도|날짜)|추천|인덕션|식세기|식기세척기|전자레인지|오븐"
+    r"|사용법|쓰는\s?법|어떻게\s?(써|사용)|카페인"
+    r"|味は|味が|酸味|苦味|香り|焙煎度|おすすめ|オススメ|IH|食洗機|電子レンジ|オーブン|使い方|カフェイン"
 )
 """Asks a fact about a product the catalogue does not hold: care, material, feel, fit ("is the merino
 sweater itchy?", "울 비니 소재가 뭐예요?"); the stock line is no answer to it."""
@@ -130,14 +136,20 @@ ASKS_AVAILABILITY = re.compile(
     r"|在庫|売り切れ|再入荷|入荷|値段|価格|いくら|ありますか|あります\?|色"
 )
 """What the catalogue does answer: whether it is there, in which size or colour, and its price."""
+RETURN_WORD = re.compile(
+    r"\b(return|returns|returned|returning|exchange|exchanged|refund|refunded|send (it|them) back)\b"
+    r"|반품|교환|환불|返品|交換|返金"
+)
+"""Names a return, an exchange or a refund: with a product named, still a returns question."""
 ASKS_STOCK = re.compile(
     r"\b(in stock|stock|available|sold out|restock)\b|재고|품절|재입고|在庫|売り切れ|再入荷"
 )
 """Whether a product is there (not its price: "how much is shipping" asks a fee)."""
 ASKS_RETURN_STATUS = re.compile(
     r"\b(status|where is my (refund|return|exchange)|progress|processed)\b"
-    r"|(환불|반품|교환)\s?(언제|진행|처리|상태|어떻게\s?됐)"
-    r"|(返金|返品)(はいつ|状況)"
+    r"|(환불|반품|교환)\s?(신청\s?)?(언제|진행|처리|상태|현황|어떻게\s?됐|접수\s?(됐|된|되었|확인))"
+    r"|(반품|교환|환불)\s?(신청)?\s?(한\s?(거|것|건))[^?？]{0,12}(접수|처리|진행|됐|된|되었)"
+    r"|(返金|返品|交換)(はいつ|状況|の状況|の進捗|(の)?申し?込み(は|の)(状況|受付))"
 )
 
 
@@ -261,8 +273,11 @@ def _route(
     intent = classification.intent
     answered = faq is not None and faq.answered
     confident = classification.confidence >= CLARIFY_BELOW
-    if intent is Intent.STOCK and WANTS_TO_FILE_RETURN.search(clean):
-        # "받은 스웨터가 너무 커서 반품하고 싶어요": the product's name pulled it towards stock
+    if intent is Intent.STOCK and (
+        WANTS_TO_FILE_RETURN.search(clean) or (RETURN_WORD.search(clean) and not ASKS_STOCK.search(clean))
+    ):
+        # "받은 스웨터가 너무 커서 반품하고 싶어요", "반품 가능한가요? 린넨 오버셔츠가 커요": the product's
+        # name pulled it towards stock
         return made(Route.RETURNS, Intent.RETURNS)
     asks_fact = ASKS_SIZING_OR_SPEC.search(clean) or (
         ASKS_PRODUCT_FACT.search(clean) and not ASKS_AVAILABILITY.search(clean)

@@ -1,9 +1,12 @@
-"""products.csv: `sku,name,price,stock` plus `currency,options,restock_date,name_ko,name_en,name_ja`."""
+"""products.csv: `sku,name,price,stock` plus `currency,options,restock_date,name_ko,name_en,name_ja,
+aliases,category`. `options` is `S|M|L`, or with each option's stock `S:3|M:0|L:5` (then `stock`
+may be left empty: it is their sum)."""
 
 from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import date
@@ -14,7 +17,7 @@ from services.shop.files.problems import ProblemCollector, open_csv
 from services.shop.money import currency_problem, format_price, parse_price, valid_currency
 
 REQUIRED = ("sku", "name", "price", "stock")
-OPTIONAL = ("currency", "options", "restock_date", "name_ko", "name_en", "name_ja")
+OPTIONAL = ("currency", "options", "restock_date", "name_ko", "name_en", "name_ja", "aliases", "category")
 COLUMNS = (
     "sku",
     "name",
@@ -26,6 +29,8 @@ COLUMNS = (
     "stock",
     "options",
     "restock_date",
+    "aliases",
+    "category",
 )
 DEFAULT_CURRENCY = "KRW"
 
@@ -43,6 +48,10 @@ class ProductRecord:
     name_ko: str = ""
     name_en: str = ""
     name_ja: str = ""
+    aliases: tuple[str, ...] = ()
+    category: str = ""
+    option_stock: tuple[int, ...] | None = None
+    """Each option's stock, in the order of `options`, when the shop counts them apart."""
     line: int = field(default=0, compare=False)
     price_text: str = field(default="", compare=False)
     """As written, to be read again in a stored product's currency when the file has none."""
@@ -51,12 +60,28 @@ class ProductRecord:
     so a stock-only file (`sku,name,price,stock`) keeps the localized names."""
 
 
-def split_options(text: str) -> tuple[str, ...]:
+_COUNTED = re.compile(r"^(.+?)\s*:\s*(\d+)$")
+
+
+def split_list(text: str) -> tuple[str, ...]:
+    """A `|`-separated field (options, aliases)."""
     return tuple(part.strip() for part in text.split("|") if part.strip())
 
 
-def join_options(options: Iterable[str]) -> str:
-    return "|".join(options)
+def split_options(text: str) -> tuple[tuple[str, ...], tuple[int, ...] | None]:
+    """`S|M|L` -> the options and no counts; `S:3|M:0|L:5` -> the options and each one's stock.
+    Counts are read only when every option has one: "Size: M" alone is an option's name."""
+    parts = split_list(text)
+    counted = [_COUNTED.match(part) for part in parts]
+    if parts and all(counted):
+        return tuple(m.group(1) for m in counted if m), tuple(int(m.group(2)) for m in counted if m)
+    return parts, None
+
+
+def join_options(options: Iterable[str], stock: Iterable[int] | None = None) -> str:
+    if stock is None:
+        return "|".join(options)
+    return "|".join(f"{option}:{count}" for option, count in zip(options, stock, strict=True))
 
 
 def read_products(
@@ -143,15 +168,27 @@ def _product(
             # `19.90` may be a dollar product's price. Only what is no price at all fails here.
             if currency_given or not _a_price_in_some_currency(value("price")):
                 problems.add(line, "price", str(error))
+    options, option_stock = split_options(value("options"))
     stock = 0
-    try:
-        stock = int(value("stock"))
-        if stock < 0:
-            problems.add(line, "stock", f"{value('stock')!r} is negative")
-    except ValueError:
+    if option_stock is not None and not value("stock"):
+        stock = sum(option_stock)
+    else:
+        try:
+            stock = int(value("stock"))
+            if stock < 0:
+                problems.add(line, "stock", f"{value('stock')!r} is negative")
+        except ValueError:
+            problems.add(
+                line, "stock", f"{value('stock')!r} is not a whole number" if value("stock") else "empty"
+            )
+    if option_stock is not None and stock != sum(option_stock) and problems.count == before:
         problems.add(
-            line, "stock", f"{value('stock')!r} is not a whole number" if value("stock") else "empty"
+            line,
+            "stock",
+            f"{stock} but the options' stock adds up to {sum(option_stock)} ({value('options')})",
         )
+    if len(set(options)) != len(options):
+        problems.add(line, "options", f"{value('options')!r} names an option twice")
     restock: date | None = None
     if value("restock_date"):
         try:
@@ -166,11 +203,14 @@ def _product(
         price=price,
         stock=stock,
         currency=currency,
-        options=split_options(value("options")),
+        options=options,
+        option_stock=option_stock,
         restock_date=restock,
         name_ko=value("name_ko"),
         name_en=value("name_en"),
         name_ja=value("name_ja"),
+        aliases=split_list(value("aliases")),
+        category=value("category"),
         line=line,
         price_text=value("price"),
     )
@@ -190,7 +230,9 @@ def write_products(records: Iterable[ProductRecord], out: io.TextIOBase | io.Str
                 format_price(r.price, r.currency),
                 r.currency,
                 r.stock,
-                join_options(r.options),
+                join_options(r.options, r.option_stock),
                 r.restock_date.isoformat() if r.restock_date else "",
+                "|".join(r.aliases),
+                r.category,
             ]
         )

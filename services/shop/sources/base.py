@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -37,11 +38,31 @@ class ShopProduct:
     name_ko: str = ""
     name_en: str = ""
     name_ja: str = ""
+    aliases: tuple[str, ...] = ()
+    """The shop's other words for the product, in any language ("예가체프", "yirgacheffe")."""
+    category: str = ""
+    """The kind of thing it is, as customers say it ("원두", "beans")."""
+    option_stock: tuple[int, ...] | None = None
+    """Each option's stock, in the order of `options`, when the shop counts them apart."""
 
     @property
     def names(self) -> tuple[str, ...]:
-        """Every name a customer may use for the product, in any language the shop gave."""
-        return tuple(dict.fromkeys(n for n in (self.name, self.name_ko, self.name_en, self.name_ja) if n))
+        """Every name a customer may use for the product, in any language the shop gave, and the
+        shop's aliases for it."""
+        given = (self.name, self.name_ko, self.name_en, self.name_ja, *self.aliases)
+        return tuple(dict.fromkeys(n for n in given if n))
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        """Words that say what kind of thing the product is, beyond its names' last words: its
+        category. "콜롬비아 원두" asks for the Colombian beans, not for another thing called 원두."""
+        return (self.category,) if self.category else ()
+
+    def option_stock_of(self, option: str) -> int | None:
+        """The stock of one of its options, when the shop counts options apart."""
+        if self.option_stock is None or option not in self.options:
+            return None
+        return self.option_stock[self.options.index(option)]
 
     def display_name(self, language: Language) -> str:
         localized = {"ko": self.name_ko, "en": self.name_en, "ja": self.name_ja}.get(language, "")
@@ -105,10 +126,23 @@ def says_delivered(status: str) -> bool:
     return any(word in text for word in DELIVERED_WORDS)
 
 
+def compact_reference(reference: str) -> str:
+    """An order reference as compared: upper case, letters and digits only."""
+    return re.sub(r"[^0-9A-Za-z]", "", reference).upper()
+
+
 def same_order(number: str, reference: str) -> bool:
-    """`20240115-001234`, `#202401150012 34` and `202401150012-34` all name one order."""
-    digits = "".join(ch for ch in reference if ch.isdigit())
-    return number.upper() == reference.strip().upper() or (bool(digits) and number.replace("-", "") == digits)
+    """`20240115-001234`, `#202401150012 34` and `202401150012-34` all name one order; so do
+    `MC20261130-0003`, `mc202611300003` and, without the shop's letter prefix, `20261130-0003`
+    (a reference of six digits or more: the customer's own orders are the only ones compared)."""
+    stored, typed = compact_reference(number), compact_reference(reference)
+    if not typed:
+        return False
+    if stored == typed:
+        return True
+    digits = sum(ch.isdigit() for ch in typed)
+    rest = stored[: len(stored) - len(typed)]
+    return digits >= 6 and stored.endswith(typed) and rest.isalpha()
 
 
 class ShopData(Protocol):

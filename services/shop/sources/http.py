@@ -272,6 +272,9 @@ def _product(raw: Any) -> ShopProduct | None:
         r.name_ko,
         r.name_en,
         r.name_ja,
+        aliases=r.aliases,
+        category=r.category,
+        option_stock=r.option_stock,
     )
 
 

@@ -8,7 +8,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Customer, Order, OrderStatus, Product
 from db.repositories import catalogue, customers, orders
-from services.shop.files.products import split_options
+from services.shop.files.products import split_list, split_options
 from services.shop.sources.base import (
     ShopCustomer,
     ShopEvent,
@@ -16,6 +16,8 @@ from services.shop.sources.base import (
     ShopOrderLine,
     ShopProduct,
     ShopShipment,
+    compact_reference,
+    same_order,
 )
 
 
@@ -25,18 +27,28 @@ def customer_id_of(customer: Customer) -> str:
 
 
 def product_record(product: Product) -> ShopProduct:
+    options, option_stock = split_options(product.options)
     return ShopProduct(
         sku=product.sku,
         name=product.name,
         price=product.price,
         stock=product.stock,
         currency=product.currency,
-        options=split_options(product.options),
+        options=options,
         restock_date=product.restock_date,
         name_ko=product.name_ko,
         name_en=product.name_en,
         name_ja=product.name_ja,
+        aliases=split_list(product.aliases),
+        category=product.category,
+        option_stock=option_stock,
     )
+
+
+async def owned_order(session: AsyncSession, owner_id: int, reference: str) -> Order | None:
+    """The customer's own order a reference names (services.shop.sources.base.same_order), or None."""
+    candidates = await orders.owned_orders_ending(session, owner_id, compact_reference(reference))
+    return next((order for order in candidates if same_order(order.number, reference)), None)
 
 
 class LocalShopData:
@@ -63,7 +75,7 @@ class LocalShopData:
         owner = await customers.by_key(self._session, customer_id)
         if owner is None or owner.id is None:
             return None
-        row = await orders.owned_order(self._session, owner.id, reference)
+        row = await owned_order(self._session, owner.id, reference)
         return None if row is None else await self._order(row, customer_id)
 
     async def products_by_sku(self, skus: Sequence[str]) -> list[ShopProduct]:

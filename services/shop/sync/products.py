@@ -9,7 +9,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from db.repositories import shop_sync
 from db.repositories.shop_sync import Change
 from services.shop.files.problems import ProblemCollector
-from services.shop.files.products import COLUMNS, ProductRecord, join_options, split_options
+from services.shop.files.products import COLUMNS, ProductRecord, join_options, split_list, split_options
 from services.shop.money import parse_price
 from services.shop.sync.report import ImportReport
 
@@ -34,8 +34,10 @@ def _values(record: ProductRecord) -> dict[str, Any]:
         "price": record.price,
         "currency": record.currency,
         "stock": record.stock,
-        "options": join_options(record.options),
+        "options": join_options(record.options, record.option_stock),
         "restock_date": record.restock_date,
+        "aliases": "|".join(record.aliases),
+        "category": record.category,
     }
 
 
@@ -95,11 +97,14 @@ async def export_products(session: AsyncSession) -> list[ProductRecord]:
             price=row.price,
             stock=row.stock,
             currency=row.currency,
-            options=split_options(row.options),
+            options=split_options(row.options)[0],
+            option_stock=split_options(row.options)[1],
             restock_date=row.restock_date,
             name_ko=row.name_ko,
             name_en=row.name_en,
             name_ja=row.name_ja,
+            aliases=split_list(row.aliases),
+            category=row.category,
         )
         for row in rows
     ]
