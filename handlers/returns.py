@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from aiogram import F, Router
+from aiogram.dispatcher.event.bases import SkipHandler
 from aiogram.filters import Command
 from aiogram.fsm.context import FSMContext
 from aiogram.types import CallbackQuery, Message
@@ -27,6 +28,7 @@ from services.admin.conversation_log import Interaction
 from services.replies import AnswerSource, ReplyRoute
 from services.returns.form import FormAction
 from services.settings import Settings
+from services.understanding.classifier import IntentClassifier
 
 
 def create_router() -> Router:
@@ -52,8 +54,8 @@ def create_router() -> Router:
         state: FSMContext,
         settings: Settings,
         interaction: Interaction,
+        classifier: IntentClassifier,
     ) -> None:
-        interaction.routed(ReplyRoute.RETURNS, AnswerSource.TEMPLATE)
         assert message.from_user is not None
         data: dict[str, Any] = await state.get_data()
         turn = FormTurn(
@@ -67,7 +69,9 @@ def create_router() -> Router:
             data["language"],
             edit=False,
         )
-        await typed_answer(turn, message.text or "")
+        if not await typed_answer(turn, message.text or "", classifier.classify(message.text or "")):
+            raise SkipHandler  # another request: the routers after this one answer it; the form waits
+        interaction.routed(ReplyRoute.RETURNS, AnswerSource.TEMPLATE)
 
     @router.callback_query(ReturnStep.filter(F.action == FormAction.START))
     async def on_start_button(

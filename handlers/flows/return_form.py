@@ -32,11 +32,13 @@ from services.returns import requests as returns
 from services.returns.form import (
     CHOICE_ACTIONS,
     Act,
+    Aside,
     AskAgain,
     FormAction,
     FormStep,
     OwnReason,
     ReasonTooLong,
+    aside,
     read_typed,
 )
 from services.returns.typed_input import Option
@@ -45,7 +47,10 @@ from services.shop.sources.base import ShopDataUnavailable
 from services.shop.sources.factory import shop_data
 from services.shop.sources.local import owned_order
 from services.shop.sources.mirror import mirror_returnable_orders
+from services.text.normalize import detect_language
 from services.text.sentences import LANGUAGES, Language, t
+from services.understanding.classifier import Classification
+from services.understanding.reply_language import has_words
 
 ANSWER_WINDOW = timedelta(hours=1)
 """How long a form's question takes typed answers. A customer back after longer has most likely
@@ -240,6 +245,8 @@ async def act(turn: FormTurn, action: FormAction, value: str) -> None:
             await _ask_kind(message, state, t(f"reason_{value}", language))
         case FormAction.KIND if value in {k.value for k in ReturnKind}:
             await _ask_confirmation(message, state, value)
+        case FormAction.RESUME:
+            await resume(turn)
         case FormAction.CONFIRM if await state.get_state() == ReturnFlow.confirming.state:
             draft = returns.ReturnDraft(
                 idempotency_key=_idempotency_key(turn.user_id, data["flow"]),
@@ -299,26 +306,62 @@ class AwaitingAnswer(Filter):
         )
 
 
-async def typed_answer(turn: FormTurn, text: str) -> None:
-    """What was typed, read for the step that asked: understood, or asked again (never dropped)."""
+async def typed_answer(turn: FormTurn, text: str, classification: Classification) -> bool:
+    """What was typed, read for the step that asked: understood, or asked again (never dropped).
+    False when the message steps out of the form (services.returns.form.aside): the form waits,
+    with a button to resume it, and the message is the rest of the bot's to answer."""
     step = _step(await turn.state.get_state())
     assert step is not None  # AwaitingAnswer let the message in
-    match read_typed(step, text, _offered(turn.data)):
+    outcome = read_typed(step, text, _offered(turn.data))
+    match aside(step, text, classification, outcome):
+        case Aside.ANOTHER_REQUEST:
+            await pause(turn, text)
+            return False
+        case Aside.SAME_REQUEST:
+            await _ask_step_again(turn, step, "return_in_progress")
+            return True
+    match outcome:
         case Act(action, value):
             await act(turn, action, value)
         case OwnReason(reason):
             await _ask_kind(turn.message, turn.state, reason)
         case ReasonTooLong():
             await say(turn.message, t("return_reason_too_long", turn.language))
-        case AskAgain(key) if step is FormStep.CONFIRM:
-            await _ask_again(turn, key, _confirm_keyboard(turn.data["flow"], turn.language))
         case AskAgain(key):
-            action = CHOICE_ACTIONS[step]
-            rows = [
-                (o.names[0], ReturnStep(action=action, flow=turn.data["flow"], value=o.value).pack())
-                for o in _offered(turn.data)
-            ]
-            await _ask_again(turn, key, choices([*rows, _cancel_row(turn.data["flow"], turn.language)]))
+            await _ask_step_again(turn, step, key)
+    return True
+
+
+async def pause(turn: FormTurn, text: str) -> None:
+    """The form stops reading typed messages until it is resumed; its answers so far are kept.
+    Said in the language of the message that stepped out, as the answer to it will be."""
+    await turn.state.update_data(asked_at=0)
+    language = detect_language(text) if has_words(text) else turn.language
+    flow = turn.data["flow"]
+    resume = ReturnStep(action=FormAction.RESUME, flow=flow).pack()
+    keyboard = choices([(t("button_resume_return", language), resume), _cancel_row(flow, language)])
+    await say(turn.message, t("return_paused", language), reply_markup=keyboard)
+
+
+async def resume(turn: FormTurn) -> None:
+    """The resume button: the waiting step's question again, its clock restarted."""
+    step = _step(await turn.state.get_state())
+    if step is None:
+        await turn.finish(t("return_expired", turn.language))
+        return
+    await _ask_step_again(turn, step, "return_resumed")
+
+
+async def _ask_step_again(turn: FormTurn, step: FormStep, key: str) -> None:
+    if step is FormStep.CONFIRM:
+        await _ask_again(turn, key, _confirm_keyboard(turn.data["flow"], turn.language))
+        return
+    action = CHOICE_ACTIONS[step]
+    rows = [
+        (o.names[0], ReturnStep(action=action, flow=turn.data["flow"], value=o.value).pack())
+        for o in _offered(turn.data)
+    ]
+    await _ask_again(turn, key, choices([*rows, _cancel_row(turn.data["flow"], turn.language)]))
 
 
 async def _ask_again(turn: FormTurn, key: str, keyboard: InlineKeyboardMarkup) -> None:

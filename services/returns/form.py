@@ -8,12 +8,23 @@ button would. The Telegram side (handlers/flows/return_form.py) asks, remembers 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from services.orders.cancellation import asks_to_cancel
 from services.returns.requests import MAX_REASON_CHARS
 from services.returns.typed_input import Option, Word, pick, read_word
+from services.text.normalize import normalize
+from services.understanding.classifier import Classification, Intent
+from services.understanding.understand import (
+    ASKS_RETURN_STATUS,
+    ASKS_STOCK,
+    CLARIFY_BELOW,
+    WANTS_TO_FILE_RETURN,
+    names_own_order,
+)
 
 
 class FormStep(StrEnum):
@@ -36,6 +47,8 @@ class FormAction(StrEnum):
     REASON = "reason"
     KIND = "kind"
     CONFIRM = "confirm"
+    RESUME = "resume"
+    """Back to a form the customer stepped out of (the step's question is asked again)."""
 
 
 CHOICE_ACTIONS = {
@@ -99,3 +112,52 @@ def read_typed(step: FormStep, text: str, offered: Sequence[Option]) -> TypedOut
         return OwnReason(reason)
     chosen = pick(text, offered)
     return AskAgain("return_reprompt_choice") if chosen is None else Act(action, chosen.value)
+
+
+class Aside(StrEnum):
+    """A message typed while the form waits that is not an answer to it."""
+
+    ANOTHER_REQUEST = "another_request"
+    """A person, an order, stock, a return's status, a cancellation: answered as it would be
+    outside the form, which waits to be resumed with one tap."""
+    SAME_REQUEST = "same_request"
+    """"반품하고 싶어요" again: the form is already open; its question is asked again."""
+
+
+def aside(step: FormStep, text: str, classification: Classification, outcome: TypedOutcome) -> Aside | None:
+    """Whether `text` steps out of the form. An answer the form understood (a choice, yes or no,
+    a cancel) never does; a free-text reason does only when it is plainly another request (a reason
+    names the product often: "린넨 셔츠가 커요" stays a reason, "린넨 셔츠 재고 있나요?" does not)."""
+    if isinstance(outcome, Act):
+        return None
+    clean = normalize(text)
+    entities = classification.entities
+    sure = classification.confidence >= CLARIFY_BELOW
+    if (
+        ASKS_RETURN_STATUS.search(clean)
+        or entities.rma_numbers
+        or asks_to_cancel(text, entities)
+        or (classification.intent is Intent.HUMAN and sure)
+        or entities.order_numbers
+        or entities.skus
+        or (classification.intent is Intent.SHIPPING and sure and names_own_order(text, entities))
+        or (ASKS_STOCK.search(clean) and (entities.products or classification.intent is Intent.STOCK))
+    ):
+        return Aside.ANOTHER_REQUEST
+    if WANTS_TO_FILE_RETURN.search(clean) and step is not FormStep.REASON:
+        return Aside.SAME_REQUEST
+    if (
+        isinstance(outcome, AskAgain)
+        and sure
+        and classification.intent in (Intent.FAQ, Intent.SHIPPING)
+        and _QUESTION.search(clean)
+    ):
+        return Aside.ANOTHER_REQUEST  # a question the form cannot answer ("배송비 얼마예요?")
+    return None
+
+
+_QUESTION = re.compile(
+    r"[?？]|\b(how|what|when|where|why|which|can|could|do|does|is|are)\b"
+    r"|(까요|나요|는지|ㄴ가요|인가요|어요\?|죠)$|(ですか|ますか|でしょうか)"
+)
+"""A question: one the form cannot answer is the shop's to answer ("바지" alone is an answer)."""

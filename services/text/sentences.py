@@ -425,6 +425,23 @@ _TEXTS: dict[str, dict[str, str]] = {
         "ja": "{item} はすでに返品・交換のお申し込みを受け付けています。受付番号は{rma}で、改めてお申し込み"
         "いただく必要はありません。",
     },
+    "return_paused": {
+        "ko": "작성 중인 반품 신청은 그대로 두었어요. 이어서 하시려면 아래 버튼을 눌러 주세요.",
+        "en": "Your return form is kept as it is: tap below to pick it up again.",
+        "ja": "作成中の返品のお申し込みはそのまま残しています。続ける場合は下のボタンを押してください。",
+    },
+    "return_resumed": {
+        "ko": "반품 신청을 이어서 할게요.",
+        "en": "Let's carry on with your return.",
+        "ja": "返品のお申し込みを続けます。",
+    },
+    "return_in_progress": {
+        "ko": "반품 신청을 이미 작성하고 계세요. 아래에서 골라 주시거나, 그만두시려면 '취소'라고 "
+        "보내 주세요.",
+        "en": "You're already filling in a return: pick below, or type 'cancel' to stop it.",
+        "ja": "返品のお申し込みはすでに作成中です。下から選ぶか、やめる場合は「キャンセル」と"
+        "送ってください。",
+    },
     "return_reprompt_choice": {
         "ko": "어떤 걸 고르셨는지 알아듣지 못했어요. 아래 버튼을 누르시거나 이름이나 번호를 적어 주세요. "
         "신청을 그만두시려면 '취소'라고 보내 주세요.",
@@ -529,6 +546,11 @@ _TEXTS: dict[str, dict[str, str]] = {
     "human_button": {"ko": "상담원 연결", "en": "Talk to a person", "ja": "担当者につなぐ"},
     "button_confirm": {"ko": "✅ 신청", "en": "✅ Confirm", "ja": "✅ 申請する"},
     "button_cancel": {"ko": "취소", "en": "Cancel", "ja": "キャンセル"},
+    "button_resume_return": {
+        "ko": "반품 신청 이어서 하기",
+        "en": "Continue my return",
+        "ja": "返品の申し込みを続ける",
+    },
     "kind_refund": {"ko": "환불", "en": "Refund", "ja": "返金"},
     "kind_exchange": {"ko": "교환", "en": "Exchange", "ja": "交換"},
     "reason_damaged": {"ko": "파손·불량", "en": "Damaged or defective", "ja": "破損・不良"},
