@@ -5,10 +5,11 @@ The form used to answer every such message with "Sorry, I didn't catch which one
 from __future__ import annotations
 
 import pytest
+from aiogram.methods import SendMessage
 
 from db.models import HandoffSession, ReturnRequest
 from services.text.sentences import Language, t
-from tests.harness import DEMO_USER_ID, Harness
+from tests.harness import DEMO_USER_ID, Harness, buttons
 from tests.test_returns_typed import SHIPPED, TOTE, at_item_step, last_buttons, press, replies, type_
 
 
@@ -32,10 +33,10 @@ async def test_another_request_is_answered_and_the_form_resumes_with_one_tap(
     assert said[0] in {t("return_paused", language) for language in Language}
     assert len(said) >= 2 and answer_has in "\n".join(said[1:]), said
     assert t("return_reprompt_choice", Language.EN) not in said
-    paused = next(c for c in calls if getattr(c, "text", None) == said[0])
-    [resume, cancel] = [label for row in paused.reply_markup.inline_keyboard for label in row]  # type: ignore[union-attr]
-    assert cancel.text in {t("button_cancel", language) for language in Language}
-    resumed = await harness.feed(harness.updates.callback(DEMO_USER_ID, resume.callback_data or ""))
+    paused = next(c for c in calls if isinstance(c, SendMessage) and c.text == said[0])
+    [(_, resume), (cancel, _)] = buttons(paused)
+    assert cancel in {t("button_cancel", language) for language in Language}
+    resumed = await harness.feed(harness.updates.callback(DEMO_USER_ID, resume))
     assert replies(resumed) == [t("return_resumed", Language.EN)]
     labels = [label for label, _ in last_buttons(resumed)]
     assert TOTE in labels  # the item step's own choices, as the form left them
