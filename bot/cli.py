@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, TypeVar
 
 from bot.cli_demo import add_parsers as add_demo_parsers
 from bot.cli_demo import holds_shop_data, on_demo, refuse_demo_rows, run_demo_command
+from bot.cli_doctor import add_parsers as add_doctor_parsers
+from bot.cli_doctor import run_doctor
 from bot.cli_output import OneLineParser, emit_line, positive_int
 from bot.cli_shop_files import add_parsers as add_shop_file_parsers
 from bot.cli_shop_files import run_export, run_import
@@ -122,6 +124,7 @@ def _parser() -> argparse.ArgumentParser:
 
     add_shop_file_parsers(commands)
     add_demo_parsers(commands)
+    add_doctor_parsers(commands)
 
     logs = commands.add_parser("logs", help="conversation logs, oldest first")
     logs.add_argument("--user", type=int, help="Telegram user id")
@@ -262,6 +265,8 @@ async def _run_async(args: argparse.Namespace, settings: Settings) -> int:
         return await run_import(args, settings)
     if args.command == "demo":
         return await run_demo_command(args, settings)
+    if args.command == "doctor":
+        return await run_doctor(args, settings)
     if args.command == "export":
         return await run_export(args, settings)
     if args.command == "replay":

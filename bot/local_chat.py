@@ -191,8 +191,9 @@ async def run_local_chat(
         await chat.share_phone()
         chat.turn = 0
         async with app.session_factory() as session:
-            if await customers.by_telegram_user(session, user_id) is None:
-                raise UnknownPhone(phone)
+            linked = await customers.by_telegram_user(session, user_id)
+        if linked is None or linked.phone != phone:  # not an earlier run's link to someone else
+            raise UnknownPhone(phone)
     interactive = sys.stdin.isatty() and not as_json
     if interactive:
         emit_line(banner)

@@ -4,7 +4,7 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlmodel import col, delete, func, or_, select
+from sqlmodel import SQLModel, col, delete, func, or_, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Customer, FaqEntry, Order, Product
@@ -108,6 +108,31 @@ async def upsert_entries(
         removed = len(ids)
     await session.flush()
     return UpsertCounts(created, updated, unchanged, removed)
+
+
+@dataclass(frozen=True)
+class ShopCounts:
+    products: int
+    customers: int
+    orders: int
+    faq: int
+    faq_languages: tuple[str, ...]
+
+
+async def shop_counts(session: AsyncSession) -> ShopCounts:
+    """How much of the shop's data there is (the go-live check)."""
+
+    async def count(model: type[SQLModel]) -> int:
+        return int((await session.exec(select(func.count()).select_from(model))).one())
+
+    languages = (await session.exec(select(FaqEntry.language).distinct().order_by(FaqEntry.language))).all()
+    return ShopCounts(
+        await count(Product),
+        await count(Customer),
+        await count(Order),
+        await count(FaqEntry),
+        tuple(languages),
+    )
 
 
 async def holds_shop_data(session: AsyncSession) -> bool:
