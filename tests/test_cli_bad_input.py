@@ -371,3 +371,38 @@ def test_reading_a_database_at_an_older_schema_is_one_line(tmp_path: Path) -> No
     asyncio.run(migrate_to_0004())
     result = csbot(tmp_path, "stats", CSBOT_DATABASE_URL=f"sqlite:///{path}")
     assert_one_line(result, "CSBOT_DATABASE_URL", "is at schema 0004", f"needs {migrate.head_revision()}")
+
+
+@pytest.mark.process
+async def test_run_refuses_a_database_holding_the_demo(tmp_path: Path, telegram: FakeBotAPI) -> None:
+    shop = {"CSBOT_DATABASE_URL": f"sqlite:///{tmp_path / 'shop.db'}"}
+    # an older csbot's `chat` left the demo in the shop's own database
+    seeded = await asyncio.to_thread(
+        csbot, tmp_path, "db", "seed-demo", CSBOT_DEMO_DATABASE_URL=shop["CSBOT_DATABASE_URL"], **shop
+    )
+    assert seeded.stdout.strip() == "demo data created"
+    result = await _run_csbot(
+        tmp_path,
+        CSBOT_BOT_TOKEN="123456:fake-token-for-loopback",
+        CSBOT_TELEGRAM_API_URL=telegram.url,
+        CSBOT_LOG_LEVEL="WARNING",
+        **shop,
+    )
+    line = assert_one_line(
+        result, "CSBOT_DATABASE_URL", "the database holds the demo shop", "csbot demo remove"
+    )
+    assert "5 products, 2 customers, 4 orders" in line
+
+
+def test_demo_remove_deletes_the_demo_and_keeps_the_shops_own(tmp_path: Path) -> None:
+    shop = {"CSBOT_DATABASE_URL": f"sqlite:///{tmp_path / 'shop.db'}"}
+    csbot(tmp_path, "db", "seed-demo", CSBOT_DEMO_DATABASE_URL=shop["CSBOT_DATABASE_URL"], **shop)
+    (tmp_path / "own.csv").write_text("sku,name,price,stock\nOWN-1,House Blend,14000,9\n", encoding="utf-8")
+    assert csbot(tmp_path, "import", "products", "own.csv", **shop).returncode == 0
+    dry = csbot(tmp_path, "demo", "remove", "--dry-run", **shop)
+    assert dry.stdout.strip() == "demo: would remove 5 products, 2 customers, 4 orders, 21 FAQ rows"
+    removed = csbot(tmp_path, "demo", "remove", **shop)
+    assert removed.stdout.strip() == "demo: removed 5 products, 2 customers, 4 orders, 21 FAQ rows"
+    assert csbot(tmp_path, "demo", "remove", **shop).stdout.strip() == "demo: none in this database"
+    exported = csbot(tmp_path, "export", "products", **shop).stdout.splitlines()
+    assert [line.split(",")[0] for line in exported[1:]] == ["OWN-1"]

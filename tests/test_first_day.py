@@ -7,6 +7,7 @@ language, and `csbot doctor` says what is missing before customers arrive."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -234,3 +235,37 @@ def test_doctor_says_what_is_missing_one_line_each(imported: str, tmp_path: Path
     )
     assert ready.returncode == 0, ready.stdout
     assert ready.stdout.splitlines()[-1] == "ready: 0 to fix, 0 to look at, 12 ok"
+
+
+DOCTOR_MENTION = re.compile(r"[Dd]octor:\s+((?:`[^`]+`[,;]?\s*(?:and\s+|with several instances,\s*)?)+)")
+"""The README's "(doctor: `A`, `B`)" notes: the checks that watch a go-live step."""
+
+
+def test_the_readmes_go_live_list_is_what_doctor_checks(imported: str, tmp_path: Path) -> None:
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Going live", 1)[1].split("\n## ", 1)[0]
+    listed = {
+        name for mention in re.findall(DOCTOR_MENTION, section) for name in re.findall(r"`([^`]+)`", mention)
+    }
+    questions = tmp_path / "questions.tsv"
+    questions.write_text("shipping-fee\tko\t배송비 얼마예요?\nnone\tko\t주차 되나요?\n", encoding="utf-8")
+    checked: set[str] = set()
+    for extra in (
+        {},
+        {
+            "CSBOT_WEBHOOK_URL": "https://bot.example/hook",
+            "CSBOT_WEBHOOK_SECRET": "s3cret-value",
+            "CSBOT_REDIS_URL": "redis://127.0.0.1:1/0",
+        },
+    ):
+        result = csbot(
+            tmp_path,
+            "doctor",
+            "--offline",
+            "--questions",
+            str(questions),
+            CSBOT_DATABASE_URL=imported,
+            **extra,
+        )
+        checked |= {line.split(":")[0].split(None, 1)[1] for line in result.stdout.splitlines()[:-1]}
+    assert listed == checked

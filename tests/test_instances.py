@@ -62,9 +62,11 @@ async def _instances(
         process = await _start(
             workdir,
             telegram,
+            "--demo",  # its shop is the demo, seeded into the shared database
             "--webhook",
             "--no-migrate",
             CSBOT_DATABASE_URL=settings.database_url,
+            CSBOT_DEMO_DATABASE_URL=settings.database_url,
             CSBOT_REDIS_URL="redis://127.0.0.1:6379/0",
             CSBOT_REDIS_PREFIX=prefix,
             CSBOT_WEBHOOK_URL="https://bot.example/hook",

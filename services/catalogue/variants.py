@@ -25,37 +25,61 @@ _UNITS = (
 
 def option_key(text: str) -> str:
     """An option or name as compared: normalised, units in one spelling, no spaces."""
-    return _compact(text)
+    return _compact(text).replace(" ", "")
 
 
 def _compact(text: str) -> str:
+    """Normalised, units in one spelling, runs of spaces as one."""
     clean = normalize(text)
     for pattern, unit in _UNITS:
         clean = pattern.sub(unit, clean)
-    return re.sub(r"\s+", "", clean)
+    return " ".join(clean.split())
+
+
+def _latin(character: str) -> bool:
+    return character.isascii() and character.isalnum()
+
+
+def _named_in(written: str, typed: str) -> bool:
+    """`written` in `typed` as a whole: a Latin or numeric edge is not inside a longer Latin word
+    or number ("F" is not in "EF", "200g" not in "1200g", "M" is in "Mサイズ")."""
+    at = typed.find(written)
+    while at >= 0:
+        end = at + len(written)
+        before = typed[at - 1] if at else ""
+        after = typed[end] if end < len(typed) else ""
+        if not (_latin(written[0]) and _latin(before)) and not (_latin(written[-1]) and _latin(after)):
+            return True
+        at = typed.find(written, at + 1)
+    return False
 
 
 def mentioned_options(product: ShopProduct, text: str) -> tuple[str, ...]:
     """The product's options the text names: as written ("200g", "아이보리"), in another spelling of
-    the unit ("500그람", "1키로"), or as the same colour in another language ("charcoal" for 차콜)."""
+    the unit ("500그람", "1키로"), or as the same colour in another language ("charcoal" for 차콜).
+    Korean and Japanese are compared without spaces (they are often left out)."""
     typed = _compact(text)
+    unspaced = typed.replace(" ", "")
     asked_colours = asked_options(text).colours
     found = []
     for option in product.options:
         written = _compact(option)
         if not written:
             continue
-        at = typed.find(written)
-        while at >= 0:
-            before = typed[at - 1] if at else ""
-            if not (written[0].isdigit() and before.isdigit()):  # "200g" is not in "1200g"
+        if len(written) == 1 and _latin(written):
+            # A lone letter size counts as a capital on its own ("M도 있어요?", "in M"): "it's",
+            # "a" and "i" name no size.
+            if re.search(rf"(?<![A-Za-z0-9'’]){written.upper()}(?![A-Za-z0-9'’])", text):
                 found.append(option)
-                break
-            at = typed.find(written, at + 1)
-        else:
-            colours = offered_options([option]).colours
-            if asked_colours and set(colours) & asked_colours:
-                found.append(option)
+            continue
+        if _named_in(written, typed) or (
+            not written.isascii() and _named_in(written.replace(" ", ""), unspaced)
+        ):
+            found.append(option)
+            continue
+        colours = offered_options([option]).colours
+        if asked_colours and set(colours) & asked_colours:
+            found.append(option)
     return tuple(found)
 
 
