@@ -23,7 +23,7 @@ from sqlalchemy import text
 from bench.fake_bot_api import FakeBotAPI
 from db import migrate
 from db.engine import create_engine
-from tests.cli_runner import Result, csbot
+from tests.cli_runner import Result, csbot, secrets_of
 from tests.cli_runner import environment as cli_environment
 
 BLOCK_LOCAL_EXTRA = (
@@ -255,6 +255,8 @@ async def _run_csbot(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[
             process.kill()
             await process.wait()
     assert process.returncode is not None
+    for secret in secrets_of(environment):
+        assert secret.encode() not in stdout + stderr, "a secret in csbot run's output"
     return subprocess.CompletedProcess([], process.returncode, stdout.decode(), stderr.decode())
 
 

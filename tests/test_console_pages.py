@@ -15,6 +15,7 @@ from bot.app import App
 from db.models import AdminAudit, Customer, InboundMessage, LLMCall, LLMReply, OutboundMessage, OutboundStatus
 from services.console.conversations import ConversationFilters, list_messages
 from services.settings import Settings
+from services.shop.local_time import local_second
 from services.text.sentences import Language, t
 from tests.console_support import client, console_server, console_settings, csrf_of, login_path, sign_in
 from tests.harness import ADMIN_ID, DEMO_USER_ID, OTHER_USER_ID, Harness
@@ -342,3 +343,14 @@ async def test_telegram_resend_and_the_console_share_one_claim(
     assert [(a.admin_user_id, a.action) for a in await harness.rows(AdminAudit) if a.action == "resend"] == [
         (ADMIN_ID, "resend")
     ]
+
+
+async def test_the_console_shows_times_in_the_shops_zone(
+    harness: Harness, http: tuple[aiohttp.ClientSession, str], settings: Settings
+) -> None:
+    """A shop in Seoul read every time as UTC: a message at 08:00 there showed as the day before."""
+    await harness.say(OTHER_USER_ID, "hello there")
+    page = await _get(http, "/admin/conversations")
+    [row] = [r for r in await harness.rows(InboundMessage) if r.text == "hello there"]
+    shown = local_second(row.created_at, settings.shop_policy().timezone)
+    assert shown.endswith(" KST") and shown in page

@@ -40,11 +40,14 @@ async def telegram() -> AsyncIterator[FakeBotAPI]:
     await api.close()
 
 
+TOKEN = "123456:fake-token-for-loopback"
+
+
 async def _start(tmp_path: Path, telegram: FakeBotAPI, *args: str, **env: str) -> asyncio.subprocess.Process:
     environment = {k: v for k, v in os.environ.items() if not k.startswith(("CSBOT_", "DATABASE_URL"))}
     environment.update(
         {
-            "CSBOT_BOT_TOKEN": "123456:fake-token-for-loopback",
+            "CSBOT_BOT_TOKEN": TOKEN,
             "CSBOT_TELEGRAM_API_URL": telegram.url,
             "CSBOT_DATABASE_URL": f"sqlite:///{tmp_path / 'shop.db'}",
             "CSBOT_SHUTDOWN_TIMEOUT": "1",
@@ -103,6 +106,7 @@ async def test_sigterm_mid_reply_then_restart_answers_everything_once(
     await _until(lambda: telegram.confirmed_below > fast.update_id)  # both stored, then confirmed
     first.send_signal(signal.SIGTERM)
     _, stderr = await asyncio.wait_for(first.communicate(), 120)  # a bound for a hang, not a pace
+    assert TOKEN.encode() not in stderr, "the bot token is a secret: never in a log line"
     assert first.returncode == 1, stderr.decode()[-2000:]
     assert "interrupted" in stderr.decode()
     assert telegram.texts_to(SLOW_CUSTOMER) == []
@@ -112,6 +116,7 @@ async def test_sigterm_mid_reply_then_restart_answers_everything_once(
     await _until(lambda: len(telegram.texts_to(SLOW_CUSTOMER)) == 1)
     second.send_signal(signal.SIGTERM)
     _, stderr = await asyncio.wait_for(second.communicate(), 120)
+    assert TOKEN.encode() not in stderr, "the bot token is a secret: never in a log line"
     assert second.returncode == 0, stderr.decode()[-2000:]
     [answer] = telegram.texts_to(SLOW_CUSTOMER)
     assert "SKU-7890" in answer
@@ -148,6 +153,7 @@ async def test_webhook_mode_end_to_end(tmp_path: Path, telegram: FakeBotAPI) -> 
         assert 'csbot_updates_total{intent="stock",route="stock",status="answered"} 1.0' in page
     process.send_signal(signal.SIGTERM)
     _, stderr = await asyncio.wait_for(process.communicate(), 120)
+    assert TOKEN.encode() not in stderr, "the bot token is a secret: never in a log line"
     assert process.returncode == 0, stderr.decode()[-2000:]
     assert "SKU-7890" in telegram.texts_to(OTHER_CUSTOMER)[0]
     assert not any(method == "getupdates" for method, _ in telegram.calls), "a webhook process does not poll"
@@ -197,6 +203,7 @@ async def test_webhook_answers_bad_bodies_400_and_bad_secrets_401_then_keeps_ser
     finally:
         process.send_signal(signal.SIGTERM)
         _, stderr = await asyncio.wait_for(process.communicate(), 120)
+        assert TOKEN.encode() not in stderr, "the bot token is a secret: never in a log line"
     assert statuses == dict.fromkeys(bodies, 400)
     assert secret_statuses == dict.fromkeys(wrong_secrets, 401)
     assert process.returncode == 0, stderr.decode()[-2000:]
@@ -257,6 +264,7 @@ async def test_redis_down_delays_answers_but_never_stops_messages(
     finally:
         process.send_signal(signal.SIGTERM)
         _, stderr = await asyncio.wait_for(process.communicate(), 120)
+        assert TOKEN.encode() not in stderr, "the bot token is a secret: never in a log line"
         await proxy.close()
     assert process.returncode == 0, stderr.decode()[-2000:]
     for customer in customers[1:]:
