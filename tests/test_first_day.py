@@ -269,3 +269,12 @@ def test_the_readmes_go_live_list_is_what_doctor_checks(imported: str, tmp_path:
         )
         checked |= {line.split(":")[0].split(None, 1)[1] for line in result.stdout.splitlines()[:-1]}
     assert listed == checked
+
+
+@pytest.mark.parametrize(
+    "text", ["그리고 콜롬비아 시킨거는 지금 어디쯤이에요??", "where is the colombia beans i ordered?"]
+)
+async def test_a_product_the_customer_bought_asks_for_its_order(shop: Harness, text: str) -> None:
+    [reply] = await shop.say(MINJI, text)
+    assert "MC20261129-0005" in reply and "MC20261120-0001" not in reply, reply
+    assert "재고" not in reply and "in stock" not in reply

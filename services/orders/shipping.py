@@ -129,6 +129,10 @@ async def _own_orders(
         source = AnswerSource.DATABASE if found_any else AnswerSource.TEMPLATE
         return Reply("\n\n".join(parts), source, route=ReplyRoute.SHIPPING)
     recent = await shop.orders_of(customer_id)
+    named = {sku.upper() for sku in entities.products}
+    holding = [order for order in recent if any(item.sku.upper() in named for item in order.items)]
+    if entities.products and holding:
+        recent = holding  # "콜롬비아 시킨거는 어디쯤이에요?": the orders with that product in them
     if not recent:
         return Reply(t("no_orders", language), AnswerSource.DATABASE, route=ReplyRoute.SHIPPING)
     if len(recent) == 1:

@@ -153,6 +153,16 @@ ASKS_RETURN_STATUS = re.compile(
 )
 
 
+ASKS_WHERE_A_PURCHASE_IS = re.compile(
+    r"\b(i|we) (ordered|bought|purchased)\b.*\b(where|when|arrive|arrived|ship|shipped|deliver|delivered)\b"
+    r"|\b(where|when)\b.*\b(i|we) (ordered|bought)\b"
+    r"|(시킨|주문한|주문했던|구매한|산)\s?(거|것|건|게)?\s?(는|은|이|가)?.{0,12}(어디|언제|도착|배송|와요|오나요|왔|발송|보내)"
+    r"|(注文した|頼んだ|買った).{0,12}(どこ|いつ|届|発送|配送)"
+)
+"""A product named as something the customer bought, asking where or when it is: "콜롬비아 시킨거는
+지금 어디쯤이에요?", "where is the kettle I ordered?". Their order, not the product's stock."""
+
+
 def names_own_order(text: str, entities: Entities) -> bool:
     """The message is about an order of the customer's own (a number, "my order", "where is"), not
     about how the shop delivers."""
@@ -282,6 +292,8 @@ def _route(
     asks_fact = ASKS_SIZING_OR_SPEC.search(clean) or (
         ASKS_PRODUCT_FACT.search(clean) and not ASKS_AVAILABILITY.search(clean)
     )
+    if entities.products and ASKS_WHERE_A_PURCHASE_IS.search(clean) and not ASKS_STOCK.search(clean):
+        return made(Route.ORDERS, Intent.SHIPPING)
     if intent is Intent.STOCK and not entities.skus and not answered and asks_fact:
         return made(Route.NO_ENTRY, Intent.FAQ)  # "is the merino sweater itchy?": not a stock question
     if intent is Intent.STOCK and (entities.skus or (entities.products and not answered)):
