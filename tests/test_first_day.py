@@ -278,3 +278,8 @@ async def test_a_product_the_customer_bought_asks_for_its_order(shop: Harness, t
     [reply] = await shop.say(MINJI, text)
     assert "MC20261129-0005" in reply and "MC20261120-0001" not in reply, reply
     assert "재고" not in reply and "in stock" not in reply
+
+
+async def test_gift_wrapping_with_a_product_is_not_a_stock_question(shop: Harness) -> None:
+    replies = await shop.say(NEW, "선물포장 되나요? 기프트세트랑 같이 사면요")
+    assert not any("남았어요" in reply or "재고 있어요" in reply for reply in replies), replies

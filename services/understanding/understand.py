@@ -115,6 +115,7 @@ ASKS_PRODUCT_FACT = re.compile(
     r"|맛이|맛은|맛있|산미|쓴맛|향이|향은|고소|로스팅\s?(정도|날짜)|추천|인덕션|식세기|식기세척기|전자레인지|오븐"
     r"|사용법|쓰는\s?법|어떻게\s?(써|사용)|카페인"
     r"|味は|味が|酸味|苦味|香り|焙煎度|おすすめ|オススメ|IH|食洗機|電子レンジ|オーブン|使い方|カフェイン"
+    r"|\bgift[- ]?wrap\w*|\bwrapping\b|선물\s?포장|포장\s?(돼|되|가능|해)|ラッピング|包装|のし"
 )
 """Asks a fact about a product the catalogue does not hold: care, material, feel, fit ("is the merino
 sweater itchy?", "울 비니 소재가 뭐예요?"); the stock line is no answer to it."""
