@@ -13,6 +13,8 @@ from pathlib import Path
 
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError, ProgrammingError
+from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.cli_output import emit_line
 from services.settings import ConfigError, Settings
@@ -62,11 +64,11 @@ def _exists(database: str) -> bool:
     return database == ":memory:" or Path(database).exists()
 
 
-async def refuse_demo_rows(settings: Settings, session_factory: object) -> None:
+async def refuse_demo_rows(settings: Settings, session_factory: async_sessionmaker[AsyncSession]) -> None:
     """`csbot run` on a database with demo rows: one line saying how to go on."""
     from db.repositories.demo import demo_rows
 
-    async with session_factory() as session:  # type: ignore[operator]
+    async with session_factory() as session:
         found = await demo_rows(session)
     if found:
         raise ConfigError(

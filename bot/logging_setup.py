@@ -45,9 +45,8 @@ class SecretFilter(logging.Filter):
     def __init__(self, secrets: Iterable[str]) -> None:
         super().__init__()
         shapes = {shape for secret in secrets if secret for shape in (secret, quote(secret, safe=""))}
-        self.secrets = tuple(
-            sorted(shapes, key=len, reverse=True)
-        )  # a longer one first: it may hold a shorter
+        # A longer one first: it may hold a shorter one.
+        self.secrets = tuple(sorted(shapes, key=len, reverse=True))
 
     def redact(self, text: str) -> str:
         for secret in self.secrets:
