@@ -96,3 +96,18 @@ async def test_a_greeting_with_a_question_answers_the_question(harness: Harness)
 def test_a_mistake_in_the_phrases_file_is_reported_with_its_line(line: str, problem: str) -> None:
     with pytest.raises(ValueError, match=problem):
         load_phrases(f"# phrases\n{line}\n", name="small_talk.tsv")
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("네 감사해요~ 좋은하루 되세요", SmallTalk.GOODBYE),
+        ("thanks, bye!", SmallTalk.GOODBYE),
+        ("ありがとうございます、失礼します", SmallTalk.GOODBYE),
+        ("hi, where is my order?", None),
+        ("감사합니다 상담원 연결", None),
+        ("are you a bot? thanks", None),
+    ],
+)
+def test_a_message_of_several_pleasantries_is_one(text: str, kind: SmallTalk | None) -> None:
+    assert small_talk(text) is kind

@@ -38,10 +38,40 @@ class SmallTalk(StrEnum):
 
 
 def small_talk(text: str) -> SmallTalk | None:
-    """What kind of pleasantry the whole message is, or None for anything more."""
+    """What kind of pleasantry the whole message is, or None for anything more. A message made of
+    several ("네 감사해요~ 좋은하루 되세요", "thanks, bye!") is the last kind it says goodbye or thanks
+    with; "are you a bot?" counts only alone."""
     if text.strip() and _APPRECIATION.fullmatch(text):
         return SmallTalk.THANKS
-    return _PHRASES.get(_bare(text))
+    bare = _bare(text)
+    return _PHRASES.get(bare) or _PHRASES_UNSPACED.get(bare.replace(" ", "")) or _several(bare.split())
+
+
+_FILLERS = frozenset({"네", "넵", "예", "응", "아", "yes", "ok", "okay", "oh", "ah", "はい", "うん", "ええ"})
+"""Words said around pleasantries that change nothing ("네 감사해요")."""
+_KIND_ORDER = (SmallTalk.GOODBYE, SmallTalk.THANKS, SmallTalk.GREETING)
+
+
+def _several(words: list[str]) -> SmallTalk | None:
+    """The message as a run of known phrases (and fillers) end to end, or None. Korean and
+    Japanese phrases are also found without their spaces ("좋은하루 되세요")."""
+    if len(words) < 2:
+        return None
+    reach: list[set[SmallTalk] | None] = [set()] + [None] * len(words)  # kinds said up to word i
+    for start in range(len(words)):
+        said = reach[start]
+        if said is None:
+            continue
+        if words[start] in _FILLERS:
+            reach[start + 1] = (reach[start + 1] or set()) | said
+        for end in range(start + 1, len(words) + 1):
+            kind = _PHRASES.get(" ".join(words[start:end])) or _PHRASES_UNSPACED.get(
+                "".join(words[start:end])
+            )
+            if kind is not None and kind is not SmallTalk.IDENTITY:
+                reach[end] = (reach[end] or set()) | said | {kind}
+    kinds = reach[len(words)]
+    return next((kind for kind in _KIND_ORDER if kinds and kind in kinds), None)
 
 
 def _bare(text: str) -> str:
@@ -66,3 +96,6 @@ def load_phrases(source: str, *, name: str) -> dict[str, SmallTalk]:
 
 
 _PHRASES = load_phrases(PHRASES_PATH.read_text(encoding="utf-8"), name=str(PHRASES_PATH))
+_PHRASES_UNSPACED = {
+    phrase.replace(" ", ""): kind for phrase, kind in _PHRASES.items() if not phrase.isascii()
+}
