@@ -105,3 +105,10 @@ async def test_an_angry_refund_demand_gets_an_apology_then_the_return_form(harne
     assert texts[0] == t("sorry_complaint", Language.EN)
     assert texts[1].startswith(t("return_choose_order", Language.EN)), texts
     assert await harness.rows(HandoffSession) == []
+
+
+@pytest.mark.parametrize(
+    "text", ["머그컵 입구쪽이 이가 나가있어요", "the mug arrived chipped", "マグが欠けていました"]
+)
+def test_a_chipped_item_is_reported_damaged(text: str) -> None:
+    assert complaint_in(text) is Complaint.DAMAGED
