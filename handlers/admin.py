@@ -139,6 +139,9 @@ def create_router() -> Router:
             await message.answer(f"Reply #{outbound_id} sent again to chat {chat_id}.", parse_mode=None)
         elif result == ResendResult.REFUSED:
             await message.answer(f"Telegram refused it again: {error}", parse_mode=None)
+        elif result == ResendResult.WOULD_FAIL:
+            reason = f"Reply #{outbound_id} not sent: {error}, so Telegram would refuse it again."
+            await message.answer(reason, parse_mode=None)
         else:
             await message.answer(f"No undelivered reply #{outbound_id}.", parse_mode=None)
 

@@ -12,7 +12,16 @@ import pytest
 from aiogram.methods import SendMessage
 
 from bot.app import App
-from db.models import AdminAudit, Customer, InboundMessage, LLMCall, LLMReply, OutboundMessage, OutboundStatus
+from db.models import (
+    AdminAudit,
+    Customer,
+    InboundMessage,
+    InboundStatus,
+    LLMCall,
+    LLMReply,
+    OutboundMessage,
+    OutboundStatus,
+)
 from services.console.conversations import ConversationFilters, list_messages
 from services.settings import Settings
 from services.shop.local_time import local_second
@@ -173,16 +182,18 @@ async def test_phone_numbers_are_masked_until_an_admin_reveals_them(
     assert (revealed.admin_user_id, revealed.target) == (ADMIN_ID, f"user:{DEMO_USER_ID}")
 
 
+NOT_YET = "Forbidden: bot can't initiate conversation with a user"
+"""A refusal a later try may get past (the customer opens the chat again): worth a resend."""
+
+
 async def test_a_failed_reply_is_resent_exactly_once(
     harness: Harness, http: tuple[aiohttp.ClientSession, str]
 ) -> None:
-    harness.session.queue_error(
-        SendMessage, error_code=403, description="Forbidden: bot was blocked by the user"
-    )
+    harness.session.queue_error(SendMessage, error_code=403, description=NOT_YET)
     await harness.say(DEMO_USER_ID, "SKU-7890 재고 있나요?")
     [failed] = [r for r in await harness.rows(OutboundMessage) if r.status == OutboundStatus.FAILED]
     page = await _get(http, "/admin/failed")
-    assert f'id="failed-{failed.id}"' in page and "bot was blocked" in page
+    assert f'id="failed-{failed.id}"' in page and "initiate conversation" in page
     sent_before = len(harness.session.sent(SendMessage))
     session, base = http
     csrf = await csrf_of(session, base)
@@ -212,9 +223,7 @@ async def test_a_failed_reply_is_resent_exactly_once(
 async def test_a_resend_telegram_refuses_again_stays_failed(
     harness: Harness, http: tuple[aiohttp.ClientSession, str]
 ) -> None:
-    harness.session.queue_error(
-        SendMessage, error_code=403, description="Forbidden: bot was blocked by the user"
-    )
+    harness.session.queue_error(SendMessage, error_code=403, description=NOT_YET)
     await harness.say(DEMO_USER_ID, "SKU-7890 재고 있나요?")
     [failed] = [r for r in await harness.rows(OutboundMessage) if r.status == OutboundStatus.FAILED]
     harness.session.queue_error(SendMessage, error_code=403, description="Forbidden: still blocked")
@@ -225,6 +234,48 @@ async def test_a_resend_telegram_refuses_again_stays_failed(
     assert [a.action for a in await harness.rows(AdminAudit) if a.action.startswith("resend")] == [
         "resend_refused"
     ]
+
+
+@pytest.mark.parametrize(
+    ("description", "reason"),
+    [
+        ("Forbidden: bot was blocked by the user", "the customer blocked the bot"),
+        ("Bad Request: message is too long", "the text is longer than Telegram takes"),
+    ],
+)
+async def test_a_refusal_a_retry_cannot_change_gets_its_reason_not_a_resend(
+    harness: Harness, http: tuple[aiohttp.ClientSession, str], description: str, reason: str
+) -> None:
+    harness.session.queue_error(SendMessage, error_code=403, description=description)
+    await harness.say(DEMO_USER_ID, "SKU-7890 재고 있나요?")
+    [failed] = [r for r in await harness.rows(OutboundMessage) if r.status == OutboundStatus.FAILED]
+    page = await _get(http, "/admin/failed")
+    row = page.split(f'id="failed-{failed.id}"', 1)[1].split("</tr>", 1)[0]
+    assert f"no resend: {reason}" in row and "/resend" not in row
+    conversation = await _get(http, f"/admin/conversations/{DEMO_USER_ID}")
+    assert f"no resend: {reason}" in conversation and f"/failed/{failed.id}/resend" not in conversation
+    sent_before = len(harness.session.sent(SendMessage))
+    status, location, _ = await _post(http, f"/admin/failed/{failed.id}/resend", {})  # a stale page's form
+    assert status == 303 and "would+refuse" in location
+    assert len(harness.session.sent(SendMessage)) == sent_before, "nothing sent"
+    [row_after] = [r for r in await harness.rows(OutboundMessage) if r.id == failed.id]
+    assert row_after.status == OutboundStatus.FAILED
+
+
+async def test_a_customers_unanswered_message_offers_no_resend(
+    harness: Harness, http: tuple[aiohttp.ClientSession, str]
+) -> None:
+    """Only the bot's messages can be sent again: the customer's own showed a Resend posting to
+    /failed/None/resend."""
+    await harness.say(DEMO_USER_ID, "SKU-7890 재고 있나요?")
+    async with harness.app.session_factory() as session:
+        [row] = [r for r in await harness.rows(InboundMessage) if r.text == "SKU-7890 재고 있나요?"]
+        row.status = InboundStatus.FAILED
+        row.error = "RuntimeError: the handler broke"
+        session.add(row)
+        await session.commit()
+    page = await _get(http, f"/admin/conversations/{DEMO_USER_ID}")
+    assert "/failed/None/resend" not in page and "Not answered" in page
 
 
 async def test_a_new_faq_entry_is_checked_like_an_import_and_answers_at_once(
@@ -260,6 +311,9 @@ async def test_a_new_faq_entry_is_checked_like_an_import_and_answers_at_once(
     assert status == 400 and "exists already" in page
 
 
+ANSWER = "새 답변: 선물 포장 가능"
+
+
 async def test_an_faq_edit_is_audited_with_before_and_after(
     harness: Harness, http: tuple[aiohttp.ClientSession, str]
 ) -> None:
@@ -273,13 +327,20 @@ async def test_an_faq_edit_is_audited_with_before_and_after(
     status, _, _ = await _post(
         http,
         f"/admin/faq/{entry_id}",
-        {"slug": "renamed", "language": "xx", "question": question.group(1), "answer": "New answer text."},
+        {
+            "slug": "renamed",
+            "language": "xx",
+            "question": question.group(1),
+            "answer": "새 답변: 선물 포장 가능",
+        },
     )
     assert status == 303
     [edit] = [a for a in await harness.rows(AdminAudit) if a.action == "faq_edited"]
     assert edit.target.startswith(f"faq:{slug}/")  # slug and language stay: a rename is a new entry
-    assert edit.detail["after"]["answer"] == "New answer text."
-    assert edit.detail["before"]["answer"] != "New answer text."
+    assert edit.detail["after"]["answer"] == ANSWER
+    assert edit.detail["before"]["answer"] != ANSWER
+    page = await _get(http, "/admin/audit")  # as written, not as \uc0c8\ub2f5...
+    assert ANSWER in page and "\\u" not in page
 
 
 async def test_the_dashboard_plots_and_lists_the_faqs_gaps(
@@ -330,9 +391,7 @@ async def test_the_render_bench_prints_its_goal_ratio(capsys: pytest.CaptureFixt
 async def test_telegram_resend_and_the_console_share_one_claim(
     harness: Harness, http: tuple[aiohttp.ClientSession, str]
 ) -> None:
-    harness.session.queue_error(
-        SendMessage, error_code=403, description="Forbidden: bot was blocked by the user"
-    )
+    harness.session.queue_error(SendMessage, error_code=403, description=NOT_YET)
     await harness.say(DEMO_USER_ID, "SKU-7890 재고 있나요?")
     [failed] = [r for r in await harness.rows(OutboundMessage) if r.status == OutboundStatus.FAILED]
     assert await harness.say(ADMIN_ID, f"/resend {failed.id}") == [

@@ -7,6 +7,7 @@ session (bot/console/security.py); every action is audited by the service it cal
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -28,7 +29,7 @@ from services.console.auth import audit, redeem_login_link, sign_out
 from services.console.conversations import ConversationFilters, filter_choices, list_messages, load_transcript
 from services.console.dashboard import build_dashboard
 from services.console.faq import FaqForm, find_entry, list_entries, save_entry
-from services.console.resend import Send, resend, undelivered
+from services.console.resend import Send, resend, undelivered, why_resend_fails
 from services.faq.files import FaqFileError
 from services.settings import Settings
 from services.shop.local_time import local_second
@@ -67,6 +68,8 @@ def _environment(zone: tzinfo) -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
     )
     environment.filters["when"] = lambda moment: local_second(moment, zone) if moment else ""
+    environment.filters["resend_fails"] = why_resend_fails
+    environment.filters["readable"] = lambda value: json.dumps(value, ensure_ascii=False, sort_keys=True)
     environment.filters["ms"] = lambda value: "-" if value is None else f"{value:,.0f} ms"
     environment.filters["usd"] = lambda value: "-" if value is None else f"${value:.5f}"
     environment.filters["pct"] = lambda value: "-" if value is None else f"{value:.0%}"

@@ -9,6 +9,7 @@ back to failed with the new error; a process dying mid-send leaves it
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -59,11 +60,34 @@ async def undelivered(
     return listed, (listed[-1].id if more and listed else None)
 
 
+_HOPELESS = (
+    (re.compile(r"blocked by the user", re.IGNORECASE), "the customer blocked the bot"),
+    (re.compile(r"user is deactivated", re.IGNORECASE), "the customer's Telegram account is deleted"),
+    (re.compile(r"chat not found|PEER_ID_INVALID", re.IGNORECASE), "Telegram knows no such chat"),
+    (
+        re.compile(r"bot was kicked|not enough rights|have no rights", re.IGNORECASE),
+        "the bot may not post there",
+    ),
+    (re.compile(r"message is too long", re.IGNORECASE), "the text is longer than Telegram takes"),
+)
+"""Refusals a second try gets again: no Resend button for them, and the reason instead."""
+
+
+def why_resend_fails(error: str | None) -> str | None:
+    """Why sending this again would be refused again, in words for the admin; None when a resend
+    may go through (a timeout, a flood wait, Telegram's server error)."""
+    for pattern, reason in _HOPELESS:
+        if error and pattern.search(error):
+            return reason
+    return None
+
+
 class ResendResult(StrEnum):
     SENT = "sent"
     ALREADY_HANDLED = "already handled"
     NOT_FOUND = "not found"
     REFUSED = "refused again"
+    WOULD_FAIL = "not sent: Telegram would refuse it again"
 
 
 Send = Callable[[int, str], Awaitable[None]]
@@ -76,7 +100,12 @@ async def resend(
     """Send an undelivered reply again unless someone already did; audited either way it went out.
 
     `record_copy=False` where the sender logs the new message itself (Telegram's `/resend`, whose
-    sends the outbound log records under the admin's command)."""
+    sends the outbound log records under the admin's command). A refusal a retry cannot change
+    (a blocked bot, a text too long) is not tried again: `WOULD_FAIL`, with the reason."""
+    before = await session.get(OutboundMessage, outbound_id)
+    hopeless = why_resend_fails(before.error) if before is not None else None
+    if hopeless is not None:
+        return ResendResult.WOULD_FAIL, hopeless
     claimed = await logs.claim_for_resend(session, outbound_id=outbound_id)
     await session.commit()
     if not claimed:
