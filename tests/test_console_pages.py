@@ -6,6 +6,7 @@ import asyncio
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
+from urllib.parse import urlencode
 
 import aiohttp
 import pytest
@@ -21,6 +22,7 @@ from db.models import (
     LLMReply,
     OutboundMessage,
     OutboundStatus,
+    ReturnRequest,
 )
 from services.console.conversations import ConversationFilters, list_messages
 from services.settings import Settings
@@ -413,3 +415,18 @@ async def test_the_console_shows_times_in_the_shops_zone(
     [row] = [r for r in await harness.rows(InboundMessage) if r.text == "hello there"]
     shown = local_second(row.created_at, settings.shop_policy().timezone)
     assert shown.endswith(" KST") and shown in page
+
+
+async def test_a_conversation_is_found_by_phone_name_or_rma_number(
+    harness: Harness, http: tuple[aiohttp.ClientSession, str]
+) -> None:
+    await harness.say(DEMO_USER_ID, "SKU-7890 재고 있나요?")
+    await harness.say(OTHER_USER_ID, "hello there")
+    await harness.say(DEMO_USER_ID, "I want to return 20240115-001234")  # the return form, then filed
+    for answer in ("1", "1", "1", "yes"):  # the item, the reason, refund or exchange, confirm
+        await harness.feed(harness.updates.text(DEMO_USER_ID, answer))
+    [request] = await harness.rows(ReturnRequest)
+    for query in ("010-1234-5678", "+82 10 1234 5678", "김민", request.rma_number.lower()):
+        page = await _get(http, f"/admin/conversations?{urlencode({'q': query})}")
+        assert "SKU-7890 재고 있나요?" in page and "hello there" not in page, query
+    assert "SKU-7890 재고 있나요?" not in await _get(http, "/admin/conversations?q=010-9999-0000")

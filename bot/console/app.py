@@ -193,7 +193,11 @@ def create_console(deps: ConsoleDeps) -> web.Application:
         )
         async with deps.sessions() as session:
             page = await list_messages(
-                session, filters, before=before, exclude_users=sorted(deps.settings.admin_ids)
+                session,
+                filters,
+                before=before,
+                exclude_users=sorted(deps.settings.admin_ids),
+                country_code=deps.settings.phone_country_code,
             )
             choices = await filter_choices(session)
         kept = {k: v for k, v in query.items() if k != "before" and v}

@@ -6,11 +6,20 @@ from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import Literal
 
-from sqlalchemy import ColumnElement, or_
+from sqlalchemy import ColumnElement, func, or_
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import Customer, InboundMessage, LLMCall, LLMReply, Order, OutboundMessage, OutboundStatus
+from db.models import (
+    Customer,
+    InboundMessage,
+    LLMCall,
+    LLMReply,
+    Order,
+    OutboundMessage,
+    OutboundStatus,
+    ReturnRequest,
+)
 from db.repositories.logs import (
     customer_traffic,
     failed_clause,
@@ -29,6 +38,28 @@ async def order_owner(session: AsyncSession, *, number: str) -> int | None:
         .where(col(Order.number) == number)
     )
     return (await session.exec(statement)).first()
+
+
+async def customer_users(
+    session: AsyncSession, *, phone: str | None, name: str | None, rma_number: str | None
+) -> list[int]:
+    """The Telegram user ids of linked customers with this phone (digits with the country code),
+    a name containing `name` (any case), or the return request `rma_number`."""
+    clauses: list[ColumnElement[bool]] = []
+    if phone:
+        clauses.append(col(Customer.phone) == phone)
+    if name:
+        escaped = name.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        clauses.append(col(Customer.name).ilike(f"%{escaped}%", escape="\\"))
+    if rma_number:
+        owner = select(ReturnRequest.customer_id).where(func.upper(ReturnRequest.rma_number) == rma_number)
+        clauses.append(col(Customer.id).in_(owner))
+    if not clauses:
+        return []
+    statement = select(Customer.telegram_user_id).where(
+        col(Customer.telegram_user_id).is_not(None), or_(*clauses)
+    )
+    return [user for user in (await session.exec(statement)).all() if user is not None]
 
 
 def _search_clause(text: str, user_ids: Sequence[int]) -> ColumnElement[bool]:

@@ -22,6 +22,7 @@ from db.repositories import conversations, customers, orders
 from db.repositories.conversations import ListedField
 from db.repositories.logs import NOT_ANSWERED, STAFF_ROUTE, with_a_person
 from services.console.privacy import mask_phone, mask_phones
+from services.shop.phone import DEFAULT_COUNTRY_CODE, normalize_phone, plausible_phone
 from services.text.normalize import detect_language
 
 PAGE_SIZE = 50
@@ -75,15 +76,25 @@ def _language_of(row: InboundMessage) -> str:
     return stored if isinstance(stored, str) else detect_language(row.text)
 
 
-async def _customers_behind(session: AsyncSession, query: str) -> list[int]:
-    """The Telegram user ids a query names: itself as a user id, the owner of an order number."""
+async def _customers_behind(session: AsyncSession, query: str, country_code: str) -> list[int]:
+    """The Telegram user ids a query names: itself as a user id, the owner of an order number, the
+    customer with that phone (any way it is written), a customer's name or part of it, the customer
+    of a return request's RMA number."""
     users = []
     if query.isdigit() and int(query) <= MAX_USER_ID:
         users.append(int(query))
     owner = await conversations.order_owner(session, number=query)
     if owner is not None:
         users.append(owner)
-    return users
+    phone = normalize_phone(query, country_code)
+    rma = query.strip().upper()
+    users += await conversations.customer_users(
+        session,
+        phone=phone if plausible_phone(phone) else None,
+        name=query.strip() if len(query.strip()) >= 2 and not any(c.isdigit() for c in query) else None,
+        rma_number=rma if rma.startswith("RMA") else None,
+    )
+    return list(dict.fromkeys(users))
 
 
 async def list_messages(
@@ -93,15 +104,17 @@ async def list_messages(
     before: int | None = None,
     limit: int = PAGE_SIZE,
     exclude_users: Sequence[int] = (),
+    country_code: str = DEFAULT_COUNTRY_CODE,
 ) -> MessagePage:
     """Customer messages matching every filter, newest first, `limit` per page.
 
-    The query is text anywhere in the message, or the customer behind a user id or an order number."""
+    The query is text anywhere in the message, or the customer behind a user id, an order number,
+    a phone (`country_code` completes a domestic one), a name or an RMA number."""
     search = filters.query.strip()[:MAX_QUERY] or None
     rows = await conversations.customer_messages_page(
         session,
         search=search,
-        search_users=await _customers_behind(session, search) if search is not None else (),
+        search_users=await _customers_behind(session, search, country_code) if search is not None else (),
         exclude_users=exclude_users,
         intent=filters.intent,
         route=filters.route,
