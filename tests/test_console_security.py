@@ -95,6 +95,14 @@ async def test_refusals_all_look_the_same(harness: Harness, app: App, base: str,
         assert status == 403, path
         bodies.add(body)
     assert len(bodies) == 1
+    refused = [a for a in await harness.rows(AdminAudit) if a.action == "login_refused"]
+    assert sorted(a.detail["reason"] for a in refused) == [
+        "bad or expired link",  # expired
+        "bad or expired link",  # forged
+        "bad or expired link",  # not a token
+        "link already used or unknown",
+    ]
+    assert all(valid.rsplit("/", 1)[1] not in str(a.detail) for a in refused), "the link is never kept"
 
 
 async def test_the_link_is_only_sent_in_a_private_chat(harness: Harness) -> None:

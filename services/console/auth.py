@@ -85,13 +85,16 @@ async def redeem_login_link(
 ) -> NewSession | None:
     """A new session for a valid, unused, unexpired link of a current admin; None otherwise.
 
-    A link is spent even when its admin was removed since: it must not work later either."""
+    A link is spent even when its admin was removed since: it must not work later either. Every
+    refused attempt is audited with why (never with the link itself)."""
     now = utcnow()
     if not _signature_valid(key, token, now):
+        await _refused(session, None, "bad or expired link", client)
         return None
     admin_id = await repository.use_login_link(session, _digest(token), now)
     if admin_id is None or admin_id not in admin_ids:
-        await session.commit()
+        reason = "link already used or unknown" if admin_id is None else "no longer an admin"
+        await _refused(session, admin_id, reason, client)
         return None
     cookie_value = secrets.token_urlsafe(32)
     csrf_token = secrets.token_urlsafe(24)
@@ -100,6 +103,13 @@ async def redeem_login_link(
     await repository.add_audit(session, admin_id, "login", "", {"client": client[:200]})
     await session.commit()
     return NewSession(cookie_value, admin_id, csrf_token, expires_at)
+
+
+async def _refused(session: AsyncSession, admin_id: int | None, reason: str, client: str) -> None:
+    await repository.add_audit(
+        session, admin_id, "login_refused", "", {"reason": reason, "client": client[:200]}
+    )
+    await session.commit()
 
 
 @dataclass(frozen=True)
