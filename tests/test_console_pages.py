@@ -30,6 +30,7 @@ from services.shop.local_time import local_second
 from services.text.sentences import Language, t
 from tests.console_support import client, console_server, console_settings, csrf_of, login_path, sign_in
 from tests.harness import ADMIN_ID, DEMO_USER_ID, OTHER_USER_ID, Harness
+from tests.test_handoff import open_handoff, staff_reply_to
 
 ORDER = "20240115-001234"
 
@@ -430,3 +431,17 @@ async def test_a_conversation_is_found_by_phone_name_or_rma_number(
         page = await _get(http, f"/admin/conversations?{urlencode({'q': query})}")
         assert "SKU-7890 재고 있나요?" in page and "hello there" not in page, query
     assert "SKU-7890 재고 있나요?" not in await _get(http, "/admin/conversations?q=010-9999-0000")
+
+
+async def test_the_bots_close_notice_is_the_bots_and_a_persons_reply_is_staffs(
+    harness: Harness, http: tuple[aiohttp.ClientSession, str]
+) -> None:
+    forwarded_id = await open_handoff(harness)
+    await harness.feed(staff_reply_to(harness, forwarded_id, "A person writing"))
+    await harness.feed(staff_reply_to(harness, forwarded_id, "/close"))
+    page = await _get(http, f"/admin/conversations/{DEMO_USER_ID}")
+    labels = re.findall(r'<div class="meta">([^<·]+)·[^<]*</div>\s*<div class="body">([^<]*)', page)
+    by_text = {body.strip(): label.strip() for label, body in labels}
+    [relayed] = [text for text in by_text if "A person writing" in text]
+    [notice] = [text for text in by_text if text == t("handoff_ended", Language.KO)]
+    assert by_text[relayed] == "staff (hand-off)" and by_text[notice] == "bot"

@@ -20,8 +20,9 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from db.models import InboundMessage, LLMCall, LLMReply, OutboundMessage
 from db.repositories import conversations, customers, orders
 from db.repositories.conversations import ListedField
-from db.repositories.logs import NOT_ANSWERED, STAFF_ROUTE, with_a_person
+from db.repositories.logs import NOT_ANSWERED, with_a_person
 from services.console.privacy import mask_phone, mask_phones
+from services.replies import ReplyRoute
 from services.shop.phone import DEFAULT_COUNTRY_CODE, normalize_phone, plausible_phone
 from services.text.normalize import detect_language
 
@@ -345,7 +346,8 @@ async def load_transcript(
         )
     for out in sent:
         origin = origins.get(out.inbound_id) if out.inbound_id is not None else None
-        staff = origin is not None and (origin.route or "").startswith(STAFF_ROUTE)
+        # A person's words relayed, not the bot's own notice sent when staff close the hand-off.
+        staff = origin is not None and origin.route == ReplyRoute.STAFF_REPLY
         bubbles.append(
             (
                 (out.created_at, 1, out.id or 0),
