@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from aiogram.methods import SendMessage
 
-from db.models import AdminAudit, FaqEntry, OutboundMessage, OutboundStatus
+from bot.app import App
+from db.models import AdminAudit, FaqEntry, InboundMessage, LLMCall, LLMReply, OutboundMessage, OutboundStatus
 from services.settings import Settings
 from services.text.sentences import Language
 from tests.browser_support import BrowserThread, browser_fixture
@@ -149,3 +150,42 @@ async def test_a_non_admin_gets_403(browser: BrowserThread, harness: Harness, ba
 
     await browser.run(visitor)
     await browser.run(second_visitor)
+
+
+async def test_the_llm_calls_table_fits_a_phone(
+    browser: BrowserThread, app: App, harness: Harness, base: str
+) -> None:
+    """Opening "Why the bot said this" with its LLM calls widened a 390 px page to 609 px."""
+    await harness.say(DEMO_USER_ID, "배송비는 얼마인가요?")
+    [row] = [r for r in await harness.rows(InboundMessage) if r.text == "배송비는 얼마인가요?"]
+    async with app.session_factory() as session:
+        reply = LLMReply(inbound_id=row.id or 0, mode="token", drafter="faq", total_ms=640.0)
+        session.add(reply)
+        await session.flush()
+        for kind in ("draft", "verify", "verify"):
+            session.add(
+                LLMCall(
+                    reply_id=reply.id or 0,
+                    role="target",
+                    endpoint="https://very-long-endpoint-name.example.com/v1/chat/completions",
+                    model="a-rather-long-model-name-2026-11-preview",
+                    kind=kind,
+                    prompt_tokens=4500,
+                    completion_tokens=300,
+                    total_ms=3000.0,
+                    cost_usd=0.00042,
+                    error="APITimeoutError: Request timed out after 30 seconds",
+                )
+            )
+        await session.commit()
+    link = await _link(harness, base)
+
+    def admin(page: Page) -> int:
+        _sign_in(page, link)
+        page.goto(f"{base}/admin/conversations/{DEMO_USER_ID}")
+        for why in page.locator("details.why summary").all():
+            why.click()
+        expect(page.locator("table.calls").first).to_be_visible()
+        return int(page.evaluate("document.documentElement.scrollWidth"))
+
+    assert await browser.run(admin, width=390, height=844) <= 390
