@@ -16,6 +16,7 @@ from bot.app import App
 from db.models import (
     AdminAudit,
     Customer,
+    FaqEntry,
     InboundMessage,
     InboundStatus,
     LLMCall,
@@ -445,3 +446,40 @@ async def test_the_bots_close_notice_is_the_bots_and_a_persons_reply_is_staffs(
     [relayed] = [text for text in by_text if "A person writing" in text]
     [notice] = [text for text in by_text if text == t("handoff_ended", Language.KO)]
     assert by_text[relayed] == "staff (hand-off)" and by_text[notice] == "bot"
+
+
+async def test_an_answer_in_another_language_is_saved_only_when_kept(
+    harness: Harness, http: tuple[aiohttp.ClientSession, str]
+) -> None:
+    form = {
+        "slug": "gift-wrap",
+        "language": "en",
+        "question": "Do you gift wrap?",
+        "answer": "네, 포장해 드려요.",
+    }
+    status, _, page = await _post(http, "/admin/faq/new", form)
+    assert status == 400 and "the answer reads as ko, but the entry is en" in page
+    assert 'name="keep_language" value="1"' in page
+    assert [e for e in await harness.rows(FaqEntry) if e.slug == "gift-wrap"] == []
+    status, location, _ = await _post(http, "/admin/faq/new", {**form, "keep_language": "1"})
+    assert status == 303 and "saved=gift-wrap" in location
+    status, _, _ = await _post(
+        http, "/admin/faq/new", {**form, "slug": "gift-wrap-ok", "answer": "Yes, we wrap gifts for free."}
+    )
+    assert status == 303
+
+
+async def test_an_entry_is_deleted_from_the_console_and_the_bot_stops_using_it(
+    harness: Harness, http: tuple[aiohttp.ClientSession, str]
+) -> None:
+    question = "Do you sell gift cards for the shop?"
+    form = {"slug": "gift-cards", "language": "en", "question": question, "answer": "Yes: from 10,000 won."}
+    assert (await _post(http, "/admin/faq/new", form))[0] == 303
+    assert "10,000 won" in (await harness.say(OTHER_USER_ID, question))[-1]
+    [entry] = [e for e in await harness.rows(FaqEntry) if e.slug == "gift-cards"]
+    status, location, _ = await _post(http, f"/admin/faq/{entry.id}/delete", {})
+    assert status == 303 and "deleted=gift-cards" in location
+    assert [e for e in await harness.rows(FaqEntry) if e.slug == "gift-cards"] == []
+    assert "10,000 won" not in (await harness.say(OTHER_USER_ID, question))[-1]
+    [deleted] = [a for a in await harness.rows(AdminAudit) if a.action == "faq_deleted"]
+    assert deleted.detail["before"]["answer"] == "Yes: from 10,000 won."

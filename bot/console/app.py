@@ -28,7 +28,14 @@ from services.admin.stats import parse_period
 from services.console.auth import audit, redeem_login_link, sign_out
 from services.console.conversations import ConversationFilters, filter_choices, list_messages, load_transcript
 from services.console.dashboard import build_dashboard
-from services.console.faq import FaqForm, find_entry, list_entries, save_entry
+from services.console.faq import (
+    FaqForm,
+    LanguageMismatch,
+    delete_entry,
+    find_entry,
+    list_entries,
+    save_entry,
+)
 from services.console.resend import Send, resend, undelivered, why_resend_fails
 from services.faq.files import FaqFileError
 from services.settings import Settings
@@ -287,6 +294,7 @@ def create_console(deps: ConsoleDeps) -> web.Application:
             entries=entries,
             q=request.query.get("q", ""),
             saved=request.query.get("saved"),
+            deleted=request.query.get("deleted"),
         )
 
     @routes.get("/faq/new")
@@ -308,12 +316,22 @@ def create_console(deps: ConsoleDeps) -> web.Application:
         async with deps.sessions() as session:
             try:
                 saved = await save_entry(
-                    session, form, admin_id=admin_of(request).admin_id, entry_id=entry_id
+                    session,
+                    form,
+                    admin_id=admin_of(request).admin_id,
+                    entry_id=entry_id,
+                    keep_language=field("keep_language") == "1",
                 )
             except FaqFileError as error:
                 await session.rollback()
                 return _render(
-                    request, "faq_form.html", status=400, form=form, entry_id=entry_id, error=str(error)
+                    request,
+                    "faq_form.html",
+                    status=400,
+                    form=form,
+                    entry_id=entry_id,
+                    error=str(error),
+                    language_mismatch=isinstance(error, LanguageMismatch),
                 )
             if deps.refresh_faq is not None:
                 await deps.refresh_faq(session)
@@ -335,6 +353,21 @@ def create_console(deps: ConsoleDeps) -> web.Application:
         if entry is None:
             return _bad(request, "No such FAQ entry.")
         return _render(request, "faq_form.html", form=FaqForm.of(entry), entry_id=entry_id, error=None)
+
+    @routes.post("/faq/{entry_id}/delete")
+    async def faq_delete(request: web.Request) -> web.StreamResponse:
+        try:
+            entry_id = _int(request.match_info["entry_id"])
+        except ValueError:
+            return _bad(request, "No such FAQ entry.")
+        assert entry_id is not None
+        async with deps.sessions() as session:
+            deleted = await delete_entry(session, entry_id, admin_id=admin_of(request).admin_id)
+            if deleted is None:
+                return _bad(request, "No such FAQ entry.")
+            if deps.refresh_faq is not None:
+                await deps.refresh_faq(session)
+        return _see_other(f"{ROOT}/faq?{urlencode({'deleted': f'{deleted.slug}/{deleted.language}'})}")
 
     @routes.post("/faq/{entry_id}")
     async def faq_save(request: web.Request) -> web.StreamResponse:

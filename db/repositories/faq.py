@@ -135,6 +135,12 @@ async def shop_counts(session: AsyncSession) -> ShopCounts:
     )
 
 
+async def delete_entry(session: AsyncSession, *, entry_id: int) -> None:
+    """One language row of one entry (the console's Delete)."""
+    await session.exec(delete(FaqEntry).where(col(FaqEntry.id) == entry_id))  # type: ignore[call-overload]
+    await session.flush()
+
+
 async def holds_shop_data(session: AsyncSession) -> bool:
     """Whether any products, customers, orders or FAQ entries exist (then no demo shop is created)."""
     for model in (Product, Customer, Order, FaqEntry):

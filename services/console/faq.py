@@ -12,6 +12,7 @@ from services.console.auth import audit
 from services.faq.files import FaqFileError, check_faq_values
 from services.faq.store import entry_values
 from services.text.normalize import detect_language
+from services.understanding.reply_language import has_words
 
 
 @dataclass(frozen=True)
@@ -46,8 +47,32 @@ async def find_entry(session: AsyncSession, entry_id: int) -> FaqEntry | None:
     return await session.get(FaqEntry, entry_id)
 
 
+class LanguageMismatch(FaqFileError):
+    """The answer is written in another language than the entry's: customers asking in the entry's
+    language would get it. Saved only when the admin saves again (`keep_language`)."""
+
+
+async def delete_entry(session: AsyncSession, entry_id: int, *, admin_id: int) -> FaqEntry | None:
+    """Delete one language row of an entry, audited with what it said; None if it is gone."""
+    existing = await session.get(FaqEntry, entry_id)
+    if existing is None:
+        return None
+    before = asdict(FaqForm.of(existing))
+    await faq_repository.delete_entry(session, entry_id=entry_id)
+    await audit(
+        session, admin_id, "faq_deleted", f"faq:{existing.slug}/{existing.language}", {"before": before}
+    )
+    await session.commit()
+    return existing
+
+
 async def save_entry(
-    session: AsyncSession, form: FaqForm, *, admin_id: int, entry_id: int | None = None
+    session: AsyncSession,
+    form: FaqForm,
+    *,
+    admin_id: int,
+    entry_id: int | None = None,
+    keep_language: bool = False,
 ) -> FaqEntry:
     """Add (no `entry_id`) or change one entry; FaqFileError with the import's wording when invalid.
 
@@ -69,6 +94,12 @@ async def save_entry(
         },
         where="FAQ entry",
     )
+    written_in = detect_language(row.answer)
+    if written_in != row.language and has_words(row.answer) and not keep_language:
+        raise LanguageMismatch(
+            f"FAQ entry: the answer reads as {written_in}, but the entry is {row.language}: customers "
+            f"asking in {row.language} would get it. Save again to keep it, or fix the language."
+        )
     if existing is None:
         taken = await faq_repository.entry_id_by_key(session, slug=row.slug, language=row.language)
         if taken is not None:
