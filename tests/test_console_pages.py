@@ -335,7 +335,8 @@ async def test_an_faq_edit_is_audited_with_before_and_after(
             "slug": "renamed",
             "language": "xx",
             "question": question.group(1),
-            "answer": "새 답변: 선물 포장 가능",
+            "answer": ANSWER,
+            "keep_language": "1",  # a Korean answer, whatever the entry's language
         },
     )
     assert status == 303
