@@ -25,6 +25,7 @@ from db.models import (
     OutboundStatus,
     ReturnRequest,
 )
+from handlers.keyboards import Clarification, HandoffOffer
 from services.console.conversations import ConversationFilters, list_messages
 from services.settings import Settings
 from services.shop.local_time import local_second
@@ -484,3 +485,19 @@ async def test_an_entry_is_deleted_from_the_console_and_the_bot_stops_using_it(
     assert "10,000 won" not in (await harness.say(OTHER_USER_ID, question))[-1]
     [deleted] = [a for a in await harness.rows(AdminAudit) if a.action == "faq_deleted"]
     assert deleted.detail["before"]["answer"] == "Yes: from 10,000 won."
+
+
+async def test_a_button_press_reads_as_what_it_did_in_its_buttons_language(
+    harness: Harness, http: tuple[aiohttp.ClientSession, str]
+) -> None:
+    for data in (Clarification(choice="order", language="ko").pack(), HandoffOffer(language="ja").pack()):
+        await harness.feed(harness.updates.callback(DEMO_USER_ID, data))
+    listing = await _get(http, f"/admin/conversations?q={DEMO_USER_ID}")
+    assert "What is this about? order" in listing and "Talk to a person" in listing
+    assert "cl:order" not in listing and "hl:ja" not in listing
+    rows = [chunk for chunk in listing.split("<tr")[1:] if 'class="tag">button</span>' in chunk]
+    cells = [re.findall(r"<td[^>]*>(.*?)</td>", row, re.S) for row in rows]
+    languages = {re.sub(r"<[^>]+>", "", cell[2]).strip(): cell[5].strip() for cell in cells}
+    assert languages == {"button What is this about? order": "ko", "button Talk to a person": "ja"}
+    page = await _get(http, f"/admin/conversations/{DEMO_USER_ID}")
+    assert "What is this about? order" in page and "cl:order:ko" not in page

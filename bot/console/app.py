@@ -21,6 +21,7 @@ from aiohttp import web
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.console.presses import pressed, pressed_language
 from bot.console.security import ADMIN_KEY, COOKIE, admin_of, gate, is_https
 from db.repositories import console as console_repository
 from db.types import utcnow
@@ -76,6 +77,8 @@ def _environment(zone: tzinfo) -> jinja2.Environment:
     )
     environment.filters["when"] = lambda moment: local_second(moment, zone) if moment else ""
     environment.filters["resend_fails"] = why_resend_fails
+    environment.filters["pressed"] = pressed
+    environment.filters["pressed_language"] = pressed_language
     environment.filters["readable"] = lambda value: json.dumps(value, ensure_ascii=False, sort_keys=True)
     environment.filters["ms"] = lambda value: "-" if value is None else f"{value:,.0f} ms"
     environment.filters["usd"] = lambda value: "-" if value is None else f"${value:.5f}"
