@@ -117,6 +117,14 @@ def _int(value: str | None) -> int | None:
     return int(value)
 
 
+def _entry_id(request: web.Request) -> int | None:
+    """The FAQ entry id in the path; None for one that cannot be an id."""
+    try:
+        return _int(request.match_info["entry_id"])
+    except ValueError:
+        return None
+
+
 def create_console(deps: ConsoleDeps) -> web.Application:
     app = web.Application(
         middlewares=[
@@ -346,11 +354,9 @@ def create_console(deps: ConsoleDeps) -> web.Application:
 
     @routes.get("/faq/{entry_id}")
     async def faq_edit(request: web.Request) -> web.StreamResponse:
-        try:
-            entry_id = _int(request.match_info["entry_id"])
-        except ValueError:
+        entry_id = _entry_id(request)
+        if entry_id is None:
             return _bad(request, "No such FAQ entry.")
-        assert entry_id is not None
         async with deps.sessions() as session:
             entry = await find_entry(session, entry_id)
         if entry is None:
@@ -359,11 +365,9 @@ def create_console(deps: ConsoleDeps) -> web.Application:
 
     @routes.post("/faq/{entry_id}/delete")
     async def faq_delete(request: web.Request) -> web.StreamResponse:
-        try:
-            entry_id = _int(request.match_info["entry_id"])
-        except ValueError:
+        entry_id = _entry_id(request)
+        if entry_id is None:
             return _bad(request, "No such FAQ entry.")
-        assert entry_id is not None
         async with deps.sessions() as session:
             deleted = await delete_entry(session, entry_id, admin_id=admin_of(request).admin_id)
             if deleted is None:
@@ -374,9 +378,8 @@ def create_console(deps: ConsoleDeps) -> web.Application:
 
     @routes.post("/faq/{entry_id}")
     async def faq_save(request: web.Request) -> web.StreamResponse:
-        try:
-            entry_id = _int(request.match_info["entry_id"])
-        except ValueError:
+        entry_id = _entry_id(request)
+        if entry_id is None:
             return _bad(request, "No such FAQ entry.")
         return await _save(request, entry_id)
 
