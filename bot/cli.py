@@ -222,7 +222,7 @@ async def _run_async(args: argparse.Namespace, settings: Settings) -> int:
         settle_heap()
         try:
             if not args.demo:
-                await refuse_demo_rows(settings, app.session_factory)
+                await refuse_demo_rows(app.session_factory)
             return await _serve(app, token, settings, args, me)
         finally:
             await app.close()

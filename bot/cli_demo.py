@@ -11,11 +11,11 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError, ProgrammingError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.cli_database import missing_sqlite_file
 from bot.cli_output import emit_line
 from services.settings import ConfigError, Settings
 
@@ -45,8 +45,7 @@ async def holds_shop_data(database_url: str) -> bool:
     from db.engine import check_connection, create_engine, create_session_factory
     from db.repositories.faq import holds_shop_data as holds
 
-    url = make_url(database_url)
-    if url.get_backend_name() == "sqlite" and url.database and not _exists(url.database):
+    if missing_sqlite_file(database_url) is not None:
         return False
     engine = create_engine(database_url)
     try:
@@ -60,11 +59,7 @@ async def holds_shop_data(database_url: str) -> bool:
         await engine.dispose()
 
 
-def _exists(database: str) -> bool:
-    return database == ":memory:" or Path(database).exists()
-
-
-async def refuse_demo_rows(settings: Settings, session_factory: async_sessionmaker[AsyncSession]) -> None:
+async def refuse_demo_rows(session_factory: async_sessionmaker[AsyncSession]) -> None:
     """`csbot run` on a database with demo rows: one line saying how to go on."""
     from db.repositories.demo import demo_rows
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import enum
-import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,12 +52,10 @@ def add_parsers(commands: argparse._SubParsersAction) -> None:  # type: ignore[t
 
 
 def _hidden(url: str) -> str:
+    """A database or Redis URL without its password (the settings have parsed it already)."""
     from sqlalchemy.engine import make_url
 
-    try:
-        return make_url(url).render_as_string(hide_password=True)
-    except Exception:
-        return url.split(":", 1)[0] + ":..."
+    return make_url(url).render_as_string(hide_password=True)
 
 
 async def run_doctor(args: argparse.Namespace, settings: Settings) -> int:
@@ -115,63 +112,43 @@ def _webhook(settings: Settings) -> Iterator[Check]:
 
 
 async def _database(settings: Settings, questions: str | None) -> list[Check]:
+    """The database as `csbot stats` opens it (bot.cli_database.open_recorded: nothing created or
+    migrated), then what is in it."""
+    from bot.cli_database import open_recorded
     from db import migrate
-    from db.engine import DatabaseUnreachable, check_connection, create_engine, create_session_factory
+    from db.engine import DatabaseUnreachable, create_session_factory
 
-    where = _hidden(settings.database_url)
-    if _missing_sqlite_file(settings.database_url):
-        return [
+    try:
+        engine = await open_recorded(settings)
+    except (ConfigError, DatabaseUnreachable) as error:
+        return [Check(Verdict.FAIL, "database", str(error))]
+    try:
+        checks = [
             Check(
-                Verdict.FAIL, "database", f"{where}: no such file yet (run `csbot db upgrade`, then import)"
+                Verdict.OK,
+                "database",
+                f"{_hidden(settings.database_url)} answers, schema {migrate.head_revision()}",
             )
         ]
-    engine = create_engine(settings.database_url)
-    try:
-        try:
-            await check_connection(engine)
-        except DatabaseUnreachable as error:
-            return [Check(Verdict.FAIL, "database", str(error).replace(repr(engine.url), where))]
-        revision, head = await migrate.current_revision(engine), migrate.head_revision()
-        if revision != head:
-            return [
-                Check(
-                    Verdict.FAIL,
-                    "database",
-                    f"{where}: schema {revision or 'none'}, csbot needs {head} (run `csbot db upgrade`)",
-                )
-            ]
-        checks = [Check(Verdict.OK, "database", f"{where} answers, schema {revision}")]
-        async with create_session_factory(engine)() as session:
-            checks += await _shop_data(session, settings, questions)
-        return checks
+        return checks + await _shop_data(create_session_factory(engine), settings, questions)
     finally:
         await engine.dispose()
 
 
-def _missing_sqlite_file(database_url: str) -> bool:
-    from sqlalchemy.engine import make_url
-
-    url = make_url(database_url)
-    return (
-        url.get_backend_name() == "sqlite"
-        and bool(url.database)
-        and url.database != ":memory:"
-        and not (Path(str(url.database)).exists())
-    )
-
-
-async def _shop_data(session: AsyncSession, settings: Settings, questions: str | None) -> list[Check]:
+async def _shop_data(
+    sessions: async_sessionmaker[AsyncSession], settings: Settings, questions: str | None
+) -> list[Check]:
     from db.repositories.demo import demo_rows
     from db.repositories.faq import shop_counts
     from services.text.sentences import Language, untranslated
 
-    found = await demo_rows(session)
+    async with sessions() as session:
+        found, have = await demo_rows(session), await shop_counts(session)
     checks = [
         Check(Verdict.FAIL, "demo data", f"present ({found.render()}): run `csbot demo remove`")
         if found
         else Check(Verdict.OK, "demo data", "none")
     ]
-    have = await shop_counts(session)
     if settings.shop_api_url is not None:
         checks.append(Check(Verdict.OK, "shop data", f"read live from {settings.shop_api_url}"))
     else:
@@ -199,11 +176,11 @@ async def _shop_data(session: AsyncSession, settings: Settings, questions: str |
         else Check(Verdict.OK, "bot's sentences", f"every one in {', '.join(languages or tuple(Language))}")
     )
     if questions is not None:
-        checks.append(await _coverage(session, settings, questions))
+        checks.append(await _coverage(sessions, settings, questions))
     return checks
 
 
-async def _coverage(session: AsyncSession, settings: Settings, path: str) -> Check:
+async def _coverage(sessions: async_sessionmaker[AsyncSession], settings: Settings, path: str) -> Check:
     from services.answerers import load_answerers
     from services.faq.evaluation import EvalFileError, evaluate, load_questions
 
@@ -211,7 +188,7 @@ async def _coverage(session: AsyncSession, settings: Settings, path: str) -> Che
         labelled = load_questions(path)
     except (OSError, EvalFileError, UnicodeDecodeError) as error:
         return Check(Verdict.FAIL, "FAQ coverage", f"{path}: {getattr(error, 'strerror', None) or error}")
-    classifier, lookup = await load_answerers(_one_session(session), settings)
+    classifier, lookup = await load_answerers(sessions, settings)  # as the bot loads them
     report = evaluate(labelled, classifier, lookup)
     coverage = "-" if report.coverage is None else f"{report.coverage:.2f}"
     reached = (
@@ -226,11 +203,6 @@ async def _coverage(session: AsyncSession, settings: Settings, path: str) -> Che
         f"{path}: answered {coverage}, reached {reached} of {report.covered} covered questions; "
         f"false answers {report.false_answer_rate:.3f}",
     )
-
-
-def _one_session(session: AsyncSession) -> async_sessionmaker[AsyncSession]:
-    """The doctor's own session's factory (load_answerers opens a session of its own)."""
-    return async_sessionmaker(session.bind, class_=AsyncSession, expire_on_commit=False)
 
 
 async def _redis(settings: Settings) -> Check:
@@ -283,7 +255,7 @@ def _zone(settings: Settings) -> Check:
     from services.shop.local_time import local_minute
 
     now = local_minute(utcnow(), settings.shop_policy().timezone)
-    explicit = "CSBOT_SHOP_TIMEZONE" in os.environ or "shop_timezone" in settings.model_fields_set
+    explicit = "shop_timezone" in settings.model_fields_set  # the environment's or .env's
     detail = f"{settings.shop_timezone}, now {now}" + (
         "" if explicit else " (the default: set CSBOT_SHOP_TIMEZONE)"
     )

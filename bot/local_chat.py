@@ -104,6 +104,9 @@ class LocalChat:
         else:
             update = self._updates.text(self._user_id, line)
         self.turn += 1
+        return await self._deliver(update)
+
+    async def _deliver(self, update: Update) -> list[tuple[str, list[str], int]]:
         try:
             await self._app.dispatcher.feed_update(self.bot, update)
         except NotStored as error:  # the database down and the journal's disk refusing too
@@ -170,9 +173,8 @@ class LocalChat:
         return self._updates.contact(self._user_id, "+" + self._phone, contact_user_id=self._user_id)
 
     async def share_phone(self) -> list[str]:
-        """As if the customer had pressed the share-phone button: the bot's replies."""
-        self._buttons = [Button("phone", self._contact_press)]
-        return await self.send("1")
+        """As if the customer had pressed the share-phone button: the bot's replies (not a turn)."""
+        return [text for text, _, _ in await self._deliver(self._contact_press())]
 
 
 class UnknownPhone(Exception):
@@ -189,7 +191,6 @@ async def run_local_chat(
     chat = LocalChat(app, user_id=user_id, phone=phone or DEMO_PHONE)
     if phone is not None:
         await chat.share_phone()
-        chat.turn = 0
         async with app.session_factory() as session:
             linked = await customers.by_telegram_user(session, user_id)
         if linked is None or linked.phone != phone:  # not an earlier run's link to someone else

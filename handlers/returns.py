@@ -69,7 +69,7 @@ def create_router() -> Router:
             data["language"],
             edit=False,
         )
-        if not await typed_answer(turn, message.text or "", classifier.classify(message.text or "")):
+        if not await typed_answer(turn, message.text or "", classifier.classify):
             raise SkipHandler  # another request: the routers after this one answer it; the form waits
         interaction.routed(ReplyRoute.RETURNS, AnswerSource.TEMPLATE)
 

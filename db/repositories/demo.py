@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlmodel import col, delete, func, or_, select
+from sqlmodel import col, delete, or_, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Customer, FaqEntry, Order, OrderItem, Product, ReturnRequest, Shipment, ShipmentEvent
@@ -104,11 +104,3 @@ async def remove_demo(session: AsyncSession) -> DemoRows:
         await session.exec(delete(FaqEntry).where(col(FaqEntry.id).in_(faq_ids)))  # type: ignore[call-overload]
     await session.flush()
     return DemoRows(len(customers), len(products), len(orders), len(faq_ids))
-
-
-async def holds_demo(session: AsyncSession) -> bool:
-    return bool(
-        (
-            await session.exec(select(func.count()).where(col(Customer.external_id).in_(DEMO_CUSTOMER_IDS)))
-        ).one()
-    ) or bool(await _product_ids(session))

@@ -11,6 +11,7 @@ Confirm button would.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -306,14 +307,14 @@ class AwaitingAnswer(Filter):
         )
 
 
-async def typed_answer(turn: FormTurn, text: str, classification: Classification) -> bool:
+async def typed_answer(turn: FormTurn, text: str, classify: Callable[[str], Classification]) -> bool:
     """What was typed, read for the step that asked: understood, or asked again (never dropped).
     False when the message steps out of the form (services.returns.form.aside): the form waits,
     with a button to resume it, and the message is the rest of the bot's to answer."""
     step = _step(await turn.state.get_state())
     assert step is not None  # AwaitingAnswer let the message in
     outcome = read_typed(step, text, _offered(turn.data))
-    match aside(step, text, classification, outcome):
+    match aside(step, text, classify, outcome):
         case Aside.ANOTHER_REQUEST:
             await pause(turn, text)
             return False

@@ -128,8 +128,9 @@ async def answer_stock(
             for p in guessed
         ]
         return Reply("\n".join(lines), AnswerSource.DATABASE, route=ReplyRoute.STOCK)
-    found_products = options_over_names(await shop.products_by_sku(requested), text)
-    found = {p.sku.upper() for p in await shop.products_by_sku(requested)}
+    fetched = await shop.products_by_sku(requested)
+    found = {p.sku.upper() for p in fetched}
+    found_products = options_over_names(fetched, text)
     lines = [
         describe_product(
             p, language, low_threshold, text, alone=len(found_products) == 1 and not entities.other_things

@@ -9,7 +9,7 @@ button would. The Telegram side (handlers/flows/return_form.py) asks, remembers 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -124,12 +124,16 @@ class Aside(StrEnum):
     """"반품하고 싶어요" again: the form is already open; its question is asked again."""
 
 
-def aside(step: FormStep, text: str, classification: Classification, outcome: TypedOutcome) -> Aside | None:
+def aside(
+    step: FormStep, text: str, classify: Callable[[str], Classification], outcome: TypedOutcome
+) -> Aside | None:
     """Whether `text` steps out of the form. An answer the form understood (a choice, yes or no,
-    a cancel) never does; a free-text reason does only when it is plainly another request (a reason
-    names the product often: "린넨 셔츠가 커요" stays a reason, "린넨 셔츠 재고 있나요?" does not)."""
+    a cancel) never does, and is not classified; a free-text reason does only when it is plainly
+    another request (a reason names the product often: "린넨 셔츠가 커요" stays a reason, "린넨 셔츠
+    재고 있나요?" does not)."""
     if isinstance(outcome, Act):
         return None
+    classification = classify(text)
     clean = normalize(text)
     entities = classification.entities
     sure = classification.confidence >= CLARIFY_BELOW
