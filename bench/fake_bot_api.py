@@ -139,6 +139,9 @@ class FakeBotAPI:
                 return refusal
         if method in ("sendmessage", "editmessagetext"):
             return await self._send_message(request, params)
+        if method in ("forwardmessage", "copymessage"):
+            copy = f"[{method[:-7]} of message {params.get('message_id')} from chat {params.get('from_chat_id')}]"
+            return await self._send_message(request, {**params, "text": copy})
         return _ok(True)
 
     def _refusal(self, method: str, chat_id: int) -> web.Response | None:

@@ -138,7 +138,7 @@ async def build_app(settings: Settings, *, upgrade: bool = True, seed: bool = Fa
         )
     arms = ArmSet.build(roles, lookup, temperature=settings.llm_temperature)
     gateway, answerer = arms.gateways.get(roles.baseline), arms.baseline
-    canary = Canary(arms, session_factory, exclude_users=settings.admin_ids)
+    canary = Canary(arms, session_factory, exclude_users=settings.team_ids)
     await canary.start()
     state_store = await open_state_store(
         settings.redis_url,

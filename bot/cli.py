@@ -451,7 +451,12 @@ async def _read_logs(args: argparse.Namespace, settings: Settings) -> int:
 
                 return await print_by_arm(session, args, settings)
             if args.command == "stats":
-                stats = await collect_stats(session, period=args.period, exclude_users=settings.admin_ids)
+                stats = await collect_stats(
+                    session,
+                    period=args.period,
+                    exclude_users=settings.team_ids,
+                    zone=settings.shop_policy().timezone,
+                )
                 emit_line(
                     json.dumps(stats.as_dict())
                     if args.json
@@ -464,7 +469,7 @@ async def _read_logs(args: argparse.Namespace, settings: Settings) -> int:
                 intent=args.intent,
                 since=args.since,
                 limit=args.limit,
-                exclude_users=settings.admin_ids,
+                exclude_users=settings.team_ids,
                 failed=args.failed,
             )
             replies = await logs.replies_to(session, [row.id for row in rows if row.id is not None])

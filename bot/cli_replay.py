@@ -73,7 +73,7 @@ async def run_replay(args: argparse.Namespace, settings: Settings) -> int:
         zone=settings.shop_policy().timezone,
         temperature=settings.llm_temperature,
         concurrency=args.concurrency,
-        exclude_users=settings.admin_ids,
+        exclude_users=settings.team_ids,
     )
     try:
         run, done = await replayer.open_run(args.since, args.limit, restart=args.restart)
@@ -108,7 +108,7 @@ async def print_by_arm(session: AsyncSession, args: argparse.Namespace, settings
     if roles.arms:
         weights = {roles.baseline: max(0.0, 100 - sum(weights.values())), **weights}
     stats = await collect_by_arm(
-        session, since=utcnow() - args.period, exclude_users=settings.admin_ids, order=list(weights)
+        session, since=utcnow() - args.period, exclude_users=settings.team_ids, order=list(weights)
     )
     for arm in stats:
         arm.weight = weights.get(arm.arm)

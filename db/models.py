@@ -263,7 +263,19 @@ class OutboundMessage(SQLModel, table=True):
     payload: str | None = Field(
         default=None, sa_type=Text, description="a message refused for now: the call as JSON, sent again"
     )
+    staff_id: int | None = Field(
+        default=None, sa_type=BigInteger, description="written by this staff member in the console"
+    )
     created_at: datetime = _created_at()
+
+
+class HandoffStatus(StrEnum):
+    OPEN = "open"
+    """Waiting for staff."""
+    PENDING = "pending"
+    """Staff wait for the customer; a message from them opens it again."""
+    RESOLVED = "resolved"
+    """Over: the customer is back with the bot (staff closed it, or the customer did)."""
 
 
 class HandoffSession(SQLModel, table=True):
@@ -277,6 +289,81 @@ class HandoffSession(SQLModel, table=True):
     language: str = "ko"
     opened_at: datetime = _created_at()
     closed_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    status: str = Field(default=HandoffStatus.OPEN, sa_column_kwargs={"server_default": "open"})
+    assignee_id: int | None = Field(
+        default=None, sa_type=BigInteger, description="the staff member who has it"
+    )
+    first_response_at: datetime | None = Field(
+        default=None, sa_type=UTCDateTime, description="when staff first wrote to the customer"
+    )
+    resolved_by: int | None = Field(
+        default=None, sa_type=BigInteger, description="None: the customer ended it"
+    )
+    tags: str = Field(default="", sa_column_kwargs={"server_default": ""}, description="`|`-separated")
+    rating: int | None = Field(default=None, description="the customer's satisfaction, 1-5; 0: skipped")
+    rating_asked_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    rated_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+
+    def tag_list(self) -> list[str]:
+        return [tag for tag in self.tags.split("|") if tag]
+
+
+class HandoffEventKind(StrEnum):
+    BRIEF = "brief"
+    """What staff were told when the hand-off opened (services/handoff/brief.py)."""
+    CUSTOMER = "customer"
+    """The customer wrote while a person had the conversation."""
+    STAFF = "staff"
+    """Staff wrote to the customer (from Telegram's support chat or the console)."""
+    NOTE = "note"
+    """An internal note: never sent to the customer."""
+    CLAIMED = "claimed"
+    STATUS = "status"
+    TAGS = "tags"
+
+
+class HandoffVia(StrEnum):
+    TELEGRAM = "telegram"
+    CONSOLE = "console"
+
+
+class HandoffEvent(SQLModel, table=True):
+    """One line of a hand-off's thread, as staff work it: what was said, noted and decided."""
+
+    __tablename__ = "handoff_events"
+
+    id: int | None = Field(default=None, primary_key=True)
+    handoff_id: int = Field(foreign_key="handoff_sessions.id", index=True)
+    kind: str
+    author_id: int | None = Field(default=None, sa_type=BigInteger, description="None: the customer")
+    via: str = HandoffVia.TELEGRAM
+    text: str = Field(default="", sa_type=Text)
+    created_at: datetime = _created_at()
+
+
+class StaffMember(SQLModel, table=True):
+    """A name for a staff member's Telegram id, as Telegram last showed it. Who may do what comes
+    from the settings (CSBOT_ADMIN_IDS, CSBOT_STAFF_IDS), never from this table."""
+
+    __tablename__ = "staff_members"
+
+    user_id: int = Field(primary_key=True, sa_type=BigInteger)
+    name: str = ""
+    updated_at: datetime = _created_at()
+
+
+class SavedReply(SQLModel, table=True):
+    """A reply staff send often, in one language; picked in the console's reply box."""
+
+    __tablename__ = "saved_replies"
+    __table_args__ = (UniqueConstraint("title", "language"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    title: str
+    language: str = Field(index=True)
+    text: str = Field(sa_type=Text)
+    updated_by: int | None = Field(default=None, sa_type=BigInteger)
+    updated_at: datetime = _created_at()
 
 
 class HandoffLink(SQLModel, table=True):

@@ -21,6 +21,7 @@ def create_routers(*, support_chat_id: int | None) -> list[Router]:
     customer.message.filter(F.chat.type == "private")
     customer.include_routers(
         admin.create_router(),
+        admin.create_staff_router(),
         canary.create_router(),
         start.create_router(),
         handoff.create_customer_router(),

@@ -10,12 +10,13 @@ from aiogram.types import LinkPreviewOptions, Message
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.repositories import logs
-from handlers.filters import IsAdmin
+from handlers.filters import IsAdmin, IsStaff
 from services.admin.conversation_log import Interaction, SentMessage, current_interaction
 from services.admin.stats import collect_stats, parse_period
 from services.admin.views import render_conversation, render_logs
 from services.console.auth import issue_login_link
 from services.console.resend import ResendResult, resend
+from services.handoff.inbox import remember_staff_name
 from services.handoff.sessions import open_handoffs, render_open_handoffs
 from services.llm.speculative import FaqReplies
 from services.replies import AnswerSource, ReplyRoute
@@ -52,11 +53,13 @@ def create_router() -> Router:
         except ValueError:
             await message.answer("Usage: /stats [period], e.g. /stats 24h, /stats 7d", parse_mode=None)
             return
-        stats = await collect_stats(session, period=period, exclude_users=settings.admin_ids)
+        stats = await collect_stats(
+            session, period=period, exclude_users=settings.team_ids, zone=settings.shop_policy().timezone
+        )
         by_arm = await arm_section(
             session,
             since=stats.since,
-            exclude_users=settings.admin_ids,
+            exclude_users=settings.team_ids,
             weights=canary.weights() if canary is not None and canary.active else None,
             baseline=canary.baseline if canary is not None else None,
         )
@@ -92,7 +95,7 @@ def create_router() -> Router:
             session,
             user_id=user_id,
             limit=max(1, min(count, MAX_LOG_COUNT)),
-            exclude_users=settings.admin_ids,
+            exclude_users=settings.team_ids,
             failed=failed,
         )
         replies = await logs.replies_to(session, [row.id for row in rows if row.id is not None])
@@ -145,6 +148,30 @@ def create_router() -> Router:
         else:
             await message.answer(f"No undelivered reply #{outbound_id}.", parse_mode=None)
 
+    @router.message(Command("reload"))
+    async def on_reload(
+        message: Message, session: AsyncSession, faq: FaqReplies, interaction: Interaction
+    ) -> None:
+        """Rebuild the FAQ index from the database now (it also reloads by itself when the table changes)."""
+        interaction.routed(ReplyRoute.ADMIN, AnswerSource.DATABASE)
+        refresher = faq.lookup.refresher
+        if refresher is None:
+            await message.answer("This bot's FAQ does not come from the database.", parse_mode=None)
+            return
+        await refresher.refresh(session, force=True)
+        matcher = faq.lookup.matcher
+        await message.answer(
+            f"FAQ reloaded: {len(matcher.slugs)} entries, {len(matcher.documents)} rows.", parse_mode=None
+        )
+
+    return router
+
+
+def create_staff_router() -> Router:
+    """Commands for everyone on the team (staff and admins): the queue and the console's link."""
+    router = Router(name="staff")
+    router.message.filter(IsStaff())
+
     @router.message(Command("handoffs"))
     async def on_handoffs(message: Message, session: AsyncSession, interaction: Interaction) -> None:
         """Who is waiting for a person, and for how long (oldest first)."""
@@ -155,8 +182,10 @@ def create_router() -> Router:
     async def on_console(
         message: Message, session: AsyncSession, settings: Settings, interaction: Interaction
     ) -> None:
-        """A one-time sign-in link to the web console, for this admin only (the filter checked)."""
+        """A one-time sign-in link to the web console, for this staff member only (the filter checked)."""
         interaction.routed(ReplyRoute.ADMIN, AnswerSource.DATABASE)
+        if message.from_user is not None:
+            await remember_staff_name(session, message.from_user.id, message.from_user.full_name)
         key = settings.console_signing_key()
         if key is None or message.from_user is None:
             await message.answer(
@@ -185,22 +214,6 @@ def create_router() -> Router:
             current_interaction.reset(hidden)
         interaction.sent.append(
             SentMessage("sendMessage", message.chat.id, "[console sign-in link, not logged]")
-        )
-
-    @router.message(Command("reload"))
-    async def on_reload(
-        message: Message, session: AsyncSession, faq: FaqReplies, interaction: Interaction
-    ) -> None:
-        """Rebuild the FAQ index from the database now (it also reloads by itself when the table changes)."""
-        interaction.routed(ReplyRoute.ADMIN, AnswerSource.DATABASE)
-        refresher = faq.lookup.refresher
-        if refresher is None:
-            await message.answer("This bot's FAQ does not come from the database.", parse_mode=None)
-            return
-        await refresher.refresh(session, force=True)
-        matcher = faq.lookup.matcher
-        await message.answer(
-            f"FAQ reloaded: {len(matcher.slugs)} entries, {len(matcher.documents)} rows.", parse_mode=None
         )
 
     return router

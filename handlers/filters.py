@@ -14,3 +14,10 @@ class IsAdmin(Filter):
 
     async def __call__(self, message: Message, settings: Settings) -> bool:
         return message.from_user is not None and message.from_user.id in settings.admin_ids
+
+
+class IsStaff(Filter):
+    """Commands for the whole support team: staff (`CSBOT_STAFF_IDS`) and admins."""
+
+    async def __call__(self, message: Message, settings: Settings) -> bool:
+        return message.from_user is not None and message.from_user.id in settings.team_ids

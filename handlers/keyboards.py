@@ -34,6 +34,14 @@ class LegacyHandoffOffer(CallbackData, prefix="ho"):
     """The same button as sent before it carried a language: still in customers' chats."""
 
 
+class Rating(CallbackData, prefix="rate"):
+    """The customer's answer to "how did our team do?" after a resolved hand-off; 0 skips."""
+
+    handoff: int
+    score: int
+    language: str = "en"
+
+
 class FaqChoice(CallbackData, prefix="fq"):
     """The customer picked one of the FAQ entries offered when the bot was not sure."""
 
@@ -98,3 +106,18 @@ def choices(rows: list[tuple[str, str]]) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(
         inline_keyboard=[[InlineKeyboardButton(text=label, callback_data=data)] for label, data in rows]
     )
+
+
+def rating_keyboard(handoff_id: int, language: Language) -> InlineKeyboardMarkup:
+    """1-5 in one row (as stars are read), skip below."""
+    scores = [
+        InlineKeyboardButton(
+            text=str(score), callback_data=Rating(handoff=handoff_id, score=score, language=language).pack()
+        )
+        for score in (1, 2, 3, 4, 5)
+    ]
+    skip = InlineKeyboardButton(
+        text=t("rating_skip_button", language),
+        callback_data=Rating(handoff=handoff_id, score=0, language=language).pack(),
+    )
+    return InlineKeyboardMarkup(inline_keyboard=[scores, [skip]])

@@ -44,6 +44,8 @@ class ReplyRoute(StrEnum):
     """An offered FAQ entry the customer tapped."""
     FAQ_CHOICE_GONE = "faq_choice:gone"
     HANDOFF_RELAY = "handoff-relay"
+    RATING = "rating"
+    """The customer's rating of a resolved hand-off."""
     STAFF = "staff"
     """Anything from the support chat (the `staff` prefix keeps it out of customer traffic)."""
     STAFF_CLOSE = "staff-close"

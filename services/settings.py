@@ -64,6 +64,10 @@ class Settings(BaseSettings):
         description="where `csbot chat` keeps the demo shop (never in the shop's own database)",
     )
     admin_ids: Annotated[frozenset[int], NoDecode] = frozenset()
+    staff_ids: Annotated[frozenset[int], NoDecode] = Field(
+        default=frozenset(),
+        description="Telegram user ids of support staff: the console's inbox, not its FAQ or settings",
+    )
     support_chat_id: int | None = None
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     log_format: Literal["console", "json"] = "console"
@@ -162,7 +166,7 @@ class Settings(BaseSettings):
         default=30.0, gt=0, description="seconds one Bot API call may spend on retries (429, 5xx, network)"
     )
 
-    @field_validator("admin_ids", mode="before")
+    @field_validator("admin_ids", "staff_ids", mode="before")
     @classmethod
     def _split_ids(cls, value: object) -> object:
         """Admins are listed the way people type them: `1,2, 3`."""
@@ -290,6 +294,12 @@ class Settings(BaseSettings):
             if password:
                 values.append(password)
         return tuple(dict.fromkeys(value.strip() for value in values if value.strip()))
+
+    @property
+    def team_ids(self) -> frozenset[int]:
+        """Everyone who may use the console's inbox: staff and admins. Their own messages to the
+        bot are kept out of the customer figures."""
+        return self.admin_ids | self.staff_ids
 
     def console_signing_key(self) -> bytes | None:
         """The console secret, else a key derived from the bot token (never the token itself)."""

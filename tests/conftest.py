@@ -23,7 +23,9 @@ from tests.harness import ADMIN_ID, SUPPORT_CHAT_ID, Harness
 
 PG_ENV = "CSBOT_TEST_DATABASE_URL"
 
-PROCESS_MODULES = frozenset({"test_run_process", "test_instances", "test_bench", "test_import_bench"})
+PROCESS_MODULES = frozenset(
+    {"test_run_process", "test_instances", "test_bench", "test_import_bench", "test_inbox_browser"}
+)
 """Test modules whose every test runs csbot (or a bench) as its own process."""
 REDIS_MODULES = frozenset({"test_instances", "test_journal_peers", "test_state_store"})
 """Test modules whose every test needs Redis; elsewhere a test using a Redis fixture is marked."""
@@ -37,7 +39,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         callspec = getattr(item, "callspec", None)
         if module in PROCESS_MODULES:
             item.add_marker(pytest.mark.process)
-        if module == "test_console_browser":
+        if module in ("test_console_browser", "test_inbox_browser"):
             item.add_marker(pytest.mark.browser)
         if "postgres_url" in fixtures or (callspec is not None and "postgresql" in callspec.id):
             item.add_marker(pytest.mark.postgresql)

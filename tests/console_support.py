@@ -68,8 +68,8 @@ async def sign_in(http: aiohttp.ClientSession, base: str, path: str) -> aiohttp.
         return response
 
 
-async def csrf_of(http: aiohttp.ClientSession, base: str) -> str:
-    async with http.get(base + "/admin/faq/new") as response:
+async def csrf_of(http: aiohttp.ClientSession, base: str, page: str = "/admin/faq/new") -> str:
+    async with http.get(base + page) as response:
         html = await response.text()
     match = re.search(r'name="csrf" value="([^"]+)"', html)
     assert match, "no CSRF token on a signed-in page"

@@ -72,7 +72,10 @@ async def test_customer_returns_to_the_bot(harness: Harness) -> None:
 async def test_staff_close_ends_the_handoff(harness: Harness) -> None:
     forwarded_id = await open_handoff(harness)
     calls = await harness.feed(staff_reply_to(harness, forwarded_id, "/close"))
-    assert texts_to(calls, DEMO_USER_ID) == [t("handoff_ended", Language.KO)]
+    assert texts_to(calls, DEMO_USER_ID) == [
+        t("handoff_ended", Language.KO),
+        t("rating_question", Language.KO),
+    ]
     assert "SKU-7890" in (await harness.say(DEMO_USER_ID, "SKU-7890 재고 있나요?"))[0]
 
 
@@ -130,7 +133,10 @@ async def test_staff_reply_after_close_does_not_reach_the_customer(harness: Harn
 async def test_second_close_does_not_tell_the_customer_again(harness: Harness) -> None:
     forwarded_id = await open_handoff(harness)
     calls = await harness.feed(staff_reply_to(harness, forwarded_id, "/close"))
-    assert texts_to(calls, DEMO_USER_ID) == [t("handoff_ended", Language.KO)]
+    assert texts_to(calls, DEMO_USER_ID) == [
+        t("handoff_ended", Language.KO),
+        t("rating_question", Language.KO),
+    ]
     calls = await harness.feed(staff_reply_to(harness, forwarded_id, "/close"))
     assert texts_to(calls, DEMO_USER_ID) == []
     assert support_texts(calls) == ["Already closed; the customer was told then."]

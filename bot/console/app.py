@@ -1,28 +1,36 @@
 """The console's routes: thin adapters from HTTP to services/console_* and the templates.
 
 Mounted at /admin on the bot's HTTP server (`HttpFront`), or served alone by
-`csbot admin` when the bot polls. Every page but the login link's needs an admin
-session (bot/console/security.py); every action is audited by the service it calls.
+`csbot admin` when the bot polls. Every page but the login link's needs a session of someone
+on the team, some an admin's (bot/console/security.py); every action is audited by the service
+it calls. The inbox's routes are in bot/console/inbox.py.
 """
 
 from __future__ import annotations
 
-import json
 import logging
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from datetime import timedelta, tzinfo
-from pathlib import Path
-from typing import Any
+from datetime import timedelta
 from urllib.parse import urlencode
 
-import jinja2
 from aiohttp import web
-from sqlalchemy.ext.asyncio import async_sessionmaker
-from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.console.presses import pressed, pressed_language
-from bot.console.security import ADMIN_KEY, COOKIE, admin_of, gate, is_https
+from bot.console.inbox import add_inbox_routes
+from bot.console.pages import (
+    DEPS_KEY,
+    HERE,
+    LANGUAGES,
+    PERIODS,
+    ROOT,
+    TEMPLATES_KEY,
+    ConsoleDeps,
+    bad,
+    denied,
+    environment,
+    int_value,
+    render,
+    see_other,
+)
+from bot.console.security import COOKIE, admin_of, gate, is_https
 from db.repositories import console as console_repository
 from db.types import utcnow
 from services.admin.stats import parse_period
@@ -37,92 +45,22 @@ from services.console.faq import (
     list_entries,
     save_entry,
 )
-from services.console.resend import Send, resend, undelivered, why_resend_fails
+from services.console.resend import resend, undelivered
 from services.faq.files import FaqFileError
-from services.settings import Settings
-from services.shop.local_time import local_second
 
 logger = logging.getLogger(__name__)
-
-ROOT = "/admin"
-HERE = Path(__file__).parent
-PERIODS = ("1h", "24h", "7d", "30d")
-LANGUAGES = ("ko", "en", "ja")
-
-RefreshFaq = Callable[[AsyncSession], Awaitable[None]]
-
-
-@dataclass
-class ConsoleDeps:
-    settings: Settings
-    sessions: async_sessionmaker[AsyncSession]
-    send: Send | None = None
-    """Sends a resent reply; None where no bot token is configured (resend is then unavailable)."""
-    refresh_faq: RefreshFaq | None = None
-    """Rebuilds the running bot's FAQ index at once (in-process); other bots notice within seconds."""
-
-
-DEPS_KEY = web.AppKey("console_deps", ConsoleDeps)
-TEMPLATES_KEY = web.AppKey("console_templates", jinja2.Environment)
-
-
-def _environment(zone: tzinfo) -> jinja2.Environment:
-    """`zone`: the shop's; every time on a page is shown in it, with its name."""
-    environment = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(HERE / "templates"),
-        autoescape=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        undefined=jinja2.StrictUndefined,
-    )
-    environment.filters["when"] = lambda moment: local_second(moment, zone) if moment else ""
-    environment.filters["resend_fails"] = why_resend_fails
-    environment.filters["pressed"] = pressed
-    environment.filters["pressed_language"] = pressed_language
-    environment.filters["readable"] = lambda value: json.dumps(value, ensure_ascii=False, sort_keys=True)
-    environment.filters["ms"] = lambda value: "-" if value is None else f"{value:,.0f} ms"
-    environment.filters["usd"] = lambda value: "-" if value is None else f"${value:.5f}"
-    environment.filters["pct"] = lambda value: "-" if value is None else f"{value:.0%}"
-    environment.filters["num"] = lambda value: "-" if value is None else f"{value:.2f}"
-    return environment
-
-
-def _render(request: web.Request, template: str, status: int = 200, **context: Any) -> web.Response:
-    environment = request.app[TEMPLATES_KEY]
-    admin = request.get(ADMIN_KEY)  # set by the gate on signed-in requests
-    html = environment.get_template(template).render(
-        root=ROOT, admin=admin, csrf=admin.csrf_token if admin else "", request=request, **context
-    )
-    return web.Response(text=html, content_type="text/html", status=status)
-
-
-async def _denied(request: web.Request) -> web.StreamResponse:
-    return _render(request, "denied.html", status=403)
-
-
-def _bad(request: web.Request, message: str) -> web.Response:
-    return _render(request, "error.html", status=400, message=message)
-
-
-def _see_other(location: str) -> web.Response:
-    """A redirect answered (not raised), so the gate adds the security headers to it too."""
-    return web.Response(status=303, headers={"Location": location})
-
-
-def _int(value: str | None) -> int | None:
-    if value is None or value == "":
-        return None
-    if not value.isdigit() or len(value) > 19:
-        raise ValueError(value)
-    return int(value)
 
 
 def _entry_id(request: web.Request) -> int | None:
     """The FAQ entry id in the path; None for one that cannot be an id."""
     try:
-        return _int(request.match_info["entry_id"])
+        return int_value(request.match_info["entry_id"])
     except ValueError:
         return None
+
+
+async def admins_only(request: web.Request) -> web.StreamResponse:
+    return render(request, "error.html", status=403, message="This page is for admins (CSBOT_ADMIN_IDS).")
 
 
 def create_console(deps: ConsoleDeps) -> web.Application:
@@ -131,38 +69,40 @@ def create_console(deps: ConsoleDeps) -> web.Application:
             gate(
                 root=ROOT,
                 admin_ids=lambda: deps.settings.admin_ids,
+                staff_ids=lambda: deps.settings.staff_ids,
                 sessions=deps.sessions,
-                deny=_denied,
+                deny=denied,
+                admins_only=admins_only,
             )
         ]
     )
     app[DEPS_KEY] = deps
-    app[TEMPLATES_KEY] = _environment(deps.settings.shop_policy().timezone)
+    app[TEMPLATES_KEY] = environment(deps.settings.shop_policy().timezone)
     routes = web.RouteTableDef()
 
     @routes.get("/login/{token}")
     async def login_page(request: web.Request) -> web.StreamResponse:
         """A button, not a sign-in: link previews and scanners fetch links, and must not spend them."""
-        return _render(request, "login.html", token=request.match_info["token"])
+        return render(request, "login.html", token=request.match_info["token"])
 
     @routes.post("/login/{token}")
     async def login(request: web.Request) -> web.StreamResponse:
         key = deps.settings.console_signing_key()
         if key is None:
-            return await _denied(request)
+            return await denied(request)
         async with deps.sessions() as session:
             opened = await redeem_login_link(
                 session,
                 request.match_info["token"],
                 key=key,
-                admin_ids=deps.settings.admin_ids,
+                admin_ids=deps.settings.team_ids,
                 lifetime=timedelta(hours=deps.settings.console_session_hours),
                 client=request.headers.get("User-Agent", ""),
             )
         if opened is None:
             logger.warning("console sign-in refused", extra={"peer": request.remote})
-            return await _denied(request)
-        response = _see_other(f"{ROOT}/")
+            return await denied(request)
+        response = see_other(f"{ROOT}/")
         response.set_cookie(
             COOKIE,
             opened.cookie_value,
@@ -178,27 +118,27 @@ def create_console(deps: ConsoleDeps) -> web.Application:
     async def logout(request: web.Request) -> web.StreamResponse:
         async with deps.sessions() as session:
             await sign_out(session, request.cookies.get(COOKIE, ""), admin_of(request).admin_id)
-        response = _see_other(f"{ROOT}/signed-out")
+        response = see_other(f"{ROOT}/signed-out")
         response.del_cookie(COOKIE, path=ROOT)
         return response
 
     @routes.get("/signed-out")
     async def signed_out(request: web.Request) -> web.StreamResponse:
-        return _render(request, "signed_out.html")
+        return render(request, "signed_out.html")
 
     @routes.get("/")
     async def home(request: web.Request) -> web.StreamResponse:
-        return _see_other(f"{ROOT}/conversations")
+        return see_other(f"{ROOT}/inbox")
 
     @routes.get("/conversations")
     async def conversations(request: web.Request) -> web.StreamResponse:
         query = request.query
         period = query.get("period", "")
         try:
-            before = _int(query.get("before"))
+            before = int_value(query.get("before"))
             since = utcnow() - parse_period(period) if period else None
         except ValueError:
-            return _bad(request, "The page address has a value the console does not understand.")
+            return bad(request, "The page address has a value the console does not understand.")
         filters = ConversationFilters(
             query=query.get("q", ""),
             intent=query.get("intent") or None,
@@ -214,7 +154,7 @@ def create_console(deps: ConsoleDeps) -> web.Application:
                 session,
                 filters,
                 before=before,
-                exclude_users=sorted(deps.settings.admin_ids),
+                exclude_users=sorted(deps.settings.team_ids),
                 country_code=deps.settings.phone_country_code,
             )
             choices = await filter_choices(session)
@@ -224,7 +164,7 @@ def create_console(deps: ConsoleDeps) -> web.Application:
             if page.next_before is not None
             else None
         )
-        return _render(
+        return render(
             request,
             "conversations.html",
             page=page,
@@ -237,17 +177,17 @@ def create_console(deps: ConsoleDeps) -> web.Application:
 
     async def _conversation(request: web.Request, reveal: bool) -> web.StreamResponse:
         try:
-            user_id = _int(request.match_info["user_id"])
-            before = _int(request.query.get("before"))
+            user_id = int_value(request.match_info["user_id"])
+            before = int_value(request.query.get("before"))
         except ValueError:
-            return _bad(request, "A conversation is named by the customer's Telegram user id.")
+            return bad(request, "A conversation is named by the customer's Telegram user id.")
         assert user_id is not None
         async with deps.sessions() as session:
             if reveal:
                 await audit(session, admin_of(request).admin_id, "phone_revealed", f"user:{user_id}")
                 await session.commit()
             transcript = await load_transcript(session, user_id, before=before, reveal=reveal)
-        return _render(request, "conversation.html", t=transcript, resend_available=deps.send is not None)
+        return render(request, "conversation.html", t=transcript, resend_available=deps.send is not None)
 
     @routes.get("/conversations/{user_id}")
     async def conversation(request: web.Request) -> web.StreamResponse:
@@ -260,12 +200,12 @@ def create_console(deps: ConsoleDeps) -> web.Application:
     @routes.get("/failed")
     async def failed(request: web.Request) -> web.StreamResponse:
         try:
-            before = _int(request.query.get("before"))
+            before = int_value(request.query.get("before"))
         except ValueError:
-            return _bad(request, "The page address has a value the console does not understand.")
+            return bad(request, "The page address has a value the console does not understand.")
         async with deps.sessions() as session:
             rows, next_before = await undelivered(session, before=before)
-        return _render(
+        return render(
             request,
             "failed.html",
             rows=rows,
@@ -278,11 +218,11 @@ def create_console(deps: ConsoleDeps) -> web.Application:
     @routes.post("/failed/{outbound_id}/resend")
     async def resend_one(request: web.Request) -> web.StreamResponse:
         try:
-            outbound_id = _int(request.match_info["outbound_id"])
+            outbound_id = int_value(request.match_info["outbound_id"])
         except ValueError:
-            return _bad(request, "No such undelivered message.")
+            return bad(request, "No such undelivered message.")
         if deps.send is None:
-            return _bad(request, "Resending needs the bot's token (CSBOT_BOT_TOKEN) in this process.")
+            return bad(request, "Resending needs the bot's token (CSBOT_BOT_TOKEN) in this process.")
         assert outbound_id is not None
         async with deps.sessions() as session:
             result, _ = await resend(
@@ -292,14 +232,14 @@ def create_console(deps: ConsoleDeps) -> web.Application:
         form = await request.post()
         target = form.get("return_to")
         if back and isinstance(target, str) and target.startswith(f"{ROOT}/conversations/"):
-            return _see_other(target)
-        return _see_other(f"{ROOT}/failed?{urlencode({'result': result.value, 'id': outbound_id})}")
+            return see_other(target)
+        return see_other(f"{ROOT}/failed?{urlencode({'result': result.value, 'id': outbound_id})}")
 
     @routes.get("/faq")
     async def faq_list(request: web.Request) -> web.StreamResponse:
         async with deps.sessions() as session:
             entries = await list_entries(session, request.query.get("q", ""))
-        return _render(
+        return render(
             request,
             "faq_list.html",
             entries=entries,
@@ -312,7 +252,7 @@ def create_console(deps: ConsoleDeps) -> web.Application:
     async def faq_new(request: web.Request) -> web.StreamResponse:
         question = request.query.get("question", "")
         form = FaqForm.for_question(question) if question else FaqForm()
-        return _render(request, "faq_form.html", form=form, entry_id=None, error=None)
+        return render(request, "faq_form.html", form=form, entry_id=None, error=None)
 
     async def _save(request: web.Request, entry_id: int | None) -> web.StreamResponse:
         data = await request.post()
@@ -335,7 +275,7 @@ def create_console(deps: ConsoleDeps) -> web.Application:
                 )
             except FaqFileError as error:
                 await session.rollback()
-                return _render(
+                return render(
                     request,
                     "faq_form.html",
                     status=400,
@@ -346,7 +286,7 @@ def create_console(deps: ConsoleDeps) -> web.Application:
                 )
             if deps.refresh_faq is not None:
                 await deps.refresh_faq(session)
-        return _see_other(f"{ROOT}/faq?{urlencode({'saved': f'{saved.slug}/{saved.language}'})}")
+        return see_other(f"{ROOT}/faq?{urlencode({'saved': f'{saved.slug}/{saved.language}'})}")
 
     @routes.post("/faq/new")
     async def faq_add(request: web.Request) -> web.StreamResponse:
@@ -356,31 +296,31 @@ def create_console(deps: ConsoleDeps) -> web.Application:
     async def faq_edit(request: web.Request) -> web.StreamResponse:
         entry_id = _entry_id(request)
         if entry_id is None:
-            return _bad(request, "No such FAQ entry.")
+            return bad(request, "No such FAQ entry.")
         async with deps.sessions() as session:
             entry = await find_entry(session, entry_id)
         if entry is None:
-            return _bad(request, "No such FAQ entry.")
-        return _render(request, "faq_form.html", form=FaqForm.of(entry), entry_id=entry_id, error=None)
+            return bad(request, "No such FAQ entry.")
+        return render(request, "faq_form.html", form=FaqForm.of(entry), entry_id=entry_id, error=None)
 
     @routes.post("/faq/{entry_id}/delete")
     async def faq_delete(request: web.Request) -> web.StreamResponse:
         entry_id = _entry_id(request)
         if entry_id is None:
-            return _bad(request, "No such FAQ entry.")
+            return bad(request, "No such FAQ entry.")
         async with deps.sessions() as session:
             deleted = await delete_entry(session, entry_id, admin_id=admin_of(request).admin_id)
             if deleted is None:
-                return _bad(request, "No such FAQ entry.")
+                return bad(request, "No such FAQ entry.")
             if deps.refresh_faq is not None:
                 await deps.refresh_faq(session)
-        return _see_other(f"{ROOT}/faq?{urlencode({'deleted': f'{deleted.slug}/{deleted.language}'})}")
+        return see_other(f"{ROOT}/faq?{urlencode({'deleted': f'{deleted.slug}/{deleted.language}'})}")
 
     @routes.post("/faq/{entry_id}")
     async def faq_save(request: web.Request) -> web.StreamResponse:
         entry_id = _entry_id(request)
         if entry_id is None:
-            return _bad(request, "No such FAQ entry.")
+            return bad(request, "No such FAQ entry.")
         return await _save(request, entry_id)
 
     @routes.get("/dashboard")
@@ -389,24 +329,25 @@ def create_console(deps: ConsoleDeps) -> web.Application:
         try:
             span = parse_period(period)
         except ValueError as error:
-            return _bad(request, str(error))
+            return bad(request, str(error))
         span = min(span, timedelta(days=90))
         async with deps.sessions() as session:
             board = await build_dashboard(
                 session,
                 period=span,
                 zone=deps.settings.shop_policy().timezone,
-                exclude_users=deps.settings.admin_ids,
+                exclude_users=deps.settings.team_ids,
             )
-        return _render(request, "dashboard.html", board=board, period=period, periods=PERIODS)
+        return render(request, "dashboard.html", board=board, period=period, periods=PERIODS)
 
     @routes.get("/audit")
     async def audit_trail(request: web.Request) -> web.StreamResponse:
         async with deps.sessions() as session:
             rows = await console_repository.recent_audit(session, limit=200)
-        return _render(request, "audit.html", rows=rows)
+        return render(request, "audit.html", rows=rows)
 
     app.router.add_routes(routes)
+    add_inbox_routes(app, deps)
     app.router.add_static("/static", HERE / "static", name="static")
     return app
 
@@ -416,7 +357,7 @@ def standalone_application(deps: ConsoleDeps) -> web.Application:
     app = web.Application()
 
     async def to_console(_request: web.Request) -> web.StreamResponse:
-        return _see_other(f"{ROOT}/")
+        return see_other(f"{ROOT}/")
 
     app.router.add_get("/", to_console)
     app.add_subapp(ROOT, create_console(deps))

@@ -1,4 +1,5 @@
-"""The console's gate: every page needs a live admin session, every form its CSRF token.
+"""The console's gate: every page needs a live session of someone on the team, every form its
+CSRF token, and the pages that change what the bot says an admin's.
 
 Refusals all look alike (403, the same page): a visitor learns nothing about which
 ids are admins, which links existed or why theirs did not work. Headers keep the
@@ -19,6 +20,8 @@ from services.console.auth import SignedIn, csrf_matches, signed_in
 COOKIE = "csbot_console"
 ADMIN_KEY = web.RequestKey("admin", SignedIn)
 PUBLIC_PATHS = ("/login/", "/static/", "/signed-out")
+ADMIN_PATHS = ("/faq", "/audit", "/replies")
+"""What staff may not open: the FAQ, saved replies (they use them, admins write them), the audit."""
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
@@ -51,19 +54,25 @@ def gate(
     *,
     root: str,
     admin_ids: Callable[[], frozenset[int]],
+    staff_ids: Callable[[], frozenset[int]] = frozenset,
     sessions: async_sessionmaker[AsyncSession],
     deny: Handler,
+    admins_only: Handler | None = None,
 ) -> Any:
-    """The console app's middleware: public paths pass; everything else needs an admin session,
-    and a POST also its session's CSRF token."""
+    """The console app's middleware: public paths pass; everything else needs a session of
+    someone on the team, a POST also its session's CSRF token, and the pages that change what
+    the bot says (`ADMIN_PATHS`) an admin's."""
     public = tuple(root + path for path in PUBLIC_PATHS)
+    for_admins = tuple(root + path for path in ADMIN_PATHS)
 
     @web.middleware
     async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
         if request.path.startswith(public):
             return secured(await handler(request))
         async with sessions() as session:
-            admin = await signed_in(session, request.cookies.get(COOKIE), admin_ids=admin_ids())
+            admin = await signed_in(
+                session, request.cookies.get(COOKIE), admin_ids=admin_ids(), staff_ids=staff_ids()
+            )
         if admin is None:
             return secured(await deny(request))
         if request.method == "POST":
@@ -72,6 +81,8 @@ def gate(
             if not csrf_matches(admin.csrf_token, given if isinstance(given, str) else None):
                 return secured(await deny(request))
         request[ADMIN_KEY] = admin
+        if request.path.startswith(for_admins) and not admin.is_admin:
+            return secured(await (admins_only or deny)(request))
         return secured(await handler(request))
 
     return middleware

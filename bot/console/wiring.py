@@ -6,7 +6,7 @@ from aiogram import Bot
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.console.app import ConsoleDeps, RefreshFaq
+from bot.console.pages import ConsoleDeps, RefreshFaq
 from services.console.resend import Send
 from services.llm.speculative import SpeculativeAnswerer
 from services.settings import Settings
@@ -42,4 +42,5 @@ def console_deps(
         sessions=sessions,
         send=bot_sender(bot) if bot is not None else None,
         refresh_faq=faq_refresher(answerer),
+        bot=bot,
     )

@@ -6,13 +6,14 @@ import math
 from collections import Counter
 from collections.abc import Collection
 from dataclasses import dataclass
-from datetime import datetime, timedelta, tzinfo
+from datetime import UTC, datetime, timedelta, tzinfo
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.repositories import stats as stats_repository
 from db.types import utcnow
 from services.admin.figures import opened_handoff, percentile
+from services.handoff.figures import TeamFigures, team_figures
 from services.llm.reply import ReplyMode
 from services.shop.local_time import local_minute
 
@@ -39,9 +40,15 @@ class Stats:
     faq_text_checked: int = 0
     """Answers where the target was asked whether the matched FAQ text answers the question."""
     faq_text_confirmed: int = 0
+    team: TeamFigures | None = None
+    """Hand-offs as the support team worked them (services/handoff/figures.py)."""
 
     def as_dict(self) -> dict[str, object]:
-        return {**self.__dict__, "since": self.since.isoformat()}
+        return {
+            **self.__dict__,
+            "since": self.since.isoformat(),
+            "team": self.team.as_dict() if self.team is not None else None,
+        }
 
     def render(self, zone: tzinfo) -> str:
         """`zone`: the shop's, for the "since" time."""
@@ -73,6 +80,8 @@ class Stats:
                 f"\nFAQ text confirmed by the target: {self.faq_text_confirmed} of "
                 f"{self.faq_text_checked} checked"
             )
+        if self.team is not None and self.team.total.handoffs:
+            text += "\n" + self.team.render()
         return text
 
 
@@ -83,10 +92,11 @@ def _pair(p50: float | None, p95: float | None) -> str:
 
 
 async def collect_stats(
-    session: AsyncSession, *, period: timedelta, exclude_users: Collection[int] = ()
+    session: AsyncSession, *, period: timedelta, exclude_users: Collection[int] = (), zone: tzinfo = UTC
 ) -> Stats:
-    """Customer traffic only: `exclude_users` (the admins) would otherwise count their own /stats,
-    and staff messages in the support chat are not customer messages."""
+    """Customer traffic only: `exclude_users` (the team) would otherwise count their own /stats,
+    and staff messages in the support chat are not customer messages. `zone`: the shop's, for
+    the team's figures per day."""
     since = utcnow() - period
     rows = await stats_repository.customer_messages_since(session, since=since, exclude_users=exclude_users)
     latencies = [row.latency_ms for row in rows if row.latency_ms is not None]
@@ -114,6 +124,7 @@ async def collect_stats(
         errors=sum(1 for row in rows if row.error),
         latency_p50_ms=percentile(latencies, 0.5),
         latency_p95_ms=percentile(latencies, 0.95),
+        team=await team_figures(session, since=since, zone=zone),
     )
 
 

@@ -18,6 +18,7 @@ import secrets
 from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from enum import StrEnum
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -83,7 +84,8 @@ async def redeem_login_link(
     lifetime: timedelta,
     client: str = "",
 ) -> NewSession | None:
-    """A new session for a valid, unused, unexpired link of a current admin; None otherwise.
+    """A new session for a valid, unused, unexpired link of someone still on the team (`admin_ids`:
+    admins and staff); None otherwise.
 
     A link is spent even when its admin was removed since: it must not work later either. Every
     refused attempt is audited with why (never with the link itself)."""
@@ -112,22 +114,51 @@ async def _refused(session: AsyncSession, admin_id: int | None, reason: str, cli
     await session.commit()
 
 
+class Role(StrEnum):
+    STAFF = "staff"
+    """Works hand-offs: the inbox, conversations, failed deliveries, the dashboard."""
+    ADMIN = "admin"
+    """Also changes what the bot says and does: the FAQ, saved replies, the audit trail."""
+
+
+def role_of(user_id: int, *, admin_ids: Collection[int], staff_ids: Collection[int]) -> Role | None:
+    if user_id in admin_ids:
+        return Role.ADMIN
+    if user_id in staff_ids:
+        return Role.STAFF
+    return None
+
+
 @dataclass(frozen=True)
 class SignedIn:
     admin_id: int
+    """The signed-in person's Telegram id (an admin's or a staff member's)."""
     csrf_token: str
+    role: Role = Role.ADMIN
+
+    @property
+    def is_admin(self) -> bool:
+        return self.role == Role.ADMIN
 
 
 async def signed_in(
-    session: AsyncSession, cookie_value: str | None, *, admin_ids: Collection[int]
+    session: AsyncSession,
+    cookie_value: str | None,
+    *,
+    admin_ids: Collection[int],
+    staff_ids: Collection[int] = (),
 ) -> SignedIn | None:
-    """The admin behind a session cookie, if it is live and they are still an admin."""
+    """Who is behind a session cookie, if it is live and they are still on the team; their role
+    is read from the settings at each request (removing someone takes effect at once)."""
     if not cookie_value or len(cookie_value) > 200:
         return None
     row = await repository.live_session(session, _digest(cookie_value), utcnow())
-    if row is None or row.admin_user_id not in admin_ids:
+    if row is None:
         return None
-    return SignedIn(row.admin_user_id, row.csrf_token)
+    role = role_of(row.admin_user_id, admin_ids=admin_ids, staff_ids=staff_ids)
+    if role is None:
+        return None
+    return SignedIn(row.admin_user_id, row.csrf_token, role)
 
 
 async def sign_out(session: AsyncSession, cookie_value: str, admin_id: int) -> None:

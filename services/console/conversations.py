@@ -347,7 +347,7 @@ async def load_transcript(
     for out in sent:
         origin = origins.get(out.inbound_id) if out.inbound_id is not None else None
         # A person's words relayed, not the bot's own notice sent when staff close the hand-off.
-        staff = origin is not None and origin.route == ReplyRoute.STAFF_REPLY
+        staff = out.staff_id is not None or (origin is not None and origin.route == ReplyRoute.STAFF_REPLY)
         bubbles.append(
             (
                 (out.created_at, 1, out.id or 0),

@@ -21,6 +21,7 @@ from db.types import utcnow
 from services.admin.figures import opened_handoff, percentile, says_dont_know
 from services.console.charts import Chart, Series, render
 from services.console.gaps import QuestionGroup, group_questions
+from services.handoff.figures import TeamFigures, team_figures
 from services.llm.reply import ReplyMode
 from services.replies import ReplyRoute
 from services.shop.local_time import in_zone
@@ -41,6 +42,8 @@ class Dashboard:
     charts: list[str]
     """Rendered SVG, in display order."""
     gaps: list[QuestionGroup]
+    team: TeamFigures | None = None
+    """Satisfaction, first response and resolution, in all and per day and staff member."""
 
 
 def _floor(moment: datetime, bucket: timedelta, zone: tzinfo) -> datetime:
@@ -189,4 +192,5 @@ async def build_dashboard(
         len(dont_knows),
         [render(chart) for chart in charts],
         group_questions(questions),
+        team=await team_figures(session, since=since, zone=zone),
     )

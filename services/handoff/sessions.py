@@ -12,9 +12,10 @@ from datetime import datetime, timedelta
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import HandoffLink, HandoffSession
+from db.models import HandoffLink, HandoffSession, HandoffVia
 from db.repositories import handoff, logs
 from db.types import utcnow
+from services.handoff import inbox
 from services.inbox import read_cache
 from services.text.sentences import Language
 
@@ -41,24 +42,26 @@ async def in_handoff(session: AsyncSession, user_id: int) -> bool:
 
 
 async def close_handoff(session: AsyncSession, user_id: int) -> bool:
+    """The customer's own end of a hand-off (`/bot`), or one that could not start."""
     existing = await handoff.open_session_for(session, user_id)
     if existing is None:
         return False
     return await close_session(session, existing)
 
 
-async def close_session(session: AsyncSession, opened: HandoffSession) -> bool:
+async def close_session(
+    session: AsyncSession,
+    opened: HandoffSession,
+    *,
+    staff_id: int | None = None,
+    via: HandoffVia = HandoffVia.TELEGRAM,
+) -> bool:
     """Close this hand-off; False when it was closed already (so nobody is told twice).
 
     Staff close the hand-off their reply points at, not "whatever is open for that
     customer": a /close on a forward of last week must not end today's conversation.
     """
-    if opened.closed_at is not None:
-        return False
-    opened.closed_at = utcnow()
-    session.add(opened)
-    await session.commit()
-    return True
+    return await inbox.resolve(session, opened, staff_id, via)
 
 
 async def remember_forward(
@@ -99,6 +102,12 @@ async def question_message_id(session: AsyncSession, *, user_id: int, chat_id: i
     message = json.loads(row.raw_update).get("message") or {}
     message_id = message.get("message_id")
     return message_id if isinstance(message_id, int) else None
+
+
+async def question_text(session: AsyncSession, *, user_id: int, chat_id: int) -> str:
+    """The text of the message `question_message_id` names, for the hand-off's thread."""
+    row = await logs.last_message_from(session, user_id, chat_id)
+    return row.text if row is not None and row.text else ""
 
 
 @dataclass(frozen=True)

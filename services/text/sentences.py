@@ -349,6 +349,28 @@ _TEXTS: dict[str, dict[str, str]] = {
         "ja": "ボットに戻りました。何をお手伝いしましょうか。",
     },
     "staff_reply": {"ko": "💬 상담원: {text}", "en": "💬 Our team: {text}", "ja": "💬 担当者: {text}"},
+    "rating_question": {
+        "ko": "상담은 어떠셨나요? 1(아쉬움)부터 5(아주 만족)까지 골라 주세요. 건너뛰셔도 괜찮아요.",
+        "en": "How did our team do? Pick 1 (poor) to 5 (great), or skip.",
+        "ja": "担当者の対応はいかがでしたか。1（不満）から5（大変満足）までお選びください。"
+        "スキップも可能です。",
+    },
+    "rating_skip_button": {"ko": "건너뛰기", "en": "Skip", "ja": "スキップ"},
+    "rating_thanks": {
+        "ko": "평가해 주셔서 감사합니다!",
+        "en": "Thank you for rating us!",
+        "ja": "ご評価いただきありがとうございます。",
+    },
+    "rating_skipped": {
+        "ko": "알겠어요. 더 궁금한 점이 있으면 언제든 말씀해 주세요.",
+        "en": "No problem. Ask me anything, any time.",
+        "ja": "承知しました。ご不明な点があればいつでもどうぞ。",
+    },
+    "rating_already": {
+        "ko": "이미 평가해 주셨어요. 감사합니다!",
+        "en": "You've rated this conversation already. Thank you!",
+        "ja": "すでにご評価いただいています。ありがとうございます。",
+    },
     "return_start_button": {
         "ko": "반품·교환 신청하기",
         "en": "Start a return or exchange",
