@@ -3,9 +3,11 @@
     python -m bench.console_screenshots          # writes docs/console-*.png
 
 A demo shop on a temporary SQLite file, a day of customer messages through the
-real dispatcher (Korean, English, Japanese; a hand-off, a reply Telegram refused,
-questions no FAQ entry answers), LLM reply records on the FAQ answers, then the
-console as `csbot admin` serves it, signed in through a one-time link.
+real dispatcher (Korean, English, Japanese; hand-offs, one of them worked and rated, a reply
+Telegram refused, questions no FAQ entry answers), LLM reply records on the FAQ answers, then
+the console as `csbot admin` serves it, signed in through a one-time link; a hand-off is worked
+from the inbox (claimed, replied to, noted) at desktop width, and the inbox, that hand-off and
+the dashboard are shown at phone width too.
 """
 
 from __future__ import annotations
@@ -28,9 +30,10 @@ from bot.console.wiring import console_deps
 from bot.dispatcher import create_bot
 from bot.fake_updates import UpdateFactory
 from bot.recording_session import LOCAL_BOT_TOKEN, RecordingSession
-from db.models import InboundMessage, LLMCall, LLMReply, OutboundMessage
+from db.models import HandoffSession, HandoffVia, InboundMessage, LLMCall, LLMReply, OutboundMessage
 from db.types import utcnow
 from services.console.auth import issue_login_link
+from services.handoff import inbox
 from services.settings import Settings
 
 DOCS = Path(__file__).parent.parent / "docs"
@@ -51,7 +54,10 @@ CUSTOMERS = [
     (555_000_208, "반품은 며칠 안에 해야 하나요?"),
     (555_000_209, "Can I pay in bitcoin"),
     (555_000_210, "SKU-7890 재고 있나요?"),
+    (555_000_211, "상담원 연결해 주세요"),
+    (555_000_212, "担当者と話したいです"),
 ]
+SUPPORT_CHAT = -100_555_000_1
 
 
 async def build(folder: Path) -> tuple[Settings, App]:
@@ -59,6 +65,7 @@ async def build(folder: Path) -> tuple[Settings, App]:
         database_url=f"sqlite+aiosqlite:///{folder / 'demo.db'}",
         journal_path=str(folder / "journal.jsonl"),
         admin_ids=frozenset({ADMIN}),
+        support_chat_id=SUPPORT_CHAT,
         console_secret=SecretStr("screenshots-console-secret"),
         _env_file=None,  # type: ignore[call-arg]
     )
@@ -124,6 +131,15 @@ async def build(folder: Path) -> tuple[Settings, App]:
                         )
                     )
         await db.commit()
+        # one hand-off worked and rated, so the dashboard's team figures have something to show
+        await inbox.remember_staff_name(db, ADMIN, "Minji Park")
+        rated = (
+            await db.exec(select(HandoffSession).where(HandoffSession.customer_user_id == 555_000_211))
+        ).first()
+        if rated is not None:
+            await inbox.record_staff_reply(db, rated, ADMIN, "확인해 드릴게요!", HandoffVia.CONSOLE)
+            await inbox.resolve(db, rated, ADMIN, HandoffVia.CONSOLE)
+            await inbox.record_rating(db, rated.id or 0, 555_000_211, 5)
     return settings, app
 
 
@@ -157,6 +173,12 @@ async def main() -> None:
                     )
                     for _ in range(2)
                 ]
+                waiting = (
+                    await db.exec(
+                        select(HandoffSession).where(HandoffSession.customer_user_id == 555_000_212)
+                    )
+                ).first()
+                worked = waiting.id if waiting is not None else 1
 
             def desktop(page: object) -> None:
                 from playwright.sync_api import Page
@@ -180,6 +202,17 @@ async def main() -> None:
                 page.goto(f"{base}/admin/dashboard?period=24h")
                 page.locator("table.gaps a", has_text="Write an FAQ entry").first.click()
                 page.screenshot(path=str(DOCS / "console-faq-new.png"))
+                page.goto(f"{base}/admin/inbox")
+                page.screenshot(path=str(DOCS / "console-inbox.png"))
+                page.goto(f"{base}/admin/inbox/{worked}")
+                page.click("#claim")
+                page.fill(
+                    "#reply-text", "お問い合わせありがとうございます。ご注文番号を教えていただけますか。"
+                )
+                page.click("#send-reply")
+                page.fill("#note-text", "Japanese customer; order not linked yet")
+                page.click("#add-note")
+                page.screenshot(path=str(DOCS / "console-handoff.png"), full_page=True)
 
             def phone(page: object) -> None:
                 from playwright.sync_api import Page
@@ -189,6 +222,12 @@ async def main() -> None:
                 page.click("#sign-in")
                 page.goto(f"{base}/admin/conversations/{DEMO_USER}")
                 page.screenshot(path=str(DOCS / "console-phone.png"))
+                page.goto(f"{base}/admin/inbox?tab=all")
+                page.screenshot(path=str(DOCS / "console-inbox-phone.png"))
+                page.goto(f"{base}/admin/inbox/{worked}")
+                page.screenshot(path=str(DOCS / "console-handoff-phone.png"), full_page=True)
+                page.goto(f"{base}/admin/dashboard?period=24h")
+                page.screenshot(path=str(DOCS / "console-dashboard-phone.png"), full_page=True)
 
             await browser.run(desktop, width=1280, height=860)
             await browser.run(phone, width=390, height=844)
