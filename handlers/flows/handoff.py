@@ -8,6 +8,7 @@ here too, for both fronts: the support chat (handlers/handoff.py) and the consol
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from aiogram import Bot
 from aiogram.exceptions import TelegramAPIError
@@ -153,6 +154,23 @@ async def _post_in_support_thread(
     )
 
 
+async def _tell_support_chat(
+    bot: Bot,
+    session: AsyncSession,
+    settings: Settings,
+    opened: HandoffSession,
+    staff_id: int,
+    via: HandoffVia,
+    text_for: Callable[[str], str],
+) -> None:
+    """What staff did in the console, told in the support chat (`text_for` gets who did it);
+    what they did in the support chat is there already."""
+    if via != HandoffVia.CONSOLE:
+        return
+    names = await inbox.staff_names(session)
+    await _post_in_support_thread(bot, session, settings, opened, text_for(inbox.name_of(staff_id, names)))
+
+
 async def reply_to_customer(
     bot: Bot,
     session: AsyncSession,
@@ -185,15 +203,9 @@ async def reply_to_customer(
         via,
         delivered=delivered if via == HandoffVia.CONSOLE else (),
     )
-    if via == HandoffVia.CONSOLE:
-        names = await inbox.staff_names(session)
-        await _post_in_support_thread(
-            bot,
-            session,
-            settings,
-            opened,
-            f"{inbox.name_of(staff_id, names)} in the console:\n{text.strip()}",
-        )
+    await _tell_support_chat(
+        bot, session, settings, opened, staff_id, via, lambda who: f"{who} in the console:\n{text.strip()}"
+    )
     return None
 
 
@@ -209,15 +221,15 @@ async def claim_handoff(
     """`staff_id` has the hand-off now, in both fronts; False when they had it already."""
     if not await inbox.claim(session, opened, staff_id, via):
         return False
-    if via == HandoffVia.CONSOLE:
-        names = await inbox.staff_names(session)
-        await _post_in_support_thread(
-            bot,
-            session,
-            settings,
-            opened,
-            f"Hand-off #{opened.id}: claimed by {inbox.name_of(staff_id, names)} in the console.",
-        )
+    await _tell_support_chat(
+        bot,
+        session,
+        settings,
+        opened,
+        staff_id,
+        via,
+        lambda who: f"Hand-off #{opened.id}: claimed by {who} in the console.",
+    )
     return True
 
 
@@ -246,13 +258,13 @@ async def resolve_handoff(
         )
     except TelegramAPIError:
         logger.warning("could not tell the customer the hand-off ended", extra={"handoff_id": opened.id})
-    if via == HandoffVia.CONSOLE:
-        names = await inbox.staff_names(session)
-        await _post_in_support_thread(
-            bot,
-            session,
-            settings,
-            opened,
-            f"Hand-off #{opened.id}: resolved by {inbox.name_of(staff_id, names)} in the console.",
-        )
+    await _tell_support_chat(
+        bot,
+        session,
+        settings,
+        opened,
+        staff_id,
+        via,
+        lambda who: f"Hand-off #{opened.id}: resolved by {who} in the console.",
+    )
     return True
