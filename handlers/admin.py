@@ -173,10 +173,13 @@ def create_staff_router() -> Router:
     router.message.filter(IsStaff())
 
     @router.message(Command("handoffs"))
-    async def on_handoffs(message: Message, session: AsyncSession, interaction: Interaction) -> None:
+    async def on_handoffs(
+        message: Message, session: AsyncSession, settings: Settings, interaction: Interaction
+    ) -> None:
         """Who is waiting for a person, and for how long (oldest first)."""
         interaction.routed(ReplyRoute.ADMIN, AnswerSource.DATABASE)
-        await _send_long(message, render_open_handoffs(await open_handoffs(session)))
+        rows = await open_handoffs(session)
+        await _send_long(message, render_open_handoffs(rows, settings.shop_policy().timezone))
 
     @router.message(Command("console"))
     async def on_console(

@@ -10,6 +10,7 @@ from bot.app import build_app
 from db.models import HandoffLink, HandoffSession, InboundMessage
 from services.handoff.sessions import format_age
 from services.settings import Settings
+from services.shop.local_time import local_minute
 from services.text.sentences import Language, t
 from tests.harness import ADMIN_ID, DEMO_USER_ID, OTHER_USER_ID, SUPPORT_CHAT_ID, Harness, texts_to
 
@@ -199,7 +200,7 @@ async def test_customer_conversation_leaves_out_what_went_to_the_support_chat(ha
     assert "주문 확인해 드릴게요" in view, "the staff reply did reach the customer's chat"
 
 
-async def test_handoffs_lists_open_ones_with_their_age(harness: Harness) -> None:
+async def test_handoffs_lists_open_ones_with_their_age(harness: Harness, settings: Settings) -> None:
     await open_handoff(harness)
     await harness.feed(harness.updates.text(OTHER_USER_ID, "I want to talk to a real person"))
     await harness.say(OTHER_USER_ID, "/bot")
@@ -207,6 +208,8 @@ async def test_handoffs_lists_open_ones_with_their_age(harness: Harness) -> None
     lines = listing.splitlines()
     assert lines[0] == "Open hand-offs: 1"
     assert f"user {DEMO_USER_ID} (ko), waiting 0m" in lines[1]
+    [opened] = [row for row in await harness.rows(HandoffSession) if row.closed_at is None]
+    assert lines[1].endswith(f"since {local_minute(opened.opened_at, settings.shop_policy().timezone)}")
     assert not any(str(OTHER_USER_ID) in line for line in lines), "closed ones are not listed"
     # in the language the customer wrote in, not their Korean app's
     assert await harness.say(OTHER_USER_ID, "/handoffs") == [t("unknown_command", Language.EN)]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, tzinfo
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -17,6 +17,7 @@ from db.repositories import handoff, logs
 from db.types import utcnow
 from services.handoff import inbox
 from services.inbox import read_cache
+from services.shop.local_time import local_minute
 from services.text.sentences import Language
 
 
@@ -148,13 +149,14 @@ def format_age(age: timedelta) -> str:
     return f"{minutes}m"
 
 
-def render_open_handoffs(rows: list[OpenHandoff]) -> str:
+def render_open_handoffs(rows: list[OpenHandoff], zone: tzinfo) -> str:
+    """`zone`: the shop's, for when each was opened."""
     if not rows:
         return "No open hand-offs."
     lines = [f"Open hand-offs: {len(rows)}"]
     lines.extend(
         f"#{row.handoff_id} user {row.user_id} ({row.language}), waiting {format_age(row.age)}, "
-        f"since {row.opened_at:%m-%d %H:%M} UTC"
+        f"since {local_minute(row.opened_at, zone)}"
         for row in rows
     )
     return "\n".join(lines)
