@@ -158,6 +158,7 @@ async def test_a_handoff_worked_from_the_console_end_to_end(
         item = page.locator(".queue-item").first
         expect(item).to_contain_text("#1", timeout=30_000)
         expect(item).to_contain_text("unclaimed")
+        expect(page.locator("#tab-waiting .count")).to_have_text("1")  # the counts are live too
         expect(item).to_contain_text("상담원이랑 얘기하고 싶어요")
         assert page.evaluate("window.notReloaded") is True, "the queue updated in place"
 
