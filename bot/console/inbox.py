@@ -98,7 +98,7 @@ def add_inbox_routes(app: web.Application, deps: ConsoleDeps) -> None:
         ends = loop.time() + LIVE_SECONDS
         quiet = 0.0
         last: str | None = None
-        with contextlib.suppress(ConnectionResetError, asyncio.CancelledError):
+        with contextlib.suppress(ConnectionResetError):  # the browser went away
             await response.write(b"retry: 1000\n\n")
             while not stop.is_set() and loop.time() < ends:
                 async with deps.sessions() as session:
