@@ -15,6 +15,8 @@ import logging
 from urllib.parse import urlencode
 
 from aiohttp import web
+from aiohttp.web_request import FileField
+from multidict import MultiDictProxy
 
 from bot.console.pages import LANGUAGES, ROOT, ConsoleDeps, bad, int_value, render, see_other
 from bot.console.security import admin_of
@@ -30,6 +32,7 @@ from services.text.split import split_text
 logger = logging.getLogger(__name__)
 
 TABS = ("waiting", "mine", "pending", "resolved", "all")
+ACTIONS = ("claim", "reply", "note", "tags", "status")
 LIVE_SECONDS = 300.0
 """How long one event stream stays open; the browser opens the next itself (EventSource)."""
 MAX_REPLY_CHARS = 3 * 4000
@@ -49,8 +52,8 @@ def _in_tab(item: inbox.QueueItem, tab: str, me: int) -> bool:
     return True
 
 
-def _form_text(form: object, name: str) -> str:
-    value = form.get(name, "") if hasattr(form, "get") else ""
+def _form_text(form: MultiDictProxy[str | bytes | bytearray | FileField], name: str) -> str:
+    value = form.get(name, "")
     return value if isinstance(value, str) else ""
 
 
@@ -212,25 +215,12 @@ def add_inbox_routes(app: web.Application, deps: ConsoleDeps) -> None:
             await session.commit()
         return see_other(f"{back}?{urlencode({'notice': notice})}")
 
-    @routes.post("/inbox/{handoff_id}/claim")
-    async def claim(request: web.Request) -> web.StreamResponse:
-        return await _act(request, "claim")
-
-    @routes.post("/inbox/{handoff_id}/reply")
-    async def reply(request: web.Request) -> web.StreamResponse:
-        return await _act(request, "reply")
-
-    @routes.post("/inbox/{handoff_id}/note")
-    async def note(request: web.Request) -> web.StreamResponse:
-        return await _act(request, "note")
-
-    @routes.post("/inbox/{handoff_id}/tags")
-    async def tags(request: web.Request) -> web.StreamResponse:
-        return await _act(request, "tags")
-
-    @routes.post("/inbox/{handoff_id}/status")
-    async def status(request: web.Request) -> web.StreamResponse:
-        return await _act(request, "status")
+    @routes.post("/inbox/{handoff_id}/{action}")
+    async def act(request: web.Request) -> web.StreamResponse:
+        action = request.match_info["action"]
+        if action not in ACTIONS:
+            return bad(request, "The console does not know that action.")
+        return await _act(request, action)
 
     @routes.get("/replies")
     async def replies(request: web.Request) -> web.StreamResponse:
