@@ -366,7 +366,9 @@ def _console(app: App, bot: Bot | None, settings: Settings) -> web.Application |
     from bot.console import create_console
     from bot.console.wiring import console_deps
 
-    return create_console(console_deps(settings, app.session_factory, bot=bot, answerer=app.answerer))
+    return create_console(
+        console_deps(settings, app.session_factory, bot=bot, answerer=app.answerer, canary=app.canary)
+    )
 
 
 async def _serve_console(args: argparse.Namespace, settings: Settings) -> int:

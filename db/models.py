@@ -229,6 +229,11 @@ class InboundMessage(SQLModel, table=True):
     answer_source: str | None = None
     latency_ms: float | None = None
     error: str | None = Field(default=None, sa_type=Text)
+    dont_know: bool | None = Field(
+        default=None,
+        description="the answering path said it had no answer (its own 'I don't know', or a model's); "
+        "None: recorded before the path said so",
+    )
     created_at: datetime = _created_at()
 
 
@@ -265,6 +270,9 @@ class OutboundMessage(SQLModel, table=True):
     )
     staff_id: int | None = Field(
         default=None, sa_type=BigInteger, description="written by this staff member in the console"
+    )
+    buttons: str | None = Field(
+        default=None, sa_type=Text, description="the buttons the message offered, as a JSON list of labels"
     )
     created_at: datetime = _created_at()
 

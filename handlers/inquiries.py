@@ -292,7 +292,7 @@ async def _stream_reply(
         label=settings.generated_label,
     )
     report = reply.stream.report
-    interaction.llm = report
+    interaction.answered_stream(committed, report)
     interaction.routed(
         reply.route or ReplyRoute.FAQ,
         AnswerSource.FAQ if report.mode.step is Step.RETRIEVAL else f"{AnswerSource.LLM}:{report.mode.label}",

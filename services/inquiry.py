@@ -191,8 +191,15 @@ async def answer_inquiry(session: AsyncSession, inquiry: Inquiry) -> Reply:
             FollowUp.OFFER_HAND_OFF,
             ReplyRoute.FAQ,
             choices=entries,
+            dont_know=True,
         )
-    return Reply(t("faq_no_match", language), AnswerSource.TEMPLATE, FollowUp.OFFER_HAND_OFF, ReplyRoute.FAQ)
+    return Reply(
+        t("faq_no_match", language),
+        AnswerSource.TEMPLATE,
+        FollowUp.OFFER_HAND_OFF,
+        ReplyRoute.FAQ,
+        dont_know=True,
+    )
 
 
 def after_an_apology(reply: Reply, understanding: Understanding, language: Language) -> Reply:

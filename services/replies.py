@@ -95,6 +95,9 @@ class Reply:
     choices: tuple[FaqDocument, ...] = ()
     """FAQ entries offered as buttons before the follow-up's own, closest first: the bot was not
     sure enough to answer with one (services.faq.choices)."""
+    dont_know: bool = False
+    """The service has no answer and says so (its own "I don't know", offering a person): what the
+    figures count as one, in every language (services.admin.figures)."""
     preface: str = ""
     """Sent on its own before a reply that has no text of its own to begin with (a streamed
     answer, a hand-off): the apology to a complaint (services.inquiry.after_an_apology)."""

@@ -36,7 +36,13 @@ def console_settings(database_url: str, tmp_path: Path, **overrides: object) -> 
 @asynccontextmanager
 async def console_server(harness: Harness, settings: Settings) -> AsyncIterator[str]:
     """The console as `csbot admin` serves it; yields the base URL (http://127.0.0.1:port)."""
-    deps = console_deps(settings, harness.app.session_factory, bot=harness.bot, answerer=harness.app.answerer)
+    deps = console_deps(
+        settings,
+        harness.app.session_factory,
+        bot=harness.bot,
+        answerer=harness.app.answerer,
+        canary=harness.app.canary,
+    )
     runner = web.AppRunner(standalone_application(deps))
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)

@@ -191,3 +191,31 @@ async def test_the_llm_calls_table_fits_a_phone(
         return int(page.evaluate("document.documentElement.scrollWidth"))
 
     assert await browser.run(admin, width=390, height=844) <= 390
+
+
+async def test_the_dashboards_chart_labels_are_readable_on_a_phone(
+    browser: BrowserThread, harness: Harness, base: str
+) -> None:
+    """A chart drawn 720 wide and shrunk to a phone showed its labels at about 5 px."""
+    for text in ("SKU-7890 재고 있나요?", "Do you sell gift cards?"):
+        await harness.say(DEMO_USER_ID, text)
+    links = [await _link(harness, base), await _link(harness, base)]
+
+    def label_heights(page: Page) -> tuple[int, float, float]:
+        _sign_in(page, links.pop())
+        page.goto(f"{base}/admin/dashboard?period=24h")
+        shown = page.locator("svg.chart").evaluate_all(
+            "charts => charts.filter(c => c.getBoundingClientRect().width > 0).length"
+        )
+        heights = page.locator("svg.chart text.tick").evaluate_all(
+            "ticks => ticks.map(t => t.getBoundingClientRect().height).filter(h => h > 0)"
+        )
+        width = page.evaluate("document.documentElement.scrollWidth")
+        return int(shown), min(heights), float(width)
+
+    shown, smallest, width = await browser.run(label_heights, width=390, height=844)
+    assert shown == 7, "one chart of each, the one drawn for the screen"
+    assert smallest >= 10, f"tick labels {smallest:.1f} px tall on a 390 px screen"
+    assert width <= 390
+    shown, smallest, _ = await browser.run(label_heights, width=1280, height=900)
+    assert shown == 7 and smallest >= 10

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import html
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -356,7 +357,7 @@ async def test_the_dashboard_plots_and_lists_the_faqs_gaps(
     for text in ("Do you sell gift cards?", "do you sell gift cards", "Is there a student discount?"):
         await harness.say(OTHER_USER_ID, text)
     page = await _get(http, "/admin/dashboard?period=24h")
-    assert page.count("<svg") == 7
+    assert page.count('<svg class="chart wide"') == page.count('<svg class="chart phone"') == 7
     for title in (
         "by intent",
         "Hand-off rate",
@@ -501,3 +502,22 @@ async def test_a_button_press_reads_as_what_it_did_in_its_buttons_language(
     assert languages == {"button What is this about? order": "ko", "button Talk to a person": "ja"}
     page = await _get(http, f"/admin/conversations/{DEMO_USER_ID}")
     assert "What is this about? order" in page and "cl:order:ko" not in page
+
+
+async def test_the_bots_bubble_shows_the_buttons_it_offered(
+    harness: Harness, http: tuple[aiohttp.ClientSession, str]
+) -> None:
+    calls = await harness.feed(harness.updates.text(OTHER_USER_ID, "Do you sell gift cards?"))
+    offered = [
+        button.text
+        for call in calls
+        if isinstance(call, SendMessage) and call.reply_markup is not None
+        for row in call.reply_markup.inline_keyboard  # type: ignore[union-attr]
+        for button in row
+    ]
+    assert offered, "the unsure answer offers a person at least"
+    page = await _get(http, f"/admin/conversations/{OTHER_USER_ID}")
+    [shown] = re.findall(r'<ul class="offered" aria-label="buttons offered">(.*?)</ul>', page, re.S)
+    assert re.findall(r"<li>(.*?)</li>", shown) == [html.escape(label, quote=False) for label in offered]
+    customer_bubble = page[: page.index('class="bubble bot')]
+    assert 'class="offered"' not in customer_bubble, "under the bot's message, not the customer's"

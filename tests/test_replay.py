@@ -92,7 +92,14 @@ async def test_replay_reports_an_inventing_candidate_question_by_question(
     assert report.totals["original"].guard_rejections == 0
     assert {c.question for c in report.most_different} == invented
     text = report.render()
-    assert f"{len(ASKED)} of {len(ASKED)} questions" in text and "[GUARD" in text
+    assert f"{len(ASKED)} of {len(ASKED)} questions" in text and "[GUARD: " in text
+    # The guard's reasons and how many answers did not change at all.
+    same = len(ASKED) - len(invented)
+    assert report.identical == same and f"Same words as the original: {same} of {len(ASKED)} answers" in text
+    [(reason, count)] = report.guard_reasons("candidate")
+    assert "2500" in reason and count == len(invented)
+    assert f"Fact guard refused the candidate's answers ({len(invented)}):" in text
+    assert f"  {len(invented)} x {reason}" in text and report.as_dict()["identical"] == same
     assert len(harness.session.requests) == telegram_calls, "nothing was sent to anyone"
 
 

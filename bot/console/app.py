@@ -9,6 +9,7 @@ it calls. The inbox's routes are in bot/console/inbox.py.
 from __future__ import annotations
 
 import logging
+import math
 from datetime import timedelta
 from urllib.parse import urlencode
 
@@ -31,10 +32,10 @@ from bot.console.pages import (
     see_other,
 )
 from bot.console.security import COOKIE, admin_of, gate, is_https
-from db.repositories import console as console_repository
 from db.types import utcnow
 from services.admin.stats import parse_period
 from services.console.auth import audit, redeem_login_link, sign_out
+from services.console.canary import audit_trail, canary_view
 from services.console.conversations import ConversationFilters, filter_choices, list_messages, load_transcript
 from services.console.dashboard import build_dashboard
 from services.console.faq import (
@@ -47,6 +48,7 @@ from services.console.faq import (
 )
 from services.console.resend import resend, undelivered
 from services.faq.files import FaqFileError
+from services.rollout.canary import CanaryError
 
 logger = logging.getLogger(__name__)
 
@@ -341,10 +343,57 @@ def create_console(deps: ConsoleDeps) -> web.Application:
         return render(request, "dashboard.html", board=board, period=period, periods=PERIODS)
 
     @routes.get("/audit")
-    async def audit_trail(request: web.Request) -> web.StreamResponse:
+    async def audit_page(request: web.Request) -> web.StreamResponse:
         async with deps.sessions() as session:
-            rows = await console_repository.recent_audit(session, limit=200)
+            rows = await audit_trail(session)
         return render(request, "audit.html", rows=rows)
+
+    @routes.get("/canary")
+    async def canary_page(request: web.Request) -> web.StreamResponse:
+        period = request.query.get("period", "7d")
+        try:
+            span = min(parse_period(period), timedelta(days=90))
+        except ValueError as error:
+            return bad(request, str(error))
+        canary = deps.canary
+        if canary is not None:
+            await canary.refresh(force=True)
+        async with deps.sessions() as session:
+            view = await canary_view(
+                session,
+                since=utcnow() - span,
+                weights=canary.weights() if canary is not None and canary.active else None,
+                baseline=canary.baseline if canary is not None else None,
+                exclude_users=deps.settings.team_ids,
+            )
+        return render(
+            request,
+            "canary.html",
+            view=view,
+            period=period,
+            periods=PERIODS,
+            can_set=canary is not None and canary.active,
+            result=request.query.get("result"),
+        )
+
+    @routes.post("/canary/{arm}")
+    async def canary_weight(request: web.Request) -> web.StreamResponse:
+        if deps.canary is None or not deps.canary.active:
+            return bad(request, "Canary weights are changed in the running bot (csbot run), or with /canary.")
+        form = await request.post()
+        share = form.get("percent")
+        try:
+            percent = float(share.strip().rstrip("%")) if isinstance(share, str) else math.nan
+        except ValueError:
+            percent = math.nan
+        if math.isnan(percent):
+            return bad(request, "The weight is a percentage between 0 and 100, e.g. 5.")
+        actor = f"admin:{admin_of(request).admin_id}"
+        try:
+            done = await deps.canary.set_weight(request.match_info["arm"], percent, actor=actor)
+        except CanaryError as error:
+            return bad(request, str(error))
+        return see_other(f"{ROOT}/canary?{urlencode({'result': done})}")
 
     app.router.add_routes(routes)
     add_inbox_routes(app, deps)

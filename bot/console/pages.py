@@ -20,6 +20,7 @@ from bot.console.security import ADMIN_KEY
 from services.console.privacy import mask_phones
 from services.console.resend import Send, why_resend_fails
 from services.handoff.figures import duration
+from services.rollout.canary import Canary
 from services.settings import Settings
 from services.shop.local_time import local_second
 
@@ -43,6 +44,9 @@ class ConsoleDeps:
     """Sends staff's replies and the rating question; None where no bot token is configured."""
     live_interval: float = 0.5
     """Seconds between the inbox's checks for changes (its live updates)."""
+    canary: Canary | None = None
+    """The running bot's canary routing; None where the console is served alone (its page then
+    shows the stored weights and says where to change them)."""
 
 
 DEPS_KEY = web.AppKey("console_deps", ConsoleDeps)

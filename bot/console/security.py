@@ -20,7 +20,7 @@ from services.console.auth import SignedIn, csrf_matches, signed_in
 COOKIE = "csbot_console"
 ADMIN_KEY = web.RequestKey("admin", SignedIn)
 PUBLIC_PATHS = ("/login/", "/static/", "/signed-out")
-ADMIN_PATHS = ("/faq", "/audit", "/replies")
+ADMIN_PATHS = ("/faq", "/audit", "/replies", "/canary")
 """What staff may not open: the FAQ, saved replies (they use them, admins write them), the audit."""
 
 SECURITY_HEADERS = {

@@ -9,6 +9,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.console.pages import ConsoleDeps, RefreshFaq
 from services.console.resend import Send
 from services.llm.speculative import SpeculativeAnswerer
+from services.rollout.canary import Canary
 from services.settings import Settings
 
 
@@ -36,6 +37,7 @@ def console_deps(
     *,
     bot: Bot | None,
     answerer: SpeculativeAnswerer | None = None,
+    canary: Canary | None = None,
 ) -> ConsoleDeps:
     return ConsoleDeps(
         settings=settings,
@@ -43,4 +45,5 @@ def console_deps(
         send=bot_sender(bot) if bot is not None else None,
         refresh_faq=faq_refresher(answerer),
         bot=bot,
+        canary=canary,
     )

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from contextvars import ContextVar
 from typing import Any
 
@@ -36,6 +37,7 @@ from aiogram.methods import (
     TelegramMethod,
 )
 from aiogram.methods.base import TelegramType
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, KeyboardButton, ReplyKeyboardMarkup
 
 from bot.faults import is_transient
 from bot.middlewares.telegram_limits import is_preview
@@ -58,6 +60,19 @@ def _logged_text(method: TelegramMethod[Any]) -> str | None:
     if isinstance(method, (ForwardMessage, CopyMessage)):
         return f"[{method.__api_method__} of message {method.message_id} from chat {method.from_chat_id}]"
     return None
+
+
+def offered_buttons(method: TelegramMethod[Any]) -> str | None:
+    """The labels of the buttons a message offers, row by row, as a JSON list (None: no buttons)."""
+    markup = getattr(method, "reply_markup", None)
+    if isinstance(markup, InlineKeyboardMarkup):
+        rows: list[list[InlineKeyboardButton]] | list[list[KeyboardButton]] = markup.inline_keyboard
+    elif isinstance(markup, ReplyKeyboardMarkup):
+        rows = markup.keyboard
+    else:
+        return None
+    labels = [button.text for row in rows for button in row]
+    return json.dumps(labels, ensure_ascii=False) if labels else None
 
 
 def stored_call(method: SendMessage) -> str:
@@ -84,6 +99,7 @@ class OutboundLogMiddleware(BaseRequestMiddleware):
             text,
             final=not is_preview(method),
             notice=sending_notice.get(),
+            buttons=offered_buttons(method),
         )
         token = _sending.set(sent)
         try:

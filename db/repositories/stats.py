@@ -24,6 +24,7 @@ class MessageFigures(NamedTuple):
     error: str | None
     route: str | None
     answer_source: str | None
+    dont_know: bool | None
 
 
 async def customer_messages_since(
@@ -39,6 +40,7 @@ async def customer_messages_since(
         InboundMessage.error,
         InboundMessage.route,
         InboundMessage.answer_source,
+        InboundMessage.dont_know,
     ).where(col(InboundMessage.created_at) >= since, customer_traffic())
     if exclude_users:
         statement = statement.where(col(InboundMessage.telegram_user_id).not_in(list(exclude_users)))
@@ -58,12 +60,12 @@ async def answers_with_senders(
     after_reply: int | None = None,
     arms: Collection[str] | None = None,
     exclude_users: Collection[int] = (),
-) -> list[tuple[LLMReply, int | None, int | None]]:
-    """(answer, Telegram user id, chat id) of every logged answer since `since` or after the
-    `after_reply` id, of `arms` only when given, unordered."""
-    statement = select(LLMReply, InboundMessage.telegram_user_id, InboundMessage.chat_id).join(
-        InboundMessage, col(InboundMessage.id) == col(LLMReply.inbound_id)
-    )
+) -> list[tuple[LLMReply, int | None, int | None, bool | None]]:
+    """(answer, Telegram user id, chat id, its message's `dont_know`) of every logged answer since
+    `since` or after the `after_reply` id, of `arms` only when given, unordered."""
+    statement = select(
+        LLMReply, InboundMessage.telegram_user_id, InboundMessage.chat_id, InboundMessage.dont_know
+    ).join(InboundMessage, col(InboundMessage.id) == col(LLMReply.inbound_id))
     if since is not None:
         statement = statement.where(col(LLMReply.created_at) >= since)
     if after_reply is not None:

@@ -23,6 +23,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from db.models import InboundStatus, OutboundStatus
 from db.repositories import inbox as inbox_rows
 from db.types import utcnow
+from services.admin.figures import streamed_dont_know
 from services.llm.speculative import ReplyReport
 from services.replies import Reply, ReplyRoute
 from services.understanding.classifier import Classification
@@ -50,6 +51,8 @@ class SentMessage:
     count as delivering the reply."""
     payload: str | None = None
     """A message refused in a way a later try can fix: the call as JSON, to send again as it was."""
+    buttons: str | None = None
+    """The labels of the buttons it offered, as a JSON list."""
 
 
 @dataclass
@@ -68,6 +71,8 @@ class Interaction:
     route: str | None = None
     answer_source: str | None = None
     error: str | None = None
+    dont_know: bool = False
+    """The reply said the bot has no answer (see `Reply.dont_know`, `answered_stream`)."""
     sent: list[SentMessage] = field(default_factory=list)
     llm: ReplyReport | None = None
     """Draft/verify metrics and API calls when an LLM-service answer was streamed."""
@@ -82,6 +87,13 @@ class Interaction:
     def answered(self, reply: Reply) -> None:
         self.route = reply.route or self.route
         self.answer_source = reply.source.value
+        self.dont_know = reply.dont_know
+
+    def answered_stream(self, committed: str, report: ReplyReport) -> None:
+        """A streamed answer ended with `committed` sent: it said "I don't know" when nothing
+        verified came of it (the bot's own no-answer reply follows), or a model said so anyway."""
+        self.llm = report
+        self.dont_know = streamed_dont_know(committed, report)
 
     def routed(self, route: ReplyRoute, source: str | None = None) -> None:
         self.route = route
@@ -186,6 +198,7 @@ def outcome_record(interaction: Interaction, outcome: Outcome) -> dict[str, Any]
         "route": interaction.route,
         "answer_source": interaction.answer_source,
         "error": interaction.error,
+        "dont_know": interaction.dont_know,
         "latency_ms": round((time.perf_counter() - interaction.started) * 1000, 3),
         # flat: asdict's deep copy cost 0.15 ms; messages whose delivery mark is written are left out
         "sent": [_sent_record(sent) for sent in interaction.sent if not sent.logged],
@@ -209,6 +222,7 @@ async def write_outcome(
             name: record[name]
             for name in ("intent", "confidence", "entities", "route", "answer_source", "error", "latency_ms")
         },
+        "dont_know": record.get("dont_know"),  # None: journalled before the answering path said
     }
     if record["apologized"]:
         values["apologized"] = True  # never set back: an apology once sent stays sent
@@ -233,6 +247,7 @@ def _sent_record(sent: SentMessage) -> dict[str, Any]:
         "error": sent.error,
         "notice": sent.notice,
         "payload": sent.payload,
+        "buttons": sent.buttons,
     }
 
 
@@ -248,6 +263,7 @@ def outbound_row(inbound_id: int, user_id: int | None, sent: dict[str, Any]) -> 
         "error": sent["error"],
         "notice": bool(sent.get("notice")),
         "payload": sent.get("payload"),
+        "buttons": sent.get("buttons"),
     }
 
 

@@ -9,11 +9,28 @@ from __future__ import annotations
 import re
 import statistics
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from db.repositories import logs
 from db.repositories.logs import HANDOFF_OPENED, opened_handoff
+from db.repositories.stats import MessageFigures
+from services.replies import ReplyRoute
 from services.text.sentences import LANGUAGES, t
 
-__all__ = ["HANDOFF_OPENED", "opened_handoff", "percentile", "says_dont_know"]
+if TYPE_CHECKING:
+    from services.llm.reply import ReplyReport
+
+__all__ = [
+    "HANDOFF_OPENED",
+    "dont_know",
+    "dont_know_messages",
+    "opened_handoff",
+    "percentile",
+    "says_dont_know",
+    "streamed_dont_know",
+]
 
 _STEPS = 1000
 
@@ -48,3 +65,34 @@ def says_dont_know(text: str) -> bool:
     if any(flat == t(key, language) for key in _OWN_NO_ANSWER for language in LANGUAGES):
         return True
     return _DONT_KNOW.search(flat) is not None
+
+
+def streamed_dont_know(committed: str, report: ReplyReport) -> bool:
+    """The one definition for an answer a model took part in, decided when it was sent: nothing
+    verified came of it (the model's `NO_ANSWER`, a refused or failed reply: the customer got the
+    bot's own "I don't know" and a person), or the model wrote that it does not know anyway."""
+    return not committed.strip() or report.no_answer or (report.generated and says_dont_know(committed))
+
+
+def dont_know(recorded: bool | None, sent_text: str) -> bool:
+    """Whether an answer said "I don't know": as the answering path recorded it; for messages
+    recorded before it did (`None`), read from the text the customer was sent."""
+    return recorded if recorded is not None else says_dont_know(sent_text)
+
+
+async def dont_know_messages(session: AsyncSession, rows: Sequence[MessageFigures]) -> list[MessageFigures]:
+    """The customer messages of `rows` whose answer said "I don't know": the one count of `/stats`,
+    `csbot stats`, the dashboard and its gaps. Messages recorded before the answering path said
+    so are read from their text, FAQ-style answers only (as they were counted then)."""
+    earlier = [row for row in rows if row.dont_know is None and row.route == ReplyRoute.FAQ]
+    sent = await logs.sent_texts(session, [row.id for row in earlier]) if earlier else {}
+    return [
+        row
+        for row in rows
+        if row.dont_know
+        or (
+            row.dont_know is None
+            and row.route == ReplyRoute.FAQ
+            and says_dont_know(sent.get((row.id, row.chat_id), ""))
+        )
+    ]

@@ -12,7 +12,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.repositories import stats as stats_repository
 from db.types import utcnow
-from services.admin.figures import opened_handoff, percentile
+from services.admin.figures import dont_know_messages, opened_handoff, percentile
 from services.handoff.figures import TeamFigures, team_figures
 from services.llm.reply import ReplyMode
 from services.shop.local_time import local_minute
@@ -27,6 +27,8 @@ class Stats:
     errors: int
     latency_p50_ms: float | None
     latency_p95_ms: float | None
+    dont_knows: int = 0
+    """Answers that said "I don't know" (services.admin.figures.dont_know_messages)."""
     answers: int = 0
     """FAQ-style answers made by the answer service (retrieval or LLM)."""
     acceptance_rate: float | None = None
@@ -62,6 +64,7 @@ class Stats:
             f"Since {local_minute(self.since, zone)}\n"
             f"Messages: {self.messages}\n"
             f"Intents: {intents}\n"
+            f'"I don\'t know" answers: {self.dont_knows}\n'
             f"Hand-offs: {self.handoffs}\n"
             f"Errors: {self.errors}\n"
             f"Latency: {latency}"
@@ -121,6 +124,7 @@ async def collect_stats(
         messages=len(rows),
         intents=dict(Counter(row.intent for row in rows if row.intent)),
         handoffs=sum(1 for row in rows if opened_handoff(row.route, row.answer_source)),
+        dont_knows=len(await dont_know_messages(session, rows)),
         errors=sum(1 for row in rows if row.error),
         latency_p50_ms=percentile(latencies, 0.5),
         latency_p95_ms=percentile(latencies, 0.95),

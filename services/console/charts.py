@@ -15,7 +15,14 @@ from html import escape
 
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
 WIDTH, HEIGHT = 720, 280
+PHONE_WIDTH = 360
+"""A phone's chart is drawn for its width, so its labels are shown at their own size, not shrunk
+to half of it (the console shows one or the other by the screen's width)."""
 LEFT, RIGHT, TOP, BOTTOM = 64, 40, 36, 56
+PHONE_RIGHT = 16
+LABEL_SLOT = 77
+"""Plot width one x label needs ("11-30 00:00" at the ticks' size)."""
+LEGEND_ROW = 16
 
 
 @dataclass(frozen=True)
@@ -59,12 +66,34 @@ def _number(value: float) -> str:
     return f"{value:.2g}"
 
 
-def render(chart: Chart) -> str:
-    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+def render_for_screens(chart: Chart) -> str:
+    """The chart drawn twice: for a wide screen and for a phone's (CSS shows the one that fits)."""
+    return render(chart) + render(chart, width=PHONE_WIDTH)
+
+
+def _legend(chart: Chart, width: int, right: int) -> list[tuple[int, int]]:
+    """Where each series' legend entry starts: (x, row), wrapping onto more rows when narrow."""
+    places, legend_x, row = [], LEFT, 0
+    for series in chart.series:
+        size = 24 + 7 * len(series.name)
+        if legend_x > LEFT and legend_x + size > width - right:
+            legend_x, row = LEFT, row + 1
+        places.append((legend_x, row))
+        legend_x += size
+    return places
+
+
+def render(chart: Chart, *, width: int = WIDTH) -> str:
+    right = RIGHT if width >= WIDTH else PHONE_RIGHT
+    legend = _legend(chart, width, right)
+    rows = max((row for _, row in legend), default=0)
+    height = HEIGHT + rows * LEGEND_ROW
+    plot_w, plot_h = width - LEFT - right, HEIGHT - TOP - BOTTOM
     n = len(chart.labels)
+    screen = "wide" if width >= WIDTH else "phone"
     parts = [
-        f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" xmlns="http://www.w3.org/2000/svg" '
-        f'aria-label="{escape(chart.title)}">',
+        f'<svg class="chart {screen}" viewBox="0 0 {width} {height}" role="img" '
+        f'xmlns="http://www.w3.org/2000/svg" aria-label="{escape(chart.title)}">',
         f"<title>{escape(chart.title)}</title>",
         f'<text x="{LEFT}" y="20" class="chart-title">{escape(chart.title)}</text>',
     ]
@@ -81,7 +110,7 @@ def render(chart: Chart) -> str:
 
     for tick in ticks:
         parts.append(
-            f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(tick):.1f}" y2="{y(tick):.1f}" class="grid"/>'
+            f'<line x1="{LEFT}" x2="{width - right}" y1="{y(tick):.1f}" y2="{y(tick):.1f}" class="grid"/>'
             f'<text x="{LEFT - 6}" y="{y(tick) + 4:.1f}" text-anchor="end" class="tick">'
             f"{_number(tick)}</text>"
         )
@@ -91,7 +120,7 @@ def render(chart: Chart) -> str:
     )
     parts.append(
         f'<line x1="{LEFT}" x2="{LEFT}" y1="{TOP}" y2="{TOP + plot_h}" class="axis"/>'
-        f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{TOP + plot_h}" y2="{TOP + plot_h}" class="axis"/>'
+        f'<line x1="{LEFT}" x2="{width - right}" y1="{TOP + plot_h}" y2="{TOP + plot_h}" class="axis"/>'
     )
     if n == 0 or top == 0:
         parts.append(
@@ -105,20 +134,19 @@ def render(chart: Chart) -> str:
 
     if n and top:
         parts.extend(_bars(chart, slot, x, y) if chart.stacked else _lines(chart, x, y))
-    every = max(1, math.ceil(n / 8))
+    every = max(1, math.ceil(n / max(2, plot_w // LABEL_SLOT)))
     for index in range(0, n, every):
         parts.append(
             f'<text x="{x(index):.1f}" y="{TOP + plot_h + 16}" text-anchor="middle" class="tick">'
             f"{escape(chart.labels[index].strftime(chart.label_format))}</text>"
         )
-    legend_x = LEFT
-    for index, series in enumerate(chart.series):
+    for index, (series, (legend_x, row)) in enumerate(zip(chart.series, legend, strict=True)):
         colour = PALETTE[index % len(PALETTE)]
+        top = HEIGHT + row * LEGEND_ROW
         parts.append(
-            f'<rect x="{legend_x}" y="{HEIGHT - 18}" width="10" height="10" fill="{colour}"/>'
-            f'<text x="{legend_x + 14}" y="{HEIGHT - 9}" class="legend">{escape(series.name)}</text>'
+            f'<rect x="{legend_x}" y="{top - 18}" width="10" height="10" fill="{colour}"/>'
+            f'<text x="{legend_x + 14}" y="{top - 9}" class="legend">{escape(series.name)}</text>'
         )
-        legend_x += 24 + 7 * len(series.name)
     parts.append("</svg>")
     return "".join(parts)
 

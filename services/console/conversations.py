@@ -10,6 +10,7 @@ message and the LLM reply behind it, with each API call.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -224,6 +225,14 @@ class Bubble:
     error: str | None = None
     reasoning: Reasoning | None = None
     language: str | None = None
+    buttons: tuple[str, ...] = ()
+    """The labels of the buttons the message offered."""
+
+    @property
+    def arm(self) -> str | None:
+        """The configuration (canary arm) whose model wrote or checked the reply."""
+        llm = self.reasoning.llm if self.reasoning is not None else None
+        return llm.arm if llm is not None else None
 
 
 @dataclass(frozen=True)
@@ -361,6 +370,7 @@ async def load_transcript(
                     status=out.status,
                     error=out.error,
                     reasoning=None if staff or out.inbound_id is None else reasons.get(out.inbound_id),
+                    buttons=_labels(out.buttons),
                 ),
             )
         )
@@ -372,6 +382,14 @@ async def load_transcript(
         received[0].id if more and received else None,
         reveal,
     )
+
+
+def _labels(stored: str | None) -> tuple[str, ...]:
+    """The stored button labels (a JSON list); nothing for a message without buttons."""
+    if not stored:
+        return ()
+    labels = json.loads(stored)
+    return tuple(str(label) for label in labels) if isinstance(labels, list) else ()
 
 
 async def _sent_to(

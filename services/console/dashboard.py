@@ -18,12 +18,11 @@ from db.models import LLMReply
 from db.repositories import logs
 from db.repositories import stats as stats_repository
 from db.types import utcnow
-from services.admin.figures import opened_handoff, percentile, says_dont_know
-from services.console.charts import Chart, Series, render
+from services.admin.figures import dont_know_messages, opened_handoff, percentile
+from services.console.charts import Chart, Series, render_for_screens
 from services.console.gaps import QuestionGroup, group_questions
 from services.handoff.figures import TeamFigures, team_figures
 from services.llm.reply import ReplyMode
-from services.replies import ReplyRoute
 from services.shop.local_time import in_zone
 
 HOURLY_UP_TO = timedelta(hours=48)
@@ -83,10 +82,7 @@ async def build_dashboard(
     handoff_per_bucket = Counter(
         _floor(row.created_at, size, zone) for row in rows if opened_handoff(row.route, row.answer_source)
     )
-    # An "I don't know" is an FAQ-style answer whose reply says so.
-    faq_rows = [row for row in rows if row.route == ReplyRoute.FAQ and row.id is not None]
-    sent = await logs.sent_texts(session, [row.id for row in faq_rows])
-    dont_knows = [row for row in faq_rows if says_dont_know(sent.get((row.id, row.chat_id), ""))]
+    dont_knows = await dont_know_messages(session, rows)
     dont_know_per_day = Counter(_floor(row.created_at, timedelta(days=1), zone) for row in dont_knows)
 
     intent_totals = Counter(row.intent or OTHER for row in rows)
@@ -190,7 +186,7 @@ async def build_dashboard(
         bucket_name,
         len(rows),
         len(dont_knows),
-        [render(chart) for chart in charts],
+        [render_for_screens(chart) for chart in charts],
         group_questions(questions),
         team=await team_figures(session, since=since, zone=zone),
     )

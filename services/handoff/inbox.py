@@ -255,9 +255,10 @@ async def queue(session: AsyncSession) -> list[QueueItem]:
     handoffs = await rows.recent_sessions(session, closed_since=utcnow() - RESOLVED_SHOWN, limit=QUEUE_LIMIT)
     lines = await rows.last_events(session, [h.id for h in handoffs if h.id is not None])
     names = await rows.staff_names(session)
+    linked = await customers.by_telegram_users(session, [h.customer_user_id for h in handoffs])
     items: list[QueueItem] = []
     for opened in handoffs:
-        customer = await customers.by_telegram_user(session, opened.customer_user_id)
+        customer = linked.get(opened.customer_user_id)
         own = lines.get(opened.id or 0, [])
         items.append(
             QueueItem(

@@ -39,6 +39,18 @@ def split_sentences(text: str) -> list[str]:
     return parts
 
 
+NO_ANSWER = "NO_ANSWER"
+"""What the answer prompt tells the model to reply, alone, when its sources lack the answer: a
+signal in no language, so the bot words its own "I don't know" in the customer's and records it
+as one (services.admin.figures)."""
+_NO_ANSWER = re.compile(rf"\b{NO_ANSWER}\b")
+
+
+def is_no_answer(text: str) -> bool:
+    """The model's no-answer signal anywhere in `text` (a model may wrap it in an apology)."""
+    return _NO_ANSWER.search(text) is not None
+
+
 @dataclass(frozen=True)
 class AnswerRequest:
     question: str
@@ -132,6 +144,9 @@ class ReplyReport:
     dropped_turns: int = 0
     guard: str | None = None
     fallback_reason: str | None = None
+    no_answer: bool = False
+    """The model said its sources lack the answer (`NO_ANSWER`): the customer is told so and offered
+    a person, in their language."""
     ledger: CallLedger = field(default_factory=CallLedger)
     arm: str | None = None
     """The configuration (canary arm) that made the reply, for per-arm comparisons."""
@@ -147,6 +162,10 @@ class ReplyReport:
 
 class GuardRejected(Exception):
     pass
+
+
+class NoAnswer(Exception):
+    """The model signalled that its sources lack the answer."""
 
 
 class VerifiedAnswer:

@@ -41,10 +41,12 @@ from services.llm.prompts import INSTRUCTIONS, SYSTEM_PROMPT, PromptBuilder
 from services.llm.reply import (
     AnswerRequest,
     GuardRejected,
+    NoAnswer,
     ReplyMode,
     ReplyReport,
     Step,
     VerifiedAnswer,
+    is_no_answer,
     split_sentences,
 )
 from services.llm.summaries import TurnSummarizer
@@ -180,6 +182,10 @@ class SpeculativeAnswerer:
         try:
             async for text in _guarded(self._generate(answer, request, guard), guard):
                 yield text
+        except NoAnswer:
+            # Its own words would be in no particular language: the bot says it, and offers a person.
+            report.no_answer = True
+            answer.replacement = ""
         except GuardRejected as rejected:
             report.guard = str(rejected)
             answer.replacement = _fallback_text(answer, retrieval)
@@ -291,22 +297,27 @@ def _fallback_text(answer: VerifiedAnswer, retrieval: str | None) -> str:
 
 
 async def _guarded(texts: AsyncIterator[str], sources: _Guard) -> AsyncIterator[str]:
-    """Release text sentence by sentence, each checked by the fact guard first."""
+    """Release text sentence by sentence, each read for the model's no-answer signal and checked
+    by the fact guard first (so neither the signal nor an unsupported claim is ever shown)."""
     pending, previous = "", ""
     async for text in texts:
         pending += text
         *complete, pending = split_sentences(pending) or [""]
         for sentence in complete:
-            verdict = sources.guard.check(sentence, before=previous)
-            if not verdict.ok:
-                raise GuardRejected(verdict.reason)
+            _check(sentence, previous, sources)
             previous = sentence
             yield sentence
     if pending:
-        verdict = sources.guard.check(pending, before=previous)
-        if not verdict.ok:
-            raise GuardRejected(verdict.reason)
+        _check(pending, previous, sources)
         yield pending
+
+
+def _check(sentence: str, previous: str, sources: _Guard) -> None:
+    if is_no_answer(sentence):
+        raise NoAnswer
+    verdict = sources.guard.check(sentence, before=previous)
+    if not verdict.ok:
+        raise GuardRejected(verdict.reason)
 
 
 async def _iterate(items: Sequence[str]) -> AsyncIterator[str]:

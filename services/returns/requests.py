@@ -99,7 +99,12 @@ async def answer_returns(
         return needs_contact(language, ReplyRoute.RETURNS)
     unsure = "faq_no_match_choices" if choices else "faq_no_match"
     return Reply(
-        t(unsure, language), AnswerSource.TEMPLATE, FollowUp.OFFER_RETURN, ReplyRoute.RETURNS, choices=choices
+        t(unsure, language),
+        AnswerSource.TEMPLATE,
+        FollowUp.OFFER_RETURN,
+        ReplyRoute.RETURNS,
+        choices=choices,
+        dont_know=True,
     )
 
 

@@ -16,7 +16,8 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.repositories import logs
 from db.repositories import stats as stats_repository
-from services.admin.figures import percentile, says_dont_know
+from services.admin.figures import dont_know, percentile
+from services.llm.reply import ReplyMode, Step
 
 HANDOFF_AFTER = timedelta(minutes=30)
 """A hand-off this soon after an answer counts against the answer."""
@@ -143,17 +144,20 @@ async def answer_samples(
     exclude_users: Collection[int] = (),
     arms: Collection[str] | None = None,
 ) -> list[AnswerSample]:
-    """Every answer the answer service made since `since` (or after the `after_reply` id), as
-    samples (customer traffic only)."""
+    """Every answer a model of the answer service took part in since `since` (or after the
+    `after_reply` id), as samples (customer traffic only)."""
     rows = await stats_repository.answers_with_senders(
         session, since=since, after_reply=after_reply, arms=arms, exclude_users=exclude_users
     )
     if not rows:
         return []
-    texts = await logs.sent_texts(session, [reply.inbound_id for reply, _, _ in rows])
-    handoffs = await logs.handoff_times(session, min(reply.created_at for reply, _, _ in rows))
+    earlier = [reply.inbound_id for reply, _, _, recorded in rows if recorded is None]
+    texts = await logs.sent_texts(session, earlier) if earlier else {}
+    handoffs = await logs.handoff_times(session, min(reply.created_at for reply, *_ in rows))
     samples = []
-    for reply, user_id, chat_id in rows:
+    for reply, user_id, chat_id, recorded in rows:
+        if ReplyMode.from_label(reply.mode).step is Step.RETRIEVAL:
+            continue  # no model took part (none configured): the FAQ's text is no arm's answer
         sent = texts.get((reply.inbound_id, chat_id), "")
         samples.append(
             AnswerSample(
@@ -166,7 +170,7 @@ async def answer_samples(
                 cost_usd=reply.cost_usd,
                 guard=bool(reply.guard),
                 fallback=bool(reply.fallback_reason),
-                dont_know=says_dont_know(sent),
+                dont_know=dont_know(recorded, sent),
                 handoff_after=_handed_off(handoffs.get(user_id or 0, []), reply.created_at),
             )
         )

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+from collections import Counter
 from collections.abc import Callable, Collection
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, tzinfo
@@ -28,7 +29,7 @@ from db.models import InboundMessage, LLMReply, ReplayItem, ReplayRun
 from db.repositories import customers, logs
 from db.repositories import replay as replay_repository
 from db.types import utcnow
-from services.admin.figures import says_dont_know
+from services.admin.figures import dont_know, streamed_dont_know
 from services.faq.lookup import FaqLookupAnswerer
 from services.faq.replies import customer_facts, recent_turns
 from services.llm.arms import ArmAnswerer
@@ -42,6 +43,8 @@ from services.text.normalize import detect_language
 from services.text.sentences import Language
 
 MOST_DIFFERENT = 10
+GUARD_REASONS = 10
+"""The most frequent reasons listed per side."""
 ORIGINAL, CANDIDATE = "original", "candidate"
 
 ShopSource = Callable[[AsyncSession], ShopData]
@@ -90,11 +93,12 @@ class Answer:
             prompt_tokens=ledger.prompt_tokens,
             completion_tokens=ledger.completion_tokens,
             cost_usd=ledger.cost_usd,
-            dont_know=says_dont_know(text),
+            dont_know=streamed_dont_know(text, report),
         )
 
     @classmethod
-    def of_log(cls, text: str, reply: LLMReply) -> Answer:
+    def of_log(cls, text: str, reply: LLMReply, recorded: bool | None = None) -> Answer:
+        """`recorded`: the message's `dont_know`, as the answering path recorded it."""
         return cls(
             text=text,
             mode=reply.mode,
@@ -107,7 +111,7 @@ class Answer:
             prompt_tokens=reply.prompt_tokens,
             completion_tokens=reply.completion_tokens,
             cost_usd=reply.cost_usd,
-            dont_know=says_dont_know(text),
+            dont_know=dont_know(recorded, text),
         )
 
     def sample(self, arm: str, draft_tokens: int = 0, accepted_tokens: int = 0) -> AnswerSample:
@@ -179,6 +183,16 @@ class Report:
         ranked = sorted(self.comparisons, key=lambda c: c.difference, reverse=True)
         return [c for c in ranked[:MOST_DIFFERENT] if c.difference > 0]
 
+    @property
+    def identical(self) -> int:
+        """Questions both sides answered with the same words."""
+        return sum(1 for c in self.comparisons if _same_words(c.original.text, c.candidate.text))
+
+    def guard_reasons(self, side: str) -> list[tuple[str, int]]:
+        """Why the fact guard refused a side's answers, most frequent first."""
+        reasons = Counter(getattr(c, side).guard for c in self.comparisons if getattr(c, side).guard)
+        return reasons.most_common()
+
     def tokens(self, side: str) -> tuple[int, int]:
         answers = [getattr(c, side) for c in self.comparisons]
         return sum(a.prompt_tokens for a in answers), sum(a.completion_tokens for a in answers)
@@ -189,6 +203,8 @@ class Report:
             "since": self.since,
             "questions": self.questions,
             "answered": len(self.comparisons),
+            "identical": self.identical,
+            "guard_reasons": {side: dict(self.guard_reasons(side)) for side in (ORIGINAL, CANDIDATE)},
             "totals": {
                 side: {
                     **stats.as_dict(),
@@ -231,6 +247,12 @@ class Report:
             f"{'':22}{'original':>18}{'candidate':>18}",
             *(f"{label:22}{left:>18}{right:>18}" for label, left, right in rows),
         ]
+        lines.append(f"Same words as the original: {self.identical} of {len(self.comparisons)} answers")
+        for side in (ORIGINAL, CANDIDATE):
+            reasons = self.guard_reasons(side)
+            if reasons:
+                lines.append(f"Fact guard refused the {side}'s answers ({sum(n for _, n in reasons)}):")
+                lines.extend(f"  {count} x {_clip(reason)}" for reason, count in reasons[:GUARD_REASONS])
         different = self.most_different
         if different:
             lines.append(f"Most different ({len(different)}):")
@@ -262,8 +284,13 @@ def _clip(text: str, limit: int = 140) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
+def _same_words(left: str, right: str) -> bool:
+    return " ".join(left.split()) == " ".join(right.split())
+
+
 def _flags(answer: Answer) -> str:
-    flags = [name for name, on in (("GUARD", answer.guard), ("FALLBACK", answer.fallback)) if on]
+    flags = [f"GUARD: {_clip(answer.guard, 60)}"] if answer.guard else []
+    flags += ["FALLBACK"] if answer.fallback else []
     if answer.dont_know:
         flags.append("DON'T-KNOW")
     return f"[{' '.join(flags)}] " if flags else ""
@@ -391,7 +418,7 @@ class Replayer:
         answer = self._answerer.stream(request)
         async for _ in answer:
             pass
-        original = Answer.of_log(sent, reply)
+        original = Answer.of_log(sent, reply, row.dont_know)
         candidate = Answer.of_report(answer.final_text, answer.report)
         return Comparison(
             inbound_id=inbound_id,
