@@ -22,6 +22,7 @@ from aiogram.methods import SendMessage
 from aiohttp import web
 from pydantic import SecretStr
 from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bench.browser import DEFAULT_CHROMIUM, BrowserThread
 from bot.app import App, build_app
@@ -30,10 +31,20 @@ from bot.console.wiring import console_deps
 from bot.dispatcher import create_bot
 from bot.fake_updates import UpdateFactory
 from bot.recording_session import LOCAL_BOT_TOKEN, RecordingSession
-from db.models import HandoffSession, HandoffVia, InboundMessage, LLMCall, LLMReply, OutboundMessage
+from db.models import (
+    CanaryArmState,
+    HandoffSession,
+    HandoffVia,
+    InboundMessage,
+    LLMCall,
+    LLMReply,
+    OutboundMessage,
+)
+from db.repositories import canary as canary_store
 from db.types import utcnow
 from services.console.auth import issue_login_link
 from services.handoff import inbox
+from services.llm.config import CanaryArm, LLMEndpoint, LLMRoles
 from services.settings import Settings
 
 DOCS = Path(__file__).parent.parent / "docs"
@@ -110,6 +121,7 @@ async def build(folder: Path) -> tuple[Settings, App]:
                     prompt_tokens=1100,
                     completion_tokens=60,
                     cost_usd=round(rng.uniform(0.0002, 0.0009), 6),
+                    arm="qwen14b" if rng.random() < 0.2 else "gpt-4.1",
                     created_at=row.created_at,
                 )
                 db.add(reply)
@@ -131,6 +143,7 @@ async def build(folder: Path) -> tuple[Settings, App]:
                         )
                     )
         await db.commit()
+        await _canary_history(db)
         # one hand-off worked and rated, so the dashboard's team figures have something to show
         await inbox.remember_staff_name(db, ADMIN, "Minji Park")
         rated = (
@@ -143,11 +156,49 @@ async def build(folder: Path) -> tuple[Settings, App]:
     return settings, app
 
 
+async def _canary_history(db: AsyncSession) -> None:
+    """A canary at 20% whose first try was rolled back by the guard rails, for the canary page."""
+    start = utcnow() - timedelta(hours=20)
+    events = [
+        ("config", None, 5.0, "config", "configured", {}),
+        ("set", 5.0, 20.0, f"admin:{ADMIN}", "set by an admin", {}),
+        (
+            "rollback",
+            20.0,
+            0.0,
+            "guard-rails",
+            "guard_rejection_rate 9.1% > limit 4.0% (baseline 1.0% x 2 + 2.0%)",
+            {"breaches": [{"rule": "guard_rejection_rate", "value": 0.091, "limit": 0.04, "baseline": 0.01}]},
+        ),
+        ("set", 0.0, 20.0, f"admin:{ADMIN}", "set by an admin", {}),
+    ]
+    for index, (action, old, new, actor, reason, details) in enumerate(events):
+        event = canary_store.event("qwen14b", action, old, new, actor, reason, details)
+        event.created_at = start + timedelta(hours=3 * index)
+        db.add(event)
+    db.add(CanaryArmState(arm="qwen14b", weight=20.0, config_weight=5.0, status="active", since=start))
+    await db.commit()
+
+
 async def main() -> None:
     with tempfile.TemporaryDirectory() as name:
         settings, app = await build(Path(name))
+        # The console names the arms of the configuration it is given (its canary page).
+        roles = LLMRoles(
+            target=[LLMEndpoint(base_url="https://api.openai.com/v1", model="gpt-4.1")],
+            baseline="gpt-4.1",
+            arms=[
+                CanaryArm(
+                    name="qwen14b",
+                    weight=5,
+                    target=[LLMEndpoint(base_url="http://vllm.internal:8000/v1", model="Qwen2.5-14B")],
+                )
+            ],
+        )
         deps = console_deps(
-            settings, app.session_factory, bot=create_bot(LOCAL_BOT_TOKEN, session=RecordingSession())
+            settings.model_copy(update={"llm": roles}),
+            app.session_factory,
+            bot=create_bot(LOCAL_BOT_TOKEN, session=RecordingSession()),
         )
         runner = web.AppRunner(standalone_application(deps))
         await runner.setup()
@@ -199,6 +250,8 @@ async def main() -> None:
                 page.screenshot(path=str(DOCS / "console-dashboard.png"), full_page=True)
                 page.goto(f"{base}/admin/failed")
                 page.screenshot(path=str(DOCS / "console-failed.png"))
+                page.goto(f"{base}/admin/canary?period=24h")
+                page.screenshot(path=str(DOCS / "console-canary.png"), full_page=True)
                 page.goto(f"{base}/admin/dashboard?period=24h")
                 page.locator("table.gaps a", has_text="Write an FAQ entry").first.click()
                 page.screenshot(path=str(DOCS / "console-faq-new.png"))

@@ -153,14 +153,20 @@ def create_support_router(support_chat_id: int) -> Router:
             session, support_chat_id=message.chat.id, replied_message_id=message.reply_to_message.message_id
         )
 
+    async def _commanded_handoff(message: Message, session: AsyncSession) -> HandoffSession | None:
+        """The hand-off a staff command replies to; else staff are told, and None."""
+        opened = await _handoff_replied_to(message, session)
+        if opened is None:
+            await message.reply("This message is not part of a hand-off.", parse_mode=None)
+        return opened
+
     @router.message(Command("close"), F.reply_to_message)
     async def on_close(
         message: Message, bot: Bot, session: AsyncSession, settings: Settings, interaction: Interaction
     ) -> None:
         interaction.routed(ReplyRoute.STAFF_CLOSE, AnswerSource.STAFF)
-        opened = await _handoff_replied_to(message, session)
+        opened = await _commanded_handoff(message, session)
         if opened is None:
-            await message.reply("This message is not part of a hand-off.", parse_mode=None)
             return
         assert message.from_user is not None
         if not await resolve_handoff(
@@ -178,9 +184,8 @@ def create_support_router(support_chat_id: int) -> Router:
         message: Message, bot: Bot, session: AsyncSession, settings: Settings, interaction: Interaction
     ) -> None:
         interaction.routed(ReplyRoute.STAFF, AnswerSource.STAFF)
-        opened = await _handoff_replied_to(message, session)
+        opened = await _commanded_handoff(message, session)
         if opened is None:
-            await message.reply("This message is not part of a hand-off.", parse_mode=None)
             return
         assert message.from_user is not None
         if opened.closed_at is not None:

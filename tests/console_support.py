@@ -34,14 +34,15 @@ def console_settings(database_url: str, tmp_path: Path, **overrides: object) -> 
 
 
 @asynccontextmanager
-async def console_server(harness: Harness, settings: Settings) -> AsyncIterator[str]:
-    """The console as `csbot admin` serves it; yields the base URL (http://127.0.0.1:port)."""
+async def console_server(harness: Harness, settings: Settings, *, alone: bool = False) -> AsyncIterator[str]:
+    """The console in the bot's process (`csbot run`), or as `csbot admin` serves it (`alone`:
+    no canary routing of its own); yields the base URL (http://127.0.0.1:port)."""
     deps = console_deps(
         settings,
         harness.app.session_factory,
         bot=harness.bot,
         answerer=harness.app.answerer,
-        canary=harness.app.canary,
+        canary=None if alone else harness.app.canary,
     )
     runner = web.AppRunner(standalone_application(deps))
     await runner.setup()

@@ -101,6 +101,18 @@ async def test_the_canary_page_shows_arms_rollbacks_and_sets_a_weight(
         audit = await _page(http, f"{base}/admin/audit")
         assert re.search(rf"<td>{ADMIN_ID}</td><td>canary_set</td><td>arm:candidate</td>", audit)
         assert re.search(r"<td>guard-rails</td><td>canary_rollback</td><td>arm:candidate</td>", audit)
+    # Served alone (csbot admin): the configuration's arms with their stored weights, changed elsewhere.
+    assert app.canary is not None
+    alone = console_settings(database_url, tmp_path).model_copy(update={"llm": app.canary.roles})
+    path = await login_path(harness)
+    assert path is not None
+    async with console_server(harness, alone, alone=True) as base, client() as http:
+        assert (await sign_in(http, base, path)).status == 303
+        page = await _page(http, f"{base}/admin/canary?period=24h")
+        assert re.findall(r'<tr class="arm" data-arm="([^"]+)">', page) == ["current", "candidate"]
+        weights = re.findall(r'<td class="weight">([\d.]+%)', page)
+        assert weights == ["90%", "10%"] and 'class="inline weight-form"' not in page
+        assert "/canary &lt;arm&gt; &lt;percent&gt;" in page
     [*_, last] = await harness.rows(CanaryEvent)
     assert (last.action, last.actor, last.new_weight) == ("set", f"admin:{ADMIN_ID}", 10)
     assert last.created_at <= utcnow()

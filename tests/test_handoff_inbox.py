@@ -161,11 +161,14 @@ async def test_staff_use_the_inbox_but_not_the_faq_and_admins_both(harness: Harn
             ("/admin/faq", 403),
             ("/admin/replies", 403),
             ("/admin/audit", 403),
+            ("/admin/canary", 403),
         ):
             async with staff.get(console + path) as response:
                 assert response.status == staff_status, path
             async with admin.get(console + path) as response:
                 assert response.status == 200, path
+        async with staff.post(console + "/admin/canary/candidate", data={"percent": "50"}) as response:
+            assert response.status == 403, "a weight is an admin's to change"
         assert await login_path(harness, OTHER_USER_ID) is None, "a customer gets no link"
     finally:
         await staff.close()

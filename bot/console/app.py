@@ -356,14 +356,16 @@ def create_console(deps: ConsoleDeps) -> web.Application:
         except ValueError as error:
             return bad(request, str(error))
         canary = deps.canary
+        roles = canary.roles if canary is not None else deps.settings.llm  # the bundled model's too
         if canary is not None:
             await canary.refresh(force=True)
         async with deps.sessions() as session:
             view = await canary_view(
                 session,
                 since=utcnow() - span,
+                baseline=roles.baseline if roles.target else None,
+                arms=[arm.name for arm in roles.arms],
                 weights=canary.weights() if canary is not None and canary.active else None,
-                baseline=canary.baseline if canary is not None else None,
                 exclude_users=deps.settings.team_ids,
             )
         return render(

@@ -8,7 +8,7 @@ judge (services.rollout.arm_stats); the weights and changes are the ones the run
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -36,7 +36,7 @@ class ArmRow:
 @dataclass(frozen=True)
 class CanaryView:
     baseline: str | None
-    """None where no running bot says which arm is the baseline (the console served alone)."""
+    """None where no model is configured."""
     arms: list[ArmRow]
     changes: list[CanaryEvent]
 
@@ -45,17 +45,20 @@ async def canary_view(
     session: AsyncSession,
     *,
     since: datetime,
-    weights: Mapping[str, float] | None,
     baseline: str | None,
+    arms: Sequence[str] = (),
+    weights: Mapping[str, float] | None = None,
     exclude_users: Collection[int] = (),
 ) -> CanaryView:
-    """`weights`: the running bot's (percent per arm, the baseline's included); None: read the
-    stored canary weights instead."""
+    """`baseline` and `arms`: the configuration's names (None: no model configured). `weights`:
+    the running bot's, percent per arm with the baseline's; without them (the console served
+    alone) the stored weights, the baseline serving what the canaries leave."""
     states = await canary_store.states(session)
     if weights is None:
-        weights = {arm: state.weight for arm, state in states.items()}
-    order = ([baseline] if baseline else []) + [arm for arm in weights if arm != baseline]
-    stats = await collect_by_arm(session, since=since, exclude_users=exclude_users, order=order)
+        stored = {arm: states[arm].weight for arm in arms if arm in states}
+        weights = {**({baseline: max(0.0, 100.0 - sum(stored.values()))} if baseline else {}), **stored}
+    configured = [*([baseline] if baseline else []), *arms]
+    stats = await collect_by_arm(session, since=since, exclude_users=exclude_users, order=configured)
     rows = []
     for arm in stats:
         arm.weight = weights.get(arm.arm)
@@ -65,7 +68,7 @@ async def canary_view(
                 arm,
                 baseline=arm.arm == baseline,
                 rolled_back=state is not None and state.status == ROLLED_BACK,
-                configured=arm.arm in weights,
+                configured=arm.arm in configured,
             )
         )
     return CanaryView(baseline, rows, await canary_store.events(session, limit=50))
