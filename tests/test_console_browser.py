@@ -211,6 +211,13 @@ async def test_the_dashboards_chart_labels_are_readable_on_a_phone(
             "ticks => ticks.map(t => t.getBoundingClientRect().height).filter(h => h > 0)"
         )
         width = page.evaluate("document.documentElement.scrollWidth")
+        cut = page.locator("svg.chart").evaluate_all(
+            """charts => charts.filter(c => c.getBoundingClientRect().width > 0).flatMap(c =>
+                [...c.querySelectorAll('text.chart-title')]
+                  .filter(t => t.getBoundingClientRect().right > c.getBoundingClientRect().right + 1)
+                  .map(t => t.textContent))"""
+        )
+        assert not cut, f"titles cut off: {cut}"
         return int(shown), min(heights), float(width)
 
     shown, smallest, width = await browser.run(label_heights, width=390, height=844)

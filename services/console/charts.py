@@ -8,6 +8,7 @@ for the usual colour-vision deficiencies (Okabe-Ito palette).
 from __future__ import annotations
 
 import math
+import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -23,6 +24,8 @@ PHONE_RIGHT = 16
 LABEL_SLOT = 77
 """Plot width one x label needs ("11-30 00:00" at the ticks' size)."""
 LEGEND_ROW = 16
+TITLE_CHAR, TITLE_LINE = 7.8, 18
+"""The title's width per character (14 px, bold) and its line height, for wrapping it."""
 
 
 @dataclass(frozen=True)
@@ -87,7 +90,11 @@ def render(chart: Chart, *, width: int = WIDTH) -> str:
     right = RIGHT if width >= WIDTH else PHONE_RIGHT
     legend = _legend(chart, width, right)
     rows = max((row for _, row in legend), default=0)
-    height = HEIGHT + rows * LEGEND_ROW
+    title_x = LEFT if width >= WIDTH else 8
+    title = textwrap.wrap(chart.title, max(12, int((width - title_x - 8) / TITLE_CHAR))) or [""]
+    shift = (len(title) - 1) * TITLE_LINE
+    """A title of more lines moves the plot down by the extra ones."""
+    height = HEIGHT + rows * LEGEND_ROW + shift
     plot_w, plot_h = width - LEFT - right, HEIGHT - TOP - BOTTOM
     n = len(chart.labels)
     screen = "wide" if width >= WIDTH else "phone"
@@ -95,7 +102,11 @@ def render(chart: Chart, *, width: int = WIDTH) -> str:
         f'<svg class="chart {screen}" viewBox="0 0 {width} {height}" role="img" '
         f'xmlns="http://www.w3.org/2000/svg" aria-label="{escape(chart.title)}">',
         f"<title>{escape(chart.title)}</title>",
-        f'<text x="{LEFT}" y="20" class="chart-title">{escape(chart.title)}</text>',
+        *(
+            f'<text x="{title_x}" y="{20 + index * TITLE_LINE}" class="chart-title">{escape(line)}</text>'
+            for index, line in enumerate(title)
+        ),
+        f'<g transform="translate(0 {shift})">',
     ]
     if chart.stacked:
         totals = [sum(s.values[i] or 0 for s in chart.series) for i in range(n)]
@@ -142,12 +153,12 @@ def render(chart: Chart, *, width: int = WIDTH) -> str:
         )
     for index, (series, (legend_x, row)) in enumerate(zip(chart.series, legend, strict=True)):
         colour = PALETTE[index % len(PALETTE)]
-        top = HEIGHT + row * LEGEND_ROW
+        bottom = HEIGHT + row * LEGEND_ROW
         parts.append(
-            f'<rect x="{legend_x}" y="{top - 18}" width="10" height="10" fill="{colour}"/>'
-            f'<text x="{legend_x + 14}" y="{top - 9}" class="legend">{escape(series.name)}</text>'
+            f'<rect x="{legend_x}" y="{bottom - 18}" width="10" height="10" fill="{colour}"/>'
+            f'<text x="{legend_x + 14}" y="{bottom - 9}" class="legend">{escape(series.name)}</text>'
         )
-    parts.append("</svg>")
+    parts.append("</g></svg>")
     return "".join(parts)
 
 
