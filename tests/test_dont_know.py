@@ -76,6 +76,7 @@ async def _figures_agree(harness: Harness, expected: int) -> None:
         board = await build_dashboard(session, period=timedelta(hours=1), zone=UTC)
         arms = await collect_by_arm(session, since=stats.since)
     assert stats.dont_knows == board.dont_know == expected
+    assert sum(group.count for group in board.gaps) == expected, "each is among the FAQ's gaps"
     assert f'"I don\'t know" answers: {expected}' in stats.render(UTC)
     if arms:
         assert sum(arm.dont_knows for arm in arms) == expected
