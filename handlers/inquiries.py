@@ -40,7 +40,7 @@ from services.faq.entry import FaqDocument
 from services.inquiry import Inquiry, after_an_apology, answer_inquiry
 from services.llm.speculative import FaqReplies, Step
 from services.orders.shipping import answer_orders
-from services.replies import AnswerSource, FollowUp, Reply, ReplyRoute
+from services.replies import AnswerSource, FollowUp, Reply, ReplyRoute, no_answer
 from services.settings import Settings
 from services.shop.sources.factory import shop_data
 from services.shop.sources.local import customer_id_of
@@ -299,9 +299,5 @@ async def _stream_reply(
     )
     if not committed.strip():
         _log_offered(interaction, reply.choices)
-        unsure = "faq_no_match_choices" if reply.choices else "faq_no_match"
-        await say(
-            message,
-            t(unsure, language),
-            reply_markup=_offer(FollowUp.OFFER_HAND_OFF, language, reply.choices),
-        )
+        unsure = no_answer(language, reply.choices)
+        await say(message, unsure.text, reply_markup=_offer(unsure.follow_up, language, unsure.choices))

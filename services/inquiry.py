@@ -15,7 +15,7 @@ from services.faq.replies import faq_reply
 from services.llm.speculative import FaqReplies
 from services.orders.cancellation import answer_cancellation, asks_to_cancel
 from services.orders.shipping import about_someone_elses_orders, answer_orders
-from services.replies import AnswerSource, FollowUp, Reply, ReplyRoute
+from services.replies import AnswerSource, FollowUp, Reply, ReplyRoute, no_answer
 from services.returns.requests import answer_returns
 from services.shop.policy import ShopPolicy
 from services.shop.sources.base import ShopData, ShopDataUnavailable
@@ -184,22 +184,7 @@ async def answer_inquiry(session: AsyncSession, inquiry: Inquiry) -> Reply:
         # A model answers from the closest entries; should nothing verified come of it, the
         # customer gets the entries to pick from (handlers/inquiries.py `_stream_reply`).
         return replace(reply, choices=entries)
-    if entries:
-        return Reply(
-            t("faq_no_match_choices", language),
-            AnswerSource.TEMPLATE,
-            FollowUp.OFFER_HAND_OFF,
-            ReplyRoute.FAQ,
-            choices=entries,
-            dont_know=True,
-        )
-    return Reply(
-        t("faq_no_match", language),
-        AnswerSource.TEMPLATE,
-        FollowUp.OFFER_HAND_OFF,
-        ReplyRoute.FAQ,
-        dont_know=True,
-    )
+    return no_answer(language, entries)
 
 
 def after_an_apology(reply: Reply, understanding: Understanding, language: Language) -> Reply:

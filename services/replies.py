@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from services.text.sentences import Language, t
+
 if TYPE_CHECKING:
     from services.faq.entry import FaqDocument
     from services.llm.speculative import VerifiedAnswer
@@ -101,3 +103,20 @@ class Reply:
     preface: str = ""
     """Sent on its own before a reply that has no text of its own to begin with (a streamed
     answer, a hand-off): the apology to a complaint (services.inquiry.after_an_apology)."""
+
+
+NO_ANSWER_KEYS = ("faq_no_match", "faq_no_match_choices")
+"""The sentences of the bot's own "I don't know" (without and with entries to pick from)."""
+
+
+def no_answer(
+    language: Language,
+    choices: tuple[FaqDocument, ...] = (),
+    *,
+    route: ReplyRoute = ReplyRoute.FAQ,
+    follow_up: FollowUp = FollowUp.OFFER_HAND_OFF,
+) -> Reply:
+    """The bot's own "I don't know", in the customer's language: the entries closest to the
+    question to pick from when there are some, and the follow-up's buttons (a person) beside."""
+    key = NO_ANSWER_KEYS[1] if choices else NO_ANSWER_KEYS[0]
+    return Reply(t(key, language), AnswerSource.TEMPLATE, follow_up, route, choices=choices, dont_know=True)

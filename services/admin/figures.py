@@ -16,7 +16,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from db.repositories import logs
 from db.repositories.logs import HANDOFF_OPENED, opened_handoff
 from db.repositories.stats import MessageFigures
-from services.replies import ReplyRoute
+from services.replies import NO_ANSWER_KEYS, ReplyRoute
 from services.text.sentences import LANGUAGES, t
 
 if TYPE_CHECKING:
@@ -53,7 +53,6 @@ _DONT_KNOW = re.compile(
     r"|모르|알\s*수\s*없|확인하기\s*어렵|답을\s*드리기\s*어려|わかりません|分かりません|お答えできません",
     re.IGNORECASE,
 )
-_OWN_NO_ANSWER = ("faq_no_match", "faq_no_match_choices")
 
 
 def says_dont_know(text: str) -> bool:
@@ -62,7 +61,7 @@ def says_dont_know(text: str) -> bool:
     flat = " ".join(text.split())
     if not flat:
         return True
-    if any(flat == t(key, language) for key in _OWN_NO_ANSWER for language in LANGUAGES):
+    if any(flat == t(key, language) for key in NO_ANSWER_KEYS for language in LANGUAGES):
         return True
     return _DONT_KNOW.search(flat) is not None
 

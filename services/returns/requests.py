@@ -16,7 +16,7 @@ from services.faq.entry import FaqDocument
 from services.faq.replies import faq_reply
 from services.llm.speculative import FaqReplies
 from services.orders.shipping import needs_contact
-from services.replies import AnswerSource, FollowUp, Reply, ReplyRoute
+from services.replies import AnswerSource, FollowUp, Reply, ReplyRoute, no_answer
 from services.shop.local_time import local_day
 from services.shop.policy import ShopPolicy
 from services.shop.sources.base import ShopData, says_delivered
@@ -97,15 +97,7 @@ async def answer_returns(
         # "where is my refund?" from a customer not yet linked, and no entry answers it: who they
         # are is what would answer it ("I don't have a reliable answer" sent them nowhere).
         return needs_contact(language, ReplyRoute.RETURNS)
-    unsure = "faq_no_match_choices" if choices else "faq_no_match"
-    return Reply(
-        t(unsure, language),
-        AnswerSource.TEMPLATE,
-        FollowUp.OFFER_RETURN,
-        ReplyRoute.RETURNS,
-        choices=choices,
-        dont_know=True,
-    )
+    return no_answer(language, choices, route=ReplyRoute.RETURNS, follow_up=FollowUp.OFFER_RETURN)
 
 
 async def _status(
