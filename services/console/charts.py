@@ -92,8 +92,7 @@ def render(chart: Chart, *, width: int = WIDTH) -> str:
     rows = max((row for _, row in legend), default=0)
     title_x = LEFT if width >= WIDTH else 8
     title = textwrap.wrap(chart.title, max(12, int((width - title_x - 8) / TITLE_CHAR))) or [""]
-    shift = (len(title) - 1) * TITLE_LINE
-    """A title of more lines moves the plot down by the extra ones."""
+    shift = (len(title) - 1) * TITLE_LINE  # a title of more lines moves the plot down by the extra ones
     height = HEIGHT + rows * LEGEND_ROW + shift
     plot_w, plot_h = width - LEFT - right, HEIGHT - TOP - BOTTOM
     n = len(chart.labels)

@@ -23,6 +23,7 @@ from db.repositories import conversations, customers, orders
 from db.repositories.conversations import ListedField
 from db.repositories.logs import NOT_ANSWERED, with_a_person
 from services.console.privacy import mask_phone, mask_phones
+from services.llm.reply import ReplyMode, Step
 from services.replies import ReplyRoute
 from services.shop.phone import DEFAULT_COUNTRY_CODE, normalize_phone, plausible_phone
 from services.text.normalize import detect_language
@@ -230,9 +231,12 @@ class Bubble:
 
     @property
     def arm(self) -> str | None:
-        """The configuration (canary arm) whose model wrote or checked the reply."""
+        """The configuration (canary arm) whose model wrote or checked the reply; None where no
+        model took part (the FAQ's text with no model configured)."""
         llm = self.reasoning.llm if self.reasoning is not None else None
-        return llm.arm if llm is not None else None
+        if llm is None or ReplyMode.from_label(llm.mode).step is Step.RETRIEVAL:
+            return None
+        return llm.arm
 
 
 @dataclass(frozen=True)
