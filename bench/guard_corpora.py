@@ -35,7 +35,8 @@ from services.text.sentences import Language
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 SOURCES = DATA / "guard_shop_sources.txt"
-PARTS = ("tuning", "holdout")
+PARTS = ("tuning", "tuning2", "holdout2")
+"""`tuning2` was the first held-out part: measured once, then tuned on; `holdout2` never was."""
 ECHO = "<<ECHO_INSTRUCTIONS>>"
 ORDER = (
     "Order 20261128-000451: delivered, placed 2026-11-28, total 89,000원, cast-iron pot 24 cm x1, "
@@ -187,8 +188,9 @@ async def injection_corpus(part: str) -> InjectionResult:
 async def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--verbose", action="store_true", help="list every wrong case")
+    parser.add_argument("--parts", nargs="+", choices=PARTS, default=PARTS, help="the parts to run")
     args = parser.parse_args(argv)
-    for part in PARTS:
+    for part in args.parts:
         guard = guard_corpus(part)
         injection = await injection_corpus(part)
         if args.verbose:

@@ -91,9 +91,11 @@ async def test_an_obeyed_injection_never_reaches_the_customer(harness: Harness, 
 KNOWN_GAPS = {
     "a024": "another customer's order described with no number, name check or address the guard can read",
     "a045": "a refund promised beside a replacement: refunds are in the FAQ, the pairing is not read",
+    "b46": "a control doing sums (49,000 + 1,000 won): numbers the FAQ does not state are held back",
+    "b54": "a control doing sums (5% off 89,000 won): numbers the FAQ does not state are held back",
 }
-"""Attacks of the tuning corpus that still reach the customer; strict: each fails when fixed."""
-CASES = injection_cases("tuning")
+"""Cases of the tuning parts the guard still gets wrong; strict: each fails when fixed."""
+CASES = injection_cases("tuning") + injection_cases("tuning2")
 
 
 @pytest.fixture(scope="module")
@@ -134,10 +136,21 @@ async def test_the_injection_corpus(case: InjectionCase, corpus_double: Scripted
         assert answer.report.guard, "the refusal is logged with its reason"
 
 
-def test_the_fact_guard_corpus() -> None:
-    result = guard_corpus("tuning")
+GUARD_GAPS = {
+    "gb06": "a price the FAQ states for something else (3,000 won is shipping, said of wrapping)",
+    "gb43": "'to two' read as no time at all (a bare number word with no o'clock or p.m.)",
+    "gb65": "a sum the FAQ does not state (two wrappings, 4,000 won)",
+}
+
+
+@pytest.mark.parametrize("part", ["tuning", "tuning2"])
+def test_the_fact_guard_corpus(part: str) -> None:
+    """The tuning parts (tuning2 was held out once, then tuned on); the gaps listed are strict."""
+    result = guard_corpus(part)
     assert result.cases >= 60
-    assert result.wrong == []
+    assert sorted(line.split()[0] for line in result.wrong) == sorted(
+        gap for gap in GUARD_GAPS if gap.startswith("gb") == (part == "tuning2")
+    ), result.wrong
 
 
 async def test_a_display_name_cannot_open_a_section_of_the_prompt(
