@@ -330,3 +330,64 @@ def test_any_stretch_of_the_instructions_is_refused_not_only_their_start() -> No
     middle = SYSTEM_PROMPT[SYSTEM_PROMPT.index("Never state") : SYSTEM_PROMPT.index("FACTS:")]
     assert guard.check(middle).echoed
     assert guard.check("Shipping is ₩3,000, free over ₩50,000.").ok
+
+
+CUSTOMER = "Customer: 김민지 (Kim Minji), also まり\nOrder 20261128-000451: delivered."
+
+
+@pytest.mark.parametrize(
+    ("reply", "ok", "why"),
+    [
+        (
+            "My rules are simple: answer only from the FAQ and FACTS sections.",
+            False,
+            "the prompt paraphrased",
+        ),
+        ("私の設定は次の通りです：ショップのお客様に簡潔に答えること。", False, "the prompt translated"),
+        ("제 규칙은 FAQ에 있는 내용만 말하는 거예요.", False, "the rules told in Korean"),
+        ("You can read our FAQ on the website.", True, "the shop's FAQ page is not the prompt"),
+        ("The previous customer ordered two mugs to Busan.", False, "another customer's order"),
+        ("直前のお客様のご住所は大阪市北区です。", False, "another customer's address"),
+        ("田中美咲様のご注文はティーポットです。", False, "a name the sources do not hold"),
+        ("Lee Sujin ordered a glass teapot.", False, "another customer named"),
+        ("김민지 고객님, 주문하신 상품은 배송 완료되었습니다.", True, "the customer's own name"),
+        ("まり様、ご注文の商品は配達済みです。", True, "the customer's own display name"),
+        ("ゴールド会員のお客様には5%割引があります。", True, "お客様 is nobody in particular"),
+        ("I can't share other customers' details, but I can check your own order.", True, "a refusal"),
+        ("다른 고객님의 정보는 알려 드릴 수 없어요.", True, "a refusal in Korean"),
+        ("제주 추가 배송비는 빼 드렸습니다.", False, "a fee taken off: only staff can"),
+        ("본사 승인이 완료되어 바로 처리해 드릴게요.", False, "an approval only staff can give"),
+        ("本日から返品期間が延長されました。", False, "a window extended"),
+        ("Your return window has been extended.", False, "a window extended, in English"),
+    ],
+)
+def test_the_prompt_and_other_customers_stay_out_of_replies(reply: str, ok: bool, why: str) -> None:
+    verdict = FactGuard.for_sources(
+        facts=CUSTOMER, faq_text=KO + " Gold members get 5% off.", instructions=INSTRUCTIONS
+    ).check(reply)
+    assert verdict.ok is ok, f"{why}: {verdict.reason or 'passed'}"
+
+
+@pytest.mark.parametrize(
+    ("reply", "ok", "why"),
+    [
+        ("Absolutely, no rules for me, so you'll get a full refund.", False, "a turn ends the negation"),
+        ("We don't have other discounts, coupons or price matching.", True, "a list keeps the negation"),
+        ("Gift wrapping isn't charged separately.", False, "a charge negated is no charge: not the FAQ's"),
+        (
+            "Cancelling is free as long as your order hasn't been dispatched.",
+            True,
+            "the condition denies nothing",
+        ),
+        (
+            "There's no charge for sending back an item that arrived defective.",
+            True,
+            "sending back is a return",
+        ),
+        ("誤った商品をお届けした場合、返送料はかかりません。", True, "誤った is the wrong item"),
+        ("If you find it cheaper elsewhere, we'll match that price.", False, "a price match"),
+    ],
+)
+def test_what_a_negation_denies(reply: str, ok: bool, why: str) -> None:
+    verdict = FactGuard(HOURS + " Order cancellation: free before dispatch. " + EN).check(reply)
+    assert verdict.ok is ok, f"{why}: {verdict.reason or 'passed'}"

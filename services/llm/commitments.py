@@ -138,7 +138,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
         Kind.PRICE_MATCH,
         _any(
             r"price[- ]match",
-            r"match (?:any|the|a|their) (?:\w+ )?price",
+            r"match (?:any|the|a|their|that|this|its|your) (?:\w+ )?price",
             r"lower price",
             r"(?:the|a) (?:price )?difference",
             r"차액",
@@ -265,6 +265,11 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"\bwe(?:'ve| have) (?:approved|processed|issued|applied|waived|arranged|refunded|credited)",
             r"(?:환불|승인|적용|보상|면제|지급)\s*(?:처리)?\s*(?:해\s*드렸|해드렸|되었|됐|했습니다|하였습니다|완료)",
             r"(?:承認|処理|適用|手配|返金)(?:いたしました|しました|されました|済み|が完了)",
+            r"(?:빼|면제해|없애|차감해|깎아)\s*(?:드렸|드렸어|놨|두었)",
+            r"승인(?:이|은)?\s*(?:완료|났|나서|되었|됐)",
+            r"approval (?:is |has been |was )?(?:complete|done|granted|given)",
+            r"(?:have|'ve|has) (?:taken|knocked) (?:it |that |the [\w ]{1,20})?off",
+            r"承認(?:が|は)?(?:完了|済|下り)",
         ),
     ),
     (
@@ -330,7 +335,9 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"(?:규정|정책)(?:이)?\s*바뀌",
             r"(?:반품|교환|환불)\s*기간(?:을|이)?\s*(?:연장|늘려|늘어)",
             r"(?:規定|ポリシー|ルール)(?:が)?(?:変わ|変更)",
-            r"(?:返品|交換|返金)(?:の)?期間(?:を|が)?延長",
+            r"(?:返品|交換|返金)?(?:の)?期間(?:を|が)?延長",
+            r"기간(?:을|이)?\s*(?:연장|늘어났|늘렸)",
+            r"\b(?:has been|have been|is now|was) extended\b",
         ),
     ),
 ]
@@ -394,7 +401,7 @@ _CHARGED: list[tuple[Charged, re.Pattern[str]]] = [
         Charged.RETURN,
         _any(
             r"return",
-            r"send(?:ing)? (?:it|them|the \w+) back",
+            r"send(?:ing)? (?:(?:it|them|the \w+|an? \w+) )?back",
             r"반품",
             r"돌려\s*보내",
             r"返品",
@@ -421,6 +428,8 @@ _CONDITIONS: list[tuple[Condition, re.Pattern[str]]] = [
             r"broken",
             r"wrong item",
             r"sent the wrong",
+            r"誤った",
+            r"(?:違う|別の)商品",
             r"our (?:mistake|error)",
             r"불량",
             r"파손",
@@ -460,9 +469,15 @@ _CONDITIONS: list[tuple[Condition, re.Pattern[str]]] = [
         _any(
             r"before (?:it'?s |it is |it |the order is |your order is )?"
             r"(?:ships?|shipped|shipping|dispatch(?:ed)?|sent)",
+            r"(?:has ?n't|has not|have ?n't|not) (?:yet )?(?:been )?(?:shipped|dispatched|sent)",
+            r"not (?:shipped|dispatched|sent) yet",
             r"발송\s*전",
+            r"발송되기\s*전",
+            r"아직\s*(?:발송|출고)",
             r"출고\s*전",
             r"発送前",
+            r"まだ発送",
+            r"発送(?:され)?る前",
         ),
     ),
     (
@@ -568,6 +583,12 @@ def commitments(text: str, *, after: str = "") -> list[Commitment]:
     return found
 
 
+def _without_conditions(text: str) -> str:
+    for _, pattern in _CONDITIONS:
+        text = pattern.sub(" ", text)
+    return text
+
+
 def _conditions(text: str) -> frozenset[Condition]:
     return frozenset(condition for condition, pattern in _CONDITIONS if pattern.search(text))
 
@@ -579,31 +600,77 @@ def _charged(text: str) -> Charged | None:
 def _read(sentence: str, subject: Charged | None, inherited: frozenset[Condition]) -> list[Commitment]:
     conditions = _conditions(sentence)
     found: list[Commitment] = []
+    spans: dict[Kind, tuple[int, int]] = {}
     rest = sentence
     for kind, pattern in _KINDS:
         match = pattern.search(rest)
         if match is None:
             continue
         # "no return needed" states the refund's terms, not a denial of it: read apart from the rest
-        rest = pattern.sub(" ", rest)
+        spans[kind] = match.span()
+        rest = _masked(rest, pattern)
         found.append(Commitment(kind, granted=True, conditions=conditions))
-    denied = _NEGATION.search(rest) is not None
+    for _, pattern in _CONDITIONS:
+        rest = _masked(rest, pattern)  # "as long as it hasn't shipped" denies nothing
     for index, commitment in enumerate(found):
         if commitment.kind not in _ALWAYS_GRANTED:
+            start, end = _segment(rest, spans[commitment.kind][0])
+            denied = _NEGATION.search(rest[start:end]) is not None
             found[index] = Commitment(commitment.kind, not denied, conditions=conditions)
     kinds = {c.kind for c in found}
     if kinds & {Kind.FULL_REFUND, Kind.REFUND_WITHOUT_RETURN, Kind.FEE_REFUND, Kind.CASH_REFUND}:
         found = [c for c in found if c.kind is not Kind.REFUND]  # the stronger claim says it all
     free = _NO_CHARGE.search(sentence)
     charge = _SOME_CHARGE.search(sentence)
+    unconditioned = _without_conditions(sentence)  # "as long as it hasn't shipped" denies nothing
     if free or charge:
         own = _charged(sentence)
         charged = own or subject or Charged.OTHER
-        no_charge = bool(free) and not (_NEGATION.search(_NO_CHARGE.sub(" ", sentence)) and not charge)
+        no_charge = bool(free) and not (_NEGATION.search(_NO_CHARGE.sub(" ", unconditioned)) and not charge)
+        bare_charge = _SOME_CHARGE.search(unconditioned)
+        if bare_charge and not free and _negated_near(unconditioned, bare_charge):
+            no_charge = True  # "isn't charged", "we don't charge anything", "부과되지 않습니다"
         if own is None:
             conditions |= inherited
         found.append(Commitment(Kind.CHARGE, granted=no_charge, charged=charged, conditions=conditions))
     return found
+
+
+NEGATION_REACH = 12
+"""Characters either side of a charge word where a negation turns it into "no charge"."""
+_TURN = re.compile(
+    r",?\s+(?:so|but|and then|however|though|yet)\s+|\s+[—–]\s+|\s*(?:그래서|하지만|그런데)\s*"
+    r"|(?<=[가-힣])(?:지만|는데|니까)\s|(?:けど|けれど|ですが|ので|から)、",
+    re.IGNORECASE,
+)
+"""Where a sentence turns to another thought: a negation on one side denies nothing on the other
+("no rules for me, so ... a full refund"), while a list keeps it ("no discounts, coupons or ...")."""
+
+
+def _segment(text: str, at: int) -> tuple[int, int]:
+    """The span of the part of `text` around position `at` between two turns."""
+    start, end = 0, len(text)
+    for turn in _TURN.finditer(text):
+        if turn.end() <= at:
+            start = turn.end()
+        elif turn.start() >= at:
+            end = turn.start()
+            break
+    return start, end
+
+
+_MASK = "\x00"
+
+
+def _masked(text: str, pattern: re.Pattern[str]) -> str:
+    """`text` with `pattern`'s matches blanked out, every other character where it was."""
+    return pattern.sub(lambda match: _MASK * len(match.group()), text)
+
+
+def _negated_near(sentence: str, match: re.Match[str]) -> bool:
+    before = sentence[max(0, match.start() - NEGATION_REACH) : match.start()]
+    after = sentence[match.end() : match.end() + NEGATION_REACH]
+    return bool(_NEGATION.search(before) or _NEGATION.search(after))
 
 
 class CommitmentGuard:

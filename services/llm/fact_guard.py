@@ -32,6 +32,61 @@ ECHO_WORDS = 5
 """A run of this many words of the instructions in a reply is the prompt echoed."""
 _SECTION_HEADING = re.compile(r"^\s*(?:FACTS|FAQ|SHOP NOTE|INSTRUCTIONS|SYSTEM)\s*:", re.MULTILINE)
 _WORD = re.compile(r"[a-z0-9']+")
+_ABOUT_THE_PROMPT = re.compile(
+    r"\bFACTS\b|\b(?:FAQ|FACTS) (?:and (?:FAQ|FACTS) )?sections?\b|system prompt"
+    r"|\b(?:my|the bot's|your) (?:own )?(?:instructions|guidelines|rules are|rules:|settings are|setup is)"
+    r"|(?:시스템\s*)?프롬프트|지시\s*사항|(?:제|내|저의|나의)\s*(?:규칙|설정)(?:은|는|이)|섹션"
+    r"|プロンプト|(?:私|わたし)の(?:設定|指示|ルール)|指示(?:内容|文)|セクション",
+    re.IGNORECASE,
+)
+"""A reply that talks about its own instructions (quoted, translated or paraphrased) leaks them."""
+_OTHER_CUSTOMER = re.compile(
+    r"\b(?:previous|last|other|another|different|earlier) (?:customer|buyer|shopper|client|person)"
+    r"|(?:직전|이전|앞|다른|전)\s*(?:고객|주문자|구매자|손님|분)"
+    r"|(?:直前|前|他|別)の(?:お客様|ご注文者|注文者|購入者|方)",
+    re.IGNORECASE,
+)
+_WONT_SHARE = re.compile(
+    r"(?:can't|cannot|can not|unable to|not able to|won't|will not|don't|do not|never) "
+    r"(?:\w+ ){0,2}(?:share|disclose|give out|provide|reveal|tell)"
+    r"|(?:알려|공유해|제공해|안내해)\s*(?:드릴|드리기)\s*(?:수\s*)?(?:없|어렵)|공개(?:할|하지)\s*(?:수\s*없|않)"
+    r"|(?:お伝え|お答え|開示|お教え|ご案内)(?:でき|いたしかね|致しかね)",
+    re.IGNORECASE,
+)
+_HONORIFIC_NAME = re.compile(
+    r"(?<![一-龯])([一-龯]{2,4})(?:様|さん)|(?<![가-힣])([가-힣]{2,4})\s?(?:고객님|님|씨)(?![가-힣])"
+    r"|\b(?:Mr|Mrs|Ms|Miss)\.? ([A-Z][a-z]+)"
+    r"|\b([A-Z][a-z]+ [A-Z][a-z]+)(?:'s (?:order|address|phone)| (?:ordered|bought|lives|placed|paid))"
+)
+_NOT_A_NAME = frozenset(
+    [
+        "会員",
+        "各位",
+        "担当者",
+        "配達員",
+        "顧客",
+        "購入者",
+        "注文者",
+        "利用者",
+        "고객",
+        "회원",
+        "손님",
+        "여러분",
+        "담당자",
+        "상담원",
+        "매니저",
+        "기사",
+        "택배기사",
+        "사장",
+        "선생",
+        "부모",
+        "고객센터",
+        "관리자",
+        "운영자",
+        "주문자",
+    ]
+)
+"""Honorific words that name a role, not a person."""
 
 
 def _runs(text: str) -> frozenset[tuple[str, ...]]:
@@ -54,6 +109,8 @@ class GuardVerdict:
     """Each commitment the FAQ does not make: "full refund", "no charge for return"."""
     echoed: bool = False
     """The reply reproduces the prompt's instructions or section headings."""
+    others: bool = False
+    """The reply tells of another customer (their order, address, name)."""
 
     @property
     def reason(self) -> str:
@@ -64,6 +121,8 @@ class GuardVerdict:
             parts.append("commitment not in the FAQ: " + ", ".join(self.commitments))
         if self.echoed:
             parts.append("the prompt echoed")
+        if self.others:
+            parts.append("another customer's data")
         return "; ".join(parts)
 
 
@@ -78,6 +137,7 @@ class FactGuard:
         self._offers: frozenset[str] = frozenset().union(*(claim.offers for claim in claims(sources)))
         self._commitments = CommitmentGuard(sources if promises is None else promises)
         self._instruction_runs = _instruction_runs(tuple(instructions))
+        self._names = sources
 
     @classmethod
     def for_sources(cls, *, facts: str, faq_text: str, instructions: Sequence[str] = ()) -> FactGuard:
@@ -97,7 +157,27 @@ class FactGuard:
             if not claim.needs & self._offers
         ]
         promised = tuple(dict.fromkeys(str(c) for c in self._commitments.unsupported(reply, before=before)))
-        echoed = bool(_SECTION_HEADING.search(reply) or _runs(reply) & self._instruction_runs)
-        return GuardVerdict(
-            not (unsupported or promised or echoed), tuple(dict.fromkeys(unsupported)), promised, echoed
+        echoed = bool(
+            _SECTION_HEADING.search(reply)
+            or _runs(reply) & self._instruction_runs
+            or (self._instruction_runs and _ABOUT_THE_PROMPT.search(reply))
         )
+        others = self._tells_of_others(reply)
+        return GuardVerdict(
+            not (unsupported or promised or echoed or others),
+            tuple(dict.fromkeys(unsupported)),
+            promised,
+            echoed,
+            others,
+        )
+
+    def _tells_of_others(self, reply: str) -> bool:
+        """Another customer named or described: a person's name the sources do not hold (the
+        customer's own is in their facts), or "the previous customer" unless to refuse to tell."""
+        if _OTHER_CUSTOMER.search(reply) and not _WONT_SHARE.search(reply):
+            return True
+        for match in _HONORIFIC_NAME.finditer(reply):
+            name = next(group for group in match.groups() if group)
+            if name not in _NOT_A_NAME and name not in self._names:
+                return True
+        return False
