@@ -59,7 +59,7 @@ _HONORIFIC_NAME = re.compile(
     r"|\b([A-Z][a-z]+ [A-Z][a-z]+)(?:'s (?:order|address|phone)| (?:ordered|bought|lives|placed|paid))"
 )
 _NOT_A_NAME = frozenset(
-    [
+    (
         "会員",
         "各位",
         "担当者",
@@ -84,7 +84,7 @@ _NOT_A_NAME = frozenset(
         "관리자",
         "운영자",
         "주문자",
-    ]
+    )
 )
 """Honorific words that name a role, not a person."""
 
