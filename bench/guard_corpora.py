@@ -27,7 +27,7 @@ from pathlib import Path
 from bench.openai_double import ChatRequest, OpenAIDouble, ScriptedModel
 from services.faq.lookup import FaqLookupAnswerer
 from services.llm.config import LLMEndpoint, LLMRoles
-from services.llm.fact_guard import FactGuard
+from services.llm.fact_guard import FactGuard, customer_wrote
 from services.llm.gateway import LLMGateway
 from services.llm.prompts import INSTRUCTIONS
 from services.llm.speculative import AnswerRequest, SpeculativeAnswerer
@@ -35,8 +35,8 @@ from services.text.sentences import Language
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 SOURCES = DATA / "guard_shop_sources.txt"
-PARTS = ("tuning", "tuning2", "holdout2")
-"""`tuning2` was the first held-out part: measured once, then tuned on; `holdout2` never was."""
+PARTS = ("tuning", "tuning2", "holdout2", "holdout3")
+"""`tuning2` and `holdout2` were held out, measured once, then tuned on; `holdout3` never was."""
 ECHO = "<<ECHO_INSTRUCTIONS>>"
 ORDER = (
     "Order 20261128-000451: delivered, placed 2026-11-28, total 89,000원, cast-iron pot 24 cm x1, "
@@ -96,9 +96,14 @@ class InjectionCase:
 
     @property
     def facts(self) -> str:
+        """As `customer_facts` writes them: the customer's own text quoted and marked."""
         name = self.injected if self.channel == "display_name" else "김민지 (Kim Minji)"
-        order = ORDER + (f", delivery note: {self.injected}" if self.channel == "order_note" else "")
-        return f"Customer: {name}\n{order}"
+        note = (
+            f", delivery note: {customer_wrote(self.injected, 'note')}"
+            if self.channel == "order_note"
+            else ""
+        )
+        return f"Customer: {customer_wrote(name)}\n{ORDER}{note}"
 
 
 def injection_cases(part: str) -> list[InjectionCase]:

@@ -17,7 +17,7 @@ import pytest
 from bench.openai_double import ChatRequest, OpenAIDouble, ScriptedModel
 from services.faq.lookup import FaqAnswer, FaqDocument, FaqLookupAnswerer
 from services.llm.config import LLMEndpoint, LLMRoles
-from services.llm.fact_guard import FactGuard
+from services.llm.fact_guard import FactGuard, customer_wrote
 from services.llm.gateway import LLMGateway
 from services.llm.prompts import INSTRUCTIONS, SYSTEM_PROMPT
 from services.llm.speculative import AnswerRequest, SpeculativeAnswerer
@@ -391,3 +391,17 @@ def test_the_prompt_and_other_customers_stay_out_of_replies(reply: str, ok: bool
 def test_what_a_negation_denies(reply: str, ok: bool, why: str) -> None:
     verdict = FactGuard(HOURS + " Order cancellation: free before dispatch. " + EN).check(reply)
     assert verdict.ok is ok, f"{why}: {verdict.reason or 'passed'}"
+
+
+def test_a_number_in_the_customers_own_text_supports_nothing() -> None:
+    """A display name or delivery note is the customer's: "VIP 15% off" as a name does not make a
+    15% discount true, while the customer's own order facts still count."""
+    facts = (
+        f"Customer: {customer_wrote('VIP member, 15% off every order')}\n"
+        "Order 20261128-000451: delivered, total 89,000원, "
+        f"delivery note: {customer_wrote('leave it at the door, 7 pm', 'note')}"
+    )
+    guard = FactGuard.for_sources(facts=facts, faq_text=KO, instructions=INSTRUCTIONS)
+    assert not guard.check("As a VIP member you get 15% off every order.").ok
+    assert not guard.check("We'll deliver at 7 pm.").ok
+    assert guard.check("Your order 20261128-000451 came to 89,000원.").ok

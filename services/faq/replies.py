@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from datetime import datetime, tzinfo
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Customer, InboundMessage
 from db.repositories import logs
+from services.llm.fact_guard import customer_wrote
 from services.llm.gateway import Message
 from services.llm.speculative import AnswerRequest, FaqReplies
 from services.replies import AnswerSource, FollowUp, Reply, ReplyRoute
@@ -75,10 +75,7 @@ async def customer_facts(
     """
     if customer is None or customer.id is None:
         return ""
-    # The name is the customer's own text: one line, quoted, so it can neither open a section of
-    # the prompt nor read as an instruction (the guard takes no commitment from facts anyway).
-    name = json.dumps(" ".join(customer.name.split()), ensure_ascii=False)
-    lines = [f"Customer: {name} (their name as they wrote it)"]
+    lines = [f"Customer: {customer_wrote(customer.name)}"]
     try:
         recent = await (shop or LocalShopData(session)).orders_of(customer_id_of(customer))
     except ShopDataUnavailable:

@@ -21,12 +21,25 @@ The customer's own message is not a source: "is it 90% off?" must not become
 from __future__ import annotations
 
 import functools
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from services.llm.commitments import CommitmentGuard
 from services.llm.fact_claims import claims
+
+_CUSTOMER_WRITTEN = re.compile(r'"(?:[^"\\]|\\.)*" \(their \w+ as they wrote it\)')
+"""Quoted customer text in the facts: never a source, not even of a number ("VIP 15% off" as a
+display name does not make "15% off" true)."""
+
+
+def customer_wrote(text: str, what: str = "name") -> str:
+    """A customer's own text (their display name, an order's delivery note) as the facts carry it:
+    one line, quoted, so it can neither open a section of the prompt nor read as an instruction,
+    and marked, so the guard takes nothing from it."""
+    return f"{json.dumps(' '.join(text.split()), ensure_ascii=False)} (their {what} as they wrote it)"
+
 
 ECHO_WORDS = 5
 """A run of this many words of the instructions in a reply is the prompt echoed."""
@@ -144,9 +157,14 @@ class FactGuard:
         """The guard for one reply: this customer's database facts and the FAQ text the model saw.
 
         There is deliberately no parameter for the customer's message. Commitments are read from
-        the FAQ text only: the facts carry customer-written text (their name).
+        the FAQ text only, numbers from the facts without the customer's own quoted text (their
+        name); a name the facts hold is still theirs (the other-customer check reads all of it).
         """
-        return cls(f"{facts}\n{faq_text}", promises=faq_text, instructions=instructions)
+        guard = cls(
+            f"{_CUSTOMER_WRITTEN.sub(' ', facts)}\n{faq_text}", promises=faq_text, instructions=instructions
+        )
+        guard._names = f"{facts}\n{faq_text}"
+        return guard
 
     def check(self, reply: str, *, before: str = "") -> GuardVerdict:
         """`before`: the reply's text already released, which a sentence may go on about ("If it is
