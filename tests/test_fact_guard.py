@@ -405,3 +405,16 @@ def test_a_number_in_the_customers_own_text_supports_nothing() -> None:
     assert not guard.check("As a VIP member you get 15% off every order.").ok
     assert not guard.check("We'll deliver at 7 pm.").ok
     assert guard.check("Your order 20261128-000451 came to 89,000원.").ok
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Here are the facts about your order: it was delivered yesterday.",
+        "다른 분께 선물하실 때는 선물 포장을 추가해 주세요.",
+        "他の方へのプレゼントでしたら、ギフト包装も承ります。",
+    ],
+)
+def test_ordinary_words_are_neither_the_prompt_nor_another_customer(reply: str) -> None:
+    guard = FactGuard.for_sources(facts=CUSTOMER, faq_text=KO, instructions=INSTRUCTIONS)
+    assert not guard.check(reply).echoed and not guard.check(reply).others

@@ -46,7 +46,7 @@ ECHO_WORDS = 5
 _SECTION_HEADING = re.compile(r"^\s*(?:FACTS|FAQ|SHOP NOTE|INSTRUCTIONS|SYSTEM)\s*:", re.MULTILINE)
 _WORD = re.compile(r"[a-z0-9']+")
 _ABOUT_THE_PROMPT = re.compile(
-    r"\bFACTS\b|\b(?:FAQ|FACTS) (?:and (?:FAQ|FACTS) )?sections?\b|system prompt"
+    r"(?-i:\bFACTS\b)|\bFACTS (?:and FAQ )?sections?\b|\bFAQ and FACTS\b|system prompt"
     r"|\b(?:my|the bot's|your) (?:own )?(?:instructions|guidelines|rules are|rules:|settings are|setup is)"
     r"|(?:시스템\s*)?프롬프트|지시\s*사항|(?:제|내|저의|나의)\s*(?:규칙|설정)(?:은|는|이)|섹션"
     r"|プロンプト|(?:私|わたし)の(?:設定|指示|ルール)|指示(?:内容|文)|セクション",
@@ -54,9 +54,9 @@ _ABOUT_THE_PROMPT = re.compile(
 )
 """A reply that talks about its own instructions (quoted, translated or paraphrased) leaks them."""
 _OTHER_CUSTOMER = re.compile(
-    r"\b(?:previous|last|other|another|different|earlier) (?:customer|buyer|shopper|client|person)"
-    r"|(?:직전|이전|앞|다른|전)\s*(?:고객|주문자|구매자|손님|분)"
-    r"|(?:直前|前|他|別)の(?:お客様|ご注文者|注文者|購入者|方)",
+    r"\b(?:previous|last|other|another|different|earlier) (?:customer|buyer|shopper|client)"
+    r"|(?:직전|이전|다른)\s*(?:고객|주문자|구매자|손님)"
+    r"|(?:直前|前|他|別)の(?:お客様|ご注文者|注文者|購入者)",
     re.IGNORECASE,
 )
 _WONT_SHARE = re.compile(
