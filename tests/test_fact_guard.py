@@ -418,3 +418,26 @@ def test_a_number_in_the_customers_own_text_supports_nothing() -> None:
 def test_ordinary_words_are_neither_the_prompt_nor_another_customer(reply: str) -> None:
     guard = FactGuard.for_sources(facts=CUSTOMER, faq_text=KO, instructions=INSTRUCTIONS)
     assert not guard.check(reply).echoed and not guard.check(reply).others
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Please keep the original packaging and the receipt until the return is done.",
+        "At this time we ship on weekdays only.",
+        "If you are buying it as a gift, gift wrapping is 2,000 won per item.",
+        "The parcel should reach you one to two days after dispatch.",
+        "상품을 다 돌려보내 주시면 받는 대로 확인해 드릴게요.",
+        "이번에는 재고가 충분해서 오늘 발송됩니다.",
+        "カスタマーサービスでは平日にお問い合わせを承ります。",
+        "プレゼントする場合はギフト包装をお選びください。",
+        "There is no difference in price between the colours.",
+        "Customers will pay for return shipping after a change of mind.",
+        "こちらでお支払い方法をご確認いただけます。",
+    ],
+)
+def test_everyday_words_are_no_commitments(reply: str) -> None:
+    """Words near a commitment's that promise nothing (a gift the customer gives, a parcel that
+    reaches them, "this time" of the season, packaging to keep) are not read as one."""
+    guard = FactGuard(HOURS + " Gift wrapping: 2,000 won per item. " + EN)
+    assert not guard.check(reply).commitments, guard.check(reply).reason
