@@ -143,14 +143,20 @@ class FactGuard:
     """Checks replies against one set of sources; build it once per reply, check each sentence."""
 
     def __init__(
-        self, sources: str, *, promises: str | None = None, instructions: Sequence[str] = ()
+        self,
+        sources: str,
+        *,
+        promises: str | None = None,
+        instructions: Sequence[str] = (),
+        names: str | None = None,
     ) -> None:
         """`sources`: what numbers may come from; `promises`: the shop's own text, what commitments
-        may come from (default `sources`); `instructions`: prompt text a reply must not reproduce."""
+        may come from (default `sources`); `instructions`: prompt text a reply must not reproduce;
+        `names`: where a person a reply names must be found (default `sources`)."""
         self._offers: frozenset[str] = frozenset().union(*(claim.offers for claim in claims(sources)))
         self._commitments = CommitmentGuard(sources if promises is None else promises)
         self._instruction_runs = _instruction_runs(tuple(instructions))
-        self._names = sources
+        self._names = sources if names is None else names
 
     @classmethod
     def for_sources(cls, *, facts: str, faq_text: str, instructions: Sequence[str] = ()) -> FactGuard:
@@ -160,11 +166,12 @@ class FactGuard:
         the FAQ text only, numbers from the facts without the customer's own quoted text (their
         name); a name the facts hold is still theirs (the other-customer check reads all of it).
         """
-        guard = cls(
-            f"{_CUSTOMER_WRITTEN.sub(' ', facts)}\n{faq_text}", promises=faq_text, instructions=instructions
+        return cls(
+            f"{_CUSTOMER_WRITTEN.sub(' ', facts)}\n{faq_text}",
+            promises=faq_text,
+            instructions=instructions,
+            names=f"{facts}\n{faq_text}",
         )
-        guard._names = f"{facts}\n{faq_text}"
-        return guard
 
     def check(self, reply: str, *, before: str = "") -> GuardVerdict:
         """`before`: the reply's text already released, which a sentence may go on about ("If it is
