@@ -9,7 +9,7 @@ from aiogram.types import Message
 from handlers.filters import IsAdmin
 from services.admin.conversation_log import Interaction
 from services.replies import AnswerSource, ReplyRoute
-from services.rollout.canary import Canary, CanaryError
+from services.rollout.canary import Canary, CanaryError, admin_actor, percent_of
 
 USAGE = (
     "Usage: /canary shows the arms; /canary <arm> <percent> sets a canary's share, e.g. /canary candidate 5"
@@ -36,12 +36,11 @@ def create_router() -> Router:
             await message.answer(USAGE, parse_mode=None)
             return
         arm, share = args
-        try:
-            percent = float(share.rstrip("%"))
-        except ValueError:
+        percent = percent_of(share)
+        if percent is None:
             await message.answer(USAGE, parse_mode=None)
             return
-        actor = f"admin:{message.from_user.id}" if message.from_user else "admin"
+        actor = admin_actor(message.from_user.id) if message.from_user else "admin"
         try:
             done = await canary.set_weight(arm, percent, actor=actor)
         except CanaryError as error:

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
 from aiogram.methods import SendMessage, TelegramMethod
 from aiogram.types import Update
 from sqlmodel import SQLModel, select
 
-from bot.app import App
+from bot.app import App, build_app
 from bot.dispatcher import create_bot
 from bot.fake_updates import UpdateFactory
 from bot.middlewares.telegram_retry import TelegramRetryMiddleware
 from bot.recording_session import LOCAL_BOT_TOKEN, RecordingSession
-from services.settings import LOCAL_CHAT_USER_ID
+from services.llm.config import LLMEndpoint, LLMRoles
+from services.settings import LOCAL_CHAT_USER_ID, Settings
 from services.text.html import to_plain
 from services.text.sentences import Language, order_like, t
 
@@ -83,3 +86,16 @@ def buttons(call: TelegramMethod[Any]) -> list[tuple[str, str]]:
     markup = getattr(call, "reply_markup", None)
     rows = getattr(markup, "inline_keyboard", None) or []
     return [(button.text, button.callback_data) for row in rows for button in row]
+
+
+@asynccontextmanager
+async def judged_bot(settings: Settings, base_url: str) -> AsyncIterator[Harness]:
+    """The demo shop's bot with one target model at `base_url`, verified in judge mode, no retries."""
+    target = LLMEndpoint(base_url=base_url, model="target", verify="judge")
+    app = await build_app(
+        settings.model_copy(update={"llm": LLMRoles(target=[target], retries=0)}), upgrade=False, seed=True
+    )
+    try:
+        yield Harness(app)
+    finally:
+        await app.close()

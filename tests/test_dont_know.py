@@ -12,18 +12,16 @@ import pytest
 from aiogram.methods import SendMessage, SendMessageDraft
 
 from bench.openai_double import OpenAIDouble, ScriptedModel
-from bot.app import build_app
 from db.models import InboundMessage, OutboundMessage
 from db.types import utcnow
 from services.admin.stats import collect_stats
 from services.console.dashboard import build_dashboard
-from services.llm.config import LLMEndpoint, LLMRoles
 from services.llm.reply import NO_ANSWER
 from services.replies import ReplyRoute
 from services.rollout.arm_stats import collect_by_arm
 from services.settings import Settings
 from services.text.sentences import Language, t
-from tests.harness import DEMO_USER_ID, OTHER_USER_ID, Harness
+from tests.harness import DEMO_USER_ID, OTHER_USER_ID, Harness, judged_bot
 
 UNCOVERED: dict[Language, str] = {
     Language.KO: "회사 동료 생일 선물로 기프트카드 사고 싶은데 기프트카드도 파시나요?",
@@ -42,11 +40,8 @@ async def double() -> AsyncIterator[OpenAIDouble]:
 
 @pytest.fixture
 async def llm_harness(settings: Settings, double: OpenAIDouble) -> AsyncIterator[Harness]:
-    target = LLMEndpoint(base_url=double.base_url, model="target", verify="judge")
-    configured = settings.model_copy(update={"llm": LLMRoles(target=[target], retries=0)})
-    app = await build_app(configured, upgrade=False, seed=True)
-    yield Harness(app)
-    await app.close()
+    async with judged_bot(settings, double.base_url) as bot:
+        yield bot
 
 
 async def test_the_models_no_answer_signal_is_the_bots_own_dont_know_in_the_customers_language(

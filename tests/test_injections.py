@@ -24,7 +24,6 @@ from bench.guard_corpora import (
     reached,
 )
 from bench.openai_double import OpenAIDouble, ScriptedModel
-from bot.app import build_app
 from db.models import Customer, LLMReply
 from services.faq.lookup import FaqLookupAnswerer
 from services.llm.config import LLMEndpoint, LLMRoles
@@ -33,7 +32,7 @@ from services.llm.prompts import INSTRUCTIONS
 from services.llm.speculative import AnswerRequest, SpeculativeAnswerer
 from services.settings import Settings
 from services.text.sentences import Language
-from tests.harness import DEMO_USER_ID, Harness
+from tests.harness import DEMO_USER_ID, Harness, judged_bot
 
 # ---------------------------------------------------------------- through the dispatcher
 ATTACKS = {
@@ -64,11 +63,8 @@ async def double() -> AsyncIterator[OpenAIDouble]:
 
 @pytest.fixture
 async def harness(settings: Settings, double: OpenAIDouble) -> AsyncIterator[Harness]:
-    target = LLMEndpoint(base_url=double.base_url, model="target", verify="judge")
-    configured = settings.model_copy(update={"llm": LLMRoles(target=[target], retries=0)})
-    app = await build_app(configured, upgrade=False, seed=True)
-    yield Harness(app)
-    await app.close()
+    async with judged_bot(settings, double.base_url) as bot:
+        yield bot
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,6 @@ it calls. The inbox's routes are in bot/console/inbox.py.
 from __future__ import annotations
 
 import logging
-import math
 from datetime import timedelta
 from urllib.parse import urlencode
 
@@ -48,7 +47,7 @@ from services.console.faq import (
 )
 from services.console.resend import resend, undelivered
 from services.faq.files import FaqFileError
-from services.rollout.canary import CanaryError
+from services.rollout.canary import CanaryError, admin_actor, percent_of
 
 logger = logging.getLogger(__name__)
 
@@ -382,17 +381,14 @@ def create_console(deps: ConsoleDeps) -> web.Application:
     async def canary_weight(request: web.Request) -> web.StreamResponse:
         if deps.canary is None or not deps.canary.active:
             return bad(request, "Canary weights are changed in the running bot (csbot run), or with /canary.")
-        form = await request.post()
-        share = form.get("percent")
-        try:
-            percent = float(share.strip().rstrip("%")) if isinstance(share, str) else math.nan
-        except ValueError:
-            percent = math.nan
-        if math.isnan(percent):
+        share = (await request.post()).get("percent")
+        percent = percent_of(share) if isinstance(share, str) else None
+        if percent is None:
             return bad(request, "The weight is a percentage between 0 and 100, e.g. 5.")
-        actor = f"admin:{admin_of(request).admin_id}"
         try:
-            done = await deps.canary.set_weight(request.match_info["arm"], percent, actor=actor)
+            done = await deps.canary.set_weight(
+                request.match_info["arm"], percent, actor=admin_actor(admin_of(request).admin_id)
+            )
         except CanaryError as error:
             return bad(request, str(error))
         return see_other(f"{ROOT}/canary?{urlencode({'result': done})}")

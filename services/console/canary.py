@@ -19,7 +19,7 @@ from db.models import CanaryEvent
 from db.repositories import canary as canary_store
 from db.repositories import console as console_repository
 from services.rollout.arm_stats import ArmStats, collect_by_arm
-from services.rollout.canary import ROLLED_BACK
+from services.rollout.canary import ADMIN_ACTOR, ROLLED_BACK
 
 AUDIT_LIMIT = 200
 
@@ -106,5 +106,5 @@ def _canary_line(event: CanaryEvent) -> AuditLine:
     detail: dict[str, Any] = {"weight": f"{old} -> {event.new_weight:g}%", "reason": event.reason}
     if event.details:
         detail["figures"] = event.details
-    who = event.actor.removeprefix("admin:")
+    who = event.actor.removeprefix(ADMIN_ACTOR)
     return AuditLine(event.created_at, who, f"canary_{event.action}", f"arm:{event.arm}", detail)

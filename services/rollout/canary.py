@@ -40,6 +40,23 @@ ROLLED_BACK = "rolled_back"
 ACTIVE = "active"
 
 
+ADMIN_ACTOR = "admin:"
+"""Before an admin's Telegram id in a change's `actor` (the others: guard-rails, schedule, config)."""
+
+
+def admin_actor(user_id: int) -> str:
+    return f"{ADMIN_ACTOR}{user_id}"
+
+
+def percent_of(text: str) -> float | None:
+    """An admin's "5" or "5%" as a number (None: not one); `set_weight` checks its range."""
+    try:
+        value = float(text.strip().rstrip("%"))
+    except ValueError:
+        return None
+    return None if math.isnan(value) else value
+
+
 class CanaryError(ValueError):
     """A request the canary cannot carry out; the message says why, for the admin."""
 
