@@ -51,14 +51,17 @@ HELD_OUT_FAQ: tuple[tuple[str, str], ...] = (
     ("holdout_faq15.csv", "holdout_faq15_questions.tsv"),
 )
 """Never read by bench/calibrate.py nor used to choose a weight."""
-HELD_OUT_VOICE_FAQ: tuple[tuple[str, str], ...] = (
-    ("holdout_electronics.csv", "holdout_electronics_questions.tsv"),
-    ("holdout_pets.csv", "holdout_pets_questions.tsv"),
-    ("holdout_bakery.csv", "holdout_bakery_questions.tsv"),
+TUNING_VOICE_FAQ: tuple[tuple[str, str], ...] = (
+    ("tuning_cosmetics.csv", "tuning_cosmetics_questions.tsv"),
+    ("tuning_electronics.csv", "tuning_electronics_questions.tsv"),
+    ("tuning_pets.csv", "tuning_pets_questions.tsv"),
+    ("tuning_bakery.csv", "tuning_bakery_questions.tsv"),
 )
-"""Held out, in the customer's voice (long messages, two questions in one, typos, casual and
-honorific Korean, keigo), FAQs as shops publish them (no examples): the sets to trust when the
-others disagree."""
+"""In the customer's voice (long messages, two questions in one, typos, casual and honorific Korean,
+keigo), FAQs as shops publish them (no examples); the last three were held out at first, then their
+misses were read and the offers' bars (services/faq/choices.py) chosen on them."""
+HELD_OUT_VOICE_FAQ: tuple[tuple[str, str], ...] = (("holdout_camping.csv", "holdout_camping_questions.tsv"),)
+"""Held out, in the customer's voice: the sets to trust when the others disagree."""
 TUNING_ROUTES: tuple[str, ...] = ("complaints.tsv", "product_facts.tsv")
 HELD_OUT_ROUTES: tuple[str, ...] = ("complaints_holdout.tsv", "product_facts_holdout.tsv")
 """Questions to the demo shop judged by the route they get (a return offered, a person, the stock
@@ -104,7 +107,12 @@ def main() -> None:
     print(
         f"{'FAQ set':<34}{'role':<10}{'coverage':>9}{'false':>7}{'one tap':>9}{'reached':>9}{'noise':>7}{'questions':>10}"
     )
-    for role, sets in (("tuning", TUNING_FAQ), ("held-out", HELD_OUT_FAQ), ("voice", HELD_OUT_VOICE_FAQ)):
+    for role, sets in (
+        ("tuning", TUNING_FAQ),
+        ("held-out", HELD_OUT_FAQ),
+        ("voice", TUNING_VOICE_FAQ[1:]),
+        ("voice-out", HELD_OUT_VOICE_FAQ),
+    ):
         totals = [0.0, 0.0, 0.0]
         for faq, questions in sets:
             if not (DATA / questions).exists():
@@ -132,7 +140,7 @@ def main() -> None:
     print(
         f"\n{'learning curve (half filed)':<34}{'role':<10}{'coverage':>9}{'false':>7}{'reached':>9}  before"
     )
-    for role, sets in (("tuning", TUNING_FAQ[-1:]), ("voice", HELD_OUT_VOICE_FAQ)):
+    for role, sets in (("voice", TUNING_VOICE_FAQ), ("voice-out", HELD_OUT_VOICE_FAQ)):
         for faq, questions in sets:
             lookup = FaqLookupAnswerer(faq_documents(faq), min_confidence=args.min_confidence)
             curve = learning_curve(load_questions(DATA / questions), classifier, lookup)

@@ -1,7 +1,7 @@
 """The second look (services/faq/second_look.py): fit its calibration, and choose the offers' bars.
 
     .venv/bin/python -m bench.retrieval            # refit services/faq/data/second_look_calibration.json
-    .venv/bin/python -m bench.retrieval --offers   # reached and noise per OFFER_ABOVE / ALTERNATIVES_WITHIN
+    .venv/bin/python -m bench.retrieval --offers   # reached and noise per OFFER_ABOVE / BESIDE_A_SERVICE_ABOVE
 
 Tuning FAQs only (bench.eval_sets.TUNING_FAQ), each asked twice: as written, and with the first
 half of its questions filed under their entries as examples and the second half asked (what a
@@ -19,7 +19,7 @@ import sys
 import numpy as np
 
 from bench.calibrate import fit_logistic
-from bench.eval_sets import DATA, TUNING_FAQ, demo_classifier, faq_documents
+from bench.eval_sets import DATA, TUNING_FAQ, TUNING_VOICE_FAQ, demo_classifier, faq_documents
 from services.faq.calibration import Calibration
 from services.faq.entry import FaqDocument
 from services.faq.evaluation import Question, evaluate, file_examples, language_of, load_questions
@@ -111,29 +111,40 @@ def fit() -> dict[str, object]:
     }
 
 
-OFFER_GRID = ((0.1, 0.2), (0.05, 0.2), (0.05, 0.3), (0.02, 0.3), (0.0, 0.3), (0.05, 9.0))
+OFFER_GRID = (
+    (0.05, 9.0),
+    (0.05, 0.1),
+    (0.04, 0.1),
+    (0.03, 0.3),
+    (0.03, 0.1),
+    (0.03, 0.05),
+    (0.02, 0.1),
+    (0.0, 0.1),
+)
+"""(`OFFER_ABOVE`, `BESIDE_A_SERVICE_ABOVE`) pairs; 9.0: never beside a service."""
 
 
 def offers() -> None:
     """Reached (answered right or offered), noise (uncovered questions shown buttons) and buttons
-    per offer on the tuning FAQs, per pair of bars."""
+    per offer, per pair of bars, on the tuning FAQs and on those in the customer's voice (a customer
+    the bot does not know yet, as `csbot eval` asks)."""
     import services.faq.choices as choices
-    import services.faq.matcher as matcher
 
     classifier = demo_classifier()
-    sets = [(FaqLookupAnswerer(faq_documents(f)), load_questions(DATA / q)) for f, q in TUNING_FAQ]
-    for above, window in OFFER_GRID:
-        choices.OFFER_ABOVE, matcher.ALTERNATIVES_WITHIN = above, window
-        reports = []
-        for lookup, questions in sets:
-            lookup.reload(lookup.matcher.documents)  # forget the matches made at other bars
-            reports.append(evaluate(questions, classifier, lookup))
-        reached = np.mean([(r.coverage or 0) + (r.one_tap or 0) for r in reports])
-        noise = np.mean([r.offered_uncovered or 0 for r in reports])
-        per_offer = np.mean([r.offered_entries / max(1, r.offers) for r in reports])
-        print(
-            f"OFFER_ABOVE {above} ALTERNATIVES_WITHIN {window}: reached {reached:.3f} noise {noise:.3f} per offer {per_offer:.2f}"
-        )
+    groups = {
+        name: [(FaqLookupAnswerer(faq_documents(f)), load_questions(DATA / q)) for f, q in files]
+        for name, files in (("tuning", TUNING_FAQ), ("voice", TUNING_VOICE_FAQ))
+    }
+    for above, beside in OFFER_GRID:
+        choices.OFFER_ABOVE, choices.BESIDE_A_SERVICE_ABOVE = above, beside
+        line = [f"OFFER_ABOVE {above} BESIDE_A_SERVICE_ABOVE {beside}:"]
+        for name, sets in groups.items():
+            reports = [evaluate(questions, classifier, lookup) for lookup, questions in sets]
+            reached = np.mean([(r.coverage or 0) + (r.one_tap or 0) for r in reports])
+            noise = np.mean([r.offered_uncovered or 0 for r in reports])
+            per_offer = np.mean([r.offered_entries / max(1, r.offers) for r in reports])
+            line.append(f"{name} reached {reached:.3f} noise {noise:.3f} per offer {per_offer:.2f}")
+        print("  ".join(line))
 
 
 def main() -> None:

@@ -117,6 +117,7 @@ def create_router() -> Router:
         match reply.follow_up:
             case FollowUp.HAND_OFF:
                 await start_handoff(message, bot, session, settings, interaction)
+                await _entries_after(message, interaction, reply.choices, language, "while_you_wait")
             case FollowUp.START_RETURN:
                 assert message.from_user is not None
                 await start_return_flow(
@@ -124,6 +125,7 @@ def create_router() -> Router:
                 )
             case FollowUp.SHARE_CONTACT:
                 await say(message, reply.text, reply_markup=share_contact_keyboard(language))
+                await _entries_after(message, interaction, reply.choices, language, "or_one_of_these")
             case _:
                 _log_offered(interaction, reply.choices)
                 markup = _offer(
@@ -221,6 +223,21 @@ def _log_offered(interaction: Interaction, entries: tuple[FaqDocument, ...]) -> 
     """The admin log (and `csbot chat --json`) lists the entries offered as buttons."""
     if entries and isinstance(interaction.entities.get("faq"), dict):
         interaction.entities["faq"]["offered"] = [entry.slug for entry in entries]
+
+
+async def _entries_after(
+    message: Message,
+    interaction: Interaction,
+    entries: tuple[FaqDocument, ...],
+    language: Language,
+    text_key: str,
+) -> None:
+    """The FAQ entries offered in a message of their own after a reply whose keyboard is another's
+    (the contact button) or that hands over to a person."""
+    if not entries:
+        return
+    _log_offered(interaction, entries)
+    await say(message, t(text_key, language), reply_markup=choices(_faq_choices(entries, language)))
 
 
 def _offer(

@@ -94,7 +94,9 @@ async def answer_inquiry(session: AsyncSession, inquiry: Inquiry) -> Reply:
                     order_example=example,
                 )
             case Route.ORDERS:
-                entries = entries_to_offer(faq.lookup, understanding, text, language)
+                entries = entries_to_offer(
+                    faq.lookup, understanding, text, language, known_customer=customer is not None
+                )
                 if names_own_order(text, entities) or customer is not None:
                     orders = await answer_orders(
                         shop,
@@ -123,8 +125,10 @@ async def answer_inquiry(session: AsyncSession, inquiry: Inquiry) -> Reply:
         return Reply(t("shop_unavailable", language), AnswerSource.TEMPLATE, FollowUp.OFFER_HAND_OFF, route)
     match understanding.route:
         case Route.RETURNS:
-            entries = entries_to_offer(faq.lookup, understanding, text, language)
-            return await answer_returns(
+            entries = entries_to_offer(
+                faq.lookup, understanding, text, language, known_customer=customer is not None
+            )
+            returned = await answer_returns(
                 session,
                 customer,
                 text,
@@ -137,8 +141,11 @@ async def answer_inquiry(session: AsyncSession, inquiry: Inquiry) -> Reply:
                 choices=entries,
                 damaged=understanding.complaint is Complaint.DAMAGED,
             )
+            return _also_offering(returned, entries, language)
         case Route.HANDOFF:
-            return Reply("", AnswerSource.HANDOFF, FollowUp.HAND_OFF, ReplyRoute.HUMAN)
+            # A person is asked for; the entries the question may have meant follow the hand-off.
+            entries = entries_to_offer(faq.lookup, understanding, text, language)
+            return Reply("", AnswerSource.HANDOFF, FollowUp.HAND_OFF, ReplyRoute.HUMAN, choices=entries)
         case Route.SMALL_TALK:
             kind = understanding.small_talk
             text_key = "welcome" if kind is SmallTalk.GREETING else f"small_talk_{kind}"
@@ -211,9 +218,15 @@ def _with_second_answer(reply: Reply, faq: FaqReplies, text: str, language: Lang
 
 
 def _also_offering(reply: Reply, entries: tuple[FaqDocument, ...], language: Language) -> Reply:
-    """The service's answer, with the FAQ entries the question may have meant after it (an answer
-    that needs its own keyboard, the contact button, keeps it)."""
-    if not entries or reply.follow_up is not FollowUp.NONE:
+    """The service's answer, with the FAQ entries the question may have meant after it. A request to
+    share a contact keeps its own keyboard (Telegram's contact button is a reply keyboard): the
+    entries follow it in a message of their own; any other answer with a keyboard of its own keeps
+    it alone."""
+    if not entries or reply.choices:
+        return reply
+    if reply.follow_up is FollowUp.SHARE_CONTACT:
+        return replace(reply, choices=entries)
+    if reply.follow_up is not FollowUp.NONE:
         return reply
     return replace(reply, text=f"{reply.text}\n\n{t('or_one_of_these', language)}", choices=entries)
 

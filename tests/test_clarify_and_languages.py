@@ -58,7 +58,9 @@ async def _texts(harness: Harness, data: str) -> list[str]:
 
 
 async def test_japanese_customers_get_japanese_replies(harness: Harness) -> None:
-    assert await harness.say(OTHER_USER_ID, "返品したいです") == [t("need_contact", Language.JA)]
+    contact, *entries = await harness.say(OTHER_USER_ID, "返品したいです")
+    assert contact == t("need_contact", Language.JA)
+    assert entries in ([], [t("or_one_of_these", Language.JA)])  # the entries it may have meant, after
     [answer] = await harness.say(OTHER_USER_ID, "支払い方法は何がありますか")
     assert answer.startswith("韓国のクレジットカード")
     assert await harness.say(OTHER_USER_ID, "海外発送はできますか") != []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from aiogram.methods import SendMessage
+from aiogram.types import ReplyKeyboardMarkup
 
 import services.faq.store
 from bot.app import App, build_app
@@ -11,7 +12,7 @@ from bot.local_chat import LocalChat
 from db.models import FaqEntry, InboundMessage, Product
 from handlers.keyboards import FaqChoice, HandoffOffer
 from services.admin.figures import says_dont_know
-from services.faq.choices import OFFER_ABOVE, entry_key, offered, picked_entry
+from services.faq.choices import BESIDE_A_SERVICE_ABOVE, OFFER_ABOVE, entry_key, offered, picked_entry
 from services.faq.entry import FaqDocument
 from services.faq.lookup import FaqLookupAnswerer
 from services.faq.matcher import FaqMatch
@@ -21,7 +22,7 @@ from services.text.sentences import Language, t
 from services.understanding.classifier import Classification, Intent
 from services.understanding.entities import Entities
 from services.understanding.understand import Route, Understanding
-from tests.harness import DEMO_USER_ID, OTHER_USER_ID, Harness, buttons
+from tests.harness import DEMO_USER_ID, OTHER_USER_ID, SUPPORT_CHAT_ID, Harness, buttons
 
 UNSURE_PAYMENT_QUESTION = "can I split the payment?"
 """Covered by the demo FAQ's payment entry, which the matcher ranks first without being sure."""
@@ -186,10 +187,23 @@ def test_choices_only_where_the_bot_has_no_answer_of_its_own() -> None:
     assert offered(_understanding(Route.CLARIFY, likely), text) == ("receipts", "payment-methods")
     assert offered(_understanding(Route.NO_ENTRY, OFFER_ABOVE - 0.05), text) == ()  # nothing likely enough
     assert offered(_understanding(Route.FAQ_ENTRY, 0.95, answered=True), text) == ()  # answered outright
-    # The orders service answers a question about the customer's own order; a delivery question
-    # that names none gets the entries after the orders service's answer.
-    assert offered(_understanding(Route.ORDERS, likely), "where is my order?") == ()
-    assert offered(_understanding(Route.ORDERS, likely), "my parcel has not arrived") == ()
+    # The orders service answers a linked customer's question about their own order alone; one it
+    # cannot answer yet (a customer not linked: it asks who they are) gets the entries after it,
+    # above their own bar; a message naming an order asks about that order.
+    linked = {"known_customer": True}
+    assert offered(_understanding(Route.ORDERS, likely), "where is my order?", **linked) == ()
+    assert offered(_understanding(Route.ORDERS, likely), "my parcel has not arrived", **linked) == ()
+    beside = BESIDE_A_SERVICE_ABOVE + 0.05
+    expected = ("receipts", "payment-methods")
+    assert offered(_understanding(Route.ORDERS, beside), "where is my order?") == expected
+    assert offered(_understanding(Route.ORDERS, BESIDE_A_SERVICE_ABOVE - 0.01), "where is my order?") == ()
+    numbered = Entities(order_numbers=("20240115-001234",))
+    assert offered(_understanding(Route.ORDERS, beside, entities=numbered), "where is 20240115-001234?") == ()
+    # A request for a person is handed over, linked or not, with the entries after it.
+    assert offered(
+        _understanding(Route.HANDOFF, beside), "what are your hours? nobody answered", **linked
+    ) == (expected)
+    assert offered(_understanding(Route.HANDOFF, BESIDE_A_SERVICE_ABOVE - 0.01), "a person please") == ()
     assert offered(_understanding(Route.ORDERS, likely), "free shipping over how much?") == (
         "receipts",
         "payment-methods",
@@ -204,8 +218,9 @@ def test_choices_only_where_the_bot_has_no_answer_of_its_own() -> None:
     # The returns service: a policy question gets the entries, a request to file one its flow.
     policy = "is there a fee for returning something?"
     assert offered(_understanding(Route.RETURNS, likely), policy) == ("receipts", "payment-methods")
-    assert offered(_understanding(Route.RETURNS, likely), "I want to return my order") == ()
-    assert offered(_understanding(Route.RETURNS, likely), "where is my refund?") == ()
+    assert offered(_understanding(Route.RETURNS, likely), "I want to return my order", **linked) == ()
+    assert offered(_understanding(Route.RETURNS, likely), "where is my refund?", **linked) == ()
+    assert offered(_understanding(Route.RETURNS, beside), "where is my refund?") == expected
 
 
 async def test_a_returns_policy_question_no_entry_answers_offers_entries_then_a_return(
@@ -319,3 +334,53 @@ async def test_a_tapped_entry_learns_the_question_and_answers_it_outright_next_t
     await harness.feed(harness.updates.callback(OTHER_USER_ID, payment_button))  # a second tap
     [english] = [r for r in await harness.rows(FaqEntry) if (r.slug, r.language) == ("payment-methods", "en")]
     assert english.examples.splitlines().count(UNSURE_PAYMENT_QUESTION) == 1, "filed once"
+
+
+TRACKING_QUESTION = "how can i see where is my parcel now? ordered 2 days ago"
+"""An order question from a customer the bot does not know yet: it asks who they are, and the
+closest entries may be what was meant (the demo FAQ ranks same-day dispatch first)."""
+
+
+async def test_a_stranger_asking_after_their_parcel_gets_the_contact_button_then_the_entries(
+    harness: Harness,
+) -> None:
+    question = harness.updates.text(OTHER_USER_ID, TRACKING_QUESTION)
+    contact, entries = [c for c in await harness.feed(question) if isinstance(c, SendMessage)]
+    assert contact.text == t("need_contact", Language.EN)
+    assert isinstance(contact.reply_markup, ReplyKeyboardMarkup)  # Telegram's contact button is its own
+    assert contact.reply_markup.keyboard[0][0].request_contact is True
+    assert entries.text == t("or_one_of_these", Language.EN)
+    offered_buttons = buttons(entries)
+    assert offered_buttons[0][0] == _entry("same-day-dispatch").question
+    assert 1 <= len(offered_buttons) <= 3  # entries alone: the contact button is a message above
+    logged = await _row_of(harness, question.update_id)
+    assert logged.entities is not None and logged.entities["faq"]["offered"][0] == "same-day-dispatch"
+
+    tap = harness.updates.callback(OTHER_USER_ID, offered_buttons[0][1])
+    answers = [c.text for c in await harness.feed(tap) if isinstance(c, SendMessage)]
+    assert answers == [_entry("same-day-dispatch").answer]
+
+
+async def test_a_linked_customer_asking_after_their_parcel_gets_their_orders_alone(harness: Harness) -> None:
+    replies = await harness.feed(harness.updates.text(DEMO_USER_ID, TRACKING_QUESTION))
+    [orders] = [c for c in replies if isinstance(c, SendMessage)]
+    assert orders.text.startswith(t("recent_orders", Language.EN, lines="").strip())
+    assert t("or_one_of_these", Language.EN) not in orders.text
+    assert not buttons(orders) or all(
+        label != _entry("same-day-dispatch").question for label, _ in buttons(orders)
+    )
+
+
+async def test_a_request_for_a_person_is_handed_over_with_the_entries_it_may_have_meant(
+    harness: Harness,
+) -> None:
+    question = harness.updates.text(OTHER_USER_ID, "상담시간이 어떻게 되나요? 아까 전화했는데 안 받으셔서요")
+    calls = await harness.feed(question)
+    to_customer = [c for c in calls if isinstance(c, SendMessage) and c.chat_id == OTHER_USER_ID]
+    assert any(isinstance(c, SendMessage) and c.chat_id == SUPPORT_CHAT_ID for c in calls)  # handed over
+    *_, entries = to_customer
+    assert entries.text == t("while_you_wait", Language.KO)
+    assert buttons(entries)[0][0] == _entry("opening-hours", "ko").question
+
+    plain = await harness.feed(harness.updates.text(DEMO_USER_ID, "I want to talk to a person"))
+    assert t("while_you_wait", Language.EN) not in [c.text for c in plain if isinstance(c, SendMessage)]

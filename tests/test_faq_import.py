@@ -100,7 +100,7 @@ async def test_the_running_bot_answers_from_the_changed_faq_without_a_restart(
     """The demo FAQ has no gift cards: it says so; after an import it answers, with no restart."""
     monkeypatch.setattr(services.faq.store, "CHECK_EVERY_SECONDS", 0.0)
     [before] = await harness.say(OTHER_USER_ID, "Do you sell gift cards?")
-    assert before == t("faq_no_match", Language.EN)
+    assert before in (t("faq_no_match", Language.EN), t("faq_no_match_choices", Language.EN))
     async with harness.app.session_factory() as session:
         await import_faq(session, parse_faq_csv(FIRST.encode(), source="faq.csv"), replace=False)
     [after] = await harness.say(OTHER_USER_ID, "Do you sell gift cards?")

@@ -127,7 +127,7 @@ def test_the_customer_voice_sets_are_well_formed() -> None:
     from services.faq.store import file_documents
 
     data = Path("tests/data")
-    for shop in ("tuning_cosmetics", "holdout_electronics", "holdout_pets", "holdout_bakery"):
+    for shop in ("tuning_cosmetics", "tuning_electronics", "tuning_pets", "tuning_bakery", "holdout_camping"):
         slugs = {d.slug for d in file_documents((data / f"{shop}.csv").read_bytes(), source=shop)}
         questions = load_questions(data / f"{shop}_questions.tsv")
         assert len(questions) >= 150

@@ -40,7 +40,7 @@ async def test_repeated_reads_come_from_the_cache(harness: Harness) -> None:
 
 
 async def test_linking_a_customer_is_seen_by_the_next_message(harness: Harness) -> None:
-    [before] = await harness.say(OTHER_USER_ID, "where is my order?")
+    before, *_entries = await harness.say(OTHER_USER_ID, "where is my order?")
     assert before == t("need_contact", Language.EN)
     caches = caches_for(harness.app.engine.sync_engine)
     assert caches.customers.get(OTHER_USER_ID) is None, "the stranger's 'nobody' is cached"

@@ -10,7 +10,10 @@ right entry + one tap away) beside coverage (docs/benchmarks.md).
 
 Choices are offered only while the closest entry is at least somewhat likely
 (`OFFER_ABOVE`): "what is the capital of France?" gets the plain answer and
-the person button.
+the person button. Beside a service that answers from the customer's own order or return, they
+are offered where that service cannot answer yet (a customer not linked: the contact button's
+message, then the entries) or hands to a person (`BESIDE_A_SERVICE_ABOVE`;
+`services.understanding.understand.beside_its_service`).
 """
 
 from __future__ import annotations
@@ -21,28 +24,45 @@ from services.faq.entry import FaqDocument
 from services.faq.lookup import FaqLookupAnswerer
 from services.orders.cancellation import asks_to_cancel
 from services.text.sentences import Language
-from services.understanding.understand import Route, Understanding, asks_the_faq
+from services.understanding.understand import Route, Understanding, asks_the_faq, beside_its_service
 
-OFFER_ABOVE = 0.05
-"""The matcher's probability for its closest entry below which no choices are offered. Chosen on
-the tuning sets (`python -m bench.retrieval --offers`, 2026-12-02): the right entry offered or
-answered for 0.925 of their covered questions, against 0.891 at 0.1 and 0.937 with no bar, and
-choices shown to 60% of the questions the FAQ does not cover instead of 49% and 90%."""
+OFFER_ABOVE = 0.03
+"""The matcher's probability for its closest entry below which no choices are offered. Chosen with
+`python -m bench.retrieval --offers` (2026-12-03, with `BESIDE_A_SERVICE_ABOVE` at 0.1): the right
+entry answered or offered for 0.949 of the tuning FAQs' covered questions and 0.919 of those in the
+customer's voice, against 0.945 / 0.901 at 0.05 and 0.957 / 0.929 with no bar; choices shown to
+0.70 / 0.84 of the questions the FAQ does not cover (most of them near misses, on an entry's topic
+but not settled by its answer), against 0.61 / 0.78 and 0.91 / 0.93."""
 STOCK_OFFER_ABOVE = 0.1
 """The bar after a stock reply that asks which product: "is it in stock?" is a stock question whose
 closest entries are seldom what was meant (a reply with a question of its own)."""
+BESIDE_A_SERVICE_ABOVE = 0.1
+"""The bar beside a service's own answer (`beside_its_service`); the same run: reached in the
+customer's voice 0.919, against 0.901 at 0.3 and 0.833 never offering there."""
 
 
-def offered(understanding: Understanding, text: str) -> tuple[str, ...]:
+def offered(understanding: Understanding, text: str, *, known_customer: bool = False) -> tuple[str, ...]:
     """The slugs to offer for the message `text`, closest first; none when the bot answers, routes
-    elsewhere, or has nothing likely enough."""
+    elsewhere, or has nothing likely enough. `known_customer`: the customer is linked, so a question
+    about their own order or return gets its service's answer alone (`csbot eval` asks as a customer
+    the bot does not know yet, as `csbot chat` does)."""
     match = understanding.faq
     entities = understanding.classification.entities
     if asks_to_cancel(text, entities):  # the cancellation service answers it first
         return ()
-    if not asks_the_faq(understanding, text) or match is None or match.answered:
+    if match is None:
         return ()
-    bar = STOCK_OFFER_ABOVE if understanding.route is Route.STOCK else OFFER_ABOVE
+    if asks_the_faq(understanding, text):
+        if match.answered:
+            return ()
+        bar = STOCK_OFFER_ABOVE if understanding.route is Route.STOCK else OFFER_ABOVE
+    elif beside_its_service(understanding, text) and (
+        understanding.route is Route.HANDOFF or not known_customer
+    ):
+        # An entry the matcher is sure of is offered too: the route is the service's all the same.
+        bar = BESIDE_A_SERVICE_ABOVE
+    else:
+        return ()
     if match.confidence < bar:
         return ()
     return match.alternatives
@@ -65,10 +85,17 @@ def picked_entry(lookup: FaqLookupAnswerer, key: str, language: Language) -> Faq
 
 
 def entries_to_offer(
-    lookup: FaqLookupAnswerer, understanding: Understanding, text: str, language: Language
+    lookup: FaqLookupAnswerer,
+    understanding: Understanding,
+    text: str,
+    language: Language,
+    *,
+    known_customer: bool = False,
 ) -> tuple[FaqDocument, ...]:
     """The `offered` entries' rows in the customer's language (their questions become the buttons)."""
     known = set(lookup.matcher.slugs)
     return tuple(
-        lookup.matcher.localized(slug, language) for slug in offered(understanding, text) if slug in known
+        lookup.matcher.localized(slug, language)
+        for slug in offered(understanding, text, known_customer=known_customer)
+        if slug in known
     )

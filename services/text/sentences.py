@@ -318,6 +318,11 @@ _TEXTS: dict[str, dict[str, str]] = {
         "en": "Or is your question one of these?",
         "ja": "それとも、下のご質問のいずれかでしょうか？",
     },
+    "while_you_wait": {
+        "ko": "기다리시는 동안, 혹시 아래 질문 중에 찾으시는 내용이 있나요?",
+        "en": "While you wait: is your question one of these?",
+        "ja": "お待ちいただく間に、下のご質問の中にお探しの内容はございますか？",
+    },
     "faq_choice_gone": {
         "ko": "죄송해요, 그 안내는 더 이상 제공되지 않아요. 질문을 다시 보내 주시거나 "
         "상담원을 연결해 주세요.",

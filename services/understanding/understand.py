@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
 
@@ -377,15 +377,37 @@ def asks_the_faq(understanding: Understanding, text: str) -> bool:
     return False
 
 
+def beside_its_service(understanding: Understanding, text: str) -> bool:
+    """A message its service answers from the customer's own order or return, or hands to a person,
+    whose closest entries may still be what was meant: "how can i see where is my parcel now?" (the
+    order-tracking entry), "반품 보낸 지 5일 됐는데 환불 언제 돼요?" (refund timing), "상담시간이
+    어떻게 되나요? 아까 전화했는데 안 받으셔서요" (the hours). The entries are offered beside that
+    answer where it cannot answer yet (a customer not linked) or hands over
+    (services.faq.choices). A message naming an order or RMA number asks about that one."""
+    entities = understanding.classification.entities
+    if entities.order_numbers or entities.rma_numbers or asks_the_faq(understanding, text):
+        return False
+    return understanding.route in (Route.ORDERS, Route.RETURNS, Route.HANDOFF)
+
+
 def understand(
     text: str, language: Language, classifier: IntentClassifier, lookup: FaqLookupAnswerer
 ) -> Understanding:
     classification = classifier.classify(text)
     found = lookup.match(text, language=language, embedded=classification.read)
     understood = decide(classification, found, text)
-    if found is None or found.answered or not asks_the_faq(understood, text):
+    if found is None or found.answered:
         return understood
-    # A question for the FAQ the calibration would not answer: the retrieval encoder looks again
-    # (services/faq/second_look.py); only here, as it costs ten times the rest of understanding.
+    asked = asks_the_faq(understood, text)
+    if not asked and not beside_its_service(understood, text):
+        return understood
+    # A question for the FAQ the calibration would not answer, or whose entries may be offered beside
+    # its service's answer: the retrieval encoder looks again (services/faq/second_look.py); only
+    # here, as it costs ten times the rest of understanding.
     looked = lookup.match(text, language=language, embedded=classification.read, second_look=True)
-    return understood if looked is found else decide(classification, looked, text)
+    if looked is found or looked is None:
+        return understood
+    if asked:
+        return decide(classification, looked, text)
+    # Beside a service the look only ranks: the customer's own order is that service's to answer.
+    return replace(understood, faq=replace(looked, answered=False))
