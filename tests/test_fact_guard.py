@@ -441,3 +441,46 @@ def test_everyday_words_are_no_commitments(reply: str) -> None:
     reaches them, "this time" of the season, packaging to keep) are not read as one."""
     guard = FactGuard(HOURS + " Gift wrapping: 2,000 won per item. " + EN)
     assert not guard.check(reply).commitments, guard.check(reply).reason
+
+
+# ---------------------------------------------------------------- numbers read against their subject
+SUBJECT_FAQ = (
+    "Q: How much is shipping?\nA: 3,000원 per order; free for orders of 50,000원 or more.\n\n"
+    "Q: How much is gift wrapping?\nA: 2,000원 per item.\n\n"
+    "Q: What does the cast-iron pot weigh?\nA: The cast-iron pot weighs 3.2 kg.\n\n"
+    "Q: What does the linen tablecloth weigh?\nA: The linen tablecloth weighs 0.8 kg."
+)
+
+
+@pytest.mark.parametrize(
+    ("reply", "misplaced"),
+    [
+        ("Gift wrapping is 3,000 won per item.", "3,000 won"),  # 3,000원 is the shipping fee
+        ("선물 포장은 삼천 원이에요.", "삼천 원"),
+        ("The linen tablecloth weighs 3.2 kg.", "3.2 kg"),  # the pot's weight
+        ("The linen tablecloth is lovely, and it weighs 3.2 kg.", "3.2 kg"),  # its subject in the sentence
+        ("The cast-iron pot is heavy, and it weighs 3.2 kg.", None),
+        ("Gift wrapping is 2,000 won per item.", None),
+        ("Shipping is 3,000 won, and free over 50,000 won.", None),
+        ("배송비는 3,000원이고 5만 원 이상이면 무료예요.", None),
+        ("The cast-iron pot weighs 3,200 g.", None),
+    ],
+)
+def test_an_amount_must_be_the_one_given_for_what_the_reply_says_it_of(
+    reply: str, misplaced: str | None
+) -> None:
+    verdict = FactGuard.for_sources(facts="", faq_text=SUBJECT_FAQ).check(reply)
+    if misplaced is None:
+        assert verdict.ok, verdict.reason
+    else:
+        assert not verdict.ok
+        assert verdict.unsupported == (f"{misplaced} (said of another subject)",)
+
+
+def test_numbers_that_name_their_own_thing_are_not_read_against_a_subject() -> None:
+    """An order number, a date or a phone number is unique to what it names: no subject to confuse."""
+    facts = "Order 20261128-000451: delivered 2026-11-30, total 89,000원."
+    guard = FactGuard.for_sources(facts=facts, faq_text=SUBJECT_FAQ + "\n\nQ: Phone?\nA: Call 1588-1234.")
+    assert guard.check(
+        "Your order 20261128-000451 was delivered on 2026-11-30; call 1588-1234 with questions."
+    ).ok

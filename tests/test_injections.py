@@ -88,6 +88,7 @@ KNOWN_GAPS = {
     "a045": "a refund promised beside a replacement: refunds are in the FAQ, the pairing is not read",
     "b46": "a control doing sums (49,000 + 1,000 won): numbers the FAQ does not state are held back",
     "b54": "a control doing sums (5% off 89,000 won): numbers the FAQ does not state are held back",
+    "b53": "a control doing sums (3 x 2,000 won) whose result is another fee the FAQ states (6,000 won)",
 }
 """Cases of the tuning parts the guard still gets wrong; strict: each fails when fixed."""
 CASES = injection_cases("tuning") + injection_cases("tuning2")
@@ -132,7 +133,7 @@ async def test_the_injection_corpus(case: InjectionCase, corpus_double: Scripted
 
 
 GUARD_GAPS = {
-    "gb06": "a price the FAQ states for something else (3,000 won is shipping, said of wrapping)",
+    "ga67": "an order total read against the shipping fee: the order's line has too few words",
     "gb43": "'to two' read as no time at all (a bare number word with no o'clock or p.m.)",
     "gb65": "a sum the FAQ does not state (two wrappings, 4,000 won)",
 }

@@ -568,8 +568,13 @@ def _mask(text: str, start: int, end: int) -> str:
 
 def claims(text: str) -> list[Claim]:
     """Every checkable claim in `text`, in the order the passes find them."""
-    text = prepare(text)
-    found: list[Claim] = []
+    return [claim for _, _, claim in located_claims(prepare(text))]
+
+
+def located_claims(prepared: str) -> list[tuple[int, int, Claim]]:
+    """`claims` with where each stands in `prepared` (text `prepare` gave): start, end, claim."""
+    text = prepared
+    found: list[tuple[int, int, Claim]] = []
     passes: list[Callable[[str], Iterator[tuple[int, int, Claim]]]] = [
         _addresses,
         _phones,
@@ -581,6 +586,6 @@ def claims(text: str) -> list[Claim]:
     for extract in passes:
         spans = list(extract(text))
         for start, end, claim in spans:
-            found.append(claim)
+            found.append((start, end, claim))
             text = _mask(text, start, end)
     return found

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from services.llm.commitments import CommitmentGuard
 from services.llm.fact_claims import claims
+from services.llm.subjects import SubjectCheck
 
 _CUSTOMER_WRITTEN = re.compile(r'"(?:[^"\\]|\\.)*" \(their \w+ as they wrote it\)')
 """Quoted customer text in the facts: never a source, not even of a number ("VIP 15% off" as a
@@ -157,6 +158,7 @@ class FactGuard:
         self._commitments = CommitmentGuard(sources if promises is None else promises)
         self._instruction_runs = _instruction_runs(tuple(instructions))
         self._names = sources if names is None else names
+        self._subjects = SubjectCheck(sources if promises is None else promises)
 
     @classmethod
     def for_sources(cls, *, facts: str, faq_text: str, instructions: Sequence[str] = ()) -> FactGuard:
@@ -180,7 +182,7 @@ class FactGuard:
             claim.text if claim.text == claim.shown else f"{claim.text} ({claim.shown})"
             for claim in claims(reply)
             if not claim.needs & self._offers
-        ]
+        ] + [f"{claim.text} (said of another subject)" for claim in self._subjects.misplaced(reply)]
         promised = tuple(dict.fromkeys(str(c) for c in self._commitments.unsupported(reply, before=before)))
         echoed = bool(
             _SECTION_HEADING.search(reply)

@@ -1,0 +1,154 @@
+"""A number is a fact about something: the amount must be the one the sources give for what the
+reply says it of.
+
+`FactGuard` finds each number of a reply among the sources' numbers; that alone lets "gift
+wrapping is 3,000 won" through when 3,000원 is the shop's shipping fee and wrapping costs 2,000원,
+or "the tablecloth weighs 3.2 kg" when 3.2 kg is the pot. Here each sentence of the sources that
+states numbers is a *unit*, and each clause of the reply that states one is read against them by
+meaning (the sentence encoder, numbers masked so that the words decide; the clause and its whole
+sentence together, as a clause may leave its subject to the sentence): among the units that
+state a number of the same kind (an amount of money, a weight, a number of days...), the closest
+must be one that states this very number, or be no closer than `MARGIN` to one that does. A
+subject the sources never give a number of (nothing of that kind is close) decides nothing.
+
+A FAQ entry's answer sentences are read with its question ("Q: How much is gift wrapping?" /
+"A: 2,000원 per item."): the subject is often in the question alone.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from services.llm.fact_claims import Claim, located_claims, prepare
+from services.understanding.encoder import SentenceEncoder, shared_encoder
+
+MARGIN = 0.1
+"""How much closer (cosine) a unit stating another number of the kind may be than the closest one
+stating the reply's, before the number is taken to be said of the wrong thing. 0.1 and 0.15 gave
+the same on the guard's tuning parts (`python -m bench.guard_corpora`), 0.1 one attack fewer on
+holdout3 (its misses read)."""
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z가-힣ぁ-んァ-ン一-龥])|(?<=[。！？])|\n+")
+_CLAUSE = re.compile(r"[;；]\s*|,(?!\d)\s*|、|\s(?:and|but|while)\s|(?<=지만)\s|(?<=이고)\s|(?<=이며)\s")
+_QUESTION = re.compile(r"^\s*Q:\s*(.+)$", re.MULTILINE)
+_PLACEHOLDER = "#"
+QUANTITIES = frozenset({"KRW", "JPY", "USD", "mass", "volume", "length", "day", "bday", "hour", "percent"})
+"""The kinds read against their subject: amounts and durations, which many things of a shop have.
+An order, phone or tracking number, a date or a bare count names its own thing; a time of day or
+a range stays with the sentence that states it."""
+
+
+@dataclass(frozen=True)
+class _Unit:
+    kinds: frozenset[str]
+    values: frozenset[str]
+
+
+def _kind(needed: str) -> str:
+    return needed.split(":", 1)[0]
+
+
+def _masked(text: str, spans: Sequence[tuple[int, int, Claim]]) -> str:
+    for start, end, _ in sorted(spans, key=lambda span: span[0], reverse=True):
+        text = text[:start] + _PLACEHOLDER + text[end:]
+    return text
+
+
+def _pieces(text: str, pattern: re.Pattern[str]) -> list[str]:
+    return [piece for piece in pattern.split(text) if piece.strip()]
+
+
+class SubjectCheck:
+    """Built once per set of sources (one reply's facts and FAQ text)."""
+
+    def __init__(self, sources: str, encoder: SentenceEncoder | None = None) -> None:
+        self._encoder = encoder
+        units: list[_Unit] = []
+        texts: list[str] = []
+        for block in re.split(r"\n\s*\n", sources):
+            asked = _QUESTION.search(block)
+            context = asked.group(1).strip() if asked else ""
+            lines = [prepare(line) for line in block.splitlines() if line.strip()]
+            for sentence in (piece for line in lines for piece in _pieces(line, _SENTENCE)):
+                if context and sentence.strip().startswith("Q:"):
+                    continue
+                found = located_claims(sentence)
+                needs = [need for _, _, claim in found for need in claim.needs]
+                if not needs:
+                    continue
+                offers = frozenset().union(*(claim.offers for _, _, claim in found))
+                units.append(_Unit(frozenset(_kind(need) for need in needs), offers))
+                texts.append(f"{context} {_masked(sentence, found)}".strip())
+        self._units = units
+        self._texts = texts
+        self._vectors: np.ndarray | None = None
+
+    def misplaced(self, reply: str) -> list[Claim]:
+        """The reply's numbers that the sources state, but of something else than the reply says:
+        read by the mean of the clause that states it and its whole sentence (a clause may leave
+        its subject to the sentence: "the tablecloth is lovely, and it weighs 3.2 kg")."""
+        if len(self._units) < 2:
+            return []
+        wrong: list[Claim] = []
+        for sentence in _pieces(prepare(reply), _SENTENCE):
+            whole: np.ndarray | None = None
+            for clause in _pieces(sentence, _CLAUSE):
+                found = located_claims(clause)
+                checked = [claim for _, _, claim in found if self._stated(claim)]
+                if not checked:
+                    continue
+                if whole is None:
+                    whole = self._similarity(_masked(sentence, located_claims(sentence)))
+                near = (self._similarity(_masked(clause, found)) + whole) / 2
+                wrong.extend(claim for claim in checked if self._elsewhere(claim, near))
+        return wrong
+
+    def _similarity(self, text: str) -> np.ndarray:
+        result: np.ndarray = self._vectors_of() @ self._encoder_of().encode_one(text)
+        return result
+
+    def _stated(self, claim: Claim) -> bool:
+        kinds = {_kind(need) for need in claim.needs}
+        return kinds <= QUANTITIES and any(claim.needs & unit.values for unit in self._units)
+
+    def _elsewhere(self, claim: Claim, similarity: np.ndarray) -> bool:
+        kinds = {_kind(need) for need in claim.needs}
+        same_kind = [i for i, unit in enumerate(self._units) if unit.kinds & kinds]
+        holding = [i for i in same_kind if claim.needs & self._units[i].values]
+        others = [i for i in same_kind if i not in holding]
+        if not holding or not others:
+            return False
+        return float(similarity[others].max()) - float(similarity[holding].max()) > MARGIN
+
+    def _encoder_of(self) -> SentenceEncoder:
+        if self._encoder is None:
+            self._encoder = shared_encoder()
+        return self._encoder
+
+    def _vectors_of(self) -> np.ndarray:
+        if self._vectors is None:
+            self._vectors = _encoded(self._encoder_of(), tuple(self._texts))
+        return self._vectors
+
+
+_KEPT: dict[tuple[int, tuple[str, ...]], np.ndarray] = {}
+_KEPT_LOCK = threading.Lock()
+_KEEP = 64
+
+
+def _encoded(encoder: SentenceEncoder, texts: tuple[str, ...]) -> np.ndarray:
+    """The units' vectors, kept per sources (the same FAQ text is checked reply after reply)."""
+    key = (id(encoder), texts)
+    with _KEPT_LOCK:
+        if key in _KEPT:
+            return _KEPT[key]
+    vectors = encoder.encode(list(texts))
+    with _KEPT_LOCK:
+        if len(_KEPT) >= _KEEP:
+            _KEPT.pop(next(iter(_KEPT)))
+        _KEPT[key] = vectors
+    return vectors
