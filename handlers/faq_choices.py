@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from aiogram import Router
+from aiogram import Bot, Router
 from aiogram.types import CallbackQuery, Message
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from handlers.context import button_language, say
+from handlers.flows.handoff import tell_support_of_an_entry_read
 from handlers.keyboards import FaqChoice, offer_person
 from services.admin.conversation_log import Interaction
 from services.faq.choices import picked_entry
 from services.faq.learning import learn_from_choice
 from services.llm.speculative import FaqReplies
 from services.replies import AnswerSource, ReplyRoute
+from services.settings import Settings
 from services.text.sentences import Language, t
 from services.text.split import split_text
 
@@ -27,6 +29,8 @@ def create_router() -> Router:
         session: AsyncSession,
         faq: FaqReplies,
         interaction: Interaction,
+        bot: Bot,
+        settings: Settings,
     ) -> None:
         """The shop's own text for the entry the customer chose: they asked for it by name."""
         await query.answer()
@@ -46,6 +50,7 @@ def create_router() -> Router:
         interaction.entities["faq"] = {"slug": entry.slug, "answered": True, "picked": True}
         for part in split_text(entry.answer):
             await say(message, part)
+        await tell_support_of_an_entry_read(bot, session, settings, query.from_user.id, entry.question)
         # The customer said which entry answers what they asked: the bot learns their words.
         await learn_from_choice(session, user_id=query.from_user.id, chat_id=message.chat.id, slug=entry.slug)
 

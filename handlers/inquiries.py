@@ -116,8 +116,9 @@ def create_router() -> Router:
             return
         match reply.follow_up:
             case FollowUp.HAND_OFF:
-                await start_handoff(message, bot, session, settings, interaction)
-                await _entries_after(message, interaction, reply.choices, language, "while_you_wait")
+                opened = await start_handoff(message, bot, session, settings, interaction)
+                waiting = "while_you_wait" if opened else "or_one_of_these"
+                await _entries_after(message, interaction, reply.choices, language, waiting)
             case FollowUp.START_RETURN:
                 assert message.from_user is not None
                 await start_return_flow(

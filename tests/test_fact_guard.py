@@ -478,9 +478,22 @@ def test_an_amount_must_be_the_one_given_for_what_the_reply_says_it_of(
 
 
 def test_numbers_that_name_their_own_thing_are_not_read_against_a_subject() -> None:
-    """An order number, a date or a phone number is unique to what it names: no subject to confuse."""
-    facts = "Order 20261128-000451: delivered 2026-11-30, total 89,000원."
-    guard = FactGuard.for_sources(facts=facts, faq_text=SUBJECT_FAQ + "\n\nQ: Phone?\nA: Call 1588-1234.")
+    """An order number, a date or a phone number is unique to what it names, and the customer's own
+    order total is theirs even when the FAQ gives the same amount for something else."""
+    faq = SUBJECT_FAQ + "\n\nQ: Phone?\nA: Call 1588-1234 or 1588-5678 on 2026-12-24."
+    facts = "Order 20261128-000451: ceramic mug with gift wrapping, delivered 2026-11-30, total 3,000원."
+    guard = FactGuard.for_sources(facts=facts, faq_text=faq)
     assert guard.check(
         "Your order 20261128-000451 was delivered on 2026-11-30; call 1588-1234 with questions."
     ).ok
+    total = "Your gift-wrapped order came to 3,000원 in all."  # 3,000원 is also the FAQ's shipping fee
+    assert guard.check(total).ok
+    assert not FactGuard.for_sources(facts="", faq_text=faq).check(total).ok  # not their order: wrapping
+
+
+def test_a_sentence_may_leave_its_subject_to_the_one_before() -> None:
+    guard = FactGuard.for_sources(facts="", faq_text=SUBJECT_FAQ)
+    assert guard.check("It costs 2,000원 per item.", before="Yes, we gift wrap.").ok
+    assert guard.check("비용은 2,000원이에요.", before="네, 선물 포장 가능해요.").ok
+    assert guard.check("It costs 3,000원.", before="Yes, we gift wrap.").ok  # too little said to decide
+    assert not guard.check("Gift wrapping is 3,000원 per item.", before="Yes, we gift wrap.").ok

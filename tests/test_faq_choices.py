@@ -12,7 +12,14 @@ from bot.local_chat import LocalChat
 from db.models import FaqEntry, InboundMessage, Product
 from handlers.keyboards import FaqChoice, HandoffOffer
 from services.admin.figures import says_dont_know
-from services.faq.choices import BESIDE_A_SERVICE_ABOVE, OFFER_ABOVE, entry_key, offered, picked_entry
+from services.faq.choices import (
+    BESIDE_A_SERVICE_ABOVE,
+    HANDOFF_OFFER_ABOVE,
+    OFFER_ABOVE,
+    entry_key,
+    offered,
+    picked_entry,
+)
 from services.faq.entry import FaqDocument
 from services.faq.lookup import FaqLookupAnswerer
 from services.faq.matcher import FaqMatch
@@ -199,11 +206,12 @@ def test_choices_only_where_the_bot_has_no_answer_of_its_own() -> None:
     assert offered(_understanding(Route.ORDERS, BESIDE_A_SERVICE_ABOVE - 0.01), "where is my order?") == ()
     numbered = Entities(order_numbers=("20240115-001234",))
     assert offered(_understanding(Route.ORDERS, beside, entities=numbered), "where is 20240115-001234?") == ()
-    # A request for a person is handed over, linked or not, with the entries after it.
-    assert offered(
-        _understanding(Route.HANDOFF, beside), "what are your hours? nobody answered", **linked
-    ) == (expected)
-    assert offered(_understanding(Route.HANDOFF, BESIDE_A_SERVICE_ABOVE - 0.01), "a person please") == ()
+    # A request for a person is handed over, linked or not, with the entries after it when the
+    # message also asks something (its own, higher bar: a bare request scores low but not nothing).
+    asking = HANDOFF_OFFER_ABOVE + 0.05
+    hours = "what are your hours? nobody answered"
+    assert offered(_understanding(Route.HANDOFF, asking), hours, **linked) == expected
+    assert offered(_understanding(Route.HANDOFF, HANDOFF_OFFER_ABOVE - 0.01), "a person please") == ()
     assert offered(_understanding(Route.ORDERS, likely), "free shipping over how much?") == (
         "receipts",
         "payment-methods",
@@ -384,3 +392,30 @@ async def test_a_request_for_a_person_is_handed_over_with_the_entries_it_may_hav
 
     plain = await harness.feed(harness.updates.text(DEMO_USER_ID, "I want to talk to a person"))
     assert t("while_you_wait", Language.EN) not in [c.text for c in plain if isinstance(c, SendMessage)]
+
+    # A tap while waiting answers with the entry, tells staff which, and teaches nothing: filed, the
+    # request for a person would be answered with the entry next time instead of reaching anyone.
+    hours = _entry("opening-hours", "ko")
+    tap = harness.updates.callback(OTHER_USER_ID, buttons(entries)[0][1])
+    calls = await harness.feed(tap)
+    answered = [c.text for c in calls if isinstance(c, SendMessage) and c.chat_id == OTHER_USER_ID]
+    assert answered == [hours.answer]
+    [told] = [c for c in calls if isinstance(c, SendMessage) and c.chat_id == SUPPORT_CHAT_ID]
+    assert hours.question in told.text
+    [row] = [r for r in await harness.rows(FaqEntry) if r.slug == "opening-hours" and r.language == "ko"]
+    assert question.message is not None and question.message.text
+    assert question.message.text not in (row.examples or "")
+
+
+async def test_no_one_is_waited_for_when_the_hand_off_could_not_open(settings: Settings) -> None:
+    """With no support chat the request is logged for the admins: the entries follow without "while
+    you wait"."""
+    app = await build_app(settings.model_copy(update={"support_chat_id": None}), upgrade=False, seed=True)
+    try:
+        harness = Harness(app)
+        question = "상담시간이 어떻게 되나요? 아까 전화했는데 안 받으셔서요"
+        texts = await harness.say(OTHER_USER_ID, question)
+        assert texts[0] == t("handoff_unavailable", Language.KO)
+        assert texts[-1] == t("or_one_of_these", Language.KO)
+    finally:
+        await app.close()

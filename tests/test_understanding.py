@@ -621,3 +621,25 @@ def test_a_second_question_is_looked_for_in_a_few_clauses_only(
         demo_faq, "is the wool beanie in stock and how much is shipping?", Language.EN
     )
     assert found is not None and found.slug == "same-day-dispatch" and len(encoder_calls) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("상담원이랑 얘기하고 싶어요. 배송이 너무 늦어요", Language.KO),
+        ("I want to talk to a real person, my order is so late", Language.EN),
+        ("オペレーターと話したいです。荷物が届きません", Language.JA),
+    ],
+)
+def test_a_person_asked_for_in_so_many_words_is_a_hand_off_whatever_else_is_said(
+    text: str, language: Language, classifier: IntentClassifier, demo_faq: FaqLookupAnswerer
+) -> None:
+    understood = understand(text, language, classifier, demo_faq)
+    assert understood.route is Route.HANDOFF and understood.intent is Intent.HUMAN
+
+
+def test_words_about_staff_or_people_that_ask_for_no_one_are_not_a_hand_off(
+    classifier: IntentClassifier, demo_faq: FaqLookupAnswerer
+) -> None:
+    for text in ("상담 시간이 어떻게 되나요?", "직원 할인 되나요?"):
+        assert understand(text, Language.KO, classifier, demo_faq).route is not Route.HANDOFF, text

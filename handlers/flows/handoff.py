@@ -41,8 +41,9 @@ async def start_handoff(
     question_id: int | None = None,
     own_message: bool = True,
     language: Language | None = None,
-) -> None:
-    """Open a hand-off: a brief for staff, then the customer's question forwarded.
+) -> bool:
+    """Open a hand-off: a brief for staff, then the customer's question forwarded; whether staff
+    have it (False: no support chat, or it could not be reached; the bot keeps answering).
 
     `message` is forwarded when it is the customer's (`own_message`); the "Talk to a
     person" button sits on the bot's answer, so there `question_id` names the customer's
@@ -58,7 +59,7 @@ async def start_handoff(
         await handoff.open_handoff(session, user_id=user.id, chat_id=message.chat.id, language=language)
         await handoff.close_handoff(session, user.id)
         await say(message, t("handoff_unavailable", language))
-        return
+        return False
     opened = await handoff.open_handoff(session, user_id=user.id, chat_id=message.chat.id, language=language)
     header = await staff_brief(
         session,
@@ -82,7 +83,7 @@ async def start_handoff(
         )
         await handoff.close_handoff(session, user.id)  # the bot keeps answering meanwhile
         await say(message, t("handoff_forward_failed", language))
-        return
+        return False
     await say(message, t("handoff_started", language))
     question = message.text or message.caption or ""
     if own_message:
@@ -93,6 +94,7 @@ async def start_handoff(
         await forward_to_support(
             bot, session, settings, user.id, message.chat.id, question_id, language, text=question
         )
+    return True
 
 
 async def forward_to_support(
@@ -124,6 +126,18 @@ async def forward_to_support(
     )
     await inbox.record_customer(session, opened, text)
     return True
+
+
+async def tell_support_of_an_entry_read(
+    bot: Bot, session: AsyncSession, settings: Settings, user_id: int, question: str
+) -> None:
+    """A customer waiting for a person tapped an FAQ entry offered meanwhile and got its answer: staff
+    see which, in the hand-off's thread, so that they need not answer it again."""
+    opened = await handoff.active_handoff(session, user_id)
+    if opened is not None:
+        await _post_in_support_thread(
+            bot, session, settings, opened, f"While waiting, the customer read the FAQ entry: {question}"
+        )
 
 
 async def _post_in_support_thread(

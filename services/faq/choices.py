@@ -39,13 +39,17 @@ closest entries are seldom what was meant (a reply with a question of its own)."
 BESIDE_A_SERVICE_ABOVE = 0.1
 """The bar beside a service's own answer (`beside_its_service`); the same run: reached in the
 customer's voice 0.919, against 0.901 at 0.3 and 0.833 never offering there."""
+HANDOFF_OFFER_ABOVE = 0.3
+"""The bar after a hand-off: a request for a person and nothing else scores 0.12-0.20 on the demo FAQ
+("상담원 연결" 0.20, "real person please" 0.13) and gets no entries; a question beside the request
+("상담시간이 어떻게 되나요? 아까 전화했는데 안 받으셔서요") 0.40-0.84 on the FAQs in the customer's voice."""
 
 
 def offered(understanding: Understanding, text: str, *, known_customer: bool = False) -> tuple[str, ...]:
     """The slugs to offer for the message `text`, closest first; none when the bot answers, routes
     elsewhere, or has nothing likely enough. `known_customer`: the customer is linked, so a question
     about their own order or return gets its service's answer alone (`csbot eval` asks as a customer
-    the bot does not know yet, as `csbot chat` does)."""
+    the bot does not know yet)."""
     match = understanding.faq
     entities = understanding.classification.entities
     if asks_to_cancel(text, entities):  # the cancellation service answers it first
@@ -56,10 +60,9 @@ def offered(understanding: Understanding, text: str, *, known_customer: bool = F
         if match.answered:
             return ()
         bar = STOCK_OFFER_ABOVE if understanding.route is Route.STOCK else OFFER_ABOVE
-    elif beside_its_service(understanding, text) and (
-        understanding.route is Route.HANDOFF or not known_customer
-    ):
-        # An entry the matcher is sure of is offered too: the route is the service's all the same.
+    elif beside_its_service(understanding, text) and understanding.route is Route.HANDOFF:
+        bar = HANDOFF_OFFER_ABOVE  # an entry the matcher is sure of too: a person was asked for
+    elif beside_its_service(understanding, text) and not known_customer:
         bar = BESIDE_A_SERVICE_ABOVE
     else:
         return ()

@@ -25,6 +25,7 @@ from db.repositories import logs as log_repository
 from services.faq.entry import FaqDocument, with_example
 from services.faq.store import documents
 from services.text.normalize import detect_language
+from services.understanding.understand import Route
 
 logger = logging.getLogger(__name__)
 
@@ -36,10 +37,15 @@ the shop's text, shown to staff and exported; a customer's personal data stays i
 async def learn_from_choice(session: AsyncSession, *, user_id: int, chat_id: int, slug: str) -> str | None:
     """File the question the customer was offered `slug` for as one of its examples; the question
     filed, or None when there is none to file (no such question among their last messages, it
-    carries personal data, the entry is gone, or it already has that phrasing)."""
+    carries personal data or asked for a person, the entry is gone, or it already has that
+    phrasing)."""
     try:
         asked = await log_repository.question_offered(session, user_id=user_id, chat_id=chat_id, slug=slug)
         if asked is None or not asked.text.strip() or PERSONAL.search(asked.text):
+            return None
+        if (asked.entities or {}).get("route") == Route.HANDOFF.value:
+            # Offered while waiting for a person: filed, the request itself would be answered with
+            # the entry next time instead of reaching anyone.
             return None
         return await file_example(session, slug=slug, text=asked.text)
     except SQLAlchemyError as error:  # the customer has their answer; learning waits for the next tap

@@ -3,8 +3,7 @@ the shop's own phrasings it is a close paraphrase of.
 
 The matcher (services/faq/matcher.py) reads every message with USE-multilingual and answers only
 when its calibrated probability clears the bar. For a message it would not answer and that asks
-the FAQ (`services.understanding.understand.asks_the_faq`), or whose entries may be offered beside
-its service's answer (`beside_its_service`: there it only ranks), multilingual-e5-small
+the FAQ (`services.understanding.understand.asks_the_faq`), multilingual-e5-small
 (services/understanding/retrieval_encoder.py) looks again:
 
 - **ranking**: each entry's e5 score (the best of the question against the entry's phrasings and

@@ -150,15 +150,18 @@ class FactGuard:
         promises: str | None = None,
         instructions: Sequence[str] = (),
         names: str | None = None,
+        own_facts: str = "",
     ) -> None:
         """`sources`: what numbers may come from; `promises`: the shop's own text, what commitments
         may come from (default `sources`); `instructions`: prompt text a reply must not reproduce;
-        `names`: where a person a reply names must be found (default `sources`)."""
+        `names`: where a person a reply names must be found (default `sources`); `own_facts`: the
+        customer's own data (their order), whose numbers are about it."""
         self._offers: frozenset[str] = frozenset().union(*(claim.offers for claim in claims(sources)))
         self._commitments = CommitmentGuard(sources if promises is None else promises)
         self._instruction_runs = _instruction_runs(tuple(instructions))
         self._names = sources if names is None else names
-        self._subjects = SubjectCheck(sources if promises is None else promises)
+        own = frozenset().union(*(claim.offers for claim in claims(own_facts)))
+        self._subjects = SubjectCheck(sources if promises is None else promises, own=own)
 
     @classmethod
     def for_sources(cls, *, facts: str, faq_text: str, instructions: Sequence[str] = ()) -> FactGuard:
@@ -173,6 +176,7 @@ class FactGuard:
             promises=faq_text,
             instructions=instructions,
             names=f"{facts}\n{faq_text}",
+            own_facts=_CUSTOMER_WRITTEN.sub(" ", facts),
         )
 
     def check(self, reply: str, *, before: str = "") -> GuardVerdict:
@@ -182,7 +186,10 @@ class FactGuard:
             claim.text if claim.text == claim.shown else f"{claim.text} ({claim.shown})"
             for claim in claims(reply)
             if not claim.needs & self._offers
-        ] + [f"{claim.text} (said of another subject)" for claim in self._subjects.misplaced(reply)]
+        ] + [
+            f"{claim.text} (said of another subject)"
+            for claim in self._subjects.misplaced(reply, before=before)
+        ]
         promised = tuple(dict.fromkeys(str(c) for c in self._commitments.unsupported(reply, before=before)))
         echoed = bool(
             _SECTION_HEADING.search(reply)

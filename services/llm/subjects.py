@@ -9,7 +9,8 @@ meaning (the sentence encoder, numbers masked so that the words decide; the clau
 sentence together, as a clause may leave its subject to the sentence): among the units that
 state a number of the same kind (an amount of money, a weight, a number of days...), the closest
 must be one that states this very number, or be no closer than `MARGIN` to one that does. A
-subject the sources never give a number of (nothing of that kind is close) decides nothing.
+clause that names no subject the sources give a number of (nothing of that kind is `MIN_CLOSE`)
+decides nothing, and a number the customer's own facts state (their order's total) is theirs.
 
 A FAQ entry's answer sentences are read with its question ("Q: How much is gift wrapping?" /
 "A: 2,000원 per item."): the subject is often in the question alone.
@@ -32,8 +33,16 @@ MARGIN = 0.1
 stating the reply's, before the number is taken to be said of the wrong thing. 0.1 and 0.15 gave
 the same on the guard's tuning parts (`python -m bench.guard_corpora`), 0.1 one attack fewer on
 holdout3 (its misses read)."""
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z가-힣ぁ-んァ-ン一-龥])|(?<=[。！？])|\n+")
-_CLAUSE = re.compile(r"[;；]\s*|,(?!\d)\s*|、|\s(?:and|but|while)\s|(?<=지만)\s|(?<=이고)\s|(?<=이며)\s")
+MIN_CLOSE = 0.45
+"""Below this (cosine) no unit of the kind is near enough to say what the clause is about ("It costs
+2,000원." after "Yes, we gift wrap." reads 0.10-0.35 against every unit; a clause naming its subject
+0.55 or more): nothing is decided."""
+_SENTENCE = re.compile(
+    r"(?<=[.!?])\s+(?=[A-Z가-힣ぁ-んァ-ン一-龥\d\"“₩$¥])|(?<=[。])|(?<=[!?])(?=[^\s!?])|\n+"
+)
+"""Sentence ends (after NFKC, so "！" is "!"): a Latin stop before a capital, a digit or a currency,
+"。" and "!"/"?" running into the next sentence, a line break; "p.m. (14:00)" and "3.2 kg" stay."""
+_CLAUSE = re.compile(r"[;；]\s*|,(?!\d)\s*|、|\s(?:but|while)\s|(?<=지만)\s|(?<=이고)\s|(?<=이며)\s")
 _QUESTION = re.compile(r"^\s*Q:\s*(.+)$", re.MULTILINE)
 _PLACEHOLDER = "#"
 QUANTITIES = frozenset({"KRW", "JPY", "USD", "mass", "volume", "length", "day", "bday", "hour", "percent"})
@@ -65,7 +74,12 @@ def _pieces(text: str, pattern: re.Pattern[str]) -> list[str]:
 class SubjectCheck:
     """Built once per set of sources (one reply's facts and FAQ text)."""
 
-    def __init__(self, sources: str, encoder: SentenceEncoder | None = None) -> None:
+    def __init__(
+        self, sources: str, *, own: frozenset[str] = frozenset(), encoder: SentenceEncoder | None = None
+    ) -> None:
+        """`own`: the offers of the customer's own facts (their order's total, its dates): a number
+        those state is about their order, whatever else the FAQ says of the same amount."""
+        self._own = own
         self._encoder = encoder
         units: list[_Unit] = []
         texts: list[str] = []
@@ -87,13 +101,17 @@ class SubjectCheck:
         self._texts = texts
         self._vectors: np.ndarray | None = None
 
-    def misplaced(self, reply: str) -> list[Claim]:
+    def misplaced(self, reply: str, *, before: str = "") -> list[Claim]:
         """The reply's numbers that the sources state, but of something else than the reply says:
-        read by the mean of the clause that states it and its whole sentence (a clause may leave
-        its subject to the sentence: "the tablecloth is lovely, and it weighs 3.2 kg")."""
+        read by the mean of the clause that states it and its whole sentence, with the sentence
+        before it (`before`: the reply's text already released), as a clause or a sentence may leave
+        its subject to those ("the tablecloth is lovely, and it weighs 3.2 kg", "Yes, we gift wrap.
+        It costs 2,000원.")."""
         if len(self._units) < 2:
             return []
         wrong: list[Claim] = []
+        earlier = _pieces(prepare(before), _SENTENCE)
+        previous = earlier[-1] if earlier else ""
         for sentence in _pieces(prepare(reply), _SENTENCE):
             whole: np.ndarray | None = None
             for clause in _pieces(sentence, _CLAUSE):
@@ -102,9 +120,11 @@ class SubjectCheck:
                 if not checked:
                     continue
                 if whole is None:
-                    whole = self._similarity(_masked(sentence, located_claims(sentence)))
+                    context = f"{previous} {sentence}".strip()
+                    whole = self._similarity(_masked(context, located_claims(context)))
                 near = (self._similarity(_masked(clause, found)) + whole) / 2
                 wrong.extend(claim for claim in checked if self._elsewhere(claim, near))
+            previous = sentence
         return wrong
 
     def _similarity(self, text: str) -> np.ndarray:
@@ -113,7 +133,9 @@ class SubjectCheck:
 
     def _stated(self, claim: Claim) -> bool:
         kinds = {_kind(need) for need in claim.needs}
-        return kinds <= QUANTITIES and any(claim.needs & unit.values for unit in self._units)
+        if not kinds <= QUANTITIES or claim.needs & self._own:
+            return False
+        return any(claim.needs & unit.values for unit in self._units)
 
     def _elsewhere(self, claim: Claim, similarity: np.ndarray) -> bool:
         kinds = {_kind(need) for need in claim.needs}
@@ -122,7 +144,8 @@ class SubjectCheck:
         others = [i for i in same_kind if i not in holding]
         if not holding or not others:
             return False
-        return float(similarity[others].max()) - float(similarity[holding].max()) > MARGIN
+        closest = float(similarity[others].max())
+        return closest >= MIN_CLOSE and closest - float(similarity[holding].max()) > MARGIN
 
     def _encoder_of(self) -> SentenceEncoder:
         if self._encoder is None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
@@ -89,7 +89,17 @@ ACTION_INTENTS = frozenset({Intent.STOCK, Intent.SHIPPING, Intent.RETURNS})
 STOCK_GUESS_ABOVE = 0.75 * CLARIFY_BELOW
 """An unsure stock guess nearer the clarify bar than to chance (five intents: 0.2) is taken as a stock
 question about a product the catalogue does not know; "still nothing" (0.26) is not. Not fitted:
-chosen by hand on a few invented product names, see the issue 9 note."""
+chosen by hand on a few invented product names."""
+ASKS_FOR_A_PERSON = re.compile(
+    r"\b(?:talk|speak|chat)\s+(?:to|with)\s+(?:a\s+|an\s+|the\s+|some\s+)?(?:real\s+|live\s+)?"
+    r"(?:human|person|agent|someone|staff|manager|representative)\b|\b(?:human|live) agent\b"
+    r"|(?:상담원|상담사|직원분?|사람|매니저)(?:이?랑|과|하고|와)?\s?(?:얘기|이야기|대화|통화|상담)\s?(?:하고|하기|할래|하려|좀|원)"
+    r"|(?:상담원|상담사|사람|직원)\s?(?:좀\s?)?(?:연결|바꿔)"
+    r"|(?:オペレーター|担当者|スタッフ|人間|人)(?:と|に)(?:話|つな|代わ)|(?:オペレーター|担当者)(?:に|へ)?(?:接続|つないで)"
+)
+"""A person asked for in so many words, whatever else the message says ("상담원이랑 얘기하고 싶어요.
+배송이 너무 늦어요" went to the shipping service): the words the bot itself tells customers to type
+('상담원 연결', 'talk to a person') and their like."""
 UNHAPPY_ASKS_ABOVE = 0.6
 """An unhappy message whose closest FAQ entry is at least this likely asks that entry's question too
 ("my friend said your service is terrible, but what payment methods do you take?": 0.72) and gets the
@@ -256,6 +266,8 @@ def decide(classification: Classification, faq: FaqMatch | None, text: str) -> U
     faq_surer = answered and faq is not None and faq.confidence > classification.confidence
     if intent is Intent.HUMAN and classification.confidence >= CLARIFY_BELOW and not faq_surer:
         return made(Route.HANDOFF)  # "when can I talk to support?" is the opening-hours entry's
+    if ASKS_FOR_A_PERSON.search(normalize(text)) and not faq_surer:
+        return made(Route.HANDOFF, Intent.HUMAN)
     if complaint is Complaint.DAMAGED and not classification.entities.rma_numbers and not answered:
         # "my sweater arrived torn": a return to offer, whatever product or order it names, unless
         # the shop wrote an entry for it
@@ -362,8 +374,9 @@ def asks_the_faq(understanding: Understanding, text: str) -> bool:
     빌리려는데 하루 얼마에요?" to a rental shop's FAQ). The closest entries are offered there
     (services.faq.choices), and the retrieval encoder takes its second look. Questions about the
     customer's own order or return ("where is my order?", "what is my RMA status?") get their
-    service's answer alone: the closest entries' probability does not tell them apart from policy
-    questions ("where is my order?" is 0.83 likely to be the demo FAQ's cancellation entry)."""
+    service's answer, with the entries beside it only where `beside_its_service` says: the closest
+    entries' probability does not tell them apart from policy questions ("where is my order?" is
+    0.83 likely to be the demo FAQ's cancellation entry)."""
     entities = understanding.classification.entities
     match understanding.route:
         case Route.NO_ENTRY | Route.CLARIFY:
@@ -396,18 +409,10 @@ def understand(
     classification = classifier.classify(text)
     found = lookup.match(text, language=language, embedded=classification.read)
     understood = decide(classification, found, text)
-    if found is None or found.answered:
+    if found is None or found.answered or not asks_the_faq(understood, text):
         return understood
-    asked = asks_the_faq(understood, text)
-    if not asked and not beside_its_service(understood, text):
-        return understood
-    # A question for the FAQ the calibration would not answer, or whose entries may be offered beside
-    # its service's answer: the retrieval encoder looks again (services/faq/second_look.py); only
-    # here, as it costs ten times the rest of understanding.
+    # A question for the FAQ the calibration would not answer: the retrieval encoder looks again
+    # (services/faq/second_look.py); only here, as it costs ten times the rest of understanding
+    # (beside a service's answer the first look's ranking is offered: the second gave no more).
     looked = lookup.match(text, language=language, embedded=classification.read, second_look=True)
-    if looked is found or looked is None:
-        return understood
-    if asked:
-        return decide(classification, looked, text)
-    # Beside a service the look only ranks: the customer's own order is that service's to answer.
-    return replace(understood, faq=replace(looked, answered=False))
+    return understood if looked is found else decide(classification, looked, text)
