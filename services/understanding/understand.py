@@ -98,8 +98,8 @@ ASKS_FOR_A_PERSON = re.compile(
     r"|(?:オペレーター|担当者|スタッフ|人間|人)(?:と|に)(?:話|つな|代わ)|(?:オペレーター|担当者)(?:に|へ)?(?:接続|つないで)"
 )
 """A person asked for in so many words, whatever else the message says ("상담원이랑 얘기하고 싶어요.
-배송이 너무 늦어요" went to the shipping service): the words the bot itself tells customers to type
-('상담원 연결', 'talk to a person') and their like."""
+배송이 너무 늦어요" is a hand-off, not a shipping question): the words the bot itself tells
+customers to type ('상담원 연결', 'talk to a person') and their like."""
 UNHAPPY_ASKS_ABOVE = 0.6
 """An unhappy message whose closest FAQ entry is at least this likely asks that entry's question too
 ("my friend said your service is terrible, but what payment methods do you take?": 0.72) and gets the
