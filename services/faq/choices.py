@@ -43,7 +43,8 @@ customer's voice 0.919, against 0.906 at 0.3 and 0.838 never offering there (wit
 HANDOFF_OFFER_ABOVE = 0.3
 """The bar after a hand-off: a request for a person and nothing else scores 0.12-0.20 on the demo FAQ
 ("상담원 연결" 0.20, "real person please" 0.13) and gets no entries; a question beside the request
-("상담시간이 어떻게 되나요? 아까 전화했는데 안 받으셔서요") 0.40-0.84 on the FAQs in the customer's voice."""
+("상담시간이 어떻게 되나요? 아까 전화했는데 안 받으셔서요") 0.40-0.84 on the tuning FAQs, those in
+the customer's voice included."""
 
 
 def offered(understanding: Understanding, text: str, *, known_customer: bool = False) -> tuple[str, ...]:
@@ -61,12 +62,14 @@ def offered(understanding: Understanding, text: str, *, known_customer: bool = F
         if match.answered:
             return ()
         bar = STOCK_OFFER_ABOVE if understanding.route is Route.STOCK else OFFER_ABOVE
-    elif beside_its_service(understanding, text) and understanding.route is Route.HANDOFF:
-        bar = HANDOFF_OFFER_ABOVE  # an entry the matcher is sure of too: a person was asked for
-    elif beside_its_service(understanding, text) and not known_customer:
-        bar = BESIDE_A_SERVICE_ABOVE
-    else:
+    elif not beside_its_service(understanding, text):
         return ()
+    elif understanding.route is Route.HANDOFF:
+        bar = HANDOFF_OFFER_ABOVE  # an entry the matcher is sure of too: a person was asked for
+    elif known_customer:
+        return ()  # their service answers from their own data
+    else:
+        bar = BESIDE_A_SERVICE_ABOVE
     if match.confidence < bar:
         return ()
     return match.alternatives

@@ -114,6 +114,11 @@ def _instruction_runs(instructions: tuple[str, ...]) -> frozenset[tuple[str, ...
     return frozenset().union(*(_runs(text) for text in instructions))
 
 
+def _offers_of(text: str) -> frozenset[str]:
+    """What the numbers of `text` can stand for (`Claim.offers`)."""
+    return frozenset().union(*(claim.offers for claim in claims(text)))
+
+
 @dataclass(frozen=True)
 class GuardVerdict:
     ok: bool
@@ -156,12 +161,11 @@ class FactGuard:
         may come from (default `sources`); `instructions`: prompt text a reply must not reproduce;
         `names`: where a person a reply names must be found (default `sources`); `own_facts`: the
         customer's own data (their order), whose numbers are about it."""
-        self._offers: frozenset[str] = frozenset().union(*(claim.offers for claim in claims(sources)))
+        self._offers = _offers_of(sources)
         self._commitments = CommitmentGuard(sources if promises is None else promises)
         self._instruction_runs = _instruction_runs(tuple(instructions))
         self._names = sources if names is None else names
-        own = frozenset().union(*(claim.offers for claim in claims(own_facts)))
-        self._subjects = SubjectCheck(sources if promises is None else promises, own=own)
+        self._subjects = SubjectCheck(sources if promises is None else promises, own=_offers_of(own_facts))
 
     @classmethod
     def for_sources(cls, *, facts: str, faq_text: str, instructions: Sequence[str] = ()) -> FactGuard:

@@ -18,8 +18,8 @@ A FAQ entry's answer sentences are read with its question ("Q: How much is gift 
 
 from __future__ import annotations
 
+import functools
 import re
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -71,6 +71,35 @@ def _pieces(text: str, pattern: re.Pattern[str]) -> list[str]:
     return [piece for piece in pattern.split(text) if piece.strip()]
 
 
+@functools.lru_cache(maxsize=64)
+def _units_of(sources: str) -> tuple[tuple[_Unit, ...], tuple[str, ...]]:
+    """The sources' units and their texts, numbers masked (the same FAQ text is checked reply after
+    reply: read once)."""
+    units: list[_Unit] = []
+    texts: list[str] = []
+    for block in re.split(r"\n\s*\n", sources):
+        asked = _QUESTION.search(block)
+        context = asked.group(1).strip() if asked else ""
+        lines = [prepare(line) for line in block.splitlines() if line.strip()]
+        for sentence in (piece for line in lines for piece in _pieces(line, _SENTENCE)):
+            if context and sentence.strip().startswith("Q:"):
+                continue
+            found = located_claims(sentence)
+            needs = [need for _, _, claim in found for need in claim.needs]
+            if not needs:
+                continue
+            offers = frozenset().union(*(claim.offers for _, _, claim in found))
+            units.append(_Unit(frozenset(_kind(need) for need in needs), offers))
+            texts.append(f"{context} {_masked(sentence, found)}".strip())
+    return tuple(units), tuple(texts)
+
+
+@functools.lru_cache(maxsize=64)
+def _encoded(encoder: SentenceEncoder, texts: tuple[str, ...]) -> np.ndarray:
+    """The units' vectors, kept per sources."""
+    return encoder.encode(list(texts))
+
+
 class SubjectCheck:
     """Built once per set of sources (one reply's facts and FAQ text)."""
 
@@ -81,24 +110,7 @@ class SubjectCheck:
         those state is about their order, whatever else the FAQ says of the same amount."""
         self._own = own
         self._encoder = encoder
-        units: list[_Unit] = []
-        texts: list[str] = []
-        for block in re.split(r"\n\s*\n", sources):
-            asked = _QUESTION.search(block)
-            context = asked.group(1).strip() if asked else ""
-            lines = [prepare(line) for line in block.splitlines() if line.strip()]
-            for sentence in (piece for line in lines for piece in _pieces(line, _SENTENCE)):
-                if context and sentence.strip().startswith("Q:"):
-                    continue
-                found = located_claims(sentence)
-                needs = [need for _, _, claim in found for need in claim.needs]
-                if not needs:
-                    continue
-                offers = frozenset().union(*(claim.offers for _, _, claim in found))
-                units.append(_Unit(frozenset(_kind(need) for need in needs), offers))
-                texts.append(f"{context} {_masked(sentence, found)}".strip())
-        self._units = units
-        self._texts = texts
+        self._units, self._texts = _units_of(sources)
         self._vectors: np.ndarray | None = None
 
     def misplaced(self, reply: str, *, before: str = "") -> list[Claim]:
@@ -132,8 +144,7 @@ class SubjectCheck:
         return result
 
     def _stated(self, claim: Claim) -> bool:
-        kinds = {_kind(need) for need in claim.needs}
-        if not kinds <= QUANTITIES or claim.needs & self._own:
+        if not {_kind(need) for need in claim.needs} <= QUANTITIES or claim.needs & self._own:
             return False
         return any(claim.needs & unit.values for unit in self._units)
 
@@ -154,24 +165,5 @@ class SubjectCheck:
 
     def _vectors_of(self) -> np.ndarray:
         if self._vectors is None:
-            self._vectors = _encoded(self._encoder_of(), tuple(self._texts))
+            self._vectors = _encoded(self._encoder_of(), self._texts)
         return self._vectors
-
-
-_KEPT: dict[tuple[int, tuple[str, ...]], np.ndarray] = {}
-_KEPT_LOCK = threading.Lock()
-_KEEP = 64
-
-
-def _encoded(encoder: SentenceEncoder, texts: tuple[str, ...]) -> np.ndarray:
-    """The units' vectors, kept per sources (the same FAQ text is checked reply after reply)."""
-    key = (id(encoder), texts)
-    with _KEPT_LOCK:
-        if key in _KEPT:
-            return _KEPT[key]
-    vectors = encoder.encode(list(texts))
-    with _KEPT_LOCK:
-        if len(_KEPT) >= _KEEP:
-            _KEPT.pop(next(iter(_KEPT)))
-        _KEPT[key] = vectors
-    return vectors
