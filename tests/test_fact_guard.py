@@ -497,3 +497,46 @@ def test_a_sentence_may_leave_its_subject_to_the_one_before() -> None:
     assert guard.check("비용은 2,000원이에요.", before="네, 선물 포장 가능해요.").ok
     assert guard.check("It costs 3,000원.", before="Yes, we gift wrap.").ok  # too little said to decide
     assert not guard.check("Gift wrapping is 3,000원 per item.", before="Yes, we gift wrap.").ok
+
+
+# ---------------------------------------------------------------- amounts worked out
+ARITHMETIC_FAQ = SUBJECT_FAQ + (
+    "\n\nQ: How much is the glass teapot?\nA: The glass teapot is 25,000원.\n\n"
+    "Q: How much is the mug?\nA: The ceramic mug is 9,000원.\n\n"
+    "Q: Do members get a discount?\nA: Gold members get 5% off every order."
+)
+
+
+@pytest.mark.parametrize(
+    ("reply", "ok"),
+    [
+        ("Gift wrapping is 2,000 won per item, so 6,000 won for 3 mugs.", True),
+        ("Gift wrapping is 2,000원 each, so wrapping two mugs adds 4,000원.", True),
+        ("선물 포장은 개당 2,000원이라 머그컵 세 잔이면 6,000원이에요.", True),
+        ("ギフト包装は1点2,000ウォンですので、2点で4,000ウォンです。", True),
+        ("Two glass teapots come to 50,000원.", True),  # the price from the FAQ, the count from the reply
+        ("유리 티포트 25,000원에 머그컵 9,000원을 함께 사시면 34,000원이에요.", True),
+        ("Gold members get 5% off every order, so the 25,000원 teapot is 23,750원 for you.", True),
+        # what is not worked out is still refused
+        ("Gift wrapping is 2,000원 each, so wrapping two mugs adds 5,000원.", False),
+        ("The glass teapot and the mug come to 35,000원 together (25,000원 and 9,000원).", False),
+        ("With 10% off, the 25,000원 teapot would be 22,500원.", False),  # 10% is no discount the FAQ gives
+        ("Two glass teapots come to 60,000원.", False),
+        ("Gift wrapping is 6,000원.", False),  # no count: 6,000원 stated of wrapping, not worked out
+        ("Five gift wrappings come to 10,000원, plus 7,000원 for 1 mug.", False),  # 7,000 a bare claim
+    ],
+)
+def test_an_amount_worked_out_from_supported_ones_is_supported(reply: str, ok: bool) -> None:
+    """A sum, a multiple by a count the reply states, a percentage off: true arithmetic on amounts the
+    sources support is no new fact; an operand or a result they do not support still is."""
+    verdict = FactGuard.for_sources(facts="", faq_text=ARITHMETIC_FAQ).check(reply)
+    assert verdict.ok is ok, verdict.reason
+
+
+def test_a_worked_out_amount_keeps_its_own_subject() -> None:
+    """6,000원 is also the return fee the FAQ states: three wrappings at 2,000원 are still 6,000원,
+    and "returns cost 6,000원" stays what the FAQ says it is."""
+    faq = ARITHMETIC_FAQ + "\n\nQ: What does a return cost?\nA: A change-of-mind return costs 6,000원."
+    guard = FactGuard.for_sources(facts="", faq_text=faq)
+    assert guard.check("Gift wrapping is 2,000원 per item, so 6,000원 for 3 mugs.").ok
+    assert not guard.check("Gift wrapping is 6,000원 per item.").ok

@@ -11,6 +11,7 @@ from aiohttp import web
 
 from bench.openai_double import Fault, OpenAIDouble, ScriptedModel, render_chat
 from services.faq.lookup import FaqAnswer, FaqDocument, FaqLookupAnswerer
+from services.faq.replies import answer_request
 from services.llm.config import LLMEndpoint, LLMRole, LLMRoles, RetrievalCheck, VerifyMode
 from services.llm.deadline import current as current_deadline
 from services.llm.gateway import CallLedger, LLMGateway
@@ -128,6 +129,63 @@ async def test_faq_text_that_does_not_answer_is_never_shown(double, gateways) ->
     report = answer.report
     assert report.mode == ReplyMode(Step.TARGET, faq_rejected=True) and report.generated
     assert report.acceptance_rate == 0.0, "the rejected FAQ text counts as a rejected draft"
+
+
+JEJU = "Jeju and the islands take 1-2 days more; the shipping fee is the same."
+HOURS = "Customer service answers on weekdays from 10:00 to 18:00."
+
+
+def shop_text_request(faq: bool) -> AnswerRequest:
+    found = FaqAnswer(FAQ_TEXT, "same-day", 1.0) if faq else None
+    context = "\n\n".join((FAQ_TEXT, HOURS, JEJU))
+    return AnswerRequest(QUESTION, Language.EN, found, context, candidates=(HOURS, JEJU))
+
+
+@pytest.mark.parametrize("faq", [True, False], ids=["entry rejected", "no entry"])
+async def test_with_shop_text_the_first_entry_the_target_confirms_is_sent_as_written(  # type: ignore[no-untyped-def]
+    double, gateways, faq: bool
+) -> None:
+    """The matched entry rejected (or none matched): the closest entries are put to the target one
+    by one, and the first it confirms goes out in the shop's words; the target never writes."""
+    double.models["target"].behaviours.insert(
+        0, lambda request: ("YES" if "Jeju" in request.quoted else "NO") if request.is_yes_no_task else None
+    )
+    answer = answerer(double, gateways, verify="judge", retrieval_check="shop_text").stream(
+        shop_text_request(faq)
+    )
+    chunks = await run(answer)
+    assert "".join(chunks) == answer.final_text == answer.confirmed_faq == JEJU
+    report = answer.report
+    assert report.mode == ReplyMode(Step.RELEVANCE, faq_rejected=faq) and not report.generated
+    assert report.verify_calls == (3 if faq else 2)
+    asked = [call.body["messages"][-1]["content"] for call in double.calls("/v1/chat/completions", "target")]
+    put = [next(entry for entry in (FAQ_TEXT, HOURS, JEJU) if entry in text) for text in asked]
+    assert put == [*([FAQ_TEXT] if faq else []), HOURS, JEJU], "closest first, stopping at the YES"
+    assert all(call.body["max_tokens"] == 1 for call in double.calls("/v1/chat/completions", "target"))
+
+
+async def test_with_shop_text_and_nothing_confirmed_the_bot_says_it_does_not_know(double, gateways) -> None:  # type: ignore[no-untyped-def]
+    double.models["target"].behaviours.insert(0, lambda request: "NO" if request.is_yes_no_task else None)
+    answer = answerer(double, gateways, verify="judge", retrieval_check="shop_text").stream(
+        shop_text_request(True)
+    )
+    assert await run(answer) == [] and answer.final_text == ""
+    assert answer.report.no_answer and answer.report.verify_calls == 3
+    assert len(double.calls("/v1/chat/completions", "target")) == 3, "no call to write"
+
+
+def test_a_request_without_an_entry_carries_the_closest_entries_as_candidates() -> None:
+    lookup = FaqLookupAnswerer(
+        [
+            FaqDocument("same-day", Language.EN, QUESTION, FAQ_TEXT),
+            FaqDocument("hours", Language.EN, "When are you open?", HOURS),
+        ]
+    )
+    asked = answer_request(QUESTION, Language.EN, None, lookup, facts="", history=())
+    assert asked.candidates[0] == FAQ_TEXT and set(asked.candidates) == {FAQ_TEXT, HOURS}
+    assert all(text in asked.faq_context for text in asked.candidates)
+    found = FaqAnswer(FAQ_TEXT, "same-day", 1.0)
+    assert answer_request(QUESTION, Language.EN, found, lookup, facts="", history=()).candidates == ()
 
 
 @pytest.mark.parametrize("verify", ["token", "judge"])

@@ -21,10 +21,15 @@ from services.understanding.encoder import SentenceEncoder
 if TYPE_CHECKING:
     from services.faq.store import FaqRefresher
 
-__all__ = ["FaqAnswer", "FaqDocument", "FaqLookupAnswerer", "FaqMatch"]
+__all__ = ["FaqAnswer", "FaqDocument", "FaqLookupAnswerer", "FaqMatch", "entries_text"]
 
 _KEPT = 64
 """Recent matches kept: a message's understanding and its answer ask for the same one."""
+
+
+def entries_text(documents: Iterable[FaqDocument]) -> str:
+    """Entries as a model reads them: "Q: ...\nA: ..." blocks."""
+    return "\n\n".join(f"Q: {d.question}\nA: {d.answer}" for d in documents)
 
 
 @dataclass(frozen=True)
@@ -110,8 +115,11 @@ class FaqLookupAnswerer:
 
     def context(self, question: str, *, language: Language, limit: int = 3) -> str:
         """The entries most related to `question`, as text a model may draw on."""
-        documents = self._matcher.related(question, language=language, limit=limit)
-        return "\n\n".join(f"Q: {d.question}\nA: {d.answer}" for d in documents)
+        return entries_text(self.related(question, language=language, limit=limit))
+
+    def related(self, question: str, *, language: Language, limit: int = 3) -> list[FaqDocument]:
+        """The entries most related to `question`, closest first, in `language` where written."""
+        return self._matcher.related(question, language=language, limit=limit)
 
     async def answer(
         self, question: str, *, language: Language, tags: Sequence[str] = ()

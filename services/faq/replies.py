@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, tzinfo
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Customer, InboundMessage
 from db.repositories import logs
+from services.faq.lookup import FaqAnswer, FaqLookupAnswerer, entries_text
 from services.llm.fact_guard import customer_wrote
 from services.llm.gateway import Message
 from services.llm.speculative import AnswerRequest, FaqReplies
@@ -46,17 +48,32 @@ async def faq_reply(
     if answerer.generates:  # the FAQ text alone needs neither
         facts = await customer_facts(session, customer, shop, zone=zone)
         history = await recent_turns(session, user_id)
-    request = AnswerRequest(
+    request = answer_request(question, language, found, answerer.lookup, facts=facts, history=history)
+    source = AnswerSource.LLM if answerer.generates else AnswerSource.FAQ
+    return Reply("", source, follow_up, route, stream=answerer.stream(request))
+
+
+def answer_request(
+    question: str,
+    language: Language,
+    found: FaqAnswer | None,
+    lookup: FaqLookupAnswerer,
+    *,
+    facts: str,
+    history: Sequence[Message],
+) -> AnswerRequest:
+    """What the model is asked with: the matched entry alone when there is one (every verification
+    call pays for the prompt), else the closest entries, as context and as candidates."""
+    related = [] if found else lookup.related(question, language=language)
+    return AnswerRequest(
         question=question,
         language=language,
         faq=found,
-        # The matched entry alone when there is one: every verification call pays for the prompt.
-        faq_context=found.text if found else answerer.lookup.context(question, language=language),
+        faq_context=found.text if found else entries_text(related),
         facts=facts,
         history=history,
+        candidates=tuple(document.answer for document in related),
     )
-    source = AnswerSource.LLM if answerer.generates else AnswerSource.FAQ
-    return Reply("", source, follow_up, route, stream=answerer.stream(request))
 
 
 async def customer_facts(

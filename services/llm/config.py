@@ -78,7 +78,7 @@ class LLMEndpoint(_Keys):
         return (prompt_tokens * self.price_in + completion_tokens * self.price_out) / 1_000_000
 
 
-RetrievalCheck = Literal["relevance", "draft"]
+RetrievalCheck = Literal["relevance", "draft", "shop_text"]
 
 
 # --- canary arms: several configurations side by side, by weight ---------------
@@ -196,7 +196,9 @@ class LLMRoles(_Keys):
         default="relevance",
         description="relevance: the target only confirms that the shop's FAQ text answers the question, "
         "and the text is sent as written; draft: the FAQ text is a draft verified like a model's "
-        "(token or judge mode), so the reply is in the target's own words",
+        "(token or judge mode), so the reply is in the target's own words; shop_text: as relevance, "
+        "and the model never writes: a question with no confirmed entry gets the closest entries "
+        "confirmed one by one (the first YES is sent as written), else the bot's 'I don't know'",
     )
     retries: int = Field(default=3, ge=0, description="attempts per endpoint after the first")
 

@@ -5,7 +5,9 @@ durations, times, phone and order numbers), email address and URL in a reply
 must appear in the facts and FAQ text the model was given, with the same
 meaning: the same unit or currency, the same whole address. Forms that say the
 same thing count as the same ("₩59,000" and "59,000원", "1-2 days" and "1~2일",
-"thirty days" and "30 days"); see `fact_claims` for how text is read.
+"thirty days" and "30 days"); see `fact_claims` for how text is read. An amount worked out from
+supported ones (a sum, a multiple by a count the reply states, a percentage off) is supported too
+(`arithmetic`).
 
 Commitments are facts too: a reply may promise, grant or deny only what the
 FAQ does (`commitments`: refunds, discounts, free returns, waived fees,
@@ -26,6 +28,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from services.llm.arithmetic import worked_out
 from services.llm.commitments import CommitmentGuard
 from services.llm.fact_claims import claims
 from services.llm.subjects import SubjectCheck
@@ -186,13 +189,15 @@ class FactGuard:
     def check(self, reply: str, *, before: str = "") -> GuardVerdict:
         """`before`: the reply's text already released, which a sentence may go on about ("If it is
         defective, return shipping is free. You pay nothing.")."""
+        derived = worked_out(reply, self._offers, before=before)
         unsupported = [
             claim.text if claim.text == claim.shown else f"{claim.text} ({claim.shown})"
             for claim in claims(reply)
-            if not claim.needs & self._offers
+            if not claim.needs & self._offers and claim.text not in derived
         ] + [
             f"{claim.text} (said of another subject)"
             for claim in self._subjects.misplaced(reply, before=before)
+            if claim.text not in derived
         ]
         promised = tuple(dict.fromkeys(str(c) for c in self._commitments.unsupported(reply, before=before)))
         echoed = bool(

@@ -62,6 +62,9 @@ class AnswerRequest:
     facts: str = ""
     """This customer's own database facts, and nobody else's."""
     history: Sequence[Message] = ()
+    candidates: Sequence[str] = ()
+    """With no entry answered outright: the closest entries' answers, closest first (`faq_context`
+    holds them with their questions). In `shop_text` mode the target may only confirm one of them."""
 
 
 class Step(StrEnum):

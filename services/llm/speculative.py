@@ -14,7 +14,11 @@ configured the FAQ text is the answer: the shop's own words need no model.
 The retrieval draft is checked differently by default (`retrieval_check`):
 `RelevanceCheck` asks one YES/NO question; a NO hands over to the model
 drafter or the target as if there had been no FAQ entry, and that entry is
-then never shown, not even as the fallback. Every reply runs within
+then never shown, not even as the fallback. With `shop_text` the model never
+writes: with no confirmed entry, the closest entries (`AnswerRequest.candidates`)
+are put to it one by one and the first it confirms is sent as written; with
+none, the bot says it does not know. Nothing a customer types can then make
+a reply promise anything the FAQ does not say in its own words. Every reply runs within
 `reply_deadline` (see `VerifiedAnswer`).
 
 This module only puts the parts together; prompts live in `prompts`, the
@@ -201,18 +205,25 @@ class SpeculativeAnswerer:
         assert self._model is not None
         model, report = self._model, answer.report
         retrieval = request.faq.text if request.faq else None
-        if retrieval and self._retrieval_check == "relevance":
+        if retrieval and self._retrieval_check in ("relevance", "shop_text"):
             report.drafter = "retrieval"
             if await self._relevance.confirms(request, retrieval, report):
-                report.mode.step = Step.RELEVANCE
-                answer.confirmed_faq = retrieval
-                for sentence in split_sentences(retrieval):
+                async for sentence in _as_written(answer, retrieval):
                     yield sentence
                 return
             # A NO means gone: the entry leaves every later prompt and the guard's sources.
             report.mode.faq_rejected, retrieval = True, None
             request = without_entry(request)
             guard.reset(request)
+        if self._retrieval_check == "shop_text":
+            # The model never writes: one of the closest entries it confirms, as written, or nothing.
+            for candidate in request.candidates:
+                report.drafter = "retrieval"
+                if await self._relevance.confirms(request, candidate, report):
+                    async for sentence in _as_written(answer, candidate):
+                        yield sentence
+                    return
+            raise NoAnswer
         messages = await self._prompts.answer_messages(request, report)
         token_mode = await self._token_probe.supported(model)
         model_drafted = (report.draft_tokens, report.accepted_tokens)
@@ -268,13 +279,22 @@ class SpeculativeAnswerer:
         )
 
 
+async def _as_written(answer: VerifiedAnswer, text: str) -> AsyncIterator[str]:
+    """The shop's FAQ text the target confirmed, released as written."""
+    answer.report.mode.step = Step.RELEVANCE
+    answer.confirmed_faq = text
+    for sentence in split_sentences(text):
+        yield sentence
+
+
 def without_entry(request: AnswerRequest) -> AnswerRequest:
     """The request once the target said its FAQ entry does not answer: neither the entry nor its
     text is anywhere in it (the fallback, the prompts of the target, drafter and judge)."""
     if request.faq is None:
         return request
     context = request.faq_context.replace(request.faq.text, "").strip()
-    return dataclasses.replace(request, faq=None, faq_context=context)
+    candidates = tuple(text for text in request.candidates if text != request.faq.text)
+    return dataclasses.replace(request, faq=None, faq_context=context, candidates=candidates)
 
 
 class _Guard:

@@ -71,6 +71,11 @@ def _pieces(text: str, pattern: re.Pattern[str]) -> list[str]:
     return [piece for piece in pattern.split(text) if piece.strip()]
 
 
+def sentences(text: str) -> list[str]:
+    """`text` prepared (`fact_claims.prepare`) and split into its sentences."""
+    return _pieces(prepare(text), _SENTENCE)
+
+
 @functools.lru_cache(maxsize=64)
 def _units_of(sources: str) -> tuple[tuple[_Unit, ...], tuple[str, ...]]:
     """The sources' units and their texts, numbers masked (the same FAQ text is checked reply after
@@ -122,9 +127,9 @@ class SubjectCheck:
         if len(self._units) < 2:
             return []
         wrong: list[Claim] = []
-        earlier = _pieces(prepare(before), _SENTENCE)
+        earlier = sentences(before)
         previous = earlier[-1] if earlier else ""
-        for sentence in _pieces(prepare(reply), _SENTENCE):
+        for sentence in sentences(reply):
             whole: np.ndarray | None = None
             for clause in _pieces(sentence, _CLAUSE):
                 found = located_claims(clause)

@@ -31,12 +31,12 @@ from db.repositories import replay as replay_repository
 from db.types import utcnow
 from services.admin.figures import dont_know, streamed_dont_know
 from services.faq.lookup import FaqLookupAnswerer
-from services.faq.replies import customer_facts, recent_turns
+from services.faq.replies import answer_request, customer_facts, recent_turns
 from services.llm.arms import ArmAnswerer
 from services.llm.config import LLMRoles
 from services.llm.gateway import LLMGateway
 from services.llm.reply import ReplyMode
-from services.llm.speculative import AnswerRequest, ReplyReport
+from services.llm.speculative import ReplyReport
 from services.rollout.arm_stats import AnswerSample, ArmStats, summarize
 from services.shop.sources.base import ShopData
 from services.text.normalize import detect_language
@@ -407,14 +407,7 @@ class Replayer:
             history = await recent_turns(session, user_id, until=row.created_at)
         language = detect_language(row.text)
         found = await self._lookup.answer(row.text, language=language)
-        request = AnswerRequest(
-            question=row.text,
-            language=language,
-            faq=found,
-            faq_context=found.text if found else self._lookup.context(row.text, language=language),
-            facts=facts,
-            history=history,
-        )
+        request = answer_request(row.text, language, found, self._lookup, facts=facts, history=history)
         answer = self._answerer.stream(request)
         async for _ in answer:
             pass

@@ -1,0 +1,348 @@
+"""Mutation testing: how many small faults in a package its tests catch.
+
+    python -m bench.mutations services/llm --sample 40            # a fresh random sample
+    python -m bench.mutations services/llm --sample 40 --seed 7   # the same sample again
+    python -m bench.mutations services/llm --list                 # every site, no test run
+
+A mutant is one change at one place of one module: a comparison turned (`<` for `<=`, `==` for
+`!=`, `in` for `not in`), `and` for `or`, `+` for `-`, `*` for `/`, a `not` dropped, a condition
+negated, an integer moved by one, a fraction by a quarter of itself, `True` for `False`, a returned
+value replaced by `None`, `break` for `continue`, a call made as a statement left out. Strings,
+docstrings, annotations and f-strings are left alone. Each mutant is written into a copy of the
+tree (tracked and untracked files, no `.git`, no `.venv`), and the tests that name the package are
+run there with this interpreter (`-x`, SQLite only); a mutant no test fails is printed with its
+place, to be read: some are equivalent, the rest are faults the tests miss. The last line is the
+kill rate of the sample.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import concurrent.futures
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+_TURNED: dict[type[ast.cmpop], type[ast.cmpop]] = {
+    ast.Lt: ast.LtE,
+    ast.LtE: ast.Lt,
+    ast.Gt: ast.GtE,
+    ast.GtE: ast.Gt,
+    ast.Eq: ast.NotEq,
+    ast.NotEq: ast.Eq,
+    ast.In: ast.NotIn,
+    ast.NotIn: ast.In,
+    ast.Is: ast.IsNot,
+    ast.IsNot: ast.Is,
+}
+_ARITHMETIC: dict[type[ast.operator], type[ast.operator]] = {
+    ast.Add: ast.Sub,
+    ast.Sub: ast.Add,
+    ast.Mult: ast.Div,
+    ast.Div: ast.Mult,
+    ast.FloorDiv: ast.Mult,
+}
+
+
+@dataclass(frozen=True)
+class Mutant:
+    path: str  # relative to the root
+    line: int
+    start: int  # byte offsets into the file
+    end: int
+    original: str
+    replacement: str
+    kind: str
+
+    def describe(self) -> str:
+        return f"{self.path}:{self.line} [{self.kind}] {self.original!r} -> {self.replacement!r}"
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    found: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                found.add(id(body[0].value))
+    return found
+
+
+def _left_alone(tree: ast.AST) -> set[int]:
+    """Nodes inside annotations, f-strings and `TYPE_CHECKING` blocks: no behaviour to mutate."""
+    skipped: set[int] = set()
+
+    def mark(node: ast.AST | None) -> None:
+        if node is not None:
+            skipped.update(id(inner) for inner in ast.walk(node))
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.JoinedStr):
+            mark(node)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            mark(node.returns)
+            for argument in (*node.args.args, *node.args.kwonlyargs, *node.args.posonlyargs):
+                mark(argument.annotation)
+        elif isinstance(node, ast.AnnAssign):
+            mark(node.annotation)
+        elif isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            mark(node)
+    return skipped
+
+
+def _variants(node: ast.AST, docstrings: set[int]) -> Iterator[tuple[str, ast.AST]]:
+    """(kind, replacement node) for each mutation of `node` itself."""
+    if isinstance(node, ast.Compare):
+        for index, op in enumerate(node.ops):
+            turned = _TURNED.get(type(op))
+            if turned is not None:
+                ops = list(node.ops)
+                ops[index] = turned()
+                yield "comparison", ast.Compare(left=node.left, ops=ops, comparators=node.comparators)
+    elif isinstance(node, ast.BoolOp):
+        other = ast.Or() if isinstance(node.op, ast.And) else ast.And()
+        yield "boolean", ast.BoolOp(op=other, values=node.values)
+    elif isinstance(node, ast.BinOp) and type(node.op) in _ARITHMETIC and not _text(node):
+        yield "arithmetic", ast.BinOp(left=node.left, op=_ARITHMETIC[type(node.op)](), right=node.right)
+    elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        yield "not dropped", node.operand
+    elif isinstance(node, ast.Constant) and id(node) not in docstrings:
+        value = node.value
+        if isinstance(value, bool):
+            yield "constant", ast.Constant(value=not value)
+        elif isinstance(value, int):
+            yield "constant", ast.Constant(value=value + 1)
+        elif isinstance(value, float):
+            yield "constant", ast.Constant(value=value * 1.25 if value else 0.25)
+
+
+def _text(node: ast.BinOp) -> bool:
+    """`+` joining strings: turned into `-` it only raises, which says nothing of the tests."""
+    return any(
+        isinstance(side, ast.JoinedStr) or (isinstance(side, ast.Constant) and isinstance(side.value, str))
+        for side in (node.left, node.right)
+    )
+
+
+def _statement_variants(node: ast.stmt) -> Iterator[tuple[str, str]]:
+    """(kind, replacement source) for mutations of a whole statement or its condition."""
+    if isinstance(node, (ast.If, ast.While)):
+        yield "condition negated", f"not ({ast.unparse(node.test)})"
+    elif isinstance(node, ast.Return) and node.value is not None:
+        if not (isinstance(node.value, ast.Constant) and node.value.value is None):
+            yield "return None", "return None"
+    elif isinstance(node, ast.Break):
+        yield "loop", "continue"
+    elif isinstance(node, ast.Continue):
+        yield "loop", "break"
+    elif isinstance(node, ast.Expr) and isinstance(node.value, (ast.Call, ast.Await)):
+        yield "call left out", "pass"
+
+
+def _offsets(source: bytes) -> list[int]:
+    starts = [0]
+    for index, byte in enumerate(source):
+        if byte == 0x0A:
+            starts.append(index + 1)
+    return starts
+
+
+def mutants_of(path: Path) -> list[Mutant]:
+    source = path.read_bytes()
+    tree = ast.parse(source)
+    starts = _offsets(source)
+    docstrings = _docstrings(tree)
+    skipped = _left_alone(tree)
+    relative = str(path.relative_to(ROOT))
+    found: list[Mutant] = []
+
+    def span(node: ast.AST) -> tuple[int, int]:
+        start = starts[node.lineno - 1] + node.col_offset  # type: ignore[attr-defined]
+        end = starts[node.end_lineno - 1] + node.end_col_offset  # type: ignore[attr-defined]
+        return start, end
+
+    def add(node: ast.AST, start: int, end: int, replacement: str, kind: str) -> None:
+        mutated = source[:start] + replacement.encode() + source[end:]
+        try:
+            if ast.dump(ast.parse(mutated)) == ast.dump(tree):
+                return
+        except SyntaxError:
+            return
+        original = source[start:end].decode()
+        found.append(Mutant(relative, node.lineno, start, end, original, replacement, kind))  # type: ignore[attr-defined]
+
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        if isinstance(node, ast.stmt):
+            for kind, replacement in _statement_variants(node):
+                if isinstance(node, (ast.If, ast.While)):
+                    start, end = span(node.test)
+                else:
+                    start, end = span(node)
+                add(node, start, end, replacement, kind)
+        elif isinstance(node, ast.expr):
+            for kind, mutated in _variants(node, docstrings):
+                start, end = span(node)
+                add(node, start, end, f"({ast.unparse(mutated)})", kind)
+    return found
+
+
+def sites(package: str) -> list[Mutant]:
+    found: list[Mutant] = []
+    for path in sorted((ROOT / package).rglob("*.py")):
+        found.extend(mutants_of(path))
+    return found
+
+
+def tests_naming(package: str) -> list[str]:
+    dotted = package.strip("/").replace("/", ".")
+    return sorted(
+        str(path.relative_to(ROOT))
+        for path in (ROOT / "tests").glob("test_*.py")
+        if dotted in path.read_text(encoding="utf-8")
+    )
+
+
+def _tracked_files() -> list[str]:
+    listed = subprocess.run(
+        ["git", "ls-files", "-co", "--exclude-standard", "-z"],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+    ).stdout
+    return [name for name in listed.decode().split("\0") if name and (ROOT / name).is_file()]
+
+
+def _copy_tree(into: Path) -> None:
+    for name in _tracked_files():
+        target = into / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / name, target)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    mutant: Mutant | None
+    killed: bool
+    seconds: float
+    note: str
+
+
+def _first_failure(output: str) -> str:
+    """The test that caught the mutant, as pytest's summary names it."""
+    for line in output.splitlines():
+        if line.startswith(("FAILED ", "ERROR ")):
+            return line.split(" - ")[0]
+    return ""
+
+
+def _module(path: str) -> str:
+    return path.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+
+
+def _first_those_naming(module: str, tests: list[str]) -> list[str]:
+    """The tests that name the mutated module run first: with `-x`, a mutant is caught sooner."""
+    naming = [test for test in tests if module in (ROOT / test).read_text(encoding="utf-8")]
+    return naming + [test for test in tests if test not in naming]
+
+
+def _run(mutant: Mutant | None, tree: Path, tests: list[str], timeout: float) -> Outcome:
+    """`mutant` None: the clean run, which every mutant's is measured against."""
+    target = tree / (mutant.path if mutant else "pyproject.toml")
+    original = target.read_bytes()
+    if mutant is not None:
+        target.write_bytes(original[: mutant.start] + mutant.replacement.encode() + original[mutant.end :])
+        tests = _first_those_naming(_module(mutant.path), tests)
+    environment = {key: value for key, value in os.environ.items() if not key.startswith("CSBOT_")}
+    environment["PYTHONPATH"] = str(tree)
+    environment["PYTHONDONTWRITEBYTECODE"] = "1"
+    command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:randomly", "-p", "no:cacheprovider"]
+    command += ["-m", "not browser", "-n", "0", *tests]
+    began = time.monotonic()
+    try:
+        done = subprocess.run(command, cwd=tree, env=environment, capture_output=True, timeout=timeout)
+        killed, note = done.returncode != 0, _first_failure(done.stdout.decode(errors="replace"))
+        if done.returncode not in (0, 1):
+            note = f"pytest exit {done.returncode}"
+    except subprocess.TimeoutExpired:
+        killed, note = True, "timed out"
+    finally:
+        target.write_bytes(original)
+    return Outcome(mutant, killed, time.monotonic() - began, note)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("package", help="a folder under the project root, e.g. services/llm")
+    parser.add_argument("--sample", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=None, help="default: a fresh one, printed")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument(
+        "--timeout", type=float, default=None, help="seconds per mutant's tests (default: 3 x the clean run)"
+    )
+    parser.add_argument("--tests", nargs="*", default=None, help="default: the tests naming the package")
+    parser.add_argument("--list", action="store_true", help="print every site and stop")
+    args = parser.parse_args(argv)
+
+    every = sites(args.package)
+    if args.list:
+        for mutant in every:
+            print(mutant.describe())
+        print(f"{len(every)} mutation sites in {args.package}")
+        return 0
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
+    sample = random.Random(seed).sample(every, min(args.sample, len(every)))
+    tests = args.tests or tests_naming(args.package)
+    print(f"seed={seed} sites={len(every)} sample={len(sample)} tests={len(tests)}", flush=True)
+
+    with tempfile.TemporaryDirectory(prefix="csbot-mutants-") as scratch:
+        trees = [Path(scratch) / f"tree{index}" for index in range(max(1, args.jobs))]
+        for tree in trees:
+            _copy_tree(tree)
+        clean = _run(None, trees[0], tests, args.timeout or 3600.0)
+        if clean.killed:
+            print(f"the tests fail with no mutant ({clean.note}): nothing to measure", file=sys.stderr)
+            return 1
+        timeout = args.timeout or max(120.0, 3 * clean.seconds)
+        print(f"clean run {clean.seconds:.0f}s; each mutant's tests get {timeout:.0f}s", flush=True)
+        free = list(trees)
+        outcomes: list[Outcome] = []
+
+        def work(mutant: Mutant) -> Outcome:
+            tree = free.pop()
+            try:
+                return _run(mutant, tree, tests, timeout)
+            finally:
+                free.append(tree)
+
+        with concurrent.futures.ThreadPoolExecutor(max_workers=len(trees)) as pool:
+            for future in concurrent.futures.as_completed([pool.submit(work, mutant) for mutant in sample]):
+                outcome = future.result()
+                outcomes.append(outcome)
+                verdict = "killed" if outcome.killed else "SURVIVED"
+                extra = f" ({outcome.note})" if outcome.note else ""
+                assert outcome.mutant is not None
+                print(f"{verdict:8} {outcome.seconds:6.1f}s {outcome.mutant.describe()}{extra}", flush=True)
+
+    killed = sum(outcome.killed for outcome in outcomes)
+    print(
+        f"killed={killed} survived={len(outcomes) - killed} kill_rate={killed / len(outcomes):.3f} seed={seed}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

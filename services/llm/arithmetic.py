@@ -1,0 +1,140 @@
+"""Amounts a reply works out from amounts it may state: a sum, a multiple, a difference, a share.
+
+"Gift wrapping is 2,000 won per item, so 6,000 won for 3 mugs" states an amount the FAQ gives
+nowhere, and it is true. An amount of money is *worked out* when it is
+
+- the sum or the difference of two amounts of its currency that the reply states and the sources
+  support ("25,000원에 9,000원을 함께 사시면 34,000원");
+- a whole multiple of such an amount, or of one the sources give, by a count the same sentence
+  states in digits or words ("2,000 won each, so 4,000 won for two", "Two tablecloths come to
+  78,000 won");
+- what a percentage the sources support takes off a stated amount, or is of it ("5% off, so the
+  89,000 won pot would be 84,550 won").
+
+Only the arithmetic is checked: whether the reply may promise the result (a refund of it, say)
+is the commitments' question, and an operand the sources do not support supports nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
+
+from services.llm.fact_claims import Claim, claims
+from services.llm.subjects import sentences
+from services.text.numerals import ENGLISH_SMALL, NATIVE_KOREAN
+
+CURRENCIES = frozenset({"KRW", "JPY", "USD", "EUR", "GBP"})
+MAX_COUNT = 20
+"""Counts beyond this are no shopping basket: "20 mugs" is worked out, "50" is not."""
+_COUNTERS = "개|장|벌|세트|잔|권|켤레|박스|병|봉|팩|점|個|点|枚|本|着|セット|つ|箱"
+_NOT_THINGS = r"(?!(?:days|weeks|hours|minutes|months|years|business)\b)"
+_DIGIT_COUNT = re.compile(
+    rf"(?<![\d,.])(\d{{1,2}})\s?(?:{_COUNTERS})"
+    rf"|\b(\d{{1,2}}) (?:x )?{_NOT_THINGS}[a-z]+s\b|\bx ?(\d{{1,2}})\b"
+)
+_ENGLISH_COUNT = re.compile(
+    r"\b(" + "|".join(word for word, value in ENGLISH_SMALL.items() if 2 <= value <= MAX_COUNT) + r")\b",
+    re.IGNORECASE,
+)
+_NATIVE_COUNT = re.compile(
+    r"(?<![가-힣])((?:열|스물|스무)?(?:두|세|석|네|다섯|여섯|일곱|여덟|아홉)|열|스무)\s?(?:" + _COUNTERS + ")"
+)
+_KANJI_COUNT = re.compile(r"([二三四五六七八九十])(?:つ|個|点|枚|本|着|セット|箱)")
+_KANJI = {"二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
+_PAIR = re.compile(
+    r"\b(?:both|a pair of|each of the two)\b|두\s?(?:개|가지)\s?모두|둘\s?다|両方|二つとも", re.I
+)
+
+
+def counts(sentence: str) -> set[int]:
+    """The numbers of things a sentence counts: "3 mugs", "two", "두 개", "2点", "三つ", "both"."""
+    found: set[int] = set()
+    for match in _DIGIT_COUNT.finditer(sentence):
+        found.add(int(next(group for group in match.groups() if group)))
+    found.update(ENGLISH_SMALL[match.group(1).lower()] for match in _ENGLISH_COUNT.finditer(sentence))
+    for match in _NATIVE_COUNT.finditer(sentence):
+        word = match.group(1)
+        tens = 20 if word.startswith(("스물", "스무")) else 10 if word.startswith("열") else 0
+        rest = word.removeprefix("스물").removeprefix("스무").removeprefix("열")
+        found.add(tens + (NATIVE_KOREAN[rest] if rest else 0))
+    found.update(_KANJI[match.group(1)] for match in _KANJI_COUNT.finditer(sentence))
+    if _PAIR.search(sentence):
+        found.add(2)
+    return {count for count in found if 1 <= count <= MAX_COUNT}
+
+
+def _amount(claim: Claim) -> tuple[str, Decimal] | None:
+    for need in claim.needs:
+        kind, _, value = need.partition(":")
+        if kind in CURRENCIES:
+            return kind, Decimal(value)
+    return None
+
+
+def _percentages(found: Iterable[Claim], offers: frozenset[str]) -> set[Decimal]:
+    return {
+        Decimal(need.partition(":")[2])
+        for claim in found
+        if claim.needs & offers
+        for need in claim.needs
+        if need.startswith("percent:")
+    }
+
+
+def _shares(amount: Decimal, percent: Decimal) -> set[Decimal]:
+    """What `percent` takes off `amount` and what it is of it, rounded either way to the unit."""
+    found = set()
+    for share in (amount * (100 - percent) / 100, amount * percent / 100):
+        found.add(share.quantize(Decimal("1"), rounding=ROUND_DOWN))
+        found.add(share.quantize(Decimal("1"), rounding=ROUND_HALF_UP))
+        found.add(share.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
+    return found
+
+
+def worked_out(reply: str, offers: frozenset[str], *, before: str = "") -> frozenset[str]:
+    """The amounts of `reply` (as its claims write them) worked out from supported ones; `offers`
+    are the sources' (`Claim.offers`), `before` is the reply's text already released, whose
+    amounts may be operands too."""
+    stated = claims(before) + claims(reply)
+    supported: dict[str, set[Decimal]] = {}
+    for claim in stated:
+        amount = _amount(claim)
+        if amount is not None and claim.needs & offers:
+            supported.setdefault(amount[0], set()).add(amount[1])
+    given: dict[str, set[Decimal]] = {}
+    for offer in offers:
+        kind, _, value = offer.partition(":")
+        if kind in CURRENCIES:
+            given.setdefault(kind, set()).add(Decimal(value))
+    percentages = _percentages(stated, offers)
+    result: set[str] = set()
+    for sentence in sentences(reply):
+        counted = counts(sentence)
+        found = claims(sentence)
+        worked = set()
+        for claim in found:
+            amount = _amount(claim)
+            if amount is None:
+                continue
+            currency, amount_value = amount
+            operands = supported.get(currency, set()) - {amount_value}
+            if _works_out(amount_value, operands, given.get(currency, set()), counted, percentages):
+                worked.add(claim.text)
+        if worked:  # the sentence's counts of things ("3 mugs", "1点") are the basket, not a fact
+            each = counted | {1}
+            worked.update(claim.text for claim in found if claim.needs & {f"bare:{n}" for n in each})
+        result |= worked
+    return frozenset(result)
+
+
+def _works_out(
+    value: Decimal, operands: set[Decimal], given: set[Decimal], counted: set[int], percentages: set[Decimal]
+) -> bool:
+    pairs = [(a, b) for a in operands for b in operands if a != b]
+    if any(a + b == value or a - b == value for a, b in pairs):
+        return True
+    if any(count * base == value for count in counted if count > 1 for base in operands | given):
+        return True
+    return any(value in _shares(amount, percent) for amount in operands for percent in percentages)
