@@ -242,7 +242,7 @@ class Outcome:
 def _first_failure(output: str) -> str:
     """The test that caught the mutant, as pytest's summary names it."""
     for line in output.splitlines():
-        if line.startswith(("FAILED ", "ERROR ")):
+        if line.startswith(("FAILED tests/", "ERROR tests/")):
             return line.split(" - ")[0]
     return ""
 

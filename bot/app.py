@@ -137,6 +137,8 @@ async def build_app(settings: Settings, *, upgrade: bool = True, seed: bool = Fa
             },
         )
     arms = ArmSet.build(roles, lookup, temperature=settings.llm_temperature)
+    for built in arms.gateways.values():  # what each endpoint can do, before any customer's call
+        await built.probe()
     gateway, answerer = arms.gateways.get(roles.baseline), arms.baseline
     canary = Canary(arms, session_factory, exclude_users=settings.team_ids)
     await canary.start()

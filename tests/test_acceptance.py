@@ -58,3 +58,11 @@ def test_temperature_shapes_the_target_distribution() -> None:
     )
     for token, probability in sharp.items():
         assert abs(outputs[token] / 20_000 - probability) < 0.01, outputs
+
+
+def test_tokens_far_below_the_top_still_give_a_distribution() -> None:
+    """Log-probabilities as an endpoint reports them for unlikely tokens (-400 and below) at a low
+    temperature: read relative to the best one, not as they are, which would underflow to nothing."""
+    sharp = target_distribution({1: -400.0, 2: -400.0 - math.log(3)}, 0.25)
+    assert abs(sum(sharp.values()) - 1) < 1e-9
+    assert abs(sharp[1] - 81 / 82) < 1e-9  # (1 : 1/3) ** 4

@@ -16,6 +16,7 @@ import pytest
 
 from bench.openai_double import ChatRequest, OpenAIDouble, ScriptedModel
 from services.faq.lookup import FaqAnswer, FaqDocument, FaqLookupAnswerer
+from services.llm.arithmetic import counts
 from services.llm.config import LLMEndpoint, LLMRoles
 from services.llm.fact_guard import FactGuard, customer_wrote
 from services.llm.gateway import LLMGateway
@@ -540,3 +541,36 @@ def test_a_worked_out_amount_keeps_its_own_subject() -> None:
     guard = FactGuard.for_sources(facts="", faq_text=faq)
     assert guard.check("Gift wrapping is 2,000원 per item, so 6,000원 for 3 mugs.").ok
     assert not guard.check("Gift wrapping is 6,000원 per item.").ok
+
+
+@pytest.mark.parametrize(
+    ("sentence", "counted"),
+    [
+        ("so 6,000 won for 3 mugs", {3}),
+        ("wrapping two mugs", {2}),
+        ("머그컵 세 잔, 수건 두 장", {2, 3}),
+        ("열두 개", {12}),
+        ("2点と三つ", {2, 3}),
+        ("六つと九個", {6, 9}),
+        ("both of them", {2}),
+        ("20 mugs", {20}),
+        ("21 mugs", set()),  # beyond a basket: no multiplier
+        ("delivery takes 3 days", set()),  # days are no things
+    ],
+)
+def test_the_counts_a_multiple_may_use(sentence: str, counted: set[int]) -> None:
+    assert counts(sentence) == counted
+
+
+def test_a_two_digit_year_is_this_century() -> None:
+    guard = FactGuard("The winter sale ends on 2026-12-24.")
+    assert guard.check("The winter sale ends on 12/24/26.").ok
+    assert not guard.check("The winter sale ends on 12/24/25.").ok
+    assert guard.check("The winter sale ends on 12/24/2026.").ok
+
+
+def test_a_quarter_to_the_hour_is_the_hour_before() -> None:
+    guard = FactGuard("Pick-up closes at 6:45 p.m.; the lunch break ends at 12:45 p.m.")
+    assert guard.check("Pick-up closes at a quarter to seven p.m.").ok
+    assert not guard.check("Pick-up closes at a quarter to eight p.m.").ok
+    assert guard.check("The lunch break ends at a quarter to one.").ok

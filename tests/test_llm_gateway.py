@@ -142,6 +142,28 @@ async def test_fallback_and_cooldown(double: OpenAIDouble) -> None:
     assert len(double.calls("/v1/chat/completions", "primary")) == 2, "cooling down: not asked again"
 
 
+async def test_token_ids_never_go_to_an_endpoint_of_another_model(double: OpenAIDouble) -> None:
+    """The primary down, the backup another model: chat goes on at the backup, while scoring,
+    /tokenize, /detokenize and completions of ids stay with the primary's vocabulary and fail as
+    unavailable (the answerer then falls back), instead of sending the backup ids that mean
+    other words to it."""
+    double.models["primary"].faults.extend(Fault("500") for _ in range(40))
+    llm = gateway(endpoint(double, "primary"), endpoint(double, "backup"), retries=0)
+    assert (await llm.chat(LLMRole.TARGET, MESSAGES, ledger=CallLedger(), max_tokens=5)).text
+    ledger = CallLedger()
+    for call in (
+        llm.score(LLMRole.TARGET, [1, 2, 3], ledger=ledger),
+        llm.tokenize(LLMRole.TARGET, text="hi", ledger=ledger),
+        llm.detokenize(LLMRole.TARGET, [1, 2], ledger=ledger),
+        collect(llm.stream_completion(LLMRole.TARGET, [1, 2, 3], ledger=ledger, max_tokens=3)),
+    ):
+        with pytest.raises(LLMUnavailable, match="primary"):
+            await call
+    assert {c.model for c in ledger.calls} == {"primary"}
+    for path in ("/v1/completions", "/tokenize", "/detokenize"):
+        assert not double.calls(path, "backup"), path
+
+
 async def test_everything_failing_raises_llm_unavailable(double: OpenAIDouble) -> None:
     double.models["primary"].faults.extend(Fault("500") for _ in range(10))
     with pytest.raises(LLMUnavailable, match="primary"):
@@ -338,14 +360,18 @@ async def test_a_rate_limit_wait_past_the_deadline_is_not_taken(double: OpenAIDo
 # --- /tokenize and /detokenize are calls like any other ------------------------
 
 
-async def test_tokenize_falls_back_with_the_endpoint_s_own_model_name(double: OpenAIDouble) -> None:
+async def test_tokenize_falls_back_to_a_replica_of_the_same_model(double: OpenAIDouble) -> None:
+    """A second deployment of the primary's model takes its token-id calls; another model's does not
+    (`test_token_ids_never_go_to_an_endpoint_of_another_model`)."""
     double.models["primary"].faults.append(Fault("500", path="/tokenize"))
     ledger = CallLedger()
-    llm = gateway(endpoint(double, "primary"), endpoint(double, "backup"), retries=0)
+    llm = gateway(
+        endpoint(double, "primary"), endpoint(double, "backup"), endpoint(double, "primary"), retries=0
+    )
     tokens = await llm.tokenize(LLMRole.TARGET, text="배송 언제 와요?", ledger=ledger)
     assert double.tokenizer.decode(tokens) == "배송 언제 와요?"
-    assert [c.body["model"] for c in double.calls("/tokenize")] == ["primary", "backup"]
-    assert [(c.model, c.kind) for c in ledger.calls] == [("primary", "tokenize"), ("backup", "tokenize")]
+    assert [c.body["model"] for c in double.calls("/tokenize")] == ["primary", "primary"]
+    assert [(c.model, c.kind) for c in ledger.calls] == [("primary", "tokenize"), ("primary", "tokenize")]
     assert await llm.detokenize(LLMRole.TARGET, tokens) == "배송 언제 와요?"
 
 
@@ -372,12 +398,14 @@ async def test_tokenizer_errors_are_the_gateway_s_own(double: OpenAIDouble) -> N
 
 async def test_tokenizer_failures_count_toward_the_cooldown(double: OpenAIDouble) -> None:
     double.models["primary"].faults.extend(Fault("500", path="/tokenize") for _ in range(2))
-    llm = gateway(
-        endpoint(double, "primary"), endpoint(double, "backup"), retries=1, cooldown_after_failures=1
+    primary, replica = endpoint(double, "primary"), endpoint(double, "primary", api_keys=[SecretStr("r")])
+    llm = gateway(primary, replica, retries=1, cooldown_after_failures=1)
+    await llm.tokenize(LLMRole.TARGET, text="hi")
+    await llm.tokenize(LLMRole.TARGET, text="hi")
+    keys = [c.api_key for c in double.calls("/tokenize")]
+    assert keys == [keys[0], keys[0], "r", "r"] and keys[0] != "r", (
+        "the failing one rests: the replica serves"
     )
-    await llm.tokenize(LLMRole.TARGET, text="hi")
-    await llm.tokenize(LLMRole.TARGET, text="hi")
-    assert [c.body["model"] for c in double.calls("/tokenize")] == ["primary", "primary", "backup", "backup"]
 
 
 # --- streams: limits, cooldown and faults for their whole length ---------------

@@ -40,3 +40,17 @@ async def test_streamed_continuations_are_held_back_only_while_they_may_repeat(r
     assert "".join(released) == REST
     if not repeat:
         assert released[0] == REST[:7], "text that repeats nothing is not held back"
+
+
+@pytest.mark.parametrize(
+    ("continuation", "released"),
+    [
+        ("Busan", "Busan"),  # shorter than any repeat could be: still sent when the stream ends
+        (SHOWN[-40:], ""),  # the end of the shown text again, and nothing after it
+        (SHOWN[-40:] + " Yes.", " Yes."),
+    ],
+)
+async def test_what_is_held_back_at_the_end_of_the_stream_is_sent_unless_a_repeat(
+    continuation: str, released: str
+) -> None:
+    assert "".join([piece async for piece in without_repeats(SHOWN, _pieces(continuation, 100))]) == released

@@ -258,3 +258,38 @@ async def test_the_answer_prompt_names_every_reply_language() -> None:
     finally:
         await gateway.close()
         await double.stop()
+
+
+def test_a_prompt_that_fills_the_window_exactly_fits() -> None:
+    """The system prompt, the question and the reply budget to the last token: no overflow."""
+    fixed = [{"role": "system", "content": "Facts: shipping is 3,000 won."}, {"role": "user", "content": "q"}]
+    window = COUNTER.conversation(fixed) + 100
+    result = trim_to_window(
+        COUNTER, system=fixed[0]["content"], history=[], question="q", context_window=window, reply_budget=100
+    )
+    assert result.prompt_tokens == window - 100
+    with pytest.raises(ContextOverflow):
+        trim_to_window(
+            COUNTER,
+            system=fixed[0]["content"],
+            history=[],
+            question="q",
+            context_window=window - 1,
+            reply_budget=100,
+        )
+
+
+async def test_an_endpoint_count_that_fills_the_window_exactly_drops_nothing() -> None:
+    estimate = TokenCounter(encoding("o200k_base"), exact=False)
+    history = conversation(4)
+    arguments = {"system": "Facts.", "history": history, "question": "When?", "reply_budget": 100}
+    whole = trim_to_window(estimate, context_window=100_000, **arguments)  # type: ignore[arg-type]
+    counted = whole.prompt_tokens + 50  # the endpoint counts 50 more than the estimate does
+
+    async def count(messages: list[dict[str, str]]) -> int:
+        return estimate.conversation(messages) + 50
+
+    exact = await trim_exactly(estimate, count, context_window=counted + 100, **arguments)  # type: ignore[arg-type]
+    assert exact.dropped_turns == 0 and exact.prompt_tokens == counted
+    fewer = await trim_exactly(estimate, count, context_window=counted + 99, **arguments)  # type: ignore[arg-type]
+    assert fewer.dropped_turns > 0

@@ -38,9 +38,11 @@ from tenacity import (
 )
 
 from services.llm import deadline as deadlines
+from services.llm.capabilities import Capabilities, probe
 from services.llm.config import LLMEndpoint, LLMRole, LLMRoles
 from services.llm.limits import Clock, Cooldown, Sleep, TokenBucket, WaitTooLong
 from services.llm.overlap import OVERLAP_WINDOW_CHARS, strip_overlap, without_repeats
+from services.llm.tokens import TokenCounter, counter_for
 from services.resilience import Backoff, OutOfTime, retry_after_seconds
 
 __all__ = ["OVERLAP_WINDOW_CHARS", "strip_overlap"]  # re-exported: callers imported them from here
@@ -111,6 +113,9 @@ class CallRecord:
     retries: int = 0
     cost_usd: float = 0.0
     error: str | None = None
+    counted_here: bool = False
+    """The endpoint reported no usage: the tokens were counted here, with its tokenizer where csbot
+    has it (`tokens.counter_for`), else estimated; the cost follows from them."""
 
 
 @dataclass
@@ -185,6 +190,21 @@ class _EndpointState:
         self.cooldown = Cooldown(roles.cooldown_after_failures, roles.cooldown_seconds, clock=clock)
         self.refused: set[str] = set(REASONING_REFUSES) if config.is_reasoning else set()
         """Request parameters this endpoint refuses: known for reasoning models, else learned."""
+        self.capabilities: Capabilities | None = None
+        """What the endpoint showed it can do when probed (`LLMGateway.probe`)."""
+
+    @functools.cached_property
+    def counter(self) -> TokenCounter:
+        return counter_for(self.config)
+
+    def count_unreported(self, record: CallRecord, prompt: int, text: str) -> None:
+        """A call the endpoint reported no usage for is counted here: its bill and TPM window are
+        not zero (llama-cpp-python's server sends none in streams)."""
+        if record.prompt_tokens or record.completion_tokens:
+            return
+        record.prompt_tokens, record.completion_tokens = prompt, self.counter.count(text) if text else 0
+        record.cost_usd = self.config.cost(record.prompt_tokens, record.completion_tokens)
+        record.counted_here = True
 
     def chat_options(
         self, *, max_tokens: int, temperature: float, top_logprobs: int | None
@@ -255,6 +275,10 @@ class _EndpointState:
         await _bounded(self.semaphore.acquire(), "waiting for a free connection")
 
 
+_TOKEN_ID_KINDS = frozenset({"score", "completion", "tokenize", "detokenize"})
+"""Calls that carry token ids, which mean something only in one model's vocabulary."""
+
+
 class LLMGateway:
     def __init__(
         self,
@@ -278,6 +302,54 @@ class LLMGateway:
 
     def primary(self, role: LLMRole) -> LLMEndpoint:
         return self._states[role][0].config
+
+    def _serving(self, role: LLMRole, kind: str) -> list[_EndpointState]:
+        """The endpoints that may take a call, in fallback order: for token ids (scoring, a completion
+        of ids, /tokenize, /detokenize) only those of the primary's vocabulary (its model and
+        tokenizer): another model's ids mean other words, or a 400."""
+        states = self._states.get(role, [])
+        if kind not in _TOKEN_ID_KINDS or not states:
+            return states
+        first = states[0].config
+        return [s for s in states if (s.config.model, s.config.tokenizer) == (first.model, first.tokenizer)]
+
+    def capabilities(self, role: LLMRole) -> Capabilities | None:
+        """What the role's primary endpoint showed it can do, once probed (`probe`)."""
+        states = self._states.get(role)
+        return states[0].capabilities if states else None
+
+    async def probe(self) -> None:
+        """Ask every endpoint what it can do (`capabilities.probe`), before any customer's call, and
+        act on it: one stream at a time where two at once broke, tokens counted here where streams
+        carry no usage, token mode only where it can score token ids. One log line per endpoint."""
+        for role, states in self._states.items():
+            for state in states:
+                config = state.config
+                options = functools.partial(state.chat_options, temperature=0.0, top_logprobs=None)
+                try:
+                    found = await probe(state.client, _root_client(state), config, options)
+                except TimeoutError:
+                    logger.warning(
+                        "llm endpoint did not answer the probe in time: nothing known of it",
+                        extra={"role": role, "endpoint": config.name, "timeout_s": config.timeout},
+                    )
+                    continue
+                state.capabilities = found
+                streams = config.max_concurrency if found.concurrent_streams else 1
+                state.semaphore = asyncio.Semaphore(streams)
+                mode = (
+                    config.verify if config.verify != "auto" else ("token" if found.token_mode else "judge")
+                )
+                logger.info(
+                    "llm endpoint %s (%s): %s; verifies in %s mode, %d stream(s) at a time, tokens %s",
+                    config.name,
+                    role,
+                    found.describe(),
+                    mode,
+                    streams,
+                    "as it reports them" if found.stream_usage else "counted here (no usage in its streams)",
+                    extra={"role": role, "endpoint": config.name, "verify": mode},
+                )
 
     async def close(self) -> None:
         for states in self._states.values():
@@ -309,6 +381,7 @@ class LLMGateway:
             )
             _count_usage(record, state.config, response.usage)
             choice = response.choices[0]
+            state.count_unreported(record, state.counter.conversation(messages), choice.message.content or "")
             alternatives = []
             if choice.logprobs is not None and choice.logprobs.content:
                 alternatives = [
@@ -364,7 +437,7 @@ class LLMGateway:
         call: Callable[[_EndpointState, CallRecord], Awaitable[T]],
     ) -> T:
         errors = []
-        for state in self._states.get(role, []):
+        for state in self._serving(role, kind):
             if state.cooldown.resting:
                 errors.append(f"{state.config.name}: cooling down")
                 continue
@@ -494,7 +567,14 @@ class LLMGateway:
                 **state.chat_options(max_tokens=max_tokens, temperature=temperature, top_logprobs=None),
             )
 
-        async for delta in self._stream(role, "stream", _estimate(messages) + max_tokens, ledger, open_chat):
+        async for delta in self._stream(
+            role,
+            "stream",
+            _estimate(messages) + max_tokens,
+            ledger,
+            open_chat,
+            prompt=lambda state: state.counter.conversation(messages),
+        ):
             yield delta
 
     async def stream_completion(
@@ -522,7 +602,12 @@ class LLMGateway:
             )
 
         async for delta in self._stream(
-            role, "completion", len(prompt) + max_tokens, ledger, open_completion
+            role,
+            "completion",
+            len(prompt) + max_tokens,
+            ledger,
+            open_completion,
+            prompt=lambda _: len(prompt),
         ):
             yield delta
 
@@ -533,10 +618,13 @@ class LLMGateway:
         estimated_tokens: int,
         ledger: CallLedger,
         open_stream: Callable[[_EndpointState, str], Awaitable[AsyncIterator[Any]]],
+        *,
+        prompt: Callable[[_EndpointState], int],
     ) -> AsyncGenerator[str, None]:
+        """`prompt`: the prompt's tokens on an endpoint, counted here when it reports no usage."""
         shown = ""
         errors: list[str] = []
-        for state in self._states.get(role, []):
+        for state in self._serving(role, kind):
             if state.cooldown.resting:
                 errors.append(f"{state.config.name}: cooling down")
                 continue
@@ -545,6 +633,7 @@ class LLMGateway:
             ledger.calls.append(record)
             started = time.perf_counter()
             stream: _Prefetched | None = None
+            produced = ""
             try:
                 stream = await self._attempts(
                     state,
@@ -557,6 +646,7 @@ class LLMGateway:
                 # A continuation repeats some of what was shown: held back until that is clear.
                 async for delta in without_repeats(shown, texts) if shown else texts:
                     shown += delta
+                    produced += delta
                     yield delta
             except DeadlineExceeded as error:  # our budget, not the endpoint's fault: no cooldown
                 record.error = f"{type(error).__name__}: {error}"[:500]
@@ -584,6 +674,7 @@ class LLMGateway:
                     await stream.close()
             record.total_ms = (time.perf_counter() - started) * 1000
             state.cooldown.succeeded()
+            state.count_unreported(record, prompt(state), produced)
             state.settle(estimated_tokens, record)
             return
         raise LLMUnavailable(f"no {role} endpoint finished the stream: " + "; ".join(errors or ["none"]))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Sequence
 from typing import Protocol
 
+from services.llm.capabilities import Capabilities
 from services.llm.config import LLMEndpoint, LLMRole
 from services.llm.gateway import CallLedger, ChatResult, Message, ScoreResult
 
@@ -18,6 +19,8 @@ class ModelAPI(Protocol):
     def has(self, role: LLMRole) -> bool: ...
 
     def primary(self, role: LLMRole) -> LLMEndpoint: ...
+
+    def capabilities(self, role: LLMRole) -> Capabilities | None: ...
 
     async def chat(
         self,

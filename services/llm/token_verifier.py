@@ -57,6 +57,9 @@ class TokenModeProbe:
         configured = model.primary(LLMRole.TARGET).verify
         if configured != "auto":
             return configured == "token"
+        probed = model.capabilities(LLMRole.TARGET)
+        if probed is not None and not probed.token_mode:
+            return False  # it showed at start that it cannot score token ids: judge mode, no 404s
         if self._supported is None or (not self._supported and self._clock() >= self._ask_again_at):
             try:
                 await model.tokenize(LLMRole.TARGET, text="ok")
