@@ -54,3 +54,13 @@ async def test_what_is_held_back_at_the_end_of_the_stream_is_sent_unless_a_repea
     continuation: str, released: str
 ) -> None:
     assert "".join([piece async for piece in without_repeats(SHOWN, _pieces(continuation, 100))]) == released
+
+
+def test_words_said_again_of_something_else_are_kept() -> None:
+    """The shown text stopped inside a sentence; its continuation says of Busan what was said of
+    Seoul: no repeat to cut, however long the shared words."""
+    shown = "Seoul: delivery usually takes one to two days.\nBusan"
+    going_on = ": delivery usually takes one to two days."
+    assert strip_overlap(shown, going_on) == going_on
+    restart = "Seoul: delivery usually takes one to two days.\nBusan: two to three days."
+    assert strip_overlap(shown, restart) == ": two to three days.", "a restart from the top is still cut"

@@ -21,6 +21,10 @@ MIN_INNER_REPEAT_CHARS = 24
 """A repeat of a stretch that does not end the shown text must be long to count as one."""
 _SENTENCE_END = re.compile(r"[.!?](?=\s+[^a-z0-9]|\s*$)|[。！？]")
 """As the answerer splits sentences: a stop before a lower-case word ("2 p.m. on") is no end."""
+_GOES_ON = re.compile(r"\s*[:;,.)\]\-–—a-z]")
+"""A continuation that opens with punctuation or a lower-case word goes on with the sentence the shown
+text stopped in ("...\nBusan" + ": delivery usually takes one to two days."): the same words said
+earlier of Seoul are said again of Busan, not repeated."""
 OVERLAP_WINDOW_CHARS = 400
 """How much of the recent shown text is searched; also the most a continuation is held back."""
 
@@ -32,6 +36,8 @@ def strip_overlap(shown: str, continuation: str, *, window: int = OVERLAP_WINDOW
     for size in range(longest, MIN_OVERLAP_CHARS - 1, -1):
         if recent.endswith(continuation[:size]):
             return continuation[size:]
+    if _GOES_ON.match(continuation):
+        return continuation  # it carries on the shown text's own sentence: nothing was re-said
     repeated = _longest_prefix_in(continuation, recent)
     # Only whole sentences count as an inner repeat: "Orders after 2 p.m. ship next week" re-says
     # the start of a shown sentence in order to change it, and must stand.
