@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator
 
 import pytest
@@ -542,3 +543,24 @@ async def test_the_tpm_window_holds_for_korean_and_japanese_from_the_usage_that_
     # A limiter learns a call's real size only after it: over by at most one call's estimating
     # error (here about a fifth of a call), never by errors piling up call after call.
     assert max(overshoot) <= 0.25 * per_call, (overshoot, per_call)
+
+
+async def test_an_endpoint_down_at_start_is_probed_as_unknown_not_as_incapable(
+    double: OpenAIDouble, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Nothing it failed to answer is held against it: no capabilities recorded (token mode is asked
+    at its first reply, as without a probe), and it serves once it is up."""
+    double.models["primary"].faults.extend(Fault("500") for _ in range(20))
+    llm = gateway(endpoint(double, "primary", max_concurrency=3), retries=0)
+    with caplog.at_level(logging.WARNING, logger="services.llm.gateway"):
+        await llm.probe()
+    assert llm.capabilities(LLMRole.TARGET) is None
+    assert any("did not answer the probe" in record.getMessage() for record in caplog.records)
+    double.models["primary"].faults.clear()
+    replies = await asyncio.gather(
+        *(
+            collect(llm.stream_chat(LLMRole.TARGET, MESSAGES, ledger=CallLedger(), max_tokens=5))
+            for _ in range(3)
+        )
+    )
+    assert all(replies)

@@ -188,6 +188,34 @@ def test_a_request_without_an_entry_carries_the_closest_entries_as_candidates() 
     assert answer_request(QUESTION, Language.EN, found, lookup, facts="", history=()).candidates == ()
 
 
+async def test_with_the_token_mode_target_down_its_chat_backup_of_another_model_answers(gateways) -> None:  # type: ignore[no-untyped-def]
+    """The primary verifies in token mode and is down; the backup is another model, chat only: no
+    token id goes to it, and it writes the reply (it used to fall back to the FAQ text every time)."""
+    server = OpenAIDouble(
+        {"primary": ScriptedModel(lambda q: TARGET_ANSWER), "backup": ScriptedModel(lambda q: TARGET_ANSWER)}
+    )
+    await server.start()
+    try:
+        server.models["primary"].faults.extend(Fault("500") for _ in range(50))
+        roles = LLMRoles(
+            target=[
+                LLMEndpoint(base_url=server.base_url, model="primary", verify="token"),
+                LLMEndpoint(base_url=server.base_url, model="backup", verify="judge"),
+            ],
+            retries=0,
+        )
+        gateways.append(gateway := LLMGateway(roles))
+        answer = SpeculativeAnswerer(LOOKUP, gateway, retrieval_check="draft").stream(request())
+        await run(answer)
+    finally:
+        await server.stop()
+    assert answer.final_text == TARGET_ANSWER
+    assert answer.report.mode == ReplyMode(Step.TARGET) and not answer.report.fallback_reason
+    for path in ("/tokenize", "/v1/completions", "/detokenize"):
+        assert not server.calls(path, "backup"), path
+    assert server.calls("/v1/chat/completions", "backup")
+
+
 @pytest.mark.parametrize("verify", ["token", "judge"])
 async def test_a_failure_after_a_no_never_shows_the_rejected_faq_text(double, gateways, verify) -> None:  # type: ignore[no-untyped-def]
     """The target said the FAQ entry does not answer, then every call failed: the customer is offered

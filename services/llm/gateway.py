@@ -197,12 +197,12 @@ class _EndpointState:
     def counter(self) -> TokenCounter:
         return counter_for(self.config)
 
-    def count_unreported(self, record: CallRecord, prompt: int, text: str) -> None:
+    def count_unreported(self, record: CallRecord, prompt: Callable[[], int], text: str) -> None:
         """A call the endpoint reported no usage for is counted here: its bill and TPM window are
-        not zero (llama-cpp-python's server sends none in streams)."""
+        not zero (llama-cpp-python's server sends none in streams). `prompt` counts the prompt."""
         if record.prompt_tokens or record.completion_tokens:
             return
-        record.prompt_tokens, record.completion_tokens = prompt, self.counter.count(text) if text else 0
+        record.prompt_tokens, record.completion_tokens = prompt(), self.counter.count(text) if text else 0
         record.cost_usd = self.config.cost(record.prompt_tokens, record.completion_tokens)
         record.counted_here = True
 
@@ -329,8 +329,11 @@ class LLMGateway:
                 try:
                     found = await probe(state.client, _root_client(state), config, options)
                 except TimeoutError:
+                    found = None
+                if found is None or not found.chat:
                     logger.warning(
-                        "llm endpoint did not answer the probe in time: nothing known of it",
+                        "llm endpoint did not answer the probe: nothing known of it yet (token mode is "
+                        "asked again at its first reply)",
                         extra={"role": role, "endpoint": config.name, "timeout_s": config.timeout},
                     )
                     continue
@@ -381,7 +384,9 @@ class LLMGateway:
             )
             _count_usage(record, state.config, response.usage)
             choice = response.choices[0]
-            state.count_unreported(record, state.counter.conversation(messages), choice.message.content or "")
+            state.count_unreported(
+                record, lambda: state.counter.conversation(messages), choice.message.content or ""
+            )
             alternatives = []
             if choice.logprobs is not None and choice.logprobs.content:
                 alternatives = [
@@ -674,7 +679,7 @@ class LLMGateway:
                     await stream.close()
             record.total_ms = (time.perf_counter() - started) * 1000
             state.cooldown.succeeded()
-            state.count_unreported(record, prompt(state), produced)
+            state.count_unreported(record, functools.partial(prompt, state), produced)
             state.settle(estimated_tokens, record)
             return
         raise LLMUnavailable(f"no {role} endpoint finished the stream: " + "; ".join(errors or ["none"]))

@@ -260,8 +260,20 @@ class SpeculativeAnswerer:
         else:
             report.mode.step = Step.JUDGE
             verified = self._judge_verifier.verify(messages, request, draft, report)
-        async for delta in verified:
-            yield delta
+        released = False
+        try:
+            async for delta in verified:
+                released = True
+                yield delta
+        except LLMUnavailable as error:
+            if released or report.mode.step is not Step.TOKEN:
+                raise
+            # Token ids go to the primary's vocabulary only; its chat fallback (another model
+            # included) can still write the whole reply, guarded like any.
+            logger.warning("token mode unavailable before any text; the target writes: %s", error)
+            report.mode.step = Step.TARGET
+            async for delta in self._target_writes(messages, report):
+                yield delta
         if report.drafter == "model":
             self._drafters.record(
                 report.draft_tokens - model_drafted[0], report.accepted_tokens - model_drafted[1]
