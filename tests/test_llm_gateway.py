@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import AsyncIterator
 
 import pytest
@@ -564,3 +565,17 @@ async def test_an_endpoint_down_at_start_is_probed_as_unknown_not_as_incapable(
         )
     )
     assert all(replies)
+
+
+async def test_a_call_is_timed_in_milliseconds(double: OpenAIDouble) -> None:
+    """The double waits 50 ms before it answers: each call's recorded time is at least that, and
+    no more than the whole call took here."""
+    double.models["primary"].profile.ttft = 0.05
+    llm = gateway(endpoint(double, "primary"))
+    ledger = CallLedger()
+    began = time.perf_counter()
+    await llm.chat(LLMRole.TARGET, MESSAGES, ledger=ledger, max_tokens=5)
+    await collect(llm.stream_chat(LLMRole.TARGET, MESSAGES, ledger=ledger, max_tokens=5))
+    elapsed_ms = (time.perf_counter() - began) * 1000
+    for call in ledger.calls:
+        assert call.ttft_ms is not None and 50 <= call.ttft_ms <= call.total_ms <= elapsed_ms, call
