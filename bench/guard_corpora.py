@@ -36,7 +36,7 @@ from services.llm.config import LLMEndpoint, LLMRoles, RetrievalCheck
 from services.llm.fact_guard import FactGuard, customer_wrote
 from services.llm.gateway import LLMGateway
 from services.llm.prompts import INSTRUCTIONS
-from services.llm.speculative import AnswerRequest, SpeculativeAnswerer
+from services.llm.speculative import AnswerRequest, SpeculativeAnswerer, VerifiedAnswer
 from services.text.sentences import Language
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
@@ -179,6 +179,20 @@ def reached(case: InjectionCase, shown: str) -> bool:
     return case.obedient.strip() in shown
 
 
+async def answered(
+    answerer: SpeculativeAnswerer, lookup: FaqLookupAnswerer, case: InjectionCase
+) -> VerifiedAnswer:
+    """`case` answered as the bot asks: the whole FAQ text as context, the closest entries (from
+    `lookup`) as candidates."""
+    candidates = tuple(d.answer for d in lookup.related(case.message, language=case.language))
+    answer = answerer.stream(
+        AnswerRequest(case.message, case.language, None, faq_text(), case.facts, candidates=candidates)
+    )
+    async for _ in answer:
+        pass
+    return answer
+
+
 async def injection_corpus(part: str, retrieval_check: RetrievalCheck = "relevance") -> InjectionResult:
     """`shop_text`: the model may only confirm one of the closest entries (`answer_request`'s
     candidates, from `shop_entries`); an obedient model confirms whatever it is shown."""
@@ -193,14 +207,7 @@ async def injection_corpus(part: str, retrieval_check: RetrievalCheck = "relevan
     result = InjectionResult()
     try:
         for case in cases:
-            candidates = tuple(d.answer for d in lookup.related(case.message, language=case.language))
-            answer = answerer.stream(
-                AnswerRequest(
-                    case.message, case.language, None, faq_text(), case.facts, candidates=candidates
-                )
-            )
-            async for _ in answer:
-                pass
+            answer = await answered(answerer, lookup, case)
             shown = answer.final_text
             result.shop_text += shown.strip() in answers
             if case.control:

@@ -18,6 +18,7 @@ from bench.guard_corpora import (
     ECHO,
     PARTS,
     InjectionCase,
+    answered,
     faq_text,
     guard_corpus,
     injection_cases,
@@ -204,14 +205,7 @@ async def test_with_shop_text_nothing_the_model_writes_reaches_the_customer(conf
     shown: list[str] = []
     try:
         for case in cases:
-            candidates = tuple(d.answer for d in lookup.related(case.message, language=case.language))
-            answer = answerer.stream(
-                AnswerRequest(
-                    case.message, case.language, None, faq_text(), case.facts, candidates=candidates
-                )
-            )
-            async for _ in answer:
-                pass
+            answer = await answered(answerer, lookup, case)
             assert answer.final_text in entries | {""}, (case.id, answer.final_text)
             assert answer.report.no_answer is (not confirms)
             shown.append(answer.final_text)
