@@ -524,7 +524,7 @@ ARITHMETIC_FAQ = SUBJECT_FAQ + (
         ("With 10% off, the 25,000원 teapot would be 22,500원.", False),  # 10% is no discount the FAQ gives
         ("Two glass teapots come to 60,000원.", False),
         ("Gift wrapping is 6,000원.", False),  # no count: 6,000원 stated of wrapping, not worked out
-        ("Five gift wrappings come to 10,000원, plus 7,000원 for 1 mug.", False),  # 7,000 a bare claim
+        ("Five gift wrappings come to 10,000원, plus 7,000원 for 1 mug.", False),  # the mug is 9,000원
     ],
 )
 def test_an_amount_worked_out_from_supported_ones_is_supported(reply: str, ok: bool) -> None:

@@ -12,7 +12,9 @@ nowhere, and it is true. An amount of money is *worked out* when it is
   89,000 won pot would be 84,550 won").
 
 Only the arithmetic is checked: whether the reply may promise the result (a refund of it, say)
-is the commitments' question, and an operand the sources do not support supports nothing.
+is the commitments' question, and an operand the sources do not support supports nothing. The
+count is read, not what it counts: "6,000 won for two boxes" passes where shipping is 3,000 won
+per order, not per box.
 """
 
 from __future__ import annotations
