@@ -574,3 +574,30 @@ def test_a_quarter_to_the_hour_is_the_hour_before() -> None:
     assert guard.check("Pick-up closes at a quarter to seven p.m.").ok
     assert not guard.check("Pick-up closes at a quarter to eight p.m.").ok
     assert guard.check("The lunch break ends at a quarter to one.").ok
+
+
+@pytest.mark.parametrize(
+    ("reply", "ok"),
+    [
+        ("반품은 수령 후 이레 이내에 가능합니다.", True),  # 이레: seven days, a word of its own
+        ("반품은 수령 후 열흘 이내에 가능합니다.", False),  # 열흘: ten
+        ("반품은 수령 후 보름 이내에 가능합니다.", False),  # 보름: fifteen
+        ("오후 2시까지 결제하시면 당일 발송돼요.", True),
+        ("오후 2시 반까지 결제하시면 당일 발송돼요.", False),  # half past is not two
+        ("午後2時半までのお支払いで当日発送です。", False),
+        ("午後二時までのお支払いで当日発送です。", True),
+        ("在庫は一時的に切れております。", True),  # 一時: "for a while", no time of day
+        ("午前一時までのお支払いで当日発送です。", False),  # after 午前 it is one o'clock
+    ],
+)
+def test_day_words_half_hours_and_the_kanji_for_a_while(reply: str, ok: bool) -> None:
+    guard = FactGuard("Returns within 7 days of delivery. Orders paid by 2 p.m. (14:00) ship the same day.")
+    assert guard.check(reply).ok is ok, guard.check(reply).reason
+
+
+def test_a_slash_date_with_a_day_past_twelve_is_read_either_way_round() -> None:
+    """13/5 can only be the 13th of May: it is that date, in either order of writing."""
+    guard = FactGuard("The spring sale ends on 2026-05-13.")
+    assert guard.check("The spring sale ends on 13/5/2026.").ok
+    assert guard.check("The spring sale ends on 5/13/2026.").ok
+    assert not guard.check("The spring sale ends on 14/5/2026.").ok

@@ -293,3 +293,4 @@ async def test_an_endpoint_count_that_fills_the_window_exactly_drops_nothing() -
     assert exact.dropped_turns == 0 and exact.prompt_tokens == counted
     fewer = await trim_exactly(estimate, count, context_window=counted + 99, **arguments)  # type: ignore[arg-type]
     assert fewer.dropped_turns > 0
+    assert fewer.messages[-2] == history[-1], "the oldest turns go: the newest answer stays"
