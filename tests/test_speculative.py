@@ -136,8 +136,9 @@ HOURS = "Customer service answers on weekdays from 10:00 to 18:00."
 
 
 def shop_text_request(faq: bool) -> AnswerRequest:
+    """As `answer_request` makes it: the matched entry alone as context, else the closest entries."""
     found = FaqAnswer(FAQ_TEXT, "same-day", 1.0) if faq else None
-    context = "\n\n".join((FAQ_TEXT, HOURS, JEJU))
+    context = FAQ_TEXT if faq else "\n\n".join((HOURS, JEJU))
     return AnswerRequest(QUESTION, Language.EN, found, context, candidates=(HOURS, JEJU))
 
 
@@ -185,7 +186,8 @@ def test_a_request_without_an_entry_carries_the_closest_entries_as_candidates() 
     assert asked.candidates[0] == FAQ_TEXT and set(asked.candidates) == {FAQ_TEXT, HOURS}
     assert all(text in asked.faq_context for text in asked.candidates)
     found = FaqAnswer(FAQ_TEXT, "same-day", 1.0)
-    assert answer_request(QUESTION, Language.EN, found, lookup, facts="", history=()).candidates == ()
+    matched = answer_request(QUESTION, Language.EN, found, lookup, facts="", history=())
+    assert matched.faq_context == FAQ_TEXT and matched.candidates == (HOURS,), "the others, for a NO"
 
 
 async def test_with_the_token_mode_target_down_its_chat_backup_of_another_model_answers(gateways) -> None:  # type: ignore[no-untyped-def]

@@ -62,9 +62,10 @@ def answer_request(
     facts: str,
     history: Sequence[Message],
 ) -> AnswerRequest:
-    """What the model is asked with: the matched entry alone when there is one (every verification
-    call pays for the prompt), else the closest entries, as context and as candidates."""
-    related = [] if found else lookup.related(question, language=language)
+    """What the model is asked with: the matched entry alone as context when there is one (every
+    verification call pays for the prompt), else the closest entries; the closest entries but the
+    matched one are the candidates a `shop_text` target may confirm instead."""
+    related = lookup.related(question, language=language)
     return AnswerRequest(
         question=question,
         language=language,
@@ -72,7 +73,7 @@ def answer_request(
         faq_context=found.text if found else entries_text(related),
         facts=facts,
         history=history,
-        candidates=tuple(document.answer for document in related),
+        candidates=tuple(d.answer for d in related if found is None or d.answer != found.text),
     )
 
 

@@ -217,6 +217,12 @@ class SpeculativeAnswerer:
             guard.reset(request)
         if self._retrieval_check == "shop_text":
             # The model never writes: one of the closest entries it confirms, as written, or nothing.
+            unseen = [text for text in request.candidates if text not in request.faq_context]
+            if unseen:  # the shop's own text, and the guard's sources with it
+                request = dataclasses.replace(
+                    request, faq_context="\n\n".join([request.faq_context, *unseen]).strip()
+                )
+                guard.reset(request)
             for candidate in request.candidates:
                 report.drafter = "retrieval"
                 if await self._relevance.confirms(request, candidate, report):
