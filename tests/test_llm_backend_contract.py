@@ -251,7 +251,8 @@ async def test_the_probe_finds_what_the_backend_can_do(
         await gateway.probe()
     assert gateway.capabilities(LLMRole.TARGET) == backend.can
     [line] = [record.getMessage() for record in caplog.records if "llm endpoint" in record.getMessage()]
-    assert f"verifies in {'token' if backend.can.token_mode else 'judge'} mode" in line
+    scores_ids = backend.can.tokenize and backend.can.token_scoring  # not `token_mode`: that is under test
+    assert f"verifies in {'token' if scores_ids else 'judge'} mode" in line
     assert ("1 stream(s) at a time" in line) is not backend.can.concurrent_streams
     assert ("counted here" in line) is not backend.can.stream_usage
 
