@@ -96,3 +96,27 @@ async def test_bot_overhead_times_each_phase_and_puts_the_originals_back() -> No
     assert all(0 < spent <= timed["one update in all"] for spent in timed.values()), timed
     assert re.fullmatch(r"updates_per_s=\d+\.\d p99_ms=\d+\.\d\d floor_ratio=\d+\.\d\d", lines[-1])
     assert [getattr(owner, name) for _, owner, name, _ in phase_timer.PHASES] == originals
+
+
+def test_the_mutation_bench_finds_and_applies_mutants_and_leaves_docstrings_alone() -> None:
+    """Every site of a module changes its syntax tree when applied (no no-op mutants), and none
+    changes a docstring."""
+    import ast
+
+    from bench.mutations import ROOT, mutants_of
+
+    path = ROOT / "services" / "llm" / "overlap.py"
+    source = path.read_bytes()
+    found = mutants_of(path)
+    kinds = {mutant.kind for mutant in found}
+    assert {"comparison", "constant", "condition negated", "return None", "boolean"} <= kinds
+    original = ast.parse(source)
+
+    def docstrings(tree: ast.AST) -> list[str | None]:
+        kinds = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+        return [ast.get_docstring(node) for node in ast.walk(tree) if isinstance(node, kinds)]
+
+    for mutant in found:
+        mutated = ast.parse(source[: mutant.start] + mutant.replacement.encode() + source[mutant.end :])
+        assert ast.dump(mutated) != ast.dump(original), mutant.describe()
+        assert docstrings(mutated) == docstrings(original), mutant.describe()
