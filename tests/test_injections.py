@@ -88,7 +88,6 @@ async def test_an_obeyed_injection_never_reaches_the_customer(harness: Harness, 
 
 # ---------------------------------------------------------------- the corpora (tuning part)
 KNOWN_GAPS = {
-    "a045": "a refund promised beside a replacement: refunds are in the FAQ, the pairing is not read",
     "b46": "a control doing sums (49,000 + 1,000 won): numbers the FAQ does not state are held back",
 }
 """Cases of the tuning parts the guard still gets wrong; strict: each fails when fixed."""

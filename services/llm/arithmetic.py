@@ -4,12 +4,13 @@
 nowhere, and it is true. An amount of money is *worked out* when it is
 
 - the sum or the difference of two amounts of its currency that the reply states and the sources
-  support ("25,000원에 9,000원을 함께 사시면 34,000원");
+  support, or works out itself ("25,000원에 9,000원을 함께 사시면 34,000원", "two mugs are 18,000 won,
+  plus 3,000 won shipping: 21,000 won"; an amount stated twice adds to itself);
 - a whole multiple of such an amount, or of one the sources give, by a count the same sentence
   states in digits or words ("2,000 won each, so 4,000 won for two", "Two tablecloths come to
   78,000 won");
-- what a percentage the sources support takes off a stated amount, or is of it ("5% off, so the
-  89,000 won pot would be 84,550 won").
+- what a percentage the sources support takes off a stated amount or one the sources give, or is
+  of it ("5% off, so the 89,000 won pot would be 84,550 won", "with your 5% the pot is 84,550 won").
 
 Only the arithmetic is checked: whether the reply may promise the result (a refund of it, say)
 is the commitments' question, and an operand the sources do not support supports nothing. The
@@ -28,6 +29,8 @@ from services.llm.subjects import sentences
 from services.text.numerals import ENGLISH_SMALL, NATIVE_KOREAN
 
 CURRENCIES = frozenset({"KRW", "JPY", "USD", "EUR", "GBP"})
+ROUNDS = 3
+"""Worked-out amounts feed the next round's sums: a total of a multiple and a fee is two steps."""
 MAX_COUNT = 20
 """Counts beyond this are no shopping basket: "20 mugs" is worked out, "50" is not."""
 _COUNTERS = "개|장|벌|세트|잔|권|켤레|박스|병|봉|팩|점|個|点|枚|本|着|セット|つ|箱"
@@ -101,10 +104,13 @@ def worked_out(reply: str, offers: frozenset[str], *, before: str = "") -> froze
     amounts may be operands too."""
     stated = claims(before) + claims(reply)
     supported: dict[str, set[Decimal]] = {}
+    seen: dict[tuple[str, Decimal], int] = {}
     for claim in stated:
         amount = _amount(claim)
         if amount is not None and claim.needs & offers:
             supported.setdefault(amount[0], set()).add(amount[1])
+            seen[amount] = seen.get(amount, 0) + 1
+    doubled = {currency: {value * 2} for (currency, value), times in seen.items() if times > 1}
     given: dict[str, set[Decimal]] = {}
     for offer in offers:
         kind, _, value = offer.partition(":")
@@ -112,22 +118,31 @@ def worked_out(reply: str, offers: frozenset[str], *, before: str = "") -> froze
             given.setdefault(kind, set()).add(Decimal(value))
     percentages = _percentages(stated, offers)
     result: set[str] = set()
-    for sentence in sentences(reply):
-        counted = counts(sentence)
-        found = claims(sentence)
-        worked = set()
-        for claim in found:
-            amount = _amount(claim)
-            if amount is None:
-                continue
-            currency, amount_value = amount
-            operands = supported.get(currency, set()) - {amount_value}
-            if _works_out(amount_value, operands, given.get(currency, set()), counted, percentages):
-                worked.add(claim.text)
-        if worked:  # the sentence's counts of things ("3 mugs", "1点") are the basket, not a fact
-            each = counted | {1}
-            worked.update(claim.text for claim in found if claim.needs & {f"bare:{n}" for n in each})
-        result |= worked
+    for _ in range(ROUNDS):
+        grown = False
+        for sentence in sentences(reply):
+            counted = counts(sentence)
+            found = claims(sentence)
+            worked = set()
+            for claim in found:
+                amount = _amount(claim)
+                if amount is None or claim.text in result:
+                    continue
+                currency, amount_value = amount
+                operands = supported.get(currency, set()) - {amount_value}
+                bases = given.get(currency, set())
+                if amount_value in doubled.get(currency, set()) or _works_out(
+                    amount_value, operands, bases, counted, percentages
+                ):
+                    worked.add(claim.text)
+                    supported.setdefault(currency, set()).add(amount_value)
+                    grown = True
+            if worked:  # the sentence's counts of things ("3 mugs", "1点") are the basket, not a fact
+                each = counted | {1}
+                worked.update(claim.text for claim in found if claim.needs & {f"bare:{n}" for n in each})
+            result |= worked
+        if not grown:
+            break
     return frozenset(result)
 
 
@@ -139,4 +154,4 @@ def _works_out(
         return True
     if any(count * base == value for count in counted if count > 1 for base in operands | given):
         return True
-    return any(value in _shares(amount, percent) for amount in operands for percent in percentages)
+    return any(value in _shares(amount, percent) for amount in operands | given for percent in percentages)

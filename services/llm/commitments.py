@@ -37,7 +37,15 @@ class Kind(StrEnum):
     FULL_REFUND = "full refund"
     REFUND_WITHOUT_RETURN = "refund without a return"
     CASH_REFUND = "cash refund"
+    REFUND_ELSEWHERE = "refund by another method"
+    """To a bank account, by transfer: anything but the way the customer paid."""
+    REFUND_NOW = "a refund before the return is in"
+    """"right away", "today": the FAQ's refunds wait for the returned item."""
+    REFUND_AND_REPLACEMENT = "refund and a replacement"
+    """Both at once, where a shop gives one or the other."""
     DISCOUNT = "discount"
+    EXTRA_DISCOUNT = "an extra discount"
+    """A discount on top of the one the shop gives ("an extra loyalty discount")."""
     COUPON = "coupon or credit"
     PRICE_MATCH = "price match"
     CHARGE = "charge"
@@ -45,6 +53,13 @@ class Kind(StrEnum):
     COMPENSATION = "compensation"
     EXCEPTION = "exception"
     FEE_REFUND = "refund of a fee"
+    PICKUP = "pick-up"
+    """A courier or the shop collecting the parcel from the customer."""
+    GUARANTEE = "guarantee"
+    SHOP_DECIDES = "the shop's choice"
+    """The shop choosing what the customer gets ("we will decide between a refund and ...")."""
+    REQUIREMENT_WAIVED = "a requirement waived"
+    """"no photo needed", "without the original packaging", "영수증 없이"."""
     DONE = "action taken"
     """Something the bot cannot have done: "your refund has been approved"."""
     POLICY_CHANGE = "policy change"
@@ -112,6 +127,32 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
     ),
     (Kind.CASH_REFUND, _any(r"\bcash\b", r"현금", r"現金")),
     (
+        Kind.REFUND_ELSEWHERE,
+        _any(
+            r"(?:bank|wire|account) transfer",
+            r"(?:to|into) your (?:bank )?account",
+            r"paypal",
+            r"(?:another|a different|your new|a new) (?:card|account|payment method)",
+            r"계좌",
+            r"무통장",
+            r"口座",
+            r"振り?込",
+            r"別の(?:カード|お支払い方法|支払方法)",
+            r"다른\s*(?:카드|결제\s*수단)",
+        ),
+    ),
+    (
+        Kind.REFUND_NOW,
+        _any(
+            r"refund[^.!?]{0,30}(?:right away|immediately|straight away|today|right now|at once|in advance)",
+            r"(?:right away|immediately|straight away|today|right now|at once|in advance)[^.!?]{0,20}refund",
+            r"refund[^.!?]{0,40}before (?:it|the (?:item|return|parcel)|you)",
+            r"(?:바로|즉시|당장|오늘|미리|먼저)\s*(?:\S+\s*){0,2}환불",
+            r"환불[^.!?]{0,20}(?:바로|즉시|당장|오늘|미리|먼저)",
+            r"(?:すぐ(?:に)?|直ちに|本日|即日|先に|事前に)[^。！？]{0,10}(?:返金|ご返金)",
+        ),
+    ),
+    (
         Kind.FEE_REFUND,
         _any(
             r"refund (?:you )?(?:your |the )?(?:shipping|delivery|return)",
@@ -169,9 +210,26 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
         ),
     ),
     (
+        Kind.EXTRA_DISCOUNT,
+        _any(
+            r"(?:extra|additional|another|further|bonus|loyalty|special|stacked) (?:\w+ )?discount",
+            r"discount[^.!?]{0,20}on top of",
+            r"on top of[^.!?]{0,30}discount",
+            r"추가\s*(?:로\s*)?할인",
+            r"(?:중복|더블)\s*할인",
+            r"(?:追加|さらに|更に)(?:の)?(?:割引|値引)",
+            r"(?:割引|値引)[^。！？]{0,10}(?:上乗せ|重ねて|併用)",
+        ),
+    ),
+    (
         Kind.DISCOUNT,
         _any(
             r"discount",
+            r"(?:staff|employee|insider|friends? and family|trade) (?:price|rate|pricing)",
+            r"직원\s*(?:가|가격|할인)",
+            r"임직원",
+            r"社割",
+            r"(?:社員|従業員|スタッフ)(?:価格|割引|特典|料金)",
             r"half[- ]price",
             r"special price",
             r"반값",
@@ -221,6 +279,11 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"補償",
             r"賠償",
             r"お詫びの品",
+            r"위로금",
+            r"보상금",
+            r"慰謝料",
+            r"お見舞い",
+            r"goodwill",
             r"\bfreebie",
             r"throw (?:in|it in)",
             r"\bbonus\b",
@@ -252,6 +315,72 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"特別に",
             r"今回(?:に)?限り",
             r"今回(?:だけ|は特別)",
+            r"past the (?:deadline|(?:return |exchange )?window|return period|time limit)",
+            r"(?:deadline|window|period|time limit) (?:has |is )?(?:passed|over|expired|gone)",
+            r"(?:기간|기한)(?:이|을)?\s*(?:지났|넘었|넘긴|지난)",
+            r"期限(?:を|が)?(?:過ぎ|切れ)",
+            r"\b(?:secretly|quietly|off the record|between (?:you and me|us))\b",
+            r"몰래|비밀로|조용히\s*처리",
+            r"こっそり|内緒で|ナイショで",
+            r"(?:even though|even if|although|despite)[^.!?]{0,40}"
+            r"(?:yourself|you (?:broke|used|opened|dropped|damaged|lost|missed|washed))",
+            r"(?:쓰셨|사용하셨|깨뜨리셨|깨뜨렸|망가뜨리|떨어뜨리|파손시키)[가-힣]*(?:어도|더라도|지만)",
+            r"(?:使用し|使っ|壊し|割っ|落とし)て(?:も|いても|しまっても|しまわれても)",
+        ),
+    ),
+    (
+        Kind.PICKUP,
+        _any(
+            r"pick(?:s|ed|ing)? (?:it |them |the \w+ |your \w+ )?up (?:from|at) (?:your|the customer)",
+            r"(?:collect|fetch)(?:s|ed|ing)? (?:it |them |the \w+ |your \w+ )?(?:from|at) your",
+            r"(?:home|doorstep|door-to-door) (?:pick-?up|collection)",
+            r"(?:courier|driver|someone) (?:will )?(?:come|stop by|drop by|visit)",
+            r"(?:방문|직접|댁으로|집으로|댁에)\s*(?:해서\s*|하여\s*)?(?:수거|회수)",
+            r"(?:수거|회수)\S{0,3}\s*(?:방문|오실|갑니다|가겠|와\s*드리)",
+            r"(?:수거|회수)해\s*(?:드리|드릴|드립)",
+            r"集荷(?:に伺|いた|します|させ)",
+            r"(?:引き取り|回収|受け取り)に(?:伺|参|行)",
+            r"ご自宅(?:まで|へ)(?:伺|お伺|引き取|回収)",
+        ),
+    ),
+    (
+        Kind.GUARANTEE,
+        _any(
+            r"guarantee",
+            r"\bwarrant(?:y|ies|ed)\b",
+            r"(?:I|we) promise",
+            r"보장",
+            r"보증",
+            r"약속\s*(?:드리|드릴|드립|합니다|할게)",
+            r"保証",
+            r"お約束(?:いたします|します)",
+        ),
+    ),
+    (
+        Kind.SHOP_DECIDES,
+        _any(
+            r"(?:we|the shop|the store|our team|our staff)(?:'ll| will| shall)? (?:decide|choose|determine)",
+            r"(?:at|is) our discretion",
+            r"(?:저희|당사|쇼핑몰|매장|본사)\s*(?:가|에서|측에서|쪽에서)[^.!?]{0,30}(?:(?:판단|결정|선택)(?:해|하여|합니다|하겠)|정해)",
+            r"(?:当店|弊社|当社|こちら)(?:で|が|にて|側で)(?:\S{0,4})?(?:判断|決定|決め|選択)",
+        ),
+    ),
+    (
+        Kind.REQUIREMENT_WAIVED,
+        _any(
+            r"without (?:the |a |any |its |your )?(?:original )?"
+            r"(?:packaging|box|photos?|pictures?|receipt|tags?|proof|label)",
+            r"no (?:photos?|pictures?|receipt|proof|packaging|box)(?: is| are)? "
+            r"(?:needed|required|necessary)",
+            r"(?:don't|do not|doesn't|does not|won't|will not) (?:even )?(?:need|have) to "
+            r"(?:send|include|attach|provide|keep|take) (?:us )?(?:a |any |the )?"
+            r"(?:photos?|pictures?|receipt|packaging|box)",
+            r"(?:photos?|pictures?|receipt|packaging|box)(?: is| are)? "
+            r"(?:not needed|not required|optional|unnecessary)",
+            r"(?:사진|포장|박스|상자|영수증|증빙)\S{0,3}\s*"
+            r"(?:없이|없어도|안\s*(?:하셔도|보내셔도|찍으셔도|첨부하셔도|주셔도)|필요\s*없|불필요|생략)",
+            r"(?:写真|画像|箱|包装|レシート|証拠|パッケージ)(?:は|の|が)?(?:なし|無し|不要|なくても|無くても"
+            r"|必要(?:は|が)?(?:ございません|ありません|ない))",
         ),
     ),
     (
@@ -272,6 +401,11 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"approval (?:is |has been |was )?(?:complete|done|granted|given)",
             r"(?:have|'ve|has) (?:taken|knocked) (?:it |that |the [\w ]{1,20})?off",
             r"承認(?:が|は)?(?:完了|済|下り)",
+            r"\b(?:I|we)(?:'ve| have) "
+            r"(?:logged|filed|registered|flagged|marked|booked|set up|put (?:it|this) through)",
+            r"접수(?:해\s*(?:두었|뒀|놓았|놨|드렸)|했습니다|했어요|되었|됐|완료)",
+            r"(?:처리|설정|등록|반영)(?:해\s*(?:드렸|두었|뒀|놓았|놨)|했습니다|했어요|되었습니다|완료)",
+            r"(?:受付|受け付け|登録|設定|反映)(?:いたしました|しました|済み|が完了)",
         ),
     ),
     (
@@ -293,6 +427,9 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"언제든(?:지)?\s*반품",
             r"期限(?:は|が)?(?:ございません|ありません|なし|無し)",
             r"いつでも返品",
+            r"(?:reported|returned|exchanged|refunded|sent back) (?:at )?any ?time",
+            r"(?:whenever|any ?time) (?:it )?suits you",
+            r"(?:post|send|ship|return|mail)(?: it| them| the \w+)?(?: back)? whenever",
         ),
     ),
     (
@@ -340,9 +477,13 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"(?:返品|交換|返金)?(?:の)?期間(?:を|が)?延長",
             r"기간(?:을|이)?\s*(?:연장|늘어났|늘렸)",
             r"\b(?:has been|have been|is now|was) extended\b",
+            r"(?:stretch|lengthen|widen|doubl)(?:ed|ing|e)? (?:the |your |our )?(?:return|exchange|refund)",
+            r"\bwe(?:'ve| have)? now (?:accept|allow|offer|take|let|give|do)",
         ),
     ),
 ]
+
+_KIND = dict(_KINDS)
 
 _NO_CHARGE = _any(
     r"\bfree\b",
@@ -363,6 +504,10 @@ _NO_CHARGE = _any(
     r"(?:저희|당사|본사|쇼핑몰)\s*(?:가|에서|측에서)?\s*(?:\S+\s*)?부담",
     r"(?:当店|弊社|私ども)(?:が|で)?(?:\S{0,6})?負担",
     r"free of charge",
+    r"on the house",
+    r"(?:skip|drop|remove|scrap|forget about|leave off|knock off|take off|cancel) (?:the |your |that |this )?"
+    r"(?:\w+ ){0,2}(?:fee|charge|surcharge|cost)",
+    r"(?:送料|料金|費用|手数料|[一-龯]{1,4}料)(?:なんて|なんか|は|も)?(?:いらない|要らない|いりません|要りません)",
     r"공짜",
     r"タダ",
     r"ただで",
@@ -373,15 +518,18 @@ _NO_CHARGE = _any(
     r"(?:don't|do not|won't|will not|doesn't|does not) (?:have to |need to )?(?:pay|be charged)",
     r"무료",
     r"면제",
-    r"(?:비용|수수료|배송비|요금)\s*(?:은|는|이|가)?\s*(?:없|들지\s*않|안\s*들|부과되지\s*않|받지\s*않)",
+    r"(?:비용|수수료|요금|[가-힣]{1,3}비)\s*(?:은|는|이|가|를|을)?\s*(?:따로|별도로?)?\s*"
+    r"(?:없|들지\s*않|안\s*들|부과되지\s*않|받지\s*않|안\s*받)",
     r"부담(?:하실|하지)?\s*(?:필요|않|없)",
     r"無料",
     r"免除",
-    r"(?:手数料|送料|料金|費用)[^。！？]{0,16}?(?:かかりません|不要|いただきません|頂きません|発生しません|無し|なし)",
+    r"(?:手数料|送料|料金|費用|[一-龯]{1,4}料)[^。！？]{0,16}?"
+    r"(?:かかりません|不要|いただきません|頂きません|いただかな|頂かな|頂戴しません|発生しません|無し|なし)",
     r"(?:負担|お支払い)(?:いただく必要は|は)?(?:ございません|ありません|不要)",
 )
 _SOME_CHARGE = _any(
     r"\bfees?\b",
+    r"surcharge",
     r"\b(?:a|an|the) (?:\w+ )?charge\b",
     r"\bcharged?\b",
     r"\bpays?\b",
@@ -422,6 +570,25 @@ _CHARGED: list[tuple[Charged, re.Pattern[str]]] = [
     ),
 ]
 
+_BELOW = _any(r"\bunder\b", r"\bbelow\b", r"less than", r"미만", r"이하", r"未満", r"以下", r"下回")
+"""The other side of a threshold: "under 50,000원, shipping is 3,000원" is not said of orders over it."""
+_EXCEPT = _any(
+    r"other than",
+    r"\bbesides\b",
+    r"apart from",
+    r"aside from",
+    r"\bexcept\b",
+    r"\bbeyond\b",
+    r"말고",
+    r"외에",
+    r"외의",
+    r"제외하고",
+    r"ほかに|他に|以外|他の|その他",
+    r"\bother\b",
+    r"다른",
+)
+"""A denial of what is left besides a condition's grant ("no discounts other than the Gold members'
+5%") does not deny the grant."""
 _CONDITIONS: list[tuple[Condition, re.Pattern[str]]] = [
     (
         Condition.DEFECTIVE,
@@ -447,6 +614,10 @@ _CONDITIONS: list[tuple[Condition, re.Pattern[str]]] = [
             r"誤配",
             r"間違",
             r"初期不良",
+            r"誤発送",
+            r"不具合",
+            r"欠陥",
+            r"결함",
         ),
     ),
     (
@@ -463,6 +634,7 @@ _CONDITIONS: list[tuple[Condition, re.Pattern[str]]] = [
             r"(?:once|when|if) (?:your |the )?(?:order|total|basket|cart)[^.!?]{0,20}"
             r"(?:reach|hit|exceed|come)",
             r"이상",
+            r"(?:보다\s*)?많으면",
             r"넘",
             r"以上",
             r"超",
@@ -475,6 +647,7 @@ _CONDITIONS: list[tuple[Condition, re.Pattern[str]]] = [
             r"(?:ships?|shipped|shipping|dispatch(?:ed)?|sent)",
             r"(?:has ?n't|has not|have ?n't|not) (?:yet )?(?:been )?(?:shipped|dispatched|sent)",
             r"not (?:shipped|dispatched|sent) yet",
+            r"(?:has ?n't|has not|have ?n't|not) (?:yet )?left (?:our|the) (?:warehouse|shop|store)",
             r"발송\s*전",
             r"발송되기\s*전",
             r"아직\s*(?:발송|출고)",
@@ -516,7 +689,23 @@ _NEGATION = _any(
     r"かね",
     r"致しかね",
     r"お断り",
+    r"対象外",
+    r"대상(?:이|에서)?\s*(?:아니|제외)",
+    r"\bexcluded\b",
 )
+_NOT_THAT_NOT = _any(
+    r"(?:is ?n't|is not|not) (?:true|the case|so) that (?:we|you|it|they|the shop)? ?"
+    r"(?:do ?n't|do not|can ?not|can't|won't|are ?n't|is ?n't|never)",
+    r"(?:않|없|못하)(?:는|은|다는)\s*(?:건|것은?|게|말은)\s*(?:사실이\s*)?아니",
+    r"(?:ない|ません)(?:という)?わけでは(?:ない|ありません|ございません)",
+)
+"""A negation denied: "it isn't true that we don't price-match" grants it."""
+_APOLOGY = _any(
+    r"申し訳(?:ござい|あり)ません(?:が|けど|けれど)?",
+    r"すみません(?:が|けど)?",
+    r"恐れ入りますが",
+)
+"""Polite formulas whose negation ("ません") denies nothing."""
 
 
 @dataclass(frozen=True)
@@ -547,8 +736,17 @@ class Commitment:
         )
         if self.granted:
             return granted
-        # "no cash refunds" with no source saying so misleads nobody into a promise
-        return self.kind is not Kind.CHARGE or not granted
+        if self.kind is not Kind.CHARGE:
+            # "no cash refunds" with no source saying so misleads nobody into a promise; "no refund
+            # for damaged items" where the FAQ gives one for them contradicts it
+            return not any(
+                source.kind is self.kind
+                and source.granted
+                and source.conditions
+                and source.conditions <= self.conditions
+                for source in sources
+            )
+        return not granted
 
 
 _SENTENCE = re.compile(r"(?<=[.!?。！？])\s*|\n+|(?<=[다요죠])\s+(?=\S)")
@@ -560,7 +758,7 @@ def _sentences(text: str) -> list[str]:
 
 
 _CLAUSE = re.compile(r"[;；]")
-_ALWAYS_GRANTED = frozenset({Kind.DONE, Kind.POLICY_CHANGE, Kind.NO_DEADLINE})
+_ALWAYS_GRANTED = frozenset({Kind.DONE, Kind.POLICY_CHANGE, Kind.NO_DEADLINE, Kind.REQUIREMENT_WAIVED})
 """Never read as denials: their phrases carry their own negation ("no time limit"), or (an
 action only staff can take) a refusal wrongly held back is the safer error than a promise let
 through ("I cannot approve that" is read as an approval)."""
@@ -582,9 +780,28 @@ def commitments(text: str, *, after: str = "") -> list[Commitment]:
             subject, inherited = own, frozenset()
         for clause in _CLAUSE.split(sentence):
             if clause.strip() and index >= len(context):
-                found.extend(_read(clause, subject, inherited))
+                found.extend(_read(clause, subject, inherited, _conditions(sentence)))
         inherited = _conditions(sentence) if own is not None else frozenset()
     return found
+
+
+_PART = re.compile(r"[,、，]\s*|\s+and\s+|(?<=[가-힣])고\s+", re.IGNORECASE)
+
+
+def _charged_near(sentence: str, match: re.Match[str] | None) -> Charged | None:
+    """What the part of `sentence` around `match` charges for ("shipping is free, and wrapping adds
+    2,000원": shipping), else what the sentence does."""
+    if match is not None:
+        start = 0
+        for part in [*_PART.finditer(sentence), None]:
+            end = len(sentence) if part is None else part.start()
+            if start <= match.start() < end:
+                near = _charged(sentence[start:end])
+                if near is not None:
+                    return near
+                break
+            start = end if part is None else part.end()
+    return _charged(sentence)
 
 
 def _without_conditions(text: str) -> str:
@@ -601,8 +818,22 @@ def _charged(text: str) -> Charged | None:
     return next((what for what, pattern in _CHARGED if pattern.search(text)), None)
 
 
-def _read(sentence: str, subject: Charged | None, inherited: frozenset[Condition]) -> list[Commitment]:
+def _read(
+    sentence: str,
+    subject: Charged | None,
+    inherited: frozenset[Condition],
+    around: frozenset[Condition] = frozenset(),
+) -> list[Commitment]:
+    """`sentence`: one clause; `around`: the conditions its whole sentence puts ("Damaged on arrival:
+    report it; we send a replacement or refund" grants the refund for damaged items)."""
+    sentence = _masked(_masked(sentence, _APOLOGY), _NOT_THAT_NOT)
     conditions = _conditions(sentence)
+    said = conditions | around  # what is granted or denied outright, as opposed to charged for
+    if _BELOW.search(sentence):  # "under 50,000원" is the other side of "over 50,000원"
+        conditions -= {Condition.THRESHOLD}
+        inherited -= {Condition.THRESHOLD}
+        said -= {Condition.THRESHOLD}
+    denied_under = frozenset() if _EXCEPT.search(sentence) else said
     found: list[Commitment] = []
     spans: dict[Kind, tuple[int, int]] = {}
     rest = sentence
@@ -613,22 +844,38 @@ def _read(sentence: str, subject: Charged | None, inherited: frozenset[Condition
         # "no return needed" states the refund's terms, not a denial of it: read apart from the rest
         spans[kind] = match.span()
         rest = _masked(rest, pattern)
-        found.append(Commitment(kind, granted=True, conditions=conditions))
+        found.append(Commitment(kind, granted=True, conditions=said))
     for _, pattern in _CONDITIONS:
         rest = _masked(rest, pattern)  # "as long as it hasn't shipped" denies nothing
     for index, commitment in enumerate(found):
         if commitment.kind not in _ALWAYS_GRANTED:
             start, end = _segment(rest, spans[commitment.kind][0])
-            denied = _NEGATION.search(rest[start:end]) is not None
-            found[index] = Commitment(commitment.kind, not denied, conditions=conditions)
+            denied = _denies(
+                rest[start:end], spans[commitment.kind][0] - start, spans[commitment.kind][1] - start
+            )
+            found[index] = Commitment(
+                commitment.kind, not denied, conditions=denied_under if denied else said
+            )
+    if not _KIND[Kind.REFUND].search(sentence):  # "we accept cash and bank transfer" refunds nothing
+        found = [c for c in found if c.kind not in (Kind.CASH_REFUND, Kind.REFUND_ELSEWHERE, Kind.REFUND_NOW)]
     kinds = {c.kind for c in found}
-    if kinds & {Kind.FULL_REFUND, Kind.REFUND_WITHOUT_RETURN, Kind.FEE_REFUND, Kind.CASH_REFUND}:
+    stronger = {
+        Kind.FULL_REFUND,
+        Kind.REFUND_WITHOUT_RETURN,
+        Kind.FEE_REFUND,
+        Kind.CASH_REFUND,
+        Kind.REFUND_ELSEWHERE,
+        Kind.REFUND_NOW,
+    }
+    if kinds & stronger:
         found = [c for c in found if c.kind is not Kind.REFUND]  # the stronger claim says it all
+    if _both(sentence, found):
+        found.append(Commitment(Kind.REFUND_AND_REPLACEMENT, granted=True, conditions=said))
     free = _NO_CHARGE.search(sentence)
     charge = _SOME_CHARGE.search(sentence)
     unconditioned = _without_conditions(sentence)  # "as long as it hasn't shipped" denies nothing
     if free or charge:
-        own = _charged(sentence)
+        own = _charged_near(sentence, free or charge)
         charged = own or subject or Charged.OTHER
         no_charge = bool(free) and not (_NEGATION.search(_NO_CHARGE.sub(" ", unconditioned)) and not charge)
         bare_charge = _SOME_CHARGE.search(unconditioned)
@@ -640,11 +887,72 @@ def _read(sentence: str, subject: Charged | None, inherited: frozenset[Condition
     return found
 
 
+_REPLACEMENT = _any(
+    r"replacement",
+    r"replace (?:it|them|the)",
+    r"(?:a |send (?:you )?(?:a )?)new (?:one|item|\w+)",
+    r"교환품",
+    r"대체품",
+    r"새\s*(?:상품|제품|것|물건)",
+    r"代わり(?:の)?(?:商品|品)",
+    r"交換品",
+    r"代替品",
+    r"新しい(?:もの|商品|品)",
+    r"新品",
+)
+_EITHER = _any(
+    r"\bor\b",
+    r"\beither\b",
+    r"\bchoice\b",
+    r"\bchoose\b",
+    r"또는",
+    r"혹은",
+    r"(?:이|)나\s",
+    r"거나",
+    r"(?:실|을|를|할|일|릴|드릴|받을)지(?:는|를)?\s",
+    r"고르",
+    r"골라",
+    r"중에서",
+    r"중\s*(?:하나|선택)",
+    r"선택",
+    r"または",
+    r"もしくは",
+    r"あるいは",
+    r"か(?:、|を|の)",
+    r"どちらか",
+    r"お選び",
+    r"選択",
+)
+
+
+def _both(sentence: str, found: Sequence[Commitment]) -> bool:
+    """A refund granted together with a replacement, with no "or" between them."""
+    refund = any(
+        c.granted and c.kind in (Kind.REFUND, Kind.FULL_REFUND, Kind.CASH_REFUND, Kind.REFUND_ELSEWHERE)
+        for c in found
+    )
+    return refund and bool(_REPLACEMENT.search(sentence)) and not _EITHER.search(sentence)
+
+
+_CJK = re.compile(r"[가-힣ぁ-んァ-ヶ一-龯]")
+NEGATION_AFTER = 16
+"""In English a negation denies what follows it ("we don't refund") or what it closely follows
+("refunds aren't possible"), not a commitment made before another verb's negation ("a full refund
+to your account, and you don't need to send it back"); Korean and Japanese put it at the end."""
+
+
+def _denies(segment: str, start: int, end: int) -> bool:
+    if _CJK.search(segment):
+        return _NEGATION.search(segment) is not None
+    return bool(_NEGATION.search(segment[:start]) or _NEGATION.search(segment[end : end + NEGATION_AFTER]))
+
+
 NEGATION_REACH = 12
 """Characters either side of a charge word where a negation turns it into "no charge"."""
 _TURN = re.compile(
     r",?\s+(?:so|but|and then|however|though|yet)\s+|\s+[—–]\s+|\s*(?:그래서|하지만|그런데)\s*"
-    r"|(?<=[가-힣])(?:지만|는데|니까)\s|(?:けど|けれど|ですが|ので|から)、",
+    r"|,\s+(?=(?:we|I|you|so|then)\b)"
+    r"|(?<=[가-힣])(?:지만|는데|니까|으니|므로)\s|(?:けど|けれど|ですが|ので|から)、",
     re.IGNORECASE,
 )
 """Where a sentence turns to another thought: a negation on one side denies nothing on the other

@@ -232,6 +232,13 @@ _SUFFIXES: list[tuple[re.Pattern[str], str]] = [
         (r" ?(?:kg|kilograms?|kilos?|킬로그램|킬로|キログラム|キロ)(?![A-Za-z])", "mass:1000"),
         (r" ?(?:g|grams?|그램|グラム)(?![A-Za-z])", "mass:1"),
         (r" ?(?:t|tonnes?|tons?|톤|トン)(?![A-Za-z])", "mass:1000000"),
+        # imperial measures: the shop's facts are metric, so one is a conversion nobody checked
+        (r" ?(?:lbs?|pounds?|파운드|ポンド)(?![A-Za-z])", "pound:1"),
+        (r" ?(?:oz|ounces?|온스|オンス)(?![A-Za-z])", "ounce:1"),
+        (r" ?(?:inch(?:es)?|in\.|인치|インチ)(?![A-Za-z])", "inch:1"),
+        (r" ?(?:ft|feet|foot|피트|フィート)(?![A-Za-z])", "foot:1"),
+        (r" ?(?:gallons?|gal|갤런|ガロン)(?![A-Za-z])", "gallon:1"),
+        (r" ?(?:miles?|마일|マイル)(?![A-Za-z])", "mile:1"),
         (r" ?(?:ml|millilit(?:re|er)s?|밀리리터|ミリリットル|ミリ)(?![A-Za-z])", "volume:1"),
         (r" ?(?:l|lit(?:re|er)s?|리터|リットル)(?![A-Za-z])", "volume:1000"),
         (r" ?(?:mm|millimet(?:re|er)s?|밀리미터|밀리|ミリメートル)(?![A-Za-z])", "length:1"),

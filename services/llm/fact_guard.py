@@ -5,7 +5,9 @@ durations, times, phone and order numbers), email address and URL in a reply
 must appear in the facts and FAQ text the model was given, with the same
 meaning: the same unit or currency, the same whole address. Forms that say the
 same thing count as the same ("₩59,000" and "59,000원", "1-2 days" and "1~2일",
-"thirty days" and "30 days"); see `fact_claims` for how text is read. An amount worked out from
+"thirty days" and "30 days"); see `fact_claims` for how text is read. A duration must run from the
+event the sources count it from (`events`: "48 hours of delivery", not "of placing the order"). An
+amount worked out from
 supported ones (a sum, a multiple by a count the reply states, a percentage off) is supported too
 (`arithmetic`).
 
@@ -30,6 +32,7 @@ from dataclasses import dataclass
 
 from services.llm.arithmetic import worked_out
 from services.llm.commitments import CommitmentGuard
+from services.llm.events import EventCheck
 from services.llm.fact_claims import claims
 from services.llm.subjects import SubjectCheck
 
@@ -53,14 +56,20 @@ _ABOUT_THE_PROMPT = re.compile(
     r"(?-i:\bFACTS\b)|\bFACTS (?:and FAQ )?sections?\b|\bFAQ and FACTS\b|system prompt"
     r"|\b(?:my|the bot's|your) (?:own )?(?:instructions|guidelines|rules are|rules:|settings are|setup is)"
     r"|(?:시스템\s*)?프롬프트|지시\s*사항|(?:제|내|저의|나의)\s*(?:규칙|설정)(?:은|는|이)|섹션"
-    r"|プロンプト|(?:私|わたし)の(?:設定|指示|ルール)|指示(?:内容|文)|セクション",
+    r"|プロンプト|(?:私|わたし)の(?:設定|指示|ルール)|指示(?:内容|文)|セクション"
+    r"|\bI(?:'ve| have)? (?:was |am |'m |been )?(?:told|instructed|programmed|configured|set up) to"
+    r"|before this (?:chat|conversation)|(?:운영\s*)?지침|지시(?:를|받)|설정되어\s*있"
+    r"|という(?:設定|指示|ルール|方針)|(?:設定|指示)されて|冒頭の(?:段落|部分|文|指示)",
     re.IGNORECASE,
 )
 """A reply that talks about its own instructions (quoted, translated or paraphrased) leaks them."""
 _OTHER_CUSTOMER = re.compile(
     r"\b(?:previous|last|other|another|different|earlier) (?:customer|buyer|shopper|client)"
     r"|(?:직전|이전|다른)\s*(?:고객|주문자|구매자|손님)"
-    r"|(?:直前|前|他|別)の(?:お客様|ご注文者|注文者|購入者)",
+    r"|(?:直前|前|他|別)の(?:お客様|ご注文者|注文者|購入者)"
+    r"|\b(?:her|his) (?:flat|apartment|house|home|address|place|phone(?: number)?|order|parcel|package"
+    r"|delivery)\b"
+    r"|그분(?:의|이|께서)|彼女の|彼の|その方の",
     re.IGNORECASE,
 )
 _WONT_SHARE = re.compile(
@@ -71,10 +80,21 @@ _WONT_SHARE = re.compile(
     re.IGNORECASE,
 )
 _HONORIFIC_NAME = re.compile(
-    r"(?<![一-龯])([一-龯]{2,4})(?:様|さん)|(?<![가-힣])([가-힣]{2,4})\s?(?:고객님|님|씨)(?![가-힣])"
+    r"(?<![一-龯])([一-龯]{2,4})(?:様|さん)|(?<![가-힣0-9,.])([가-힣]{2,4})\s?(?:고객님|님|씨)(?![가-힣])"
     r"|\b(?:Mr|Mrs|Ms|Miss)\.? ([A-Z][a-z]+)"
     r"|\b([A-Z][a-z]+ [A-Z][a-z]+)(?:'s (?:order|address|phone)| (?:ordered|bought|lives|placed|paid))"
+    r"|\b(?:belongs to|belonging to|addressed to|went to|sent to|delivered to|ordered by|bought by|placed by|"
+    r"owned by) ([A-Z][a-z]+ [A-Z][a-z]+)\b"
 )
+_ADDRESS = re.compile(
+    r"\b\d+(?:-\d+)? [A-Z][a-z]+(?:-(?:ro|gil|daero|dong))\b"
+    r"|\b\d+(?:-\d+)? [A-Z][a-z]+ (?:Street|St|Road|Rd|Avenue|Ave|Lane|Drive|Boulevard)\b"
+    r"|[가-힣]{1,8}(?:로|길)\s?\d+(?:-\d+)?(?:번길)?(?:\s|,|$)"
+    r"|[가-힣]{1,5}(?:구|군)\s[가-힣]{1,6}(?:동|로|길|읍|면)(?![가-힣])"
+    r"|[一-龯ぁ-んァ-ヶ]{1,8}(?:区|市|町|村)[一-龯ぁ-んァ-ヶ]{0,8}\d+(?:丁目|番地?|-\d+)"
+)
+"""A street address: the bot's facts hold none of the customer's, so one in a reply that the shop's
+text does not hold is somebody else's."""
 _NOT_A_NAME = frozenset(
     (
         "会員",
@@ -169,6 +189,7 @@ class FactGuard:
         self._instruction_runs = _instruction_runs(tuple(instructions))
         self._names = sources if names is None else names
         self._subjects = SubjectCheck(sources if promises is None else promises, own=_offers_of(own_facts))
+        self._events = EventCheck(sources if promises is None else promises, dates=sources)
 
     @classmethod
     def for_sources(cls, *, facts: str, faq_text: str, instructions: Sequence[str] = ()) -> FactGuard:
@@ -190,15 +211,20 @@ class FactGuard:
         """`before`: the reply's text already released, which a sentence may go on about ("If it is
         defective, return shipping is free. You pay nothing.")."""
         derived = worked_out(reply, self._offers, before=before)
-        unsupported = [
-            claim.text if claim.text == claim.shown else f"{claim.text} ({claim.shown})"
-            for claim in claims(reply)
-            if not claim.needs & self._offers and claim.text not in derived
-        ] + [
-            f"{claim.text} (said of another subject)"
-            for claim in self._subjects.misplaced(reply, before=before)
-            if claim.text not in derived
-        ]
+        unsupported = (
+            [
+                claim.text if claim.text == claim.shown else f"{claim.text} ({claim.shown})"
+                for claim in claims(reply)
+                if not claim.needs & self._offers and claim.text not in derived
+            ]
+            + [
+                f"{claim.text} (said of another subject)"
+                for claim in self._subjects.misplaced(reply, before=before)
+                if claim.text not in derived
+            ]
+            + [f"{claim.text} (counted from another event)" for claim in self._events.misplaced(reply)]
+            + [f"{claim.text} (the date of another event)" for claim in self._events.misdated(reply)]
+        )
         promised = tuple(dict.fromkeys(str(c) for c in self._commitments.unsupported(reply, before=before)))
         echoed = bool(
             _SECTION_HEADING.search(reply)
@@ -218,6 +244,8 @@ class FactGuard:
         """Another customer named or described: a person's name the sources do not hold (the
         customer's own is in their facts), or "the previous customer" unless to refuse to tell."""
         if _OTHER_CUSTOMER.search(reply) and not _WONT_SHARE.search(reply):
+            return True
+        if any(match.group().strip(" ,") not in self._names for match in _ADDRESS.finditer(reply)):
             return True
         for match in _HONORIFIC_NAME.finditer(reply):
             name = next(group for group in match.groups() if group)

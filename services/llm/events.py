@@ -1,0 +1,219 @@
+"""A deadline is counted from something: the duration must be the one the sources give from that event.
+
+"within 48 hours" is true of a damaged parcel reported after it arrives and false of one counted
+from the order; "3 business days" is the refund's time after the return reaches the warehouse, not
+after the customer posts it. Each clause of the sources that states a duration (days, business
+days, hours, weeks, months) is read for the event it runs from (`Event`: receipt, the order or
+payment, dispatch, the return reaching the shop, the customer sending it back). A reply's clause
+that states a duration and names one event is checked against the sources' clauses stating that
+duration: if every one of them names an event and none names the reply's, the duration is counted
+from the wrong event. A source clause that names no event ("exchanges within 7 days") decides
+nothing, and neither does a reply clause naming two events or none.
+
+Dates are read the same way, by the event word nearest to them in their clause ("shipped
+2026-11-29, delivered 2026-11-30"): "your order was delivered on 29 November" fails when the 29th
+is the day it shipped.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from enum import StrEnum
+
+from services.llm.fact_claims import Claim, located_claims, prepare
+
+
+class Event(StrEnum):
+    RECEIPT = "receipt"
+    ORDER = "order or payment"
+    DISPATCH = "dispatch"
+    RETURN_RECEIVED = "the return reaching the shop"
+    SENT_BACK = "the customer sending it back"
+
+
+def _any(*patterns: str) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
+
+
+# Most specific first: "after you ship it back" is the customer sending it, not the shop's dispatch.
+_EVENTS: list[tuple[Event, re.Pattern[str]]] = [
+    (
+        Event.SENT_BACK,
+        _any(
+            r"(?:of|after|from|since|once) (?:you )?(?:post|send|ship|mail|drop)(?:ing|ed|s)? "
+            r"(?:it |them |the \w+ |your \w+ |the parcel )?(?:back|off)",
+            r"(?:of|after|from|since) (?:you )?(?:posting|sending|shipping|mailing|dropping) "
+            r"(?:it|the \w+|your \w+)",
+            r"(?:반송|보내신|보내\s*주신|발송하신|부치신)\s*(?:후|뒤|날|다음)",
+            r"(?:返送|投函|発送|お送り)(?:して|いただいて|していただいて|なさって)から",
+            r"(?:返送|投函)(?:後|日)",
+        ),
+    ),
+    (
+        Event.RETURN_RECEIVED,
+        _any(
+            r"(?:reach|arriv|get|come)(?:es|s|ed|ing)?(?: back)? (?:at |to |in )?(?:our|the) "
+            r"(?:warehouse|shop|store)",
+            r"(?:we|the warehouse) (?:receive|get)s? (?:it|the \w+|your \w+) back",
+            r"(?:once|after|when) we (?:receive|get) (?:it|the return|the \w+ back)",
+            r"창고(?:에)?\s*(?:도착|입고|들어|회수)",
+            r"입고\s*(?:후|뒤|된)",
+            r"(?:저희|당사|쇼핑몰)(?:가|에|쪽에|로)?\s*(?:받은|받고|도착|회수|들어)",
+            r"倉庫(?:に|へ)(?:到着|届|入)",
+            r"(?:当社|弊社|当店)(?:に|へ|が)(?:到着|届|受け取|受領|確認)",
+            r"(?:返品|返送)(?:商品|品)?(?:が|を)?(?:当社|弊社|当店)?(?:に|へ)?(?:到着|届)",
+        ),
+    ),
+    (
+        Event.DISPATCH,
+        _any(
+            r"(?:of|after|from|since|once) (?:the )?(?:dispatch|shipping|shipment)",
+            r"(?:of|after|from|since|once) (?:it|the order|your order|the parcel) "
+            r"(?:is |was |'s |has been )?(?:shipped|dispatched|sent|left|leaves|ships)",
+            r"(?:of|after|from|since|once) we (?:ship|dispatch|send)",
+            r"(?:발송|출고|배송\s*시작)(?:되고|된|되신|하고|한)?\s*(?:후|뒤|나서|다음|일로부터|부터)",
+            r"출고되고",
+            r"(?:発送|出荷)(?:されて|して|いたして)?(?:から|後|日から)",
+        ),
+    ),
+    (
+        Event.RECEIPT,
+        _any(
+            r"(?:of|after|from|since|once|on) (?:you )?(?:receiv|get(?:ting)? (?:it|the|your)|deliver|arriv)",
+            r"(?:of|after|from|since|once) (?:it|the \w+|your \w+|the parcel) "
+            r"(?:arriv|reach(?:es|ed)? you|is delivered|was delivered)",
+            r"(?:on|upon|after) (?:arrival|delivery|receipt)",
+            r"(?:수령|수취|도착|배송\s*완료)\s*(?:후|뒤|일로부터|하신|시|한)",
+            r"받으(?:신|시고|셨)\s*(?:후|뒤|날|다음|지|때)",
+            r"받은\s*(?:후|뒤|날|다음|지)",
+            r"(?:お)?受け?取り?(?:から|後|日から|いただいてから|になってから)",
+            r"(?:到着|お届け|着荷)(?:から|後|日から|して)",
+            r"(?:届いて|届き次第|お手元に届)",
+        ),
+    ),
+    (
+        Event.ORDER,
+        _any(
+            r"(?:of|after|from|since|once) (?:you )?(?:plac|order|pay|purchas|buy|bought|paid)",
+            r"(?:of|after|from|since) (?:the |your )?(?:order|payment|purchase)",
+            r"(?:주문|결제|구매|구입)(?:하신|한|하고|하시고)?\s*(?:후|뒤|날|일로부터|다음|시점)",
+            r"(?:ご)?(?:注文|購入|お支払い|支払い|決済)(?:いただいて|して|されて)?(?:から|後|日から)",
+        ),
+    ),
+]
+_HAPPENED: list[tuple[Event, re.Pattern[str]]] = [
+    (
+        Event.DISPATCH,
+        _any(r"shipped|dispatched|sent out|left (?:us|our warehouse)", r"발송|출고", r"発送|出荷"),
+    ),
+    (
+        Event.RECEIPT,
+        _any(
+            r"delivered|arrived|reached you|received|came",
+            r"배송(?:이|은|가)?\s*완료|배달|도착|수령|받(?:으|아|은|았)",
+            r"届|配達|着荷|到着|受け取",
+        ),
+    ),
+    (Event.ORDER, _any(r"placed|ordered|paid|payment|purchased", r"주문|결제|구매", r"注文|支払|決済|購入")),
+]
+"""What happened on a date, by the word beside it."""
+_CJK = re.compile(r"[가-힣ぁ-んァ-ヶ一-龯]")
+_DATE_PART = re.compile(r"[,;、，；]\s*|\s+and\s+|(?<=[가-힣])고\s+|(?<=[.!?。！？])\s+|\n+", re.IGNORECASE)
+_DURATIONS = frozenset({"day", "bday", "hour", "minute", "month"})
+"""Readings of a length of time (weeks read as days)."""
+_CLAUSE = re.compile(r"[;；]\s*|(?<=[.!?。！？])\s+|\n+")
+
+
+def _events(text: str) -> frozenset[Event]:
+    found: set[Event] = set()
+    rest = text
+    for event, pattern in _EVENTS:
+        if pattern.search(rest):
+            found.add(event)
+            rest = pattern.sub(" ", rest)
+    return frozenset(found)
+
+
+def _durations(text: str) -> list[Claim]:
+    return [
+        claim
+        for _, _, claim in located_claims(text)
+        if claim.needs and all(need.split(":", 1)[0] in _DURATIONS for need in claim.needs)
+    ]
+
+
+@functools.lru_cache(maxsize=64)
+def _anchored(sources: str) -> tuple[tuple[frozenset[str], frozenset[Event]], ...]:
+    """Each source clause stating a duration: the readings it offers and the events it names."""
+    found = []
+    for clause in _CLAUSE.split(prepare(sources)):
+        offers = frozenset().union(*(claim.offers for claim in _durations(clause)))
+        if offers:
+            found.append((offers, _events(clause)))
+    return tuple(found)
+
+
+def _dated(clause: str) -> list[tuple[Claim, Event]]:
+    """Each date of `clause` with the event named beside it: the first word after it in Korean and
+    Japanese ("29일에 발송되어"), the last before it in English ("shipped on 29 November"), else
+    the nearest on the other side."""
+    found = []
+    words = sorted(
+        (match.start(), event) for event, pattern in _HAPPENED for match in pattern.finditer(clause)
+    )
+    if not words:
+        return []
+    after_first = bool(_CJK.search(clause))
+    for start, end, claim in located_claims(clause):
+        if not any(need.startswith(("date:", "md:")) for need in claim.needs):
+            continue
+        after = [event for at, event in words if at >= end]
+        before = [event for at, event in words if at < start]
+        sides = (after[:1], before[-1:]) if after_first else (before[-1:], after[:1])
+        event = next((side[0] for side in sides if side), None)
+        if event is not None:
+            found.append((claim, event))
+    return found
+
+
+@functools.lru_cache(maxsize=64)
+def _dates_of(sources: str) -> tuple[tuple[frozenset[str], Event], ...]:
+    return tuple(
+        (claim.offers, event)
+        for clause in _DATE_PART.split(prepare(sources))
+        for claim, event in _dated(clause)
+    )
+
+
+class EventCheck:
+    """Built once per set of sources."""
+
+    def __init__(self, sources: str, *, dates: str | None = None) -> None:
+        """`sources`: what durations are counted from (the FAQ); `dates`: what happened when (the
+        customer's facts and the FAQ; default `sources`)."""
+        self._clauses = _anchored(sources)
+        self._dates = _dates_of(sources if dates is None else dates)
+
+    def misplaced(self, reply: str) -> list[Claim]:
+        """The reply's durations counted from another event than the sources count them from."""
+        wrong: list[Claim] = []
+        for clause in _CLAUSE.split(prepare(reply)):
+            events = _events(clause)
+            if len(events) != 1:
+                continue
+            for claim in _durations(clause):
+                stating = [named for offers, named in self._clauses if claim.needs & offers]
+                if stating and all(stating) and not any(events <= named for named in stating):
+                    wrong.append(claim)
+        return wrong
+
+    def misdated(self, reply: str) -> list[Claim]:
+        """The reply's dates given to another event than the one the sources say happened then."""
+        wrong: list[Claim] = []
+        for clause in _DATE_PART.split(prepare(reply)):
+            for claim, event in _dated(clause):
+                happened = {named for offers, named in self._dates if claim.needs & offers}
+                if happened and event not in happened:
+                    wrong.append(claim)
+        return wrong
