@@ -475,7 +475,7 @@ def test_an_amount_must_be_the_one_given_for_what_the_reply_says_it_of(
         assert verdict.ok, verdict.reason
     else:
         assert not verdict.ok
-        assert verdict.unsupported == (f"{misplaced} (said of another subject)",)
+        assert f"{misplaced} (said of another subject)" in verdict.unsupported
 
 
 def test_numbers_that_name_their_own_thing_are_not_read_against_a_subject() -> None:
@@ -776,3 +776,38 @@ def test_a_date_is_the_day_of_what_the_facts_say_happened_then(reply: str, ok: b
     assert verdict.ok is ok, verdict.reason or "passed"
     if not ok:
         assert "the date of another event" in verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("reply", "ok"),
+    [
+        ("Gift wrapping is 2,000원 per item.", True),
+        ("Gift wrapping is 2,000원 per order.", False),
+        ("선물 포장은 주문당 2,000원이에요.", False),
+        ("선물 포장은 개당 2,000원이에요.", True),
+        ("ギフト包装はご注文ごとに2,000ウォンです。", False),
+        ("Shipping is 3,000원 per order.", True),
+        ("Shipping is 3,000원 per item.", False),
+        ("Gift wrapping is 2,000원.", True),  # no basis stated: nothing to compare
+    ],
+)
+def test_an_amount_is_counted_per_what_the_faq_counts_it_per(reply: str, ok: bool) -> None:
+    verdict = FactGuard.for_sources(facts="", faq_text=HOME_FAQ).check(reply)
+    assert verdict.ok is ok, verdict.reason or "passed"
+    if not ok:
+        assert "counted per another thing" in verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("reply", "ok"),
+    [
+        ("Lunch is an hour long.", True),
+        ("점심시간은 딱 한 시간이에요.", True),
+        ("昼休みは60分です。", True),
+        ("Lunch is two hours long.", False),
+        ("We take a 13-hour lunch.", False),  # 00:30-13:30 is no reading anyone means
+    ],
+)
+def test_a_time_range_supports_how_long_it_lasts(reply: str, ok: bool) -> None:
+    verdict = FactGuard("Customer service: weekdays 10:00-18:30 (lunch 12:30-13:30).").check(reply)
+    assert verdict.ok is ok, verdict.reason or "passed"

@@ -6,7 +6,8 @@ must appear in the facts and FAQ text the model was given, with the same
 meaning: the same unit or currency, the same whole address. Forms that say the
 same thing count as the same ("₩59,000" and "59,000원", "1-2 days" and "1~2일",
 "thirty days" and "30 days"); see `fact_claims` for how text is read. A duration must run from the
-event the sources count it from (`events`: "48 hours of delivery", not "of placing the order"). An
+event the sources count it from (`events`: "48 hours of delivery", not "of placing the order"),
+and an amount be counted per what they count it per (`basis`: per item, per order). An
 amount worked out from
 supported ones (a sum, a multiple by a count the reply states, a percentage off) is supported too
 (`arithmetic`).
@@ -29,8 +30,10 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 
 from services.llm.arithmetic import worked_out
+from services.llm.basis import BasisCheck
 from services.llm.commitments import CommitmentGuard
 from services.llm.events import EventCheck
 from services.llm.fact_claims import claims
@@ -138,8 +141,32 @@ def _instruction_runs(instructions: tuple[str, ...]) -> frozenset[tuple[str, ...
 
 
 def _offers_of(text: str) -> frozenset[str]:
-    """What the numbers of `text` can stand for (`Claim.offers`)."""
-    return frozenset().union(*(claim.offers for claim in claims(text)))
+    """What the numbers of `text` can stand for (`Claim.offers`), and how long each of its time
+    ranges lasts ("lunch 12:30-13:30" is an hour's lunch)."""
+    offers: frozenset[str] = frozenset().union(*(claim.offers for claim in claims(text)))
+    return offers | _lengths(offers)
+
+
+_TIME_RANGE = re.compile(r"^range:time:(\d\d):(\d\d)~time:(\d\d):(\d\d)$")
+LONGEST_RANGE_HOURS = 12
+"""A range read both ways round ("12:30-13:30" also as 00:30-13:30) lasts no longer than this in
+the reading meant."""
+
+
+def _lengths(offers: frozenset[str]) -> frozenset[str]:
+    found = set()
+    for offer in offers:
+        match = _TIME_RANGE.match(offer)
+        if match is None:
+            continue
+        start_h, start_m, end_h, end_m = (int(part) for part in match.groups())
+        minutes = (end_h * 60 + end_m) - (start_h * 60 + start_m)
+        if 0 < minutes <= LONGEST_RANGE_HOURS * 60:
+            found.add(f"minute:{minutes}")
+            hours = Decimal(minutes) / 60
+            if hours == hours.quantize(Decimal("0.5")):
+                found.add(f"hour:{hours.normalize():f}")
+    return frozenset(found)
 
 
 @dataclass(frozen=True)
@@ -190,6 +217,7 @@ class FactGuard:
         self._names = sources if names is None else names
         self._subjects = SubjectCheck(sources if promises is None else promises, own=_offers_of(own_facts))
         self._events = EventCheck(sources if promises is None else promises, dates=sources)
+        self._bases = BasisCheck(sources)
 
     @classmethod
     def for_sources(cls, *, facts: str, faq_text: str, instructions: Sequence[str] = ()) -> FactGuard:
@@ -224,6 +252,11 @@ class FactGuard:
             ]
             + [f"{claim.text} (counted from another event)" for claim in self._events.misplaced(reply)]
             + [f"{claim.text} (the date of another event)" for claim in self._events.misdated(reply)]
+            + [
+                f"{claim.text} (counted per another thing)"
+                for claim in self._bases.miscounted(reply)
+                if claim.text not in derived
+            ]
         )
         promised = tuple(dict.fromkeys(str(c) for c in self._commitments.unsupported(reply, before=before)))
         echoed = bool(
