@@ -15,6 +15,7 @@ import re
 from enum import StrEnum
 
 from services.llm.fact_claims import Claim, located_claims, prepare
+from services.text.patterns import any_of
 
 
 class Basis(StrEnum):
@@ -22,14 +23,10 @@ class Basis(StrEnum):
     ORDER = "order"
 
 
-def _any(*patterns: str) -> re.Pattern[str]:
-    return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
-
-
 _BASES: list[tuple[Basis, re.Pattern[str]]] = [
     (
         Basis.ITEM,
-        _any(
+        any_of(
             r"\bper (?:item|piece|product|unit|mug|box|tablecloth|towel|pot)\b",
             r"\bfor each (?:item|one|piece)\b",
             r"\ban item\b",
@@ -43,7 +40,7 @@ _BASES: list[tuple[Basis, re.Pattern[str]]] = [
     ),
     (
         Basis.ORDER,
-        _any(
+        any_of(
             r"\bper (?:order|purchase|parcel|shipment|delivery|basket)\b",
             r"\ban order\b",
             r"\b(?:for )?each (?:order|purchase|parcel|shipment|delivery)\b",

@@ -31,6 +31,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from services.text.patterns import any_of
+
 
 class Kind(StrEnum):
     REFUND = "refund"
@@ -85,15 +87,11 @@ class Charged(StrEnum):
     OTHER = "other"
 
 
-def _any(*patterns: str) -> re.Pattern[str]:
-    return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
-
-
 # ---------------------------------------------------------------- what is committed to
 _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
     (
         Kind.REFUND_WITHOUT_RETURN,
-        _any(
+        any_of(
             r"without (?:a |any )?(?:return|sending it back)",
             r"without (?:sending|shipping|returning|mailing|posting)\b",
             r"no (?:need to )?return",
@@ -115,7 +113,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
     ),
     (
         Kind.FULL_REFUND,
-        _any(
+        any_of(
             r"full refund",
             r"refund(?:ed)?[^.!?]{0,30}in full",
             r"(?:all|every (?:penny|cent|won)) (?:of )?(?:your|the) (?:money|payment)",
@@ -125,10 +123,10 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"全額",
         ),
     ),
-    (Kind.CASH_REFUND, _any(r"\bcash\b", r"현금", r"現金")),
+    (Kind.CASH_REFUND, any_of(r"\bcash\b", r"현금", r"現金")),
     (
         Kind.REFUND_ELSEWHERE,
-        _any(
+        any_of(
             r"(?:bank|wire|account) transfer",
             r"(?:to|into) your (?:bank )?account",
             r"paypal",
@@ -143,7 +141,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
     ),
     (
         Kind.REFUND_NOW,
-        _any(
+        any_of(
             r"refund[^.!?]{0,30}(?:right away|immediately|straight away|today|right now|at once|in advance)",
             r"(?:right away|immediately|straight away|today|right now|at once|in advance)[^.!?]{0,20}refund",
             r"refund[^.!?]{0,40}before (?:it|the (?:item|return|parcel)|you)",
@@ -154,7 +152,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
     ),
     (
         Kind.FEE_REFUND,
-        _any(
+        any_of(
             r"refund (?:you )?(?:your |the )?(?:shipping|delivery|return)",
             r"(?:배송비|택배비|반품비)[^.!?]{0,12}(?:환불|돌려\s*드리)",
             r"(?:送料|配送料)[^。！？]{0,12}(?:返金|お返し)",
@@ -162,7 +160,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
     ),
     (
         Kind.REFUND,
-        _any(
+        any_of(
             r"refund",
             r"money back",
             r"환불",
@@ -178,7 +176,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
     ),
     (
         Kind.PRICE_MATCH,
-        _any(
+        any_of(
             r"price[- ]match",
             r"match (?:any|the|a|their|that|this|its|your) (?:\w+ )?price",
             r"lower price",
@@ -194,7 +192,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
     ),
     (
         Kind.COUPON,
-        _any(
+        any_of(
             r"coupon",
             r"voucher",
             r"store credit",
@@ -211,7 +209,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
     ),
     (
         Kind.EXTRA_DISCOUNT,
-        _any(
+        any_of(
             r"(?:extra|additional|another|further|bonus|loyalty|special|stacked) (?:\w+ )?discount",
             r"discount[^.!?]{0,20}on top of",
             r"on top of[^.!?]{0,30}discount",
@@ -223,7 +221,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
     ),
     (
         Kind.DISCOUNT,
-        _any(
+        any_of(
             r"discount",
             r"(?:staff|employee|insider|friends? and family|trade) (?:price|rate|pricing)",
             r"직원\s*(?:가|가격|할인)",
@@ -249,7 +247,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
     ),
     (
         Kind.CALLBACK,
-        _any(
+        any_of(
             r"(?:call|phone|ring|contact|text) you",
             r"call (?:you )?back",
             r"get back to you",
@@ -267,7 +265,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
     ),
     (
         Kind.COMPENSATION,
-        _any(
+        any_of(
             r"compensat",
             r"reimburs",
             r"make (?:it )?up to you",
@@ -299,7 +297,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
     ),
     (
         Kind.EXCEPTION,
-        _any(
+        any_of(
             r"exception",
             r"special(?:ly)? for you",
             r"(?<!at )(?:just )?this (?:one )?time\b(?! of)",
@@ -330,7 +328,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
     ),
     (
         Kind.PICKUP,
-        _any(
+        any_of(
             r"pick(?:s|ed|ing)? (?:it |them |the \w+ |your \w+ )?up (?:from|at) (?:your|the customer)",
             r"(?:collect|fetch)(?:s|ed|ing)? (?:it |them |the \w+ |your \w+ )?(?:from|at) your",
             r"(?:home|doorstep|door-to-door) (?:pick-?up|collection)",
@@ -345,7 +343,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
     ),
     (
         Kind.GUARANTEE,
-        _any(
+        any_of(
             r"guarantee",
             r"\bwarrant(?:y|ies|ed)\b",
             r"(?:I|we) promise",
@@ -358,7 +356,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
     ),
     (
         Kind.SHOP_DECIDES,
-        _any(
+        any_of(
             r"(?:we|the shop|the store|our team|our staff)(?:'ll| will| shall)? (?:decide|choose|determine)",
             r"(?:at|is) our discretion",
             r"(?:저희|당사|쇼핑몰|매장|본사)\s*(?:가|에서|측에서|쪽에서)[^.!?]{0,30}(?:(?:판단|결정|선택)(?:해|하여|합니다|하겠)|정해)",
@@ -367,7 +365,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
     ),
     (
         Kind.REQUIREMENT_WAIVED,
-        _any(
+        any_of(
             r"without (?:the |a |any |its |your )?(?:original )?"
             r"(?:packaging|box|photos?|pictures?|receipt|tags?|proof|label)",
             r"no (?:photos?|pictures?|receipt|proof|packaging|box)(?: is| are)? "
@@ -385,7 +383,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
     ),
     (
         Kind.DONE,
-        _any(
+        any_of(
             r"(?:has|have|'ve) been "
             r"(?:approved|processed|issued|applied|waived|arranged|refunded|credited|granted)",
             r"\b(?:is|are) (?:now )?approved",
@@ -410,7 +408,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
     ),
     (
         Kind.USED_RETURN,
-        _any(
+        any_of(
             r"\bused (?:items?|products?|towels?|goods)",
             r"even (?:if|though) (?:it|you) (?:was |were |have )?used",
             r"after (?:using|use)",
@@ -420,7 +418,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
     ),
     (
         Kind.NO_DEADLINE,
-        _any(
+        any_of(
             r"no (?:time )?limit",
             r"return (?:it )?(?:at )?any ?time",
             r"(?:기한|기간)[^.!?]{0,6}(?:없|제한\s*없)",
@@ -434,7 +432,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
     ),
     (
         Kind.WEEKEND_OPENING,
-        _any(
+        any_of(
             r"weekends?",
             r"saturdays?",
             r"sundays?",
@@ -453,7 +451,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
     ),
     (
         Kind.POLICY_CHANGE,
-        _any(
+        any_of(
             r"from now on",
             r"starting (?:today|now)",
             r"\bno longer (?:charge|require|need|ask|apply|have to|accept)",
@@ -485,7 +483,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
 
 _KIND = dict(_KINDS)
 
-_NO_CHARGE = _any(
+_NO_CHARGE = any_of(
     r"\bfree\b",
     r"무상",
     r"無償",
@@ -527,7 +525,7 @@ _NO_CHARGE = _any(
     r"(?:かかりません|不要|いただきません|頂きません|いただかな|頂かな|頂戴しません|発生しません|無し|なし)",
     r"(?:負担|お支払い)(?:いただく必要は|は)?(?:ございません|ありません|不要)",
 )
-_SOME_CHARGE = _any(
+_SOME_CHARGE = any_of(
     r"\bfees?\b",
     r"surcharge",
     r"\b(?:a|an|the) (?:\w+ )?charge\b",
@@ -551,7 +549,7 @@ _SOME_CHARGE = _any(
 _CHARGED: list[tuple[Charged, re.Pattern[str]]] = [
     (
         Charged.RETURN,
-        _any(
+        any_of(
             r"return",
             r"send(?:ing)? (?:(?:it|them|the \w+|an? \w+) )?back",
             r"반품",
@@ -561,18 +559,18 @@ _CHARGED: list[tuple[Charged, re.Pattern[str]]] = [
             r"送り返",
         ),
     ),
-    (Charged.EXCHANGE, _any(r"exchang", r"교환", r"交換")),
-    (Charged.CANCELLATION, _any(r"cancel", r"취소", r"キャンセル", r"取り?消")),
-    (Charged.WRAPPING, _any(r"wrap", r"포장", r"ラッピング", r"包装")),
+    (Charged.EXCHANGE, any_of(r"exchang", r"교환", r"交換")),
+    (Charged.CANCELLATION, any_of(r"cancel", r"취소", r"キャンセル", r"取り?消")),
+    (Charged.WRAPPING, any_of(r"wrap", r"포장", r"ラッピング", r"包装")),
     (
         Charged.SHIPPING,
-        _any(r"shipping", r"\bships?\b", r"delivery", r"postage", r"배송", r"택배", r"送料", r"配送"),
+        any_of(r"shipping", r"\bships?\b", r"delivery", r"postage", r"배송", r"택배", r"送料", r"配送"),
     ),
 ]
 
-_BELOW = _any(r"\bunder\b", r"\bbelow\b", r"less than", r"미만", r"이하", r"未満", r"以下", r"下回")
+_BELOW = any_of(r"\bunder\b", r"\bbelow\b", r"less than", r"미만", r"이하", r"未満", r"以下", r"下回")
 """The other side of a threshold: "under 50,000원, shipping is 3,000원" is not said of orders over it."""
-_EXCEPT = _any(
+_EXCEPT = any_of(
     r"other than",
     r"\bbesides\b",
     r"apart from",
@@ -592,7 +590,7 @@ _EXCEPT = _any(
 _CONDITIONS: list[tuple[Condition, re.Pattern[str]]] = [
     (
         Condition.DEFECTIVE,
-        _any(
+        any_of(
             r"defect",
             r"damaged",
             r"faulty",
@@ -622,11 +620,11 @@ _CONDITIONS: list[tuple[Condition, re.Pattern[str]]] = [
     ),
     (
         Condition.MEMBER,
-        _any(r"gold", r"member", r"골드", r"회원", r"멤버", r"ゴールド", r"会員", r"メンバー"),
+        any_of(r"gold", r"member", r"골드", r"회원", r"멤버", r"ゴールド", r"会員", r"メンバー"),
     ),
     (
         Condition.THRESHOLD,
-        _any(
+        any_of(
             r"\bover\b",
             r"or more",
             r"above",
@@ -642,7 +640,7 @@ _CONDITIONS: list[tuple[Condition, re.Pattern[str]]] = [
     ),
     (
         Condition.BEFORE_DISPATCH,
-        _any(
+        any_of(
             r"before (?:it'?s |it is |it |the order is |your order is )?"
             r"(?:ships?|shipped|shipping|dispatch(?:ed)?|sent)",
             r"(?:has ?n't|has not|have ?n't|not) (?:yet )?(?:been )?(?:shipped|dispatched|sent)",
@@ -659,11 +657,11 @@ _CONDITIONS: list[tuple[Condition, re.Pattern[str]]] = [
     ),
     (
         Condition.CHANGE_OF_MIND,
-        _any(r"change of mind", r"changed? (?:your|my) mind", r"변심", r"お客様都合", r"気が変わ"),
+        any_of(r"change of mind", r"changed? (?:your|my) mind", r"변심", r"お客様都合", r"気が変わ"),
     ),
 ]
 
-_NEGATION = _any(
+_NEGATION = any_of(
     r"(?<!\bor )\b(?:no|not|never|cannot|can't|won't|isn't|aren't|don't|doesn't|unable|unfortunately)\b",
     r"n't\b",
     r"없",
@@ -693,14 +691,14 @@ _NEGATION = _any(
     r"대상(?:이|에서)?\s*(?:아니|제외)",
     r"\bexcluded\b",
 )
-_NOT_THAT_NOT = _any(
+_NOT_THAT_NOT = any_of(
     r"(?:is ?n't|is not|not) (?:true|the case|so) that (?:we|you|it|they|the shop)? ?"
     r"(?:do ?n't|do not|can ?not|can't|won't|are ?n't|is ?n't|never)",
     r"(?:않|없|못하)(?:는|은|다는)\s*(?:건|것은?|게|말은)\s*(?:사실이\s*)?아니",
     r"(?:ない|ません)(?:という)?わけでは(?:ない|ありません|ございません)",
 )
 """A negation denied: "it isn't true that we don't price-match" grants it."""
-_APOLOGY = _any(
+_APOLOGY = any_of(
     r"申し訳(?:ござい|あり)ません(?:が|けど|けれど)?",
     r"すみません(?:が|けど)?",
     r"恐れ入りますが",
@@ -887,7 +885,7 @@ def _read(
     return found
 
 
-_REPLACEMENT = _any(
+_REPLACEMENT = any_of(
     r"replacement",
     r"replace (?:it|them|the)",
     r"(?:a |send (?:you )?(?:a )?)new (?:one|item|\w+)",
@@ -900,7 +898,7 @@ _REPLACEMENT = _any(
     r"新しい(?:もの|商品|品)",
     r"新品",
 )
-_EITHER = _any(
+_EITHER = any_of(
     r"\bor\b",
     r"\beither\b",
     r"\bchoice\b",

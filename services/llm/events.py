@@ -22,6 +22,7 @@ import re
 from enum import StrEnum
 
 from services.llm.fact_claims import Claim, located_claims, prepare
+from services.text.patterns import any_of
 
 
 class Event(StrEnum):
@@ -32,15 +33,11 @@ class Event(StrEnum):
     SENT_BACK = "the customer sending it back"
 
 
-def _any(*patterns: str) -> re.Pattern[str]:
-    return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
-
-
 # Most specific first: "after you ship it back" is the customer sending it, not the shop's dispatch.
 _EVENTS: list[tuple[Event, re.Pattern[str]]] = [
     (
         Event.SENT_BACK,
-        _any(
+        any_of(
             r"(?:of|after|from|since|once) (?:you )?(?:post|send|ship|mail|drop)(?:ing|ed|s)? "
             r"(?:it |them |the \w+ |your \w+ |the parcel )?(?:back|off)",
             r"(?:of|after|from|since) (?:you )?(?:posting|sending|shipping|mailing|dropping) "
@@ -52,7 +49,7 @@ _EVENTS: list[tuple[Event, re.Pattern[str]]] = [
     ),
     (
         Event.RETURN_RECEIVED,
-        _any(
+        any_of(
             r"(?:reach|arriv|get|come)(?:es|s|ed|ing)?(?: back)? (?:at |to |in )?(?:our|the) "
             r"(?:warehouse|shop|store)",
             r"(?:we|the warehouse) (?:receive|get)s? (?:it|the \w+|your \w+) back",
@@ -67,7 +64,7 @@ _EVENTS: list[tuple[Event, re.Pattern[str]]] = [
     ),
     (
         Event.DISPATCH,
-        _any(
+        any_of(
             r"(?:of|after|from|since|once) (?:the )?(?:dispatch|shipping|shipment)",
             r"(?:of|after|from|since|once) (?:it|the order|your order|the parcel) "
             r"(?:is |was |'s |has been )?(?:shipped|dispatched|sent|left|leaves|ships)",
@@ -79,7 +76,7 @@ _EVENTS: list[tuple[Event, re.Pattern[str]]] = [
     ),
     (
         Event.RECEIPT,
-        _any(
+        any_of(
             r"(?:of|after|from|since|once|on) (?:you )?(?:receiv|get(?:ting)? (?:it|the|your)|deliver|arriv)",
             r"(?:of|after|from|since|once) (?:it|the \w+|your \w+|the parcel) "
             r"(?:arriv|reach(?:es|ed)? you|is delivered|was delivered)",
@@ -94,7 +91,7 @@ _EVENTS: list[tuple[Event, re.Pattern[str]]] = [
     ),
     (
         Event.ORDER,
-        _any(
+        any_of(
             r"(?:of|after|from|since|once) (?:you )?(?:plac|order|pay|purchas|buy|bought|paid)",
             r"(?:of|after|from|since) (?:the |your )?(?:order|payment|purchase)",
             r"(?:주문|결제|구매|구입)(?:하신|한|하고|하시고)?\s*(?:후|뒤|날|일로부터|다음|시점)",
@@ -105,17 +102,20 @@ _EVENTS: list[tuple[Event, re.Pattern[str]]] = [
 _HAPPENED: list[tuple[Event, re.Pattern[str]]] = [
     (
         Event.DISPATCH,
-        _any(r"shipped|dispatched|sent out|left (?:us|our warehouse)", r"발송|출고", r"発送|出荷"),
+        any_of(r"shipped|dispatched|sent out|left (?:us|our warehouse)", r"발송|출고", r"発送|出荷"),
     ),
     (
         Event.RECEIPT,
-        _any(
+        any_of(
             r"delivered|arrived|reached you|received|came",
             r"배송(?:이|은|가)?\s*완료|배달|도착|수령|받(?:으|아|은|았)",
             r"届|配達|着荷|到着|受け取",
         ),
     ),
-    (Event.ORDER, _any(r"placed|ordered|paid|payment|purchased", r"주문|결제|구매", r"注文|支払|決済|購入")),
+    (
+        Event.ORDER,
+        any_of(r"placed|ordered|paid|payment|purchased", r"주문|결제|구매", r"注文|支払|決済|購入"),
+    ),
 ]
 """What happened on a date, by the word beside it."""
 _CJK = re.compile(r"[가-힣ぁ-んァ-ヶ一-龯]")
