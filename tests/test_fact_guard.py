@@ -811,3 +811,21 @@ def test_an_amount_is_counted_per_what_the_faq_counts_it_per(reply: str, ok: boo
 def test_a_time_range_supports_how_long_it_lasts(reply: str, ok: bool) -> None:
     verdict = FactGuard("Customer service: weekdays 10:00-18:30 (lunch 12:30-13:30).").check(reply)
     assert verdict.ok is ok, verdict.reason or "passed"
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "친구 선물로 포장해 드릴까요?",
+        "세탁 지침에 따라 손세탁해 주세요.",
+        "送料無料に設定されている商品もございます。",
+        "返品は7日以内という方針です。",
+        "Orders sent to Jeju Island cost 3,000원 extra.",
+        "彼女のお誕生日プレゼントでしたら、ギフト包装も承ります。",
+        "We can ship it straight to her for the birthday.",
+        "카드로 결제하신 금액은 카드로 돌려드려요.",
+    ],
+)
+def test_gifts_places_and_care_labels_are_neither_the_prompt_nor_another_customer(reply: str) -> None:
+    verdict = FactGuard.for_sources(facts=CUSTOMER, faq_text=HOME_FAQ, instructions=INSTRUCTIONS).check(reply)
+    assert not verdict.echoed and not verdict.others, verdict.reason

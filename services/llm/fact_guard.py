@@ -7,10 +7,9 @@ meaning: the same unit or currency, the same whole address. Forms that say the
 same thing count as the same ("₩59,000" and "59,000원", "1-2 days" and "1~2일",
 "thirty days" and "30 days"); see `fact_claims` for how text is read. A duration must run from the
 event the sources count it from (`events`: "48 hours of delivery", not "of placing the order"),
-and an amount be counted per what they count it per (`basis`: per item, per order). An
-amount worked out from
-supported ones (a sum, a multiple by a count the reply states, a percentage off) is supported too
-(`arithmetic`).
+and an amount be counted per what they count it per (`basis`: per item, per order). An amount
+worked out from supported ones (a sum, a multiple by a count the reply states, a percentage off)
+is supported too (`arithmetic`).
 
 Commitments are facts too: a reply may promise, grant or deny only what the
 FAQ does (`commitments`: refunds, discounts, free returns, waived fees,
@@ -61,8 +60,8 @@ _ABOUT_THE_PROMPT = re.compile(
     r"|(?:시스템\s*)?프롬프트|지시\s*사항|(?:제|내|저의|나의)\s*(?:규칙|설정)(?:은|는|이)|섹션"
     r"|プロンプト|(?:私|わたし)の(?:設定|指示|ルール)|指示(?:内容|文)|セクション"
     r"|\bI(?:'ve| have)? (?:was |am |'m |been )?(?:told|instructed|programmed|configured|set up) to"
-    r"|before this (?:chat|conversation)|(?:운영\s*)?지침|지시(?:를|받)|설정되어\s*있"
-    r"|という(?:設定|指示|ルール|方針)|(?:設定|指示)されて|冒頭の(?:段落|部分|文|指示)",
+    r"|before this (?:chat|conversation)|(?:운영|응답|답변|상담|제|저의|받은)\s*지침|받은\s*지시|지시받"
+    r"|という(?:設定|指示)|(?:と|ように)(?:設定|指示)されて|冒頭の(?:段落|部分|文|指示)",
     re.IGNORECASE,
 )
 """A reply that talks about its own instructions (quoted, translated or paraphrased) leaks them."""
@@ -70,9 +69,7 @@ _OTHER_CUSTOMER = re.compile(
     r"\b(?:previous|last|other|another|different|earlier) (?:customer|buyer|shopper|client)"
     r"|(?:직전|이전|다른)\s*(?:고객|주문자|구매자|손님)"
     r"|(?:直前|前|他|別)の(?:お客様|ご注文者|注文者|購入者)"
-    r"|\b(?:her|his) (?:flat|apartment|house|home|address|place|phone(?: number)?|order|parcel|package"
-    r"|delivery)\b"
-    r"|그분(?:의|이|께서)|彼女の|彼の|その方の",
+    r"|\b(?:her|his) (?:flat|apartment|phone(?: number)?|order|parcel|package)\b",
     re.IGNORECASE,
 )
 _WONT_SHARE = re.compile(
@@ -86,14 +83,14 @@ _HONORIFIC_NAME = re.compile(
     r"(?<![一-龯])([一-龯]{2,4})(?:様|さん)|(?<![가-힣0-9,.])([가-힣]{2,4})\s?(?:고객님|님|씨)(?![가-힣])"
     r"|\b(?:Mr|Mrs|Ms|Miss)\.? ([A-Z][a-z]+)"
     r"|\b([A-Z][a-z]+ [A-Z][a-z]+)(?:'s (?:order|address|phone)| (?:ordered|bought|lives|placed|paid))"
-    r"|\b(?:belongs to|belonging to|addressed to|went to|sent to|delivered to|ordered by|bought by|placed by|"
-    r"owned by) ([A-Z][a-z]+ [A-Z][a-z]+)\b"
+    r"|\b(?:belongs to|belonging to|addressed to|ordered by|bought by|placed by|owned by) "
+    r"([A-Z][a-z]+ [A-Z][a-z]+)\b"
 )
 _ADDRESS = re.compile(
     r"\b\d+(?:-\d+)? [A-Z][a-z]+(?:-(?:ro|gil|daero|dong))\b"
     r"|\b\d+(?:-\d+)? [A-Z][a-z]+ (?:Street|St|Road|Rd|Avenue|Ave|Lane|Drive|Boulevard)\b"
-    r"|[가-힣]{1,8}(?:로|길)\s?\d+(?:-\d+)?(?:번길)?(?:\s|,|$)"
-    r"|[가-힣]{1,5}(?:구|군)\s[가-힣]{1,6}(?:동|로|길|읍|면)(?![가-힣])"
+    r"|(?<![가-힣])[가-힣]{1,8}(?<!으)(?:로|길)\s?\d+(?:-\d+)?(?:번길)?(?=\s|$|,(?!\d))"
+    r"|[가-힣]{1,4}(?:시|도)\s[가-힣]{1,4}(?:구|군)(?![가-힣])|[가-힣]{1,4}구\s[가-힣]{1,4}동(?![가-힣])"
     r"|[一-龯ぁ-んァ-ヶ]{1,8}(?:区|市|町|村)[一-龯ぁ-んァ-ヶ]{0,8}\d+(?:丁目|番地?|-\d+)"
 )
 """A street address: the bot's facts hold none of the customer's, so one in a reply that the shop's
