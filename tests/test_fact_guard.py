@@ -829,3 +829,22 @@ def test_a_time_range_supports_how_long_it_lasts(reply: str, ok: bool) -> None:
 def test_gifts_places_and_care_labels_are_neither_the_prompt_nor_another_customer(reply: str) -> None:
     verdict = FactGuard.for_sources(facts=CUSTOMER, faq_text=HOME_FAQ, instructions=INSTRUCTIONS).check(reply)
     assert not verdict.echoed and not verdict.others, verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("reply", "ok"),
+    [
+        ("The napkin set (39,000원) and the apron (12,000원) come to 51,000원, so shipping is free.", True),
+        ("냅킨 세트 39,000원에 앞치마 12,000원을 합치면 51,000원이라 배송비가 무료예요.", True),
+        ("Your order came to 89,000원, so shipping was free.", True),
+        ("The napkin set alone is 39,000원, so shipping is free.", False),
+        ("Together they come to 51,000원, so shipping is free, and wrapping costs nothing either.", False),
+        ("Under 50,000원, shipping is free for you.", False),
+    ],
+)
+def test_a_total_over_the_threshold_shows_the_condition_a_waiver_needs(reply: str, ok: bool) -> None:
+    """ "free for orders of 50,000원 or more": a reply's own total at or over it says the condition in
+    numbers; a second waiver beside it still needs its own."""
+    faq = HOME_FAQ + " The linen napkin set is 39,000원 and the apron is 12,000원."
+    verdict = FactGuard.for_sources(facts="Order 20261128-000451: total 89,000원.", faq_text=faq).check(reply)
+    assert verdict.ok is ok, verdict.reason or "passed"

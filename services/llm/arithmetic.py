@@ -24,11 +24,10 @@ import re
 from collections.abc import Iterable
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 
-from services.llm.fact_claims import Claim, claims
+from services.llm.fact_claims import CURRENCIES, Claim, claims
 from services.llm.subjects import sentences
 from services.text.numerals import ENGLISH_SMALL, NATIVE_KOREAN
 
-CURRENCIES = frozenset({"KRW", "JPY", "USD", "EUR", "GBP"})
 ROUNDS = 3
 """Worked-out amounts feed the next round's sums: a total of a multiple and a fee is two steps."""
 MAX_COUNT = 20

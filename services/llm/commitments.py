@@ -27,10 +27,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from decimal import Decimal
 from enum import StrEnum
 
+from services.llm.fact_claims import CURRENCIES, claims
 from services.text.patterns import any_of
 
 
@@ -762,11 +764,31 @@ action only staff can take) a refusal wrongly held back is the safer error than 
 through ("I cannot approve that" is read as an approval)."""
 
 
-def commitments(text: str, *, after: str = "") -> list[Commitment]:
+Thresholds = Mapping[Charged, tuple[str, Decimal]]
+"""What the FAQ waives a charge from ("free for orders of 50,000원 or more"): the currency and the
+amount, per what is charged for."""
+
+
+def commitments(text: str, *, after: str = "", thresholds: Thresholds | None = None) -> list[Commitment]:
     """Every commitment the clauses of `text` make (a clause names what is charged for, or its
     sentence does: "Order cancellation: free before dispatch; after dispatch, return it").
-    `after`: the text before it, read only for what a sentence of `text` goes on about."""
+    `after`: the text before it, read only for what a sentence of `text` goes on about;
+    `thresholds`: a clause stating an amount at or over one has its condition shown by the number
+    ("51,000원이라 배송비가 무료" is free shipping over 50,000원)."""
     found: list[Commitment] = []
+    for clause, subject, inherited, around in _clauses(text, after):
+        read = _read(clause, subject, inherited, around)
+        if thresholds:
+            read = [_over(commitment, clause, thresholds) for commitment in read]
+        found.extend(read)
+    return found
+
+
+def _clauses(
+    text: str, after: str = ""
+) -> Iterator[tuple[str, Charged | None, frozenset[Condition], frozenset[Condition]]]:
+    """Each clause of `text` with what its sentence or the one before charges for, the conditions
+    it inherits and those its whole sentence puts."""
     subject: Charged | None = None
     inherited: frozenset[Condition] = frozenset()
     context = _sentences(after)
@@ -778,28 +800,73 @@ def commitments(text: str, *, after: str = "") -> list[Commitment]:
             subject, inherited = own, frozenset()
         for clause in _CLAUSE.split(sentence):
             if clause.strip() and index >= len(context):
-                found.extend(_read(clause, subject, inherited, _conditions(sentence)))
+                yield clause, subject, inherited, _conditions(sentence)
         inherited = _conditions(sentence) if own is not None else frozenset()
+
+
+def _amounts(clause: str) -> dict[str, Decimal]:
+    """The largest amount of each currency `clause` states."""
+    largest: dict[str, Decimal] = {}
+    for claim in claims(clause):
+        for need in claim.needs:
+            currency, _, value = need.partition(":")
+            if currency in CURRENCIES:
+                largest[currency] = max(largest.get(currency, Decimal(value)), Decimal(value))
+    return largest
+
+
+def thresholds_of(sources: str) -> dict[Charged, tuple[str, Decimal]]:
+    """The amounts the sources waive each charge from: the largest amount a clause granting "no
+    charge over an amount" states, the lowest such clause per object."""
+    found: dict[Charged, tuple[str, Decimal]] = {}
+    for clause, subject, inherited, around in _clauses(sources):
+        for commitment in _read(clause, subject, inherited, around):
+            over = commitment.kind is Kind.CHARGE and commitment.granted
+            if not over or commitment.charged is None or Condition.THRESHOLD not in commitment.conditions:
+                continue
+            for currency, amount in _amounts(clause).items():
+                known = found.get(commitment.charged)
+                if known is None or (known[0] == currency and amount < known[1]):
+                    found[commitment.charged] = (currency, amount)
     return found
 
 
-_PART = re.compile(r"[,、，]\s*|\s+and\s+|(?<=[가-힣])고\s+", re.IGNORECASE)
+def _over(commitment: Commitment, clause: str, thresholds: Thresholds) -> Commitment:
+    """`commitment` with the threshold condition when `clause` waives one charge and states an
+    amount at or over the FAQ's ("51,000원이라 배송비가 무료" does; "51,000원이라 배송비가 무료고,
+    제주도도 추가 요금 없이" waives a second thing the amount says nothing of). A charge stated over it
+    waives nothing."""
+    charged = commitment.charged
+    waived = commitment.kind is Kind.CHARGE and commitment.granted
+    if not waived or charged is None or charged not in thresholds or _BELOW.search(clause):
+        return commitment
+    currency, threshold = thresholds[charged]
+    stated = _amounts(clause).get(currency)
+    if len(_NO_CHARGE.findall(clause)) != 1 or stated is None or stated < threshold:
+        return commitment
+    return replace(commitment, conditions=commitment.conditions | {Condition.THRESHOLD})
+
+
+_PART = re.compile(r"[,、，](?!\d)\s*|\s+and\s+|(?<=[가-힣])고\s+", re.IGNORECASE)
+
+
+def _part_around(sentence: str, match: re.Match[str] | None) -> str:
+    """The part of `sentence` (between commas, "and", "-고") that holds `match`; all of it without one."""
+    if match is None:
+        return sentence
+    start = 0
+    for part in [*_PART.finditer(sentence), None]:
+        end = len(sentence) if part is None else part.start()
+        if start <= match.start() < end:
+            return sentence[start:end]
+        start = end if part is None else part.end()
+    return sentence
 
 
 def _charged_near(sentence: str, match: re.Match[str] | None) -> Charged | None:
     """What the part of `sentence` around `match` charges for ("shipping is free, and wrapping adds
     2,000원": shipping), else what the sentence does."""
-    if match is not None:
-        start = 0
-        for part in [*_PART.finditer(sentence), None]:
-            end = len(sentence) if part is None else part.start()
-            if start <= match.start() < end:
-                near = _charged(sentence[start:end])
-                if near is not None:
-                    return near
-                break
-            start = end if part is None else part.end()
-    return _charged(sentence)
+    return _charged(_part_around(sentence, match)) or _charged(sentence)
 
 
 def _without_conditions(text: str) -> str:
@@ -988,6 +1055,8 @@ class CommitmentGuard:
 
     def __init__(self, sources: str) -> None:
         self._offers = commitments(sources)
+        self._thresholds = thresholds_of(sources)
 
     def unsupported(self, reply: str, *, before: str = "") -> list[Commitment]:
-        return [claim for claim in commitments(reply, after=before) if not claim.supported_by(self._offers)]
+        found = commitments(reply, after=before, thresholds=self._thresholds)
+        return [claim for claim in found if not claim.supported_by(self._offers)]

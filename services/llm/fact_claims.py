@@ -260,6 +260,8 @@ _SUFFIXES: list[tuple[re.Pattern[str], str]] = [
 ]
 _PREFIX_CURRENCY = re.compile(r"(US\$|\$|₩|€|¥|£|KRW|USD|EUR|JPY|GBP) ?$")
 _PREFIX_CURRENCIES = {"US$": "USD", "$": "USD", "₩": "KRW", "€": "EUR", "¥": "JPY", "£": "GBP"}
+CURRENCIES = frozenset({"KRW", "JPY", "USD", "EUR", "GBP"})
+"""The units of an amount of money, as readings name them ("KRW:3000")."""
 _PREFIX_DAYTIME = re.compile(r"(오전|새벽|아침|午前|오후|저녁|밤|午後) ?$")
 _PM_WORDS = {"오후", "저녁", "밤", "午後"}
 _HALF_HOUR = re.compile(r" ?(?:반|半)")
