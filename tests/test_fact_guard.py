@@ -741,6 +741,9 @@ def test_a_deadline_runs_from_the_event_the_faq_counts_it_from(reply: str, ok: b
             "a refund ahead of the return",
         ),
         ("반품 상품 도착 전에 바로 환불해 드릴게요.", False, "a refund ahead of the return, in Korean"),
+        ("반품 상품이 창고에 도착하면 바로 환불해 드려요.", True, "right away once the return is in"),
+        ("We'll refund you right away once the return reaches our warehouse.", True, "once it is back"),
+        ("返品商品が当社に届き次第、すぐに返金いたします。", True, "as soon as it is back, in Japanese"),
         (
             "You're getting a full refund to your card, and you don't need to do anything else.",
             False,

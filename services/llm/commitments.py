@@ -484,6 +484,15 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
 ]
 
 _KIND = dict(_KINDS)
+_ONCE_BACK = any_of(
+    r"(?:once|after|when|as soon as) (?:we (?:receive|get)|(?:it|the (?:item|return|parcel))[^.!?]{0,20}"
+    r"(?:arrives|reaches|is back|gets back))",
+    r"(?:도착|입고|회수|확인)(?:하면|되면|된\s*후|한\s*후|후|되는\s*대로|하는\s*대로)",
+    r"(?:받으면|받는\s*대로|받은\s*후)",
+    r"(?:到着|届き|確認|入庫)(?:次第|後|したら|しましたら|いたしましたら)",
+    r"届いたら",
+)
+"""A refund's time counted from the return coming back: no refund ahead of it."""
 
 _NO_CHARGE = any_of(
     r"\bfree\b",
@@ -921,6 +930,8 @@ def _read(
             found[index] = Commitment(
                 commitment.kind, not denied, conditions=denied_under if denied else said
             )
+    if _ONCE_BACK.search(sentence):  # "refunded right away once it reaches us" waits for the return
+        found = [c for c in found if c.kind is not Kind.REFUND_NOW]
     if not _KIND[Kind.REFUND].search(sentence):  # "we accept cash and bank transfer" refunds nothing
         found = [c for c in found if c.kind not in (Kind.CASH_REFUND, Kind.REFUND_ELSEWHERE, Kind.REFUND_NOW)]
     kinds = {c.kind for c in found}
