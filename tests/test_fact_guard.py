@@ -435,6 +435,11 @@ def test_ordinary_words_are_neither_the_prompt_nor_another_customer(reply: str) 
         "There is no difference in price between the colours.",
         "Customers will pay for return shipping after a change of mind.",
         "こちらでお支払い方法をご確認いただけます。",
+        "The courier will come between 9 a.m. and 6 p.m.",
+        "Orders ship whenever payment is confirmed on a weekday.",
+        "Items sent back without the original packaging can't be accepted.",
+        "원래 포장 없이 보내시면 반품이 어려워요.",
+        "If you'd like to pay with another card, you can change it at checkout.",
     ],
 )
 def test_everyday_words_are_no_commitments(reply: str) -> None:

@@ -334,7 +334,8 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"pick(?:s|ed|ing)? (?:it |them |the \w+ |your \w+ )?up (?:from|at) (?:your|the customer)",
             r"(?:collect|fetch)(?:s|ed|ing)? (?:it |them |the \w+ |your \w+ )?(?:from|at) your",
             r"(?:home|doorstep|door-to-door) (?:pick-?up|collection)",
-            r"(?:courier|driver|someone) (?:will )?(?:come|stop by|drop by|visit)",
+            r"(?:courier|driver|someone) (?:will )?(?:come|stop by|drop by|visit)"
+            r"[^.!?]{0,30}(?:collect|pick|return)",
             r"(?:방문|직접|댁으로|집으로|댁에)\s*(?:해서\s*|하여\s*)?(?:수거|회수)",
             r"(?:수거|회수)\S{0,3}\s*(?:방문|오실|갑니다|가겠|와\s*드리)",
             r"(?:수거|회수)해\s*(?:드리|드릴|드립)",
@@ -429,7 +430,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"いつでも返品",
             r"(?:reported|returned|exchanged|refunded|sent back) (?:at )?any ?time",
             r"(?:whenever|any ?time) (?:it )?suits you",
-            r"(?:post|send|ship|return|mail)(?: it| them| the \w+)?(?: back)? whenever",
+            r"(?:post|send|ship|return|mail)(?: it| them| the \w+)?(?: back)? whenever (?:you|it suits)",
         ),
     ),
     (
@@ -682,6 +683,7 @@ _NEGATION = any_of(
     r"닫(?:습|아|는|혀|고)",
     r"안\s*(?:됩|돼|되)",
     r"어렵",
+    r"어려(?:워|운|울)",
     r"아니",
     r"아닙",
     r"\bclosed\b",
@@ -767,7 +769,7 @@ def _sentences(text: str) -> list[str]:
 
 
 _CLAUSE = re.compile(r"[;；]")
-_ALWAYS_GRANTED = frozenset({Kind.DONE, Kind.POLICY_CHANGE, Kind.NO_DEADLINE, Kind.REQUIREMENT_WAIVED})
+_ALWAYS_GRANTED = frozenset({Kind.DONE, Kind.POLICY_CHANGE, Kind.NO_DEADLINE})
 """Never read as denials: their phrases carry their own negation ("no time limit"), or (an
 action only staff can take) a refusal wrongly held back is the safer error than a promise let
 through ("I cannot approve that" is read as an approval)."""
