@@ -525,6 +525,8 @@ ARITHMETIC_FAQ = SUBJECT_FAQ + (
         ("Gold members get 5% off every order, so the 25,000원 teapot is 23,750원 for you.", True),
         ("Two mugs are 9,000원 each, so 18,000원, plus 3,000원 shipping: 21,000원 in total.", True),
         ("Shipping is 3,000원 per order, so 3,000원 and 3,000원 for two orders: 6,000원.", True),
+        ("Jeju adds 3,000원 to the usual 3,000원, so 6,000원 in all.", True),  # stated twice, no count
+        ("Jeju adds 3,000원 to the usual 3,000원, so 7,000원 in all.", False),
         ("With your Gold members' 5% off, the glass teapot comes to 23,750원.", True),
         # what is not worked out is still refused
         ("Gift wrapping is 2,000원 each, so wrapping two mugs adds 5,000원.", False),

@@ -579,3 +579,44 @@ async def test_a_call_is_timed_in_milliseconds(double: OpenAIDouble) -> None:
     elapsed_ms = (time.perf_counter() - began) * 1000
     for call in ledger.calls:
         assert call.ttft_ms is not None and 50 <= call.ttft_ms <= call.total_ms <= elapsed_ms, call
+
+
+# --- settings and requests the rest of the suite leaves unpinned ------------------------------
+def test_an_explicit_reasoning_flag_beats_the_model_s_name() -> None:
+    base = "http://127.0.0.1:9/v1"
+    assert LLMEndpoint(base_url=base, model="o3-mini", reasoning=False).is_reasoning is False
+    assert LLMEndpoint(base_url=base, model="house-model", reasoning=True).is_reasoning is True
+    assert LLMEndpoint(base_url=base, model="openai/gpt-5-mini").is_reasoning is True
+    assert LLMEndpoint(base_url=base, model="house-model").is_reasoning is False
+
+
+def test_retry_after_may_be_never_waited_and_a_rest_may_be_none() -> None:
+    roles = LLMRoles(
+        target=[LLMEndpoint(base_url="http://127.0.0.1:9/v1", model="m")],
+        max_retry_wait=0,
+        cooldown_seconds=0,
+    )
+    assert (roles.max_retry_wait, roles.cooldown_seconds) == (0, 0)
+
+
+async def test_a_reply_whose_time_is_up_asks_no_endpoint_for_a_stream(double: OpenAIDouble) -> None:
+    sleep = FakeSleep()
+    llm = gateway(endpoint(double, "primary"), endpoint(double, "backup"), sleep=sleep)
+    with within(Deadline(1, clock=sleep.clock)):
+        sleep.now += 2
+        with pytest.raises(DeadlineExceeded, match="no attempt yet"):
+            await collect(llm.stream_chat(LLMRole.TARGET, MESSAGES, ledger=CallLedger(), max_tokens=20))
+    assert double.calls("/v1/chat/completions") == []
+
+
+@pytest.mark.parametrize("partial", [True, False])
+async def test_only_a_server_that_skips_unread_positions_is_told_where_reading_starts(
+    double: OpenAIDouble, partial: bool
+) -> None:
+    prompt = double.tokenizer.encode("hello there friend")
+    llm = gateway(endpoint(double, "primary", partial_prompt_logprobs=partial))
+    await llm.score(LLMRole.TARGET, prompt, ledger=CallLedger(), needed_from=2)
+    (request,) = double.calls("/v1/completions")
+    assert ("prompt_logprobs_from" in request.body) is partial
+    if partial:
+        assert request.body["prompt_logprobs_from"] == 2

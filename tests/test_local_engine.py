@@ -208,3 +208,16 @@ def test_whole_characters_keeps_bytes_that_are_broken_in_the_middle_visible() ->
     assert whole_characters("어".encode()[:2]) == ""
     assert whole_characters(b"ok \xff then " + "어".encode()[:1]) == "ok \ufffd then "
     assert whole_characters("🙏".encode()) == "🙏"
+
+
+def test_without_the_runtime_the_local_model_is_reported_unavailable(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The `local` extra missing: the start-up line says so rather than claiming a model it cannot load."""
+    from importlib import util
+
+    real = util.find_spec
+    monkeypatch.setattr(
+        util, "find_spec", lambda name, *rest: None if name == "llama_cpp" else real(name, *rest)
+    )
+    available, why = local_generation_available()
+    assert available is False
+    assert "llama-cpp-python is not installed" in why
