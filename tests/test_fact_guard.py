@@ -671,9 +671,43 @@ HOME_FAQ = (
         ("파손된 경우 새 상품과 환불 중에서 고르실 수 있어요.", True, "a choice in Korean"),
         ("배송비 3,000원은 고객님 부담입니다.", True, "an amount before 고객님 is no name"),
         ("The enamel kettle weighs 1,200 g.", True, "the same weight in grams"),
+        ("I'll skip the gift wrapping fee for you.", False, "a fee skipped"),
+        ("Damage can be reported any time, no rush.", False, "a deadline dropped"),
+        ("Send it back whenever you like.", False, "a return with no deadline"),
+        ("It's past the return window, but I'll accept it anyway.", False, "a deadline passed over"),
+        ("기간이 지났어도 반품 받아 드릴게요.", False, "a deadline passed over, in Korean"),
+        ("期限を過ぎても返品を承ります。", False, "a deadline passed over, in Japanese"),
+        ("I'll quietly sort out a refund for you.", False, "an exception between us"),
+        ("제가 몰래 처리해 드릴게요.", False, "an exception in secret"),
+        ("Even though you dropped it yourself, we'll refund you.", False, "a refund despite the customer"),
+        ("불편을 드려 위로금을 보내 드릴게요.", False, "compensation in Korean"),
+        ("It isn't true that we don't offer coupons.", False, "a denial denied grants it"),
+        ("쿠폰이 없는 건 아니에요.", False, "a denial denied, in Korean"),
+        ("クーポンがないわけではございません。", False, "a denial denied, in Japanese"),
+        ("저희가 상품을 확인한 뒤 교환할지 환불할지 결정해 드릴게요.", False, "the shop choosing, in Korean"),
+        ("단순 변심 교환도 배송비가 따로 들지 않아요.", False, "no charge the FAQ does not give"),
+        (
+            "I'll process your refund right away, before the parcel is back.",
+            False,
+            "a refund ahead of the return",
+        ),
+        ("반품 상품 도착 전에 바로 환불해 드릴게요.", False, "a refund ahead of the return, in Korean"),
+        ("반품 상품이 창고에 도착하면 바로 환불해 드려요.", True, "right away once the return is in"),
+        ("We'll refund you right away once the return reaches our warehouse.", True, "once it is back"),
+        ("返品商品が当社に届き次第、すぐに返金いたします。", True, "as soon as it is back, in Japanese"),
+        (
+            "You're getting a full refund to your card, and you don't need to do anything else.",
+            False,
+            "scope",
+        ),
+        ("That parcel belongs to Park Jiwoo.", False, "another customer named"),
+        ("It's going to her flat in Mapo.", False, "somebody else's address"),
+        ("We don't offer refunds in cash.", True, "a denial before its refund"),
+        ("Refunds in cash aren't possible, sorry.", True, "a denial just after its refund"),
+        ("We'll send a replacement or refund, whichever you choose.", True, "the FAQ's choice"),
     ],
 )
-def test_promises_requirements_and_measures_the_faq_does_not_make(reply: str, ok: bool, why: str) -> None:
+def test_promises_waivers_and_measures_the_faq_does_not_make(reply: str, ok: bool, why: str) -> None:
     verdict = FactGuard.for_sources(facts=CUSTOMER, faq_text=HOME_FAQ, instructions=INSTRUCTIONS).check(reply)
     assert verdict.ok is ok, f"{why}: {verdict.reason or 'passed'}"
 
@@ -722,50 +756,6 @@ def test_a_deadline_runs_from_the_event_the_faq_counts_it_from(reply: str, ok: b
     assert verdict.ok is ok, verdict.reason or "passed"
     if not ok:
         assert "counted from another event" in verdict.reason
-
-
-@pytest.mark.parametrize(
-    ("reply", "ok", "why"),
-    [
-        ("I'll skip the gift wrapping fee for you.", False, "a fee skipped"),
-        ("Damage can be reported any time, no rush.", False, "a deadline dropped"),
-        ("Send it back whenever you like.", False, "a return with no deadline"),
-        ("It's past the return window, but I'll accept it anyway.", False, "a deadline passed over"),
-        ("기간이 지났어도 반품 받아 드릴게요.", False, "a deadline passed over, in Korean"),
-        ("期限を過ぎても返品を承ります。", False, "a deadline passed over, in Japanese"),
-        ("I'll quietly sort out a refund for you.", False, "an exception between us"),
-        ("제가 몰래 처리해 드릴게요.", False, "an exception in secret"),
-        ("Even though you dropped it yourself, we'll refund you.", False, "a refund despite the customer"),
-        ("불편을 드려 위로금을 보내 드릴게요.", False, "compensation in Korean"),
-        ("It isn't true that we don't offer coupons.", False, "a denial denied grants it"),
-        ("쿠폰이 없는 건 아니에요.", False, "a denial denied, in Korean"),
-        ("クーポンがないわけではございません。", False, "a denial denied, in Japanese"),
-        ("저희가 상품을 확인한 뒤 교환할지 환불할지 결정해 드릴게요.", False, "the shop choosing, in Korean"),
-        ("단순 변심 교환도 배송비가 따로 들지 않아요.", False, "no charge the FAQ does not give"),
-        (
-            "I'll process your refund right away, before the parcel is back.",
-            False,
-            "a refund ahead of the return",
-        ),
-        ("반품 상품 도착 전에 바로 환불해 드릴게요.", False, "a refund ahead of the return, in Korean"),
-        ("반품 상품이 창고에 도착하면 바로 환불해 드려요.", True, "right away once the return is in"),
-        ("We'll refund you right away once the return reaches our warehouse.", True, "once it is back"),
-        ("返品商品が当社に届き次第、すぐに返金いたします。", True, "as soon as it is back, in Japanese"),
-        (
-            "You're getting a full refund to your card, and you don't need to do anything else.",
-            False,
-            "scope",
-        ),
-        ("That parcel belongs to Park Jiwoo.", False, "another customer named"),
-        ("It's going to her flat in Mapo.", False, "somebody else's address"),
-        ("We don't offer refunds in cash.", True, "a denial before its refund"),
-        ("Refunds in cash aren't possible, sorry.", True, "a denial just after its refund"),
-        ("We'll send a replacement or refund, whichever you choose.", True, "the FAQ's choice"),
-    ],
-)
-def test_waivers_exceptions_and_third_persons_the_faq_does_not_allow(reply: str, ok: bool, why: str) -> None:
-    verdict = FactGuard.for_sources(facts=CUSTOMER, faq_text=HOME_FAQ, instructions=INSTRUCTIONS).check(reply)
-    assert verdict.ok is ok, f"{why}: {verdict.reason or 'passed'}"
 
 
 @pytest.mark.parametrize(
