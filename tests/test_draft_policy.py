@@ -120,9 +120,3 @@ def test_text_that_copies_nothing_costs_no_more_passes_than_plain_decoding() -> 
     decoder = Decoder(model, costs=PassCosts(QUIET, 16), timed=False)
     fast, stats = decoder.speculative(prompt, 400)
     assert fast == answer and stats.drafted == 0 and stats.forward_passes == len(answer) + 1
-
-
-def test_a_policy_with_no_room_drafts_nothing() -> None:
-    """max_tokens 0 (a reply budget already spent): no draft, learned rate or costs notwithstanding."""
-    assert DraftPolicy(max_tokens=0).length() == 0
-    assert DraftPolicy(max_tokens=0, rate=1.0, run=8.0).length() == 0

@@ -25,12 +25,14 @@ not even their display name, can support a commitment.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from enum import StrEnum
+from types import MappingProxyType
 
 from services.llm.fact_claims import CURRENCIES, claims
 from services.text.patterns import any_of
@@ -1063,12 +1065,17 @@ def _negated_near(sentence: str, match: re.Match[str]) -> bool:
     return bool(_NEGATION.search(before) or _NEGATION.search(after))
 
 
+@functools.lru_cache(maxsize=64)
+def _read_sources(sources: str) -> tuple[tuple[Commitment, ...], Thresholds]:
+    """The same FAQ text is read reply after reply: once (kept read-only, shared by every guard)."""
+    return tuple(commitments(sources)), MappingProxyType(thresholds_of(sources))
+
+
 class CommitmentGuard:
     """The commitments the shop's own text makes; `unsupported` names a reply's others."""
 
     def __init__(self, sources: str) -> None:
-        self._offers = commitments(sources)
-        self._thresholds = thresholds_of(sources)
+        self._offers, self._thresholds = _read_sources(sources)
 
     def unsupported(self, reply: str, *, before: str = "") -> list[Commitment]:
         found = commitments(reply, after=before, thresholds=self._thresholds)
