@@ -767,11 +767,17 @@ def test_a_deadline_runs_from_the_event_the_faq_counts_it_from(reply: str, ok: b
         ("11월 29일에 배송 완료되었습니다.", False),
         ("11月29日に発送し、11月30日にお届けしました。", True),
         ("11月28日に発送いたしました。", False),
+        (
+            "11월 29일에 89,000원짜리 주문이 배송 완료되었습니다.",
+            False,
+        ),  # a comma inside a number splits nothing
         ("The order was placed on 28 November.", True),
     ],
 )
 def test_a_date_is_the_day_of_what_the_facts_say_happened_then(reply: str, ok: bool) -> None:
-    facts = "Order 20261128-000451: placed 2026-11-28, shipped 2026-11-29, delivered 2026-11-30."
+    facts = (
+        "Order 20261128-000451: placed 2026-11-28, shipped 2026-11-29, delivered 2026-11-30, total 89,000원."
+    )
     verdict = FactGuard.for_sources(facts=facts, faq_text=HOME_FAQ).check(reply)
     assert verdict.ok is ok, verdict.reason or "passed"
     if not ok:

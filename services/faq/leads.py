@@ -3,12 +3,7 @@ matcher's calibration and the second look's read."""
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
-
-CJK = re.compile(r"[\uac00-\ud7a3\u3040-\u30ff\u4e00-\u9fff]")
-"""Korean or Japanese text: the calibrations hold those scripts to their own bar."""
 
 
 def lead(scores: np.ndarray, best: int, alone: float) -> float:

@@ -63,9 +63,10 @@ import numpy as np
 
 from services.faq.calibration import Calibration
 from services.faq.entry import FaqDocument
-from services.faq.leads import CJK, lead, max_except
+from services.faq.leads import lead, max_except
 from services.faq.second_look import SecondLook
 from services.text.normalize import detect_language, normalize
+from services.text.patterns import CJK
 from services.text.sentences import Language
 from services.understanding.encoder import SentenceEncoder, shared_encoder
 from services.understanding.lexical import TfidfIndex, best_per_group, terms

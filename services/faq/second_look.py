@@ -37,7 +37,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from services.faq.calibration import Calibration
-from services.faq.leads import CJK, lead
+from services.faq.leads import lead
+from services.text.patterns import CJK
 from services.understanding.retrieval_encoder import (
     RETRIEVAL_MODEL,
     RetrievalEncoder,

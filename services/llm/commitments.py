@@ -35,7 +35,7 @@ from enum import StrEnum
 from types import MappingProxyType
 
 from services.llm.fact_claims import CURRENCIES, claims
-from services.text.patterns import any_of
+from services.text.patterns import CJK, any_of
 
 
 class Kind(StrEnum):
@@ -1014,7 +1014,6 @@ def _both(sentence: str, found: Sequence[Commitment]) -> bool:
     return refund and bool(_REPLACEMENT.search(sentence)) and not _EITHER.search(sentence)
 
 
-_CJK = re.compile(r"[가-힣ぁ-んァ-ヶ一-龯]")
 NEGATION_AFTER = 16
 """In English a negation denies what follows it ("we don't refund") or what it closely follows
 ("refunds aren't possible"), not a commitment made before another verb's negation ("a full refund
@@ -1022,7 +1021,7 @@ to your account, and you don't need to send it back"); Korean and Japanese put i
 
 
 def _denies(segment: str, start: int, end: int) -> bool:
-    if _CJK.search(segment):
+    if CJK.search(segment):
         return _NEGATION.search(segment) is not None
     return bool(_NEGATION.search(segment[:start]) or _NEGATION.search(segment[end : end + NEGATION_AFTER]))
 

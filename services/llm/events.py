@@ -22,7 +22,7 @@ import re
 from enum import StrEnum
 
 from services.llm.fact_claims import Claim, located_claims, prepare
-from services.text.patterns import any_of
+from services.text.patterns import CJK, any_of
 
 
 class Event(StrEnum):
@@ -118,8 +118,9 @@ _HAPPENED: list[tuple[Event, re.Pattern[str]]] = [
     ),
 ]
 """What happened on a date, by the word beside it."""
-_CJK = re.compile(r"[가-힣ぁ-んァ-ヶ一-龯]")
-_DATE_PART = re.compile(r"[,;、，；]\s*|\s+and\s+|(?<=[가-힣])고\s+|(?<=[.!?。！？])\s+|\n+", re.IGNORECASE)
+_DATE_PART = re.compile(
+    r"[,、，](?!\d)\s*|[;；]\s*|\s+and\s+|(?<=[가-힣])고\s+|(?<=[.!?。！？])\s+|\n+", re.IGNORECASE
+)
 _DURATIONS = frozenset({"day", "bday", "hour", "minute", "month"})
 """Readings of a length of time (weeks read as days)."""
 _CLAUSE = re.compile(r"[;；]\s*|(?<=[.!?。！？])\s+|\n+")
@@ -164,7 +165,7 @@ def _dated(clause: str) -> list[tuple[Claim, Event]]:
     )
     if not words:
         return []
-    after_first = bool(_CJK.search(clause))
+    after_first = bool(CJK.search(clause))
     for start, end, claim in located_claims(clause):
         if not any(need.startswith(("date:", "md:")) for need in claim.needs):
             continue

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import re
 
+CJK = re.compile(r"[\uac00-\ud7a3\u3040-\u30ff\u4e00-\u9fff]")
+"""A Hangul syllable, kana or a CJK ideograph: text in Korean or Japanese."""
+
 
 def any_of(*patterns: str) -> re.Pattern[str]:
     """One case-insensitive pattern matching any of `patterns` (each its own group, so an
