@@ -60,7 +60,11 @@ TUNING_VOICE_FAQ: tuple[tuple[str, str], ...] = (
 """In the customer's voice (long messages, two questions in one, typos, casual and honorific Korean,
 keigo), FAQs as shops publish them (no examples); the last three were held out at first, then their
 misses were read and the offers' bars (services/faq/choices.py) chosen on them."""
-HELD_OUT_VOICE_FAQ: tuple[tuple[str, str], ...] = (("holdout_camping.csv", "holdout_camping_questions.tsv"),)
+HELD_OUT_VOICE_FAQ: tuple[tuple[str, str], ...] = (
+    ("holdout_camping.csv", "holdout_camping_questions.tsv"),
+    ("holdout_furniture.csv", "holdout_furniture_questions.tsv"),
+    ("holdout_kids.csv", "holdout_kids_questions.tsv"),
+)
 """Held out, in the customer's voice: the sets to trust when the others disagree."""
 TUNING_ROUTES: tuple[str, ...] = ("complaints.tsv", "product_facts.tsv")
 HELD_OUT_ROUTES: tuple[str, ...] = ("complaints_holdout.tsv", "product_facts_holdout.tsv")

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from bench.eval_sets import demo_classifier
-from services.faq.entry import FaqDocument, with_example
+from services.faq.entry import MEANING_EXAMPLE_CHARACTERS, FaqDocument, with_example
 from services.faq.evaluation import Question, evaluate, learning_curve, load_questions
 from services.faq.lookup import FaqLookupAnswerer
 from services.faq.second_look import SecondLook
@@ -45,6 +45,32 @@ def test_a_filed_question_goes_on_the_entry_s_row_in_its_language_once() -> None
     [english] = [d for d in with_example(FAQ, "points", "ポイントの有効期限は？", "ja") if d.slug == "points"]
     assert english.examples == ("ポイントの有効期限は？",), "no Japanese row: the English one"
     assert with_example(FAQ, "no-such-entry", "hello?", "en") == FAQ
+
+
+def test_a_long_filed_message_counts_as_words_and_its_own_words_not_as_the_entry_s_meaning() -> None:
+    """A customer's long message filed under an entry would pull other long messages with personal
+    context to it; a short one stands for what the entry means."""
+    story = (
+        "hi, my daughter's birthday is next saturday and I'm ordering a few mugs for her party, "
+        "can you wrap them?"
+    )
+    assert len(story) > MEANING_EXAMPLE_CHARACTERS
+    other = (
+        "hi, my son's birthday is next sunday and I'm ordering a few plates for his party, "
+        "how many points will I get?"
+    )
+    plain = FaqLookupAnswerer(FAQ).matcher
+    long_filed = FaqLookupAnswerer(with_example(FAQ, "gift-wrap", story, "en")).matcher
+    short_filed = FaqLookupAnswerer(with_example(FAQ, "gift-wrap", "can you wrap my mugs?", "en")).matcher
+    gift = plain.slugs.index("gift-wrap")
+    before = plain.scores(other)[1]["semantic"][gift]
+    assert long_filed.scores(other)[1]["semantic"][gift] == pytest.approx(before)
+    assert (
+        short_filed.scores("could you wrap the mugs?")[1]["semantic"][gift]
+        > plain.scores("could you wrap the mugs?")[1]["semantic"][gift]
+    )
+    again = long_filed.match(story.upper(), language=Language.EN)
+    assert again is not None and again.answered and again.slug == "gift-wrap", "its own words"
 
 
 @pytest.fixture(scope="module")
@@ -127,7 +153,15 @@ def test_the_customer_voice_sets_are_well_formed() -> None:
     from services.faq.store import file_documents
 
     data = Path("tests/data")
-    for shop in ("tuning_cosmetics", "tuning_electronics", "tuning_pets", "tuning_bakery", "holdout_camping"):
+    for shop in (
+        "tuning_cosmetics",
+        "tuning_electronics",
+        "tuning_pets",
+        "tuning_bakery",
+        "holdout_camping",
+        "holdout_furniture",
+        "holdout_kids",
+    ):
         slugs = {d.slug for d in file_documents((data / f"{shop}.csv").read_bytes(), source=shop)}
         questions = load_questions(data / f"{shop}_questions.tsv")
         assert len(questions) >= 150

@@ -6,7 +6,8 @@ entry answers their question; their question is filed under it (`learn_from_choi
 entry's row in the question's language. The FAQ's digest changes, every instance's index reloads
 (services/faq/store.py `FaqRefresher`), and the next customer asking it that way meets one of the
 entry's own phrasings: the exact words are answered outright (`FaqMatcher`'s own phrasings), close
-paraphrases move the calibration's similarity and the second look's paraphrase evidence.
+paraphrases of a short one move the calibration's similarity and the second look's paraphrase evidence
+(a long message counts as words and as its own words only: `services.faq.entry.meaning_phrasings`).
 `csbot eval --learn 0.5` measures what filing a shop's questions gives back
 (services/faq/evaluation.py `learning_curve`); `csbot export faq` shows what was learnt in the
 `examples` column, where the shop can remove a pairing it disagrees with.

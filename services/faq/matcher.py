@@ -62,7 +62,7 @@ from pathlib import Path
 import numpy as np
 
 from services.faq.calibration import Calibration
-from services.faq.entry import FaqDocument
+from services.faq.entry import FaqDocument, meaning_phrasings
 from services.faq.leads import lead, max_except
 from services.faq.second_look import SecondLook
 from services.text.normalize import detect_language, normalize
@@ -186,10 +186,11 @@ class FaqMatcher:
         self.documents.sort(key=lambda d: slot[d.slug])  # grouped by entry: per-entry maxima by reduceat
         phrasings = [(d.slug, text) for d in self.documents for text in (d.question, *d.examples) if text]
         self._own_phrasings = _own_phrasings(phrasings)
-        self._phrase_groups = np.array([slot[slug] for slug, _ in phrasings])
-        self._phrase_lexical_groups = [int(g) for g in self._phrase_groups]
+        meanings = [(d.slug, text) for d in self.documents for text in meaning_phrasings(d)]
+        self._phrase_lexical_groups = [slot[slug] for slug, _ in phrasings]
+        self._phrase_groups = np.array([slot[slug] for slug, _ in meanings])
         self._phrase_starts = self._starts(self._phrase_groups)
-        self._phrase_vectors = self._encoder.encode([text for _, text in phrasings])
+        self._phrase_vectors = self._encoder.encode([text for _, text in meanings])
         self._answer_starts = self._starts(np.array([slot[d.slug] for d in self.documents]))
         self._answer_vectors = self._encoder.encode([d.answer for d in self.documents])
         self._phrase_lexical = TfidfIndex(text for _, text in phrasings)

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from services.faq.calibration import Calibration
+from services.faq.entry import meaning_phrasings
 from services.faq.leads import lead
 from services.text.patterns import CJK
 from services.understanding.retrieval_encoder import (
@@ -110,9 +111,7 @@ class SecondLook:
     def _build(self, encoder: RetrievalEncoder) -> _Index:
         matcher = self._matcher
         slot = {slug: n for n, slug in enumerate(matcher.slugs)}
-        phrasings = [
-            (slot[d.slug], text) for d in matcher.documents for text in (d.question, *d.examples) if text
-        ]
+        phrasings = [(slot[d.slug], text) for d in matcher.documents for text in meaning_phrasings(d)]
         passages = [(slot[d.slug], f"{d.question}\n{d.answer}") for d in matcher.documents]
         return _Index(
             _cached(encoder, [t for _, t in phrasings], query=True),
