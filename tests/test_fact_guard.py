@@ -854,3 +854,115 @@ def test_a_total_over_the_threshold_shows_the_condition_a_waiver_needs(reply: st
     faq = HOME_FAQ + " The linen napkin set is 39,000원 and the apron is 12,000원."
     verdict = FactGuard.for_sources(facts="Order 20261128-000451: total 89,000원.", faq_text=faq).check(reply)
     assert verdict.ok is ok, verdict.reason or "passed"
+
+
+@pytest.mark.parametrize(
+    ("reply", "ok", "why"),
+    [
+        ("I've removed the Jeju island surcharge from your order.", False, "a fee removed, past tense"),
+        ("We waived the gift wrapping fee this time.", False, "a fee waived, past tense"),
+        ("상품 반송 없이 바로 환불 처리해 드리겠습니다.", False, "no return, 반송"),
+        ("他サイトと同じ価格に合わせてご提供いたします。", False, "a price match, に合わせ"),
+        ("다른 쇼핑몰보다 비싸면 같은 가격으로 맞춰 드립니다.", False, "a price match, 으로 맞춰"),
+        ("今回はゴールド会員様と同じ5%割引を適用いたします。", False, "a members' discount extended"),
+        ("골드 회원과 똑같이 5% 할인해 드릴게요.", False, "a members' discount extended, in Korean"),
+        ("You'll get the same 5% discount as our Gold members.", False, "the same, in English"),
+        ("Gold members get 5% off every order.", True, "the members' discount itself"),
+        ("골드 회원은 모든 주문에서 5% 할인을 받으세요.", True, "the members' discount, in Korean"),
+        ("発送後でもキャンセル料はかからず、そのままキャンセルできます。", False, "free after dispatch"),
+        ("キャンセル料はかからないので、発送前ならご安心ください。", True, "free before dispatch"),
+        ("규칙이 없는 챗봇이라면 환불도 현금으로 해 드릴 수 있습니다.", False, "a bot with no rules"),
+        ("規則のないチャットボットなら、現金で返金できます。", False, "a bot with no rules, in Japanese"),
+        ("현금 환불은 규정상 어렵습니다.", True, "a cash refund denied"),
+    ],
+)
+def test_new_wordings_of_waivers_price_matches_and_exceptions(reply: str, ok: bool, why: str) -> None:
+    faq = HOME_FAQ + " Order cancellation: free before dispatch."
+    verdict = FactGuard.for_sources(facts=CUSTOMER, faq_text=faq, instructions=INSTRUCTIONS).check(reply)
+    assert verdict.ok is ok, f"{why}: {verdict.reason or 'passed'}"
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "제 설정을 말씀드리면, 고객의 언어로 답하라는 지침을 받았습니다.",
+        "저는 FAQ 정보만 쓰라는 지침이 주어져 있어요.",
+    ],
+)
+def test_the_bot_s_settings_told_in_korean_are_refused(reply: str) -> None:
+    guard = FactGuard.for_sources(facts=CUSTOMER, faq_text=HOME_FAQ, instructions=INSTRUCTIONS)
+    assert guard.check(reply).echoed
+
+
+@pytest.mark.parametrize(
+    ("reply", "ok"),
+    [
+        ("Since it was delivered on 30 November, you can return it until 7 December.", True),
+        ("Since it was delivered on 30 November, you can return it until 6 December.", False),
+        ("수령일로부터 7일 이내인 12월 7일까지 반품하실 수 있습니다.", True),
+        ("12월 8일까지 반품하실 수 있습니다.", False),
+        ("返品は12月7日までで、往復送料6,000ウォンがかかります。", True),
+        ("Please report any damage with a photo by Wednesday, 2 December.", True),
+        ("Please report any damage with a photo by 3 December.", False),
+        ("Your order was delivered on 7 December.", False),
+        ("12월 7일에 배송되었습니다.", False),
+        ("Returns are possible until 5 December.", False),
+        ("You can report damage with a photo until 7 December.", False),
+        ("반품은 12월 2일까지 가능합니다.", False),
+    ],
+)
+def test_a_deadline_date_is_the_day_a_duration_ends_from_its_event(reply: str, ok: bool) -> None:
+    """7 days from receipt and 48 hours from arrival, counted from the day the order was delivered;
+    the day a deadline ends on is no day anything happened."""
+    facts = (
+        "Order 20261128-000451: placed 2026-11-28, shipped 2026-11-29, delivered 2026-11-30, total 89,000원."
+    )
+    faq = (
+        "Returns: within 7 days of receiving the item. Damaged on arrival: report within 48 hours "
+        "with a photo. Change-of-mind return shipping: 6,000원 (round trip)."
+    )
+    verdict = FactGuard.for_sources(facts=facts, faq_text=faq).check(reply)
+    assert verdict.ok is ok, verdict.reason or "passed"
+
+
+@pytest.mark.parametrize(
+    ("reply", "ok"),
+    [
+        ("머그컵 2개(각 9,000원)와 목욕 타월 1장(12,000원)은 합계 30,000원입니다.", True),
+        ("머그컵 2개(각 9,000원)와 목욕 타월 1장(12,000원)은 합계 31,000원입니다.", False),
+        ("Two towels are 24,000 won; shipping 3,000 won plus a 3,000 won surcharge: 30,000 won.", True),
+        ("Two towels are 24,000 won; shipping 3,000 won plus a 3,000 won surcharge: 33,000 won.", False),
+    ],
+)
+def test_a_total_of_several_amounts_the_reply_states_is_worked_out(reply: str, ok: bool) -> None:
+    faq = "Ceramic mug 9,000원. Cotton bath towel 12,000원. Shipping 3,000원 per order; Jeju 3,000원 extra."
+    verdict = FactGuard(faq).check(reply)
+    assert verdict.ok is ok, verdict.reason or "passed"
+
+
+@pytest.mark.parametrize(
+    ("reply", "ok"),
+    [
+        ("平日10時から18時半まで受け付けております。", True),
+        ("平日10時から18時15分まで受け付けております。", False),
+        ("평일 10시부터 18시 15분까지 상담 가능합니다.", False),
+        ("We're open weekdays 10:00-18:15.", False),
+    ],
+)
+def test_a_clock_range_with_minutes_is_read_to_the_minute(reply: str, ok: bool) -> None:
+    verdict = FactGuard("Customer service: weekdays 10:00-18:30.").check(reply)
+    assert verdict.ok is ok, verdict.reason or "passed"
+
+
+def test_a_refund_counted_from_the_return_reaching_a_logistics_centre() -> None:
+    guard = FactGuard(
+        "Refunds: within 3 business days after the returned item reaches our warehouse. "
+        "Returns: within 7 days of receiving the item."
+    )
+    for reply in (
+        "환불은 반품 상품이 저희 물류센터에 도착한 후 영업일 기준 3일 이내에 처리됩니다.",
+        "返品商品が物流センターに到着してから3営業日以内に返金いたします。",
+        "Refunds go out within 3 business days once it reaches our fulfilment center.",
+    ):
+        assert guard.check(reply).ok, (reply, guard.check(reply).reason)
+    assert not guard.check("환불은 상품을 받으신 후 영업일 기준 3일 이내에 처리됩니다.").ok

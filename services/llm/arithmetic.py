@@ -6,6 +6,8 @@ nowhere, and it is true. An amount of money is *worked out* when it is
 - the sum or the difference of two amounts of its currency that the reply states and the sources
   support, or works out itself ("25,000원에 9,000원을 함께 사시면 34,000원", "two mugs are 18,000 won,
   plus 3,000 won shipping: 21,000 won"; an amount stated twice adds to itself);
+- a total of up to three such amounts, each taken once or by a count its sentence states ("머그컵
+  2개(각 9,000원)와 목욕 타월 1장(12,000원)은 합계 30,000원");
 - a whole multiple of such an amount, or of one the sources give, by a count the same sentence
   states in digits or words ("2,000 won each, so 4,000 won for two", "Two tablecloths come to
   78,000 won");
@@ -20,6 +22,7 @@ per order, not per box.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
@@ -29,6 +32,8 @@ from services.llm.subjects import sentences
 from services.text.numerals import ENGLISH_SMALL, NATIVE_KOREAN
 
 ROUNDS = 3
+BASKET_TERMS = 3
+"""A total adds at most this many amounts: a basket of two things and its shipping."""
 """Worked-out amounts feed the next round's sums: a total of a multiple and a fee is two steps."""
 MAX_COUNT = 20
 """Counts beyond this are no shopping basket: "20 mugs" is worked out, "50" is not."""
@@ -130,8 +135,16 @@ def worked_out(reply: str, offers: frozenset[str], *, before: str = "") -> froze
                 currency, amount_value = amount
                 operands = supported.get(currency, set()) - {amount_value}
                 bases = given.get(currency, set())
-                if amount_value in doubled.get(currency, set()) or _works_out(
-                    amount_value, operands, bases, counted, percentages
+                terms = [
+                    (value, times == 1)
+                    for value in operands
+                    for times in [seen.get((currency, value), 1)]
+                    for _ in range(min(BASKET_TERMS, times))
+                ]
+                if (
+                    amount_value in doubled.get(currency, set())
+                    or _works_out(amount_value, operands, bases, counted, percentages)
+                    or _basket(amount_value, terms, counted)
                 ):
                     worked.add(claim.text)
                     supported.setdefault(currency, set()).add(amount_value)
@@ -143,6 +156,21 @@ def worked_out(reply: str, offers: frozenset[str], *, before: str = "") -> froze
         if not grown:
             break
     return frozenset(result)
+
+
+def _basket(value: Decimal, terms: list[tuple[Decimal, bool]], counted: set[int]) -> bool:
+    """`value` is a total of up to BASKET_TERMS of the reply's amounts, each taken once or by a count
+    its sentence states: "2 mugs (9,000원 each) and a towel (12,000원) come to 30,000원". An amount
+    the reply states twice is two amounts, each taken once (`terms`: each amount, and whether a
+    count may multiply it): "24,000 won, 3,000 won shipping and a 3,000 won surcharge: 30,000 won"."""
+    times = sorted(counted | {1})
+    for size in range(2, BASKET_TERMS + 1):
+        for chosen in itertools.combinations(terms, size):
+            choices = [times if multiplied else [1] for _, multiplied in chosen]
+            for factors in itertools.product(*choices):
+                if sum(f * amount for f, (amount, _) in zip(factors, chosen, strict=True)) == value:
+                    return True
+    return False
 
 
 def _works_out(

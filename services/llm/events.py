@@ -12,17 +12,23 @@ nothing, and neither does a reply clause naming two events or none.
 
 Dates are read the same way, by the event word nearest to them in their clause ("shipped
 2026-11-29, delivered 2026-11-30"): "your order was delivered on 29 November" fails when the 29th
-is the day it shipped.
+is the day it shipped. A deadline is a date too: a duration of the sources counted from the day the
+facts give its event ("within 7 days of receiving the item", delivered on 30 November: until 7
+December) supports the date it ends on, and no other.
 """
 
 from __future__ import annotations
 
+import datetime
 import functools
 import re
 from enum import StrEnum
 
+import numpy as np
+
 from services.llm.fact_claims import Claim, located_claims, prepare
 from services.text.patterns import CJK, any_of
+from services.understanding.encoder import SentenceEncoder, shared_encoder
 
 
 class Event(StrEnum):
@@ -51,13 +57,13 @@ _EVENTS: list[tuple[Event, re.Pattern[str]]] = [
         Event.RETURN_RECEIVED,
         any_of(
             r"(?:reach|arriv|get|come)(?:es|s|ed|ing)?(?: back)? (?:at |to |in )?(?:our|the) "
-            r"(?:warehouse|shop|store)",
+            r"(?:warehouse|shop|store|(?:fulfil?ment|distribution|logistics|returns?) cent(?:re|er))",
             r"(?:we|the warehouse) (?:receive|get)s? (?:it|the \w+|your \w+) back",
             r"(?:once|after|when) we (?:receive|get) (?:it|the return|the \w+ back)",
-            r"창고(?:에)?\s*(?:도착|입고|들어|회수)",
+            r"(?:창고|물류\s*센터|센터)(?:에|로)?\s*(?:도착|입고|들어|회수)",
             r"입고\s*(?:후|뒤|된)",
             r"(?:저희|당사|쇼핑몰)(?:가|에|쪽에|로)?\s*(?:받은|받고|도착|회수|들어)",
-            r"倉庫(?:に|へ)(?:到着|届|入)",
+            r"(?:倉庫|物流センター|センター)(?:に|へ)(?:到着|届|入)",
             r"(?:当社|弊社|当店)(?:に|へ|が)(?:到着|届|受け取|受領|確認)",
             r"(?:返品|返送)(?:商品|品)?(?:が|を)?(?:当社|弊社|当店)?(?:に|へ)?(?:到着|届)",
         ),
@@ -187,14 +193,110 @@ def _dates_of(sources: str) -> tuple[tuple[frozenset[str], Event], ...]:
     )
 
 
+def _whole_days(offers: frozenset[str]) -> set[int]:
+    """A duration's length in whole calendar days: "7 days", "a week", "48 hours" (not business days,
+    which need the shop's calendar)."""
+    found = set()
+    for offer in offers:
+        kind, _, value = offer.partition(":")
+        if kind == "day" and value.isdigit():
+            found.add(int(value))
+        elif kind == "hour" and value.isdigit() and int(value) % 24 == 0:
+            found.add(int(value) // 24)
+    return found
+
+
+@functools.lru_cache(maxsize=64)
+def _deadlines(sources: str, dates: str) -> tuple[tuple[str, frozenset[str]], ...]:
+    """Each source clause whose duration ends on a known day, counted from the date the facts give
+    its event ("within 7 days of receiving the item" and "delivered 2026-11-30" end on 7 December):
+    the clause with its numbers masked, and the readings of the days it ends on."""
+    happened = _dates_of(dates)
+    found = []
+    for clause in _CLAUSE.split(prepare(sources)):
+        events = _events(clause)
+        ends: set[str] = set()
+        for days in _whole_days(frozenset().union(*(claim.offers for claim in _durations(clause)))):
+            for date_offers, event in happened:
+                for offer in date_offers if event in events else ():
+                    if offer.startswith("date:"):
+                        end = datetime.date.fromisoformat(offer[5:]) + datetime.timedelta(days=days)
+                        ends |= {f"date:{end.isoformat()}", f"md:{end:%m-%d}"}
+        if ends:
+            found.append((_masked(clause), frozenset(ends)))
+    return tuple(found)
+
+
+def _masked(text: str) -> str:
+    for start, end, _ in sorted(located_claims(text), key=lambda span: span[0], reverse=True):
+        text = text[:start] + "#" + text[end:]
+    return text
+
+
+SUBJECT_MARGIN = 0.1
+"""As `services.llm.subjects.MARGIN`: how much closer another deadline's clause may be."""
+
+
+@functools.lru_cache(maxsize=64)
+def _deadline_vectors(encoder: SentenceEncoder, texts: tuple[str, ...]) -> np.ndarray:
+    return encoder.encode(list(texts))
+
+
+_UNTIL_BEFORE = re.compile(
+    r"(?:until|till|by|before|no later than|up to|through)\s+"
+    r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?$",
+    re.IGNORECASE,
+)
+_UNTIL_AFTER = re.compile(r"^\s*(?:까지|안에|이내|전까지|まで|以内)")
+"""A date stated as a deadline: "until 7 December", "12월 7일까지", "12月7日まで"."""
+
+
 class EventCheck:
     """Built once per set of sources."""
 
-    def __init__(self, sources: str, *, dates: str | None = None) -> None:
+    def __init__(
+        self, sources: str, *, dates: str | None = None, encoder: SentenceEncoder | None = None
+    ) -> None:
         """`sources`: what durations are counted from (the FAQ); `dates`: what happened when (the
         customer's facts and the FAQ; default `sources`)."""
         self._clauses = _anchored(sources)
         self._dates = _dates_of(sources if dates is None else dates)
+        self._deadlines = _deadlines(sources, sources if dates is None else dates)
+        self.deadlines: frozenset[str] = frozenset().union(*(ends for _, ends in self._deadlines))
+        """Dates the sources' durations end on, from the day of the event each is counted from
+        (`Claim.needs` readings)."""
+        self._encoder = encoder
+
+    def deadlines_stated(self, reply: str) -> frozenset[str]:
+        """The dates of `reply` (as its claims write them) stated as deadlines that a duration of the
+        sources ends on; a date the reply gives anything else happening on is not one."""
+        stated = set()
+        for clause in _CLAUSE.split(prepare(reply)):
+            for start, end, claim in located_claims(clause):
+                if not claim.needs & self.deadlines:
+                    continue
+                if not (
+                    _UNTIL_BEFORE.search(clause[max(0, start - 40) : start])
+                    or _UNTIL_AFTER.match(clause[end:])
+                ):
+                    continue
+                if self._of_its_duration(claim, clause):
+                    stated.add(claim.text)
+        return frozenset(stated)
+
+    def _of_its_duration(self, claim: Claim, clause: str) -> bool:
+        """The clause is about a duration that ends on this day: among the sources' clauses whose
+        durations end on a known day, the closest in meaning (numbers masked) is one ending on it,
+        or no further than SUBJECT_MARGIN from one ("report damage until 7 December" is about the
+        48 hours for damage, not the 7 days for returns)."""
+        if len(self._deadlines) < 2:
+            return True
+        if self._encoder is None:
+            self._encoder = shared_encoder()
+        vectors = _deadline_vectors(self._encoder, tuple(text for text, _ in self._deadlines))
+        similarity = vectors @ self._encoder.encode_one(_masked(clause))
+        ending = [float(similarity[n]) for n, (_, ends) in enumerate(self._deadlines) if claim.needs & ends]
+        return bool(ending) and max(ending) >= float(similarity.max()) - SUBJECT_MARGIN
 
     def misplaced(self, reply: str) -> list[Claim]:
         """The reply's durations counted from another event than the sources count them from."""

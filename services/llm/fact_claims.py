@@ -524,8 +524,8 @@ def _range_claim(text: str, first: _Quantity, second: _Quantity) -> Claim:
     raw = f"range:{_number(first.value)}~{_number(second.value)}"
     pairs = {f"range:{a}~{b}" for a in first.readings() for b in second.readings()}
     needs = pairs or {raw}
-    if first.unit == second.unit == "clock":
-        needs.add(raw)  # 12~1시 (hours of the day) says no more than "lunch 12-1"
+    if first.unit == second.unit == "clock" and not first.minute and not second.minute:
+        needs.add(raw)  # 12~1시 (hours of the day) says no more than "lunch 12-1"; 18시 15분 says more
     ends = _single_claim(text, first).offers | _single_claim(text, second).offers
     shown = f"{first.shown()} to {second.shown()}"
     return Claim(written, shown, frozenset(needs), frozenset(needs | {raw} | ends))

@@ -57,10 +57,11 @@ _WORD = re.compile(r"[a-z0-9']+")
 _ABOUT_THE_PROMPT = re.compile(
     r"(?-i:\bFACTS\b)|\bFACTS (?:and FAQ )?sections?\b|\bFAQ and FACTS\b|system prompt"
     r"|\b(?:my|the bot's|your) (?:own )?(?:instructions|guidelines|rules are|rules:|settings are|setup is)"
-    r"|(?:시스템\s*)?프롬프트|지시\s*사항|(?:제|내|저의|나의)\s*(?:규칙|설정)(?:은|는|이)|섹션"
+    r"|(?:시스템\s*)?프롬프트|지시\s*사항|(?:제|내|저의|나의)\s*(?:규칙|설정)(?:은|는|이|을|를)|섹션"
     r"|プロンプト|(?:私|わたし)の(?:設定|指示|ルール)|指示(?:内容|文)|セクション"
     r"|\bI(?:'ve| have)? (?:was |am |'m |been )?(?:told|instructed|programmed|configured|set up) to"
     r"|before this (?:chat|conversation)|(?:운영|응답|답변|상담|제|저의|받은)\s*지침|받은\s*지시|지시받"
+    r"|지침(?:을|이)\s*(?:받|주어|내려)"
     r"|という(?:設定|指示)|(?:と|ように)(?:設定|指示)されて|冒頭の(?:段落|部分|文|指示)",
     re.IGNORECASE,
 )
@@ -235,7 +236,7 @@ class FactGuard:
     def check(self, reply: str, *, before: str = "") -> GuardVerdict:
         """`before`: the reply's text already released, which a sentence may go on about ("If it is
         defective, return shipping is free. You pay nothing.")."""
-        derived = worked_out(reply, self._offers, before=before)
+        derived = worked_out(reply, self._offers, before=before) | self._events.deadlines_stated(reply)
         unsupported = (
             [
                 claim.text if claim.text == claim.shown else f"{claim.text} ({claim.shown})"
