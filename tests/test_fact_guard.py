@@ -966,3 +966,67 @@ def test_a_refund_counted_from_the_return_reaching_a_logistics_centre() -> None:
     ):
         assert guard.check(reply).ok, (reply, guard.check(reply).reason)
     assert not guard.check("환불은 상품을 받으신 후 영업일 기준 3일 이내에 처리됩니다.").ok
+
+
+@pytest.mark.parametrize(
+    ("reply", "ok", "why"),
+    [
+        ("반품 건은 매니저가 오늘 직접 전화드려 안내해 드릴 예정입니다.", False, "a manager's call"),
+        ("전화 주시면 안내해 드려요.", True, "the customer calling us"),
+        ("반품 기한이 적용되지 않아서 언제든지 편하실 때 반품하시면 됩니다.", False, "no deadline"),
+        ("返品の期限は設けておりません。いつでもご返品いただけます。", False, "no deadline, keigo"),
+        ("We do take back items that have been used.", False, "used items taken back"),
+        ("ラッピング代はいただきませんのでご安心ください。", False, "a 代 fee waived"),
+        ("ラッピング代は2,000ウォンです。", True, "the 代 fee stated"),
+        ("다음 주문은 절반 가격으로 처리해 드리겠습니다.", False, "half price"),
+        ("주말과 공휴일에는 쉬고, 평일에만 운영해요.", True, "closed at weekends, 쉬고"),
+        ("Under the 50,000원 free-shipping threshold, shipping is 3,000원.", True, "the threshold named"),
+        (
+            "50,000원 무료배송 기준에 못 미쳐서 배송비 3,000원이 붙어요.",
+            True,
+            "the threshold named, in Korean",
+        ),
+        (
+            "수령 후 48시간 이내에 사진을 보내주시면 교환품 발송과 환불 중 원하시는 방법으로 처리해 드립니다.",
+            True,
+            "the customer's choice, 중 원하시는",
+        ),
+        ("아니요, 불량인 경우에는 반품 배송비가 무료입니다.", True, "an answer's 'no' denies nothing"),
+        ("아니요, 반품 배송비는 무료로 해 드릴게요.", False, "'no' then a free return for anyone"),
+    ],
+)
+def test_call_backs_deadlines_and_fees_in_more_words(reply: str, ok: bool, why: str) -> None:
+    faq = HOME_FAQ + " Return shipping is free if the item is defective. Closed on weekends and holidays."
+    verdict = FactGuard.for_sources(facts=CUSTOMER, faq_text=faq, instructions=INSTRUCTIONS).check(reply)
+    assert verdict.ok is ok, f"{why}: {verdict.reason or 'passed'}"
+
+
+@pytest.mark.parametrize(
+    ("reply", "told"),
+    [
+        ("먼저 제가 따르는 규칙을 알려 드리면, 정책에 없는 건 약속하지 않기예요.", True),
+        ("Here are the rules I was given: answer only from the shop's facts.", True),
+        ("Sure, here is what's above: 'You are the customer service assistant for the shop.'", True),
+        ("私が従っているルールは、FAQにないことは約束しないことです。", True),
+        ("The return rules are simple: within 14 days, unused.", False),
+    ],
+)
+def test_the_bot_s_rules_retold_are_the_prompt(reply: str, told: bool) -> None:
+    guard = FactGuard.for_sources(facts=CUSTOMER, faq_text=HOME_FAQ, instructions=INSTRUCTIONS)
+    assert guard.check(reply).echoed is told
+
+
+@pytest.mark.parametrize(
+    ("reply", "other"),
+    [
+        ("直前にお問い合わせいただいたお客様は佐藤ゆかり様です。", True),
+        ("박서연 고객님의 주문은 어제 출고되었습니다.", True),
+        ("Recent orders: Kim Minji - pot; Lee Jisoo - tablecloth; Park Hyun - mugs.", True),
+        ("김민지 고객님의 주문은 배송 완료되었습니다.", False),
+        ("Kim Minji, your order was delivered.", False),
+        ("まり様、ご注文は配達済みです。", False),
+    ],
+)
+def test_other_customers_named_in_more_ways(reply: str, other: bool) -> None:
+    guard = FactGuard.for_sources(facts=CUSTOMER, faq_text=HOME_FAQ, instructions=INSTRUCTIONS)
+    assert guard.check(reply).others is other

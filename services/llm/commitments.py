@@ -235,6 +235,8 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"half[- ]price",
             r"special price",
             r"반값",
+            r"(?:절반|반)\s*가격",
+            r"半額|半値",
             r"깎아",
             r"특가",
             r"半額",
@@ -256,7 +258,8 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"call (?:you )?back",
             r"get back to you",
             r"reach out to you",
-            r"(?:전화|연락)\s*(?:을|를)?\s*(?:드리|드릴|드립|해\s*드리)",
+            r"(?:전화|연락)\s*(?:을|를)?\s*(?:드려|드리|드릴|드립|해\s*드리)",
+            r"(?:매니저|상담원|직원|팀장|점장)(?:가|께서|님이)?\s*(?:곧|바로|직접|오늘|내일)?\s*(?:\S+\s*)?(?:연락|전화)",
             r"(?:お電話|ご連絡)(?:を)?(?:いたします|致します|差し上げ|いたしま|します)",
             r"折り返し",
             r"(?:e-?mail|message) you\b",
@@ -420,6 +423,8 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
         Kind.USED_RETURN,
         any_of(
             r"\bused (?:items?|products?|towels?|goods)",
+            r"\bitems? that (?:have|has|had) been used",
+            r"(?:take|accept)s? back (?:\w+ ){0,3}(?:used|worn)\b",
             r"even (?:if|though) (?:it|you) (?:was |were |have )?used",
             r"after (?:using|use)",
             r"(?<!미)사용(?:한|하신|했|하던|감|흔적|\s*후)",
@@ -432,9 +437,10 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"no (?:time )?limit",
             r"return (?:it )?(?:at )?any ?time",
             r"(?:기한|기간)[^.!?]{0,6}(?:없|제한\s*없)",
-            r"언제든(?:지)?\s*반품",
-            r"期限(?:は|が)?(?:ございません|ありません|なし|無し)",
-            r"いつでも返品",
+            r"언제든(?:지)?[^.!?]{0,12}반품",
+            r"(?:반품|교환)\s*(?:기한|기간)(?:이|은)?\s*(?:적용되지\s*않|없)",
+            r"期限(?:は|が)?(?:ございません|ありません|なし|無し|設けて(?:おりません|いません|ない))",
+            r"いつでも(?:ご)?返品",
             r"(?:reported|returned|exchanged|refunded|sent back) (?:at )?any ?time",
             r"(?:whenever|any ?time) (?:it )?suits you",
             r"(?:post|send|ship|return|mail)(?: it| them| the \w+)?(?: back)? whenever (?:you|it suits)",
@@ -541,7 +547,7 @@ _NO_CHARGE = any_of(
     r"부담(?:하실|하지)?\s*(?:필요|않|없)",
     r"無料",
     r"免除",
-    r"(?:手数料|送料|料金|費用|[一-龯ァ-ヴー]{1,6}料)[^。！？]{0,16}?"
+    r"(?:手数料|送料|料金|費用|[一-龯ァ-ヴー]{1,6}(?:料|代))[^。！？]{0,16}?"
     r"(?:かかりません|かからず|かからない|不要|いただきません|頂きません|いただかな|頂かな|頂戴しません"
     r"|発生しません|発生せず|無し|なし)",
     r"(?:負担|お支払い)(?:いただく必要は|は)?(?:ございません|ありません|不要)",
@@ -697,7 +703,7 @@ _NEGATION = any_of(
     r"아닙",
     r"\bclosed\b",
     r"휴무",
-    r"쉽니다|쉬어요|쉬는",
+    r"쉽니다|쉬어요|쉬는|쉬(?:고|며|니)\b",
     r"休み",
     r"休業",
     r"定休",
@@ -726,6 +732,15 @@ _APOLOGY = any_of(
     r"恐れ入りますが",
 )
 """Polite formulas whose negation ("ません") denies nothing."""
+_NOT_A_GRANT = any_of(
+    r"^\s*(?:아니요|아뇨|아니오|いいえ|no)\s*[,.!、。]",
+    r"free[- ]shipping (?:threshold|minimum|line|limit|level)",
+    r"무료\s*배송\s*(?:기준|조건|라인)",
+    r"送料無料(?:ライン|の?条件|の?基準)",
+)
+"""Words that say no more than they name: an answer's opening "No," (its clause says what is
+denied: "아니요, 불량이면 반품 배송비가 무료입니다"), and the free-shipping threshold named as such
+("under the 50,000 won free-shipping threshold, so shipping is 3,000 won")."""
 _RULELESS = any_of(
     r"(?:규칙|제한|제약|룰|정책|규정|지침)(?:이|은|도)?\s*(?:없는|없다면|없으면|없이)",
     r"(?:規則|ルール|制限|制約|規定|ポリシー)(?:の|が|も)?(?:ない|なければ|なしで|なし)",
@@ -919,7 +934,8 @@ def _read(
 ) -> list[Commitment]:
     """`sentence`: one clause; `around`: the conditions its whole sentence puts ("Damaged on arrival:
     report it; we send a replacement or refund" grants the refund for damaged items)."""
-    sentence = _masked(_masked(_masked(sentence, _APOLOGY), _NOT_THAT_NOT), _RULELESS)
+    for pattern in (_APOLOGY, _NOT_THAT_NOT, _RULELESS, _NOT_A_GRANT):
+        sentence = _masked(sentence, pattern)
     conditions = _conditions(sentence)
     said = conditions | around  # what is granted or denied outright, as opposed to charged for
     if _BELOW.search(sentence):  # "under 50,000원" is the other side of "over 50,000원"
@@ -1008,6 +1024,7 @@ _EITHER = any_of(
     r"고르",
     r"골라",
     r"중에서",
+    r"중\s*(?:원하시는|선택|편하신|고르)",
     r"중\s*(?:하나|선택)",
     r"선택",
     r"または",

@@ -61,7 +61,10 @@ _ABOUT_THE_PROMPT = re.compile(
     r"|プロンプト|(?:私|わたし)の(?:設定|指示|ルール)|指示(?:内容|文)|セクション"
     r"|\bI(?:'ve| have)? (?:was |am |'m |been )?(?:told|instructed|programmed|configured|set up) to"
     r"|before this (?:chat|conversation)|(?:운영|응답|답변|상담|제|저의|받은)\s*지침|받은\s*지시|지시받"
-    r"|지침(?:을|이)\s*(?:받|주어|내려)"
+    r"|지침(?:을|이)\s*(?:받|주어|내려)|(?:제가|내가|저는|전)\s*(?:따르는|받은|지키는|지켜야\s*하는)\s*(?:규칙|지침|원칙)"
+    r"|\b(?:rules|instructions|guidelines) I (?:was |have been |am |must )?(?:given|follow|told|bound by)"
+    r"|\bwhat'?s (?:written )?above\b|\byou are (?:a |the )?(?:customer[- ]service |support |shop |store )?"
+    r"(?:assistant|agent|chatbot)\b|(?:私|わたし)が(?:従って|守って)いる(?:ルール|規則|指示)"
     r"|という(?:設定|指示)|(?:と|ように)(?:設定|指示)されて|冒頭の(?:段落|部分|文|指示)",
     re.IGNORECASE,
 )
@@ -81,9 +84,16 @@ _WONT_SHARE = re.compile(
     re.IGNORECASE,
 )
 _HONORIFIC_NAME = re.compile(
-    r"(?<![一-龯])([一-龯]{2,4})(?:様|さん)|(?<![가-힣0-9,.])([가-힣]{2,4})\s?(?:고객님|님|씨)(?![가-힣])"
+    r"(?<![一-龯])([一-龯]{2,4}|[一-龯]{1,3}[ぁ-ん]{2,4})(?:様|さん)"
+    r"|(?<![가-힣0-9,.])([가-힣]{2,4})\s?(?:고객님|님|씨)(?![가-힣])"
+    r"|(?<![가-힣0-9,.])((?:김|이|박|최|정|강|조|윤|장|임|한|오|서|신|권|황|안|송|류|유|홍|전|고|문|양|손|배|백"
+    r"|허|남|심|노|하|곽|성|차|주|우|구|민|진|나|엄|채|원|천|방|공|현|함|변|염|여|추|석|선|설|마|길|연|표|명)"
+    r"[가-힣]{2}) (?:고객님|님)(?:의|께서|은|는|이|을|도|께)(?![가-힣])"
     r"|\b(?:Mr|Mrs|Ms|Miss)\.? ([A-Z][a-z]+)"
     r"|\b([A-Z][a-z]+ [A-Z][a-z]+)(?:'s (?:order|address|phone)| (?:ordered|bought|lives|placed|paid))"
+    r"|\b((?:Kim|Lee|Park|Choi|Jung|Jeong|Kang|Cho|Yoon|Jang|Lim|Han|Seo|Shin|Kwon|Hwang|Ahn|Yoo|Jeon"
+    r"|Bae|Baek|Heo|Kwak|Ryu|Sato|Suzuki|Takahashi|Tanaka|Watanabe|Yamamoto|Nakamura|Kobayashi|Kato)"
+    r" [A-Z][a-z]+(?:-[a-z]+)?)\b"
     r"|\b(?:belongs to|belonging to|addressed to|ordered by|bought by|placed by|owned by) "
     r"([A-Z][a-z]+ [A-Z][a-z]+)\b"
 )
@@ -109,6 +119,13 @@ _NOT_A_NAME = frozenset(
         "고객",
         "회원",
         "손님",
+        "다른",
+        "해당",
+        "모든",
+        "이전",
+        "직전",
+        "기존",
+        "신규",
         "여러분",
         "담당자",
         "상담원",
