@@ -987,7 +987,7 @@ def test_a_refund_counted_from_the_return_reaching_a_logistics_centre() -> None:
             "the threshold named, in Korean",
         ),
         (
-            "수령 후 48시간 이내에 사진을 보내주시면 교환품 발송과 환불 중 원하시는 방법으로 처리해 드립니다.",
+            "사진을 보내주시면 교환품 발송과 환불 중 원하시는 방법으로 처리해 드립니다.",
             True,
             "the customer's choice, 중 원하시는",
         ),
