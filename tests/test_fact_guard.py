@@ -979,6 +979,7 @@ def test_a_refund_counted_from_the_return_reaching_a_logistics_centre() -> None:
         ("ラッピング代はいただきませんのでご安心ください。", False, "a 代 fee waived"),
         ("ラッピング代は2,000ウォンです。", True, "the 代 fee stated"),
         ("다음 주문은 절반 가격으로 처리해 드리겠습니다.", False, "half price"),
+        ("일반 가격은 2,000원입니다.", True, "the regular price is no half price"),
         ("주말과 공휴일에는 쉬고, 평일에만 운영해요.", True, "closed at weekends, 쉬고"),
         ("Under the 50,000원 free-shipping threshold, shipping is 3,000원.", True, "the threshold named"),
         (
@@ -1023,6 +1024,7 @@ def test_the_bot_s_rules_retold_are_the_prompt(reply: str, told: bool) -> None:
         ("박서연 고객님의 주문은 어제 출고되었습니다.", True),
         ("Recent orders: Kim Minji - pot; Lee Jisoo - tablecloth; Park Hyun - mugs.", True),
         ("김민지 고객님의 주문은 배송 완료되었습니다.", False),
+        ("주문한 고객님의 정보만 안내해 드려요.", False),
         ("Kim Minji, your order was delivered.", False),
         ("まり様、ご注文は配達済みです。", False),
     ],

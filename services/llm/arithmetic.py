@@ -32,9 +32,9 @@ from services.llm.subjects import sentences
 from services.text.numerals import ENGLISH_SMALL, NATIVE_KOREAN
 
 ROUNDS = 3
+"""Worked-out amounts feed the next round's sums: a total of a multiple and a fee is two steps."""
 BASKET_TERMS = 3
 """A total adds at most this many amounts: a basket of two things and its shipping."""
-"""Worked-out amounts feed the next round's sums: a total of a multiple and a fee is two steps."""
 MAX_COUNT = 20
 """Counts beyond this are no shopping basket: "20 mugs" is worked out, "50" is not."""
 _COUNTERS = "개|장|벌|세트|잔|권|켤레|박스|병|봉|팩|점|個|点|枚|本|着|セット|つ|箱"

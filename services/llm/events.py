@@ -27,6 +27,7 @@ from enum import StrEnum
 import numpy as np
 
 from services.llm.fact_claims import Claim, located_claims, prepare
+from services.llm.subjects import MARGIN
 from services.text.patterns import CJK, any_of
 from services.understanding.encoder import SentenceEncoder, shared_encoder
 
@@ -233,10 +234,6 @@ def _masked(text: str) -> str:
     return text
 
 
-SUBJECT_MARGIN = 0.1
-"""As `services.llm.subjects.MARGIN`: how much closer another deadline's clause may be."""
-
-
 @functools.lru_cache(maxsize=64)
 def _deadline_vectors(encoder: SentenceEncoder, texts: tuple[str, ...]) -> np.ndarray:
     return encoder.encode(list(texts))
@@ -287,7 +284,7 @@ class EventCheck:
     def _of_its_duration(self, claim: Claim, clause: str) -> bool:
         """The clause is about a duration that ends on this day: among the sources' clauses whose
         durations end on a known day, the closest in meaning (numbers masked) is one ending on it,
-        or no further than SUBJECT_MARGIN from one ("report damage until 7 December" is about the
+        or no further than the subject check's MARGIN from one ("report damage until 7 December" is about the
         48 hours for damage, not the 7 days for returns)."""
         if len(self._deadlines) < 2:
             return True
@@ -296,7 +293,7 @@ class EventCheck:
         vectors = _deadline_vectors(self._encoder, tuple(text for text, _ in self._deadlines))
         similarity = vectors @ self._encoder.encode_one(_masked(clause))
         ending = [float(similarity[n]) for n, (_, ends) in enumerate(self._deadlines) if claim.needs & ends]
-        return bool(ending) and max(ending) >= float(similarity.max()) - SUBJECT_MARGIN
+        return bool(ending) and max(ending) >= float(similarity.max()) - MARGIN
 
     def misplaced(self, reply: str) -> list[Claim]:
         """The reply's durations counted from another event than the sources count them from."""
