@@ -120,3 +120,28 @@ def test_the_mutation_bench_finds_and_applies_mutants_and_leaves_docstrings_alon
         mutated = ast.parse(source[: mutant.start] + mutant.replacement.encode() + source[mutant.end :])
         assert ast.dump(mutated) != ast.dump(original), mutant.describe()
         assert docstrings(mutated) == docstrings(original), mutant.describe()
+
+
+def test_the_learning_bound_counts_right_answers_within_the_false_budget() -> None:
+    """`bench.learning_bound`'s oracle: the best bar answers the most covered questions right with
+    at most 2% of all the questions wrong, ties at a bar answered together; a model fitted on one
+    half answers what its bar lets through."""
+    import numpy as np
+
+    from bench.learning_bound import FALSE_BUDGET, Half, answered, best_coverage, fitted
+
+    right = np.array([True] * 6 + [False] * 94)  # 100 questions, 10 covered, 6 ranked right
+    covered = 10
+    score = np.linspace(1.0, 0.0, 100)  # the six right ones score highest
+    half = Half("synthetic", 100, covered, {"score": score}, right, 0)
+    assert FALSE_BUDGET == 0.02
+    assert best_coverage(score, half) == 0.6, "all six right, at most two wrong"
+    shuffled = score.copy()
+    shuffled[[6, 7, 8]] = 2.0  # three wrong answers above every right one: one too many
+    assert best_coverage(shuffled, half) == 0.0
+    tied = np.where(right, 1.0, 0.0)
+    tied[[6, 7, 8]] = 1.0  # tied with the right ones: a bar takes them together
+    assert best_coverage(tied, half) == 0.0
+    weights, bias, bar = fitted([half], FALSE_BUDGET)
+    coverage, wrong = answered(half, (weights, bias, bar))
+    assert coverage == 0.6 and wrong <= 2
