@@ -5,7 +5,7 @@
     .venv/bin/python -m bench.learning_bound --as-written # nothing filed, every question read
     .venv/bin/python -m bench.learning_bound --fit-on-tuning  # a model of every signal, tuning -> held out
 
-For each FAQ in the customer's voice, the first half of its questions' covered ones are filed
+For each FAQ in the customer's voice, the covered questions of the first half of its file are filed
 under their entries (as `csbot eval --learn 0.5` does) and the second half is read with every
 signal the bot has, after learning: the matcher's calibrated evidence (services/faq/matcher.py),
 the second look's (services/faq/second_look.py) and the nearest filed question by meaning (e5).
@@ -18,7 +18,9 @@ It prints, per FAQ:
 - `bot`: the bot's own coverage and false answers after learning (as `csbot eval --learn`);
 - `oracle`: the most covered questions answered right with at most 2% of all the questions
   answered wrong, by the best bar on one signal and by a logistic model over all of them, each
-  fitted and chosen *on that very half* (an oracle: a bound, not a bar the bot could use).
+  fitted and chosen *on that very half* (an oracle: a bound, not a bar the bot could use);
+- `cross_validated`: the logistic model fitted on the other FAQs' halves, its bar the one that keeps
+  them within the budget: what a learnt bar could do on a FAQ it never saw.
 
 The last line is the mean over the FAQs; the learning curve's goal is coverage 0.60 at 2% false.
 `--as-written` reads every question of the FAQs as published (nothing filed): the same ceilings for
