@@ -366,3 +366,13 @@ def test_rules_compare_with_the_baseline_and_an_arm_may_have_stricter_rails() ->
     assert breach.describe() == "guard_rejection_rate 5.0% > limit 4.0% (baseline 1.0% x 2 + 2.0%)"
     slow = ArmStats("usual", answers=100, total_p95_ms=1500.0, cost_per_answer_usd=0.001)
     assert [b.rule for b in breaches(slow, baseline, roles)] == ["p95_latency_ms"]  # > 800 x 1.5 + 250
+
+
+def test_a_schedule_s_steps_are_increasing_percentages_up_to_a_hundred() -> None:
+    from pydantic import ValidationError
+
+    assert CanarySchedule(arm="candidate", steps=[0.5, 99.5, 100]).steps == [0.5, 99.5, 100]
+    bad: list[list[float]] = [[5, 100.5], [0, 50], [50, 25], [25, 25, 100]]
+    for steps in bad:
+        with pytest.raises(ValidationError, match="increasing percentages above 0, at most 100"):
+            CanarySchedule(arm="candidate", steps=steps)

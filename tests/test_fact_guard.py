@@ -932,6 +932,9 @@ def test_a_deadline_date_is_the_day_a_duration_ends_from_its_event(reply: str, o
         ("머그컵 2개(각 9,000원)와 목욕 타월 1장(12,000원)은 합계 31,000원입니다.", False),
         ("Two towels are 24,000 won; shipping 3,000 won plus a 3,000 won surcharge: 30,000 won.", True),
         ("Two towels are 24,000 won; shipping 3,000 won plus a 3,000 won surcharge: 33,000 won.", False),
+        # at most BASKET_TERMS amounts: four read as no total, as the limit says
+        ("머그컵 9,000원, 타월 12,000원, 배송비 3,000원, 제주 3,000원을 더하면 27,000원입니다.", False),
+        ("머그컵 9,000원, 타월 12,000원, 배송비 3,000원을 더하면 24,000원입니다.", True),
     ],
 )
 def test_a_total_of_several_amounts_the_reply_states_is_worked_out(reply: str, ok: bool) -> None:
