@@ -221,3 +221,19 @@ def test_without_the_runtime_the_local_model_is_reported_unavailable(monkeypatch
     available, why = local_generation_available()
     assert available is False
     assert "llama-cpp-python is not installed" in why
+
+
+def test_the_turn_ends_are_the_template_s_one_token_markers_and_eos() -> None:
+    """`<|im_end|>` and `<|endoftext|>` are single tokens of SmolLM2's vocabulary and end a turn;
+    `<end_of_turn>` (Gemma's) is several ordinary tokens there, none of which may end one."""
+    from services.llm.local.availability import bundled_model_path
+    from services.llm.local.vocabulary import load_vocabulary
+
+    vocabulary = load_vocabulary(str(bundled_model_path()))
+    single = {
+        text: vocabulary.encode(text, special=True)
+        for text in ("<|im_end|>", "<|endoftext|>", "<end_of_turn>")
+    }
+    assert len(single["<|im_end|>"]) == len(single["<|endoftext|>"]) == 1
+    assert len(single["<end_of_turn>"]) > 1
+    assert vocabulary.end_tokens == {vocabulary.eos, *single["<|im_end|>"], *single["<|endoftext|>"]}
