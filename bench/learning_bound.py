@@ -69,9 +69,21 @@ def split(questions: list[Question], *, learn: bool) -> tuple[list[Question], li
     return questions[:cut], questions[cut:]
 
 
-def read_half(faq: str, questions_file: str, *, learn: bool = True) -> Half:
+def taught(
+    faq: str, questions_file: str, *, learn: bool
+) -> tuple[FaqLookupAnswerer, list[Question], list[Question]]:
+    """The FAQ after filing (`split`), the questions filed and the questions asked."""
     day_one, day_two = split(load_questions(DATA / questions_file), learn=learn)
-    matcher = FaqLookupAnswerer(file_examples(faq_documents(faq), day_one)).matcher
+    return FaqLookupAnswerer(file_examples(faq_documents(faq), day_one)), day_one, day_two
+
+
+def read_half(faq: str, questions_file: str, *, learn: bool = True) -> Half:
+    return read(questions_file, *taught(faq, questions_file, learn=learn))
+
+
+def read(name: str, lookup: FaqLookupAnswerer, day_one: list[Question], day_two: list[Question]) -> Half:
+    """Every signal for each question of `day_two`, asked of `lookup` (`day_one` filed in it)."""
+    matcher = lookup.matcher
     slot = {slug: n for n, slug in enumerate(matcher.slugs)}
     filed = [q for q in day_one if len(q.answers) == 1 and q.gold in slot]
     encoder = shared_retrieval_encoder()
@@ -88,7 +100,7 @@ def read_half(faq: str, questions_file: str, *, learn: bool = True) -> Half:
         nearest_filed_right += covered and nearest is not None and question.right(matcher.slugs[nearest])
     names = list(rows[0])
     return Half(
-        questions_file,
+        name,
         len(day_two),
         sum(q.expected != "none" for q in day_two),
         {name: np.array([row[name] for row in rows]) for name in names},
@@ -235,10 +247,10 @@ def main() -> None:
     totals: list[tuple[float, float, float, float]] = []
     halves = []
     for faq, questions_file in sets:
-        half = read_half(faq, questions_file, learn=learn)
+        lookup, filed, asked = taught(faq, questions_file, learn=learn)
+        half = read(questions_file, lookup, filed, asked)
         halves.append(half)
-        filed, asked = split(load_questions(DATA / questions_file), learn=learn)
-        bot = evaluate(asked, classifier, FaqLookupAnswerer(file_examples(faq_documents(faq), filed)))
+        bot = evaluate(asked, classifier, lookup)
         name, single, logistic = oracle(half)
         top1 = float(half.right.sum()) / half.covered
         nearest = half.nearest_filed_right / half.covered

@@ -135,16 +135,11 @@ def worked_out(reply: str, offers: frozenset[str], *, before: str = "") -> froze
                 currency, amount_value = amount
                 operands = supported.get(currency, set()) - {amount_value}
                 bases = given.get(currency, set())
-                terms = [
-                    (value, times == 1)
-                    for value in operands
-                    for times in [seen.get((currency, value), 1)]
-                    for _ in range(min(BASKET_TERMS, times))
-                ]
+                times = {value: seen.get((currency, value), 1) for value in operands}
                 if (
                     amount_value in doubled.get(currency, set())
                     or _works_out(amount_value, operands, bases, counted, percentages)
-                    or _basket(amount_value, terms, counted)
+                    or _basket(amount_value, times, counted)
                 ):
                     worked.add(claim.text)
                     supported.setdefault(currency, set()).add(amount_value)
@@ -158,15 +153,18 @@ def worked_out(reply: str, offers: frozenset[str], *, before: str = "") -> froze
     return frozenset(result)
 
 
-def _basket(value: Decimal, terms: list[tuple[Decimal, bool]], counted: set[int]) -> bool:
-    """`value` is a total of up to BASKET_TERMS of the reply's amounts, each taken once or by a count
-    its sentence states: "2 mugs (9,000원 each) and a towel (12,000원) come to 30,000원". An amount
-    the reply states twice is two amounts, each taken once (`terms`: each amount, and whether a
-    count may multiply it): "24,000 won, 3,000 won shipping and a 3,000 won surcharge: 30,000 won"."""
-    times = sorted(counted | {1})
+def _basket(value: Decimal, stated: dict[Decimal, int], counted: set[int]) -> bool:
+    """`value` is a total of up to BASKET_TERMS of the reply's amounts (`stated`: each, and how many
+    times the reply states it), each taken once or by a count its sentence states: "2 mugs (9,000원
+    each) and a towel (12,000원) come to 30,000원". An amount stated twice is two amounts, each taken
+    once: "24,000 won, 3,000 won shipping and a 3,000 won surcharge: 30,000 won"."""
+    terms = [
+        (amount, times == 1) for amount, times in stated.items() for _ in range(min(BASKET_TERMS, times))
+    ]
+    factors_of = sorted(counted | {1})
     for size in range(2, BASKET_TERMS + 1):
         for chosen in itertools.combinations(terms, size):
-            choices = [times if multiplied else [1] for _, multiplied in chosen]
+            choices = [factors_of if multiplied else [1] for _, multiplied in chosen]
             for factors in itertools.product(*choices):
                 if sum(f * amount for f, (amount, _) in zip(factors, chosen, strict=True)) == value:
                     return True

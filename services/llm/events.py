@@ -24,10 +24,8 @@ import functools
 import re
 from enum import StrEnum
 
-import numpy as np
-
 from services.llm.fact_claims import Claim, located_claims, prepare
-from services.llm.subjects import MARGIN
+from services.llm.subjects import MARGIN, encoded, masked_numbers
 from services.text.patterns import CJK, any_of
 from services.understanding.encoder import SentenceEncoder, shared_encoder
 
@@ -152,13 +150,13 @@ def _durations(text: str) -> list[Claim]:
 
 
 @functools.lru_cache(maxsize=64)
-def _anchored(sources: str) -> tuple[tuple[frozenset[str], frozenset[Event]], ...]:
-    """Each source clause stating a duration: the readings it offers and the events it names."""
+def _anchored(sources: str) -> tuple[tuple[str, frozenset[str], frozenset[Event]], ...]:
+    """Each source clause stating a duration: its text, the readings it offers and the events it names."""
     found = []
     for clause in _CLAUSE.split(prepare(sources)):
         offers = frozenset().union(*(claim.offers for claim in _durations(clause)))
         if offers:
-            found.append((offers, _events(clause)))
+            found.append((clause, offers, _events(clause)))
     return tuple(found)
 
 
@@ -214,29 +212,19 @@ def _deadlines(sources: str, dates: str) -> tuple[tuple[str, frozenset[str]], ..
     the clause with its numbers masked, and the readings of the days it ends on."""
     happened = _dates_of(dates)
     found = []
-    for clause in _CLAUSE.split(prepare(sources)):
-        events = _events(clause)
+    for clause, offers, events in _anchored(sources):
         ends: set[str] = set()
-        for days in _whole_days(frozenset().union(*(claim.offers for claim in _durations(clause)))):
+        for days in _whole_days(offers):
             for date_offers, event in happened:
-                for offer in date_offers if event in events else ():
+                if event not in events:
+                    continue
+                for offer in date_offers:
                     if offer.startswith("date:"):
                         end = datetime.date.fromisoformat(offer[5:]) + datetime.timedelta(days=days)
                         ends |= {f"date:{end.isoformat()}", f"md:{end:%m-%d}"}
         if ends:
-            found.append((_masked(clause), frozenset(ends)))
+            found.append((masked_numbers(clause), frozenset(ends)))
     return tuple(found)
-
-
-def _masked(text: str) -> str:
-    for start, end, _ in sorted(located_claims(text), key=lambda span: span[0], reverse=True):
-        text = text[:start] + "#" + text[end:]
-    return text
-
-
-@functools.lru_cache(maxsize=64)
-def _deadline_vectors(encoder: SentenceEncoder, texts: tuple[str, ...]) -> np.ndarray:
-    return encoder.encode(list(texts))
 
 
 _UNTIL_BEFORE = re.compile(
@@ -290,8 +278,8 @@ class EventCheck:
             return True
         if self._encoder is None:
             self._encoder = shared_encoder()
-        vectors = _deadline_vectors(self._encoder, tuple(text for text, _ in self._deadlines))
-        similarity = vectors @ self._encoder.encode_one(_masked(clause))
+        vectors = encoded(self._encoder, tuple(text for text, _ in self._deadlines))
+        similarity = vectors @ self._encoder.encode_one(masked_numbers(clause))
         ending = [float(similarity[n]) for n, (_, ends) in enumerate(self._deadlines) if claim.needs & ends]
         return bool(ending) and max(ending) >= float(similarity.max()) - MARGIN
 
@@ -303,7 +291,7 @@ class EventCheck:
             if len(events) != 1:
                 continue
             for claim in _durations(clause):
-                stating = [named for offers, named in self._clauses if claim.needs & offers]
+                stating = [named for _, offers, named in self._clauses if claim.needs & offers]
                 if stating and all(stating) and not any(events <= named for named in stating):
                     wrong.append(claim)
         return wrong

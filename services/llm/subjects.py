@@ -67,6 +67,11 @@ def _masked(text: str, spans: Sequence[tuple[int, int, Claim]]) -> str:
     return text
 
 
+def masked_numbers(text: str) -> str:
+    """`text` with each number it states masked, so that its words alone say what it is about."""
+    return _masked(text, located_claims(text))
+
+
 def _pieces(text: str, pattern: re.Pattern[str]) -> list[str]:
     return [piece for piece in pattern.split(text) if piece.strip()]
 
@@ -100,8 +105,8 @@ def _units_of(sources: str) -> tuple[tuple[_Unit, ...], tuple[str, ...]]:
 
 
 @functools.lru_cache(maxsize=64)
-def _encoded(encoder: SentenceEncoder, texts: tuple[str, ...]) -> np.ndarray:
-    """The units' vectors, kept per sources."""
+def encoded(encoder: SentenceEncoder, texts: tuple[str, ...]) -> np.ndarray:
+    """The vectors of a set of sources' texts, kept per texts (the same FAQ is read reply after reply)."""
     return encoder.encode(list(texts))
 
 
@@ -138,7 +143,7 @@ class SubjectCheck:
                     continue
                 if whole is None:
                     context = f"{previous} {sentence}".strip()
-                    whole = self._similarity(_masked(context, located_claims(context)))
+                    whole = self._similarity(masked_numbers(context))
                 near = (self._similarity(_masked(clause, found)) + whole) / 2
                 wrong.extend(claim for claim in checked if self._elsewhere(claim, near))
             previous = sentence
@@ -170,5 +175,5 @@ class SubjectCheck:
 
     def _vectors_of(self) -> np.ndarray:
         if self._vectors is None:
-            self._vectors = _encoded(self._encoder_of(), self._texts)
+            self._vectors = encoded(self._encoder_of(), self._texts)
         return self._vectors
