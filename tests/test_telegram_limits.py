@@ -106,6 +106,34 @@ async def test_headroom_keeps_slots_free_for_others(windows: RateWindows) -> Non
     assert await windows.acquire("k", window) == 0.0, "and taken by a call without headroom"
 
 
+async def test_an_event_settled_is_counted_from_its_settling(windows: RateWindows) -> None:
+    """Two keys admitted together; one settled a quarter second later: its window now runs from
+    the settling, the other's still from the admission."""
+    window = Window(1, 30.0)
+    assert await windows.acquire("settled", window, mark="a") == 0.0
+    assert await windows.acquire("kept", window, mark="a") == 0.0
+    await asyncio.sleep(0.25)
+    await windows.settle([("settled", window)], "a")
+    settled_wait = await windows.acquire("settled", window, mark="b")
+    kept_wait = await windows.acquire("kept", window, mark="b")
+    assert settled_wait - kept_wait >= 0.2, (settled_wait, kept_wait)
+    assert settled_wait <= 30.0
+
+
+def test_a_settled_event_that_left_its_window_counts_again() -> None:
+    """A call slower than the window: the receiver counts the event on arrival, so it is back."""
+    clock = Clock()
+    windows = LocalWindows(clock)
+    window = Window(1, 1.0)
+    assert windows.acquire_now("k", window, mark="slow") == 0.0
+    clock.now += 2.5
+    windows.settle_now([("k", window)], "slow")
+    assert windows.used("k", window) == 1
+    assert windows.acquire_now("k", window, mark="next") == pytest.approx(1.0)
+    clock.now += 1.0
+    assert windows.acquire_now("k", window, mark="next") == 0.0
+
+
 def test_local_windows_forget_idle_keys() -> None:
     clock = Clock()
     windows = LocalWindows(clock)
@@ -212,6 +240,33 @@ async def test_a_waiting_final_message_goes_before_any_preview() -> None:
     release.set()
     await final
     assert isinstance(session.requests[-1], SendMessage) and session.requests[-1].chat_id == 40_000
+
+
+async def test_a_slow_call_holds_its_slot_until_it_comes_back() -> None:
+    """The first message spends 0.9 s on its way (a loaded machine, a slow network) and Telegram
+    counts it on arrival: the messages after it keep the limit as Telegram counts, not only as
+    the limiter decided. Counted from their admission, the third would arrive 0.1 s after the
+    first and be refused."""
+    clock = Clock()
+    session = RecordingSession()
+    arrived: list[float] = []
+    delays = iter([0.9])
+    original = session.make_request
+
+    async def on_its_way(bot: Bot, method: Any, timeout: int | None = None) -> Any:  # noqa: ASYNC109
+        clock.now += next(delays, 0.0)
+        arrived.append(clock())
+        return await original(bot, method, timeout)
+
+    session.make_request = on_its_way  # type: ignore[method-assign]
+    bot = Bot(LOCAL_BOT_TOKEN, session=session)
+    limits = TelegramLimits(overall=Window(2, 1.0))
+    bot.session.middleware(OutgoingLimiter(LocalWindows(clock), limits, margin=0.0, sleep=clock.sleep))
+    for chat in range(4):
+        await bot.send_message(80_000 + chat, "answer")
+    assert len(arrived) == 4
+    assert in_any_window(arrived, 1.0) <= 2, arrived
+    assert arrived[2] >= arrived[0] + 1.0
 
 
 async def test_forwards_count_and_typing_indicators_do_not() -> None:

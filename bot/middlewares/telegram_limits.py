@@ -19,7 +19,10 @@ Two priorities:
   instead of delaying answers.
 
 Previews leave headroom: one slot of each chat's window and a fifth of the
-global one stay for final messages. With Redis the global and per-chat windows
+global one stay for final messages. A message takes its slots before it is sent
+and holds them from when its call comes back, so however long one call took on
+a loaded machine or a slow network, the next cannot reach Telegram too close
+behind it. With Redis the global and per-chat windows
 are shared by every process of the bot; when Redis does not answer, each process
 keeps them by itself until it does (`FailOpenWindows`, bot/rate_windows.py), so
 sending never waits on Redis for longer than one short timeout per cool-down.
@@ -28,6 +31,7 @@ sending never waits on Redis for longer than one short timeout per cool-down.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator
@@ -45,6 +49,9 @@ from bot.rate_windows import FailOpenWindows, LocalWindows, RateWindows, RedisWi
 from handlers.streaming import PreviewDropped
 
 logger = logging.getLogger(__name__)
+
+Taken = tuple[tuple[str, Window], tuple[str, Window]]
+"""A message's two windows: its chat's, then the bot's."""
 
 _preview: ContextVar[bool] = ContextVar("telegram_preview_call", default=False)
 
@@ -69,8 +76,9 @@ class TelegramLimits:
     group_chat: Window = field(default_factory=lambda: Window(20, 60.0))
 
     def widened(self, seconds: float) -> TelegramLimits:
-        """The same limits over windows `seconds` longer: a margin for the time between the
-        limiter's decision and Telegram's count (awaits, the network), which varies per call."""
+        """The same limits over windows `seconds` longer: a margin for the clocks that count
+        them (ours, Redis's, Telegram's). The time a call spends on its way is not in it: each
+        message is counted again from when its call came back (`RateWindows.settle`)."""
 
         def wider(window: Window) -> Window:
             return Window(window.limit, window.seconds + seconds)
@@ -113,6 +121,7 @@ class OutgoingLimiter(BaseRequestMiddleware):
         self._turn = asyncio.Lock()
         """Final messages take the global budget one after another, in the order they came."""
         self._finals_waiting = 0
+        self._marks = itertools.count()
         self.sent: Counter[str] = Counter()
         self.dropped: Counter[str] = Counter()
         self.waited_s = 0.0
@@ -133,37 +142,48 @@ class OutgoingLimiter(BaseRequestMiddleware):
         chat_id = getattr(method, "chat_id", None)
         if chat_id is None or not counts_as_message(method):
             return await make_request(bot, method)
-        if is_preview(method):
-            await self._preview_turn(bot, chat_id, method)
-        else:
-            await self._final_turn(bot, chat_id)
-        self.sent[method.__api_method__] += 1
-        return await make_request(bot, method)
-
-    async def _preview_turn(self, bot: Bot, chat_id: int | str, method: TelegramMethod[Any]) -> None:
         overall, chat = self._keys(bot, chat_id)
+        taken = ((chat, self.limits.for_chat(chat_id)), (overall, self.limits.overall))
+        mark = str(next(self._marks))
+        if is_preview(method):
+            await self._preview_turn(taken, mark, chat_id, method)
+        else:
+            await self._final_turn(taken, mark)
+        self.sent[method.__api_method__] += 1
+        try:
+            return await make_request(bot, method)
+        finally:
+            # Counted again from its answer: Telegram counted it on arrival, which was no later.
+            await self.windows.settle(taken, mark)
+
+    async def _preview_turn(
+        self, taken: Taken, mark: str, chat_id: int | str, method: TelegramMethod[Any]
+    ) -> None:
+        (chat, chat_window), (overall, overall_window) = taken
         wait = 1.0 if self._finals_waiting else 0.0
         if not wait:
-            wait = await self.windows.acquire(chat, self.limits.for_chat(chat_id), headroom=1)
+            wait = await self.windows.acquire(chat, chat_window, headroom=1, mark=mark)
         if not wait:
-            wait = await self.windows.acquire(overall, self.limits.overall, headroom=self.preview_headroom)
+            wait = await self.windows.acquire(
+                overall, overall_window, headroom=self.preview_headroom, mark=mark
+            )
             # The chat's slot stays taken: erring on the safe side costs one preview, not a 429.
         if wait:
             self.dropped[method.__api_method__] += 1
             raise PreviewDropped(chat_id, wait)
 
-    async def _final_turn(self, bot: Bot, chat_id: int | str) -> None:
-        overall, chat = self._keys(bot, chat_id)
-        await self._wait_for(chat, self.limits.for_chat(chat_id))
+    async def _final_turn(self, taken: Taken, mark: str) -> None:
+        (chat, chat_window), (overall, overall_window) = taken
+        await self._wait_for(chat, chat_window, mark)
         self._finals_waiting += 1  # from here on it competes with previews for the global budget
         try:
             async with self._turn:
-                await self._wait_for(overall, self.limits.overall)
+                await self._wait_for(overall, overall_window, mark)
         finally:
             self._finals_waiting -= 1
 
-    async def _wait_for(self, key: str, window: Window) -> None:
-        while wait := await self.windows.acquire(key, window):
+    async def _wait_for(self, key: str, window: Window, mark: str) -> None:
+        while wait := await self.windows.acquire(key, window, mark=mark):
             self.waited_s += wait
             await self._sleep(wait)
 
