@@ -3,6 +3,7 @@
     python -m bench.mutations services/llm --sample 40            # a fresh random sample
     python -m bench.mutations services/llm --sample 40 --seed 7   # the same sample again
     python -m bench.mutations services/llm --list                 # every site, no test run
+    python -m bench.mutations services/llm --sample 200 --by-coverage   # faster: see below
 
 A mutant is one change at one place of one module: a comparison turned (`<` for `<=`, `==` for
 `!=`, `in` for `not in`), `and` for `or`, `+` for `-`, `*` for `/`, a `not` dropped, a condition
@@ -13,6 +14,12 @@ tree (tracked and untracked files, no `.git`, no `.venv`), and the tests that na
 run there with this interpreter (`-x`, SQLite only); a mutant no test fails is printed with its
 place, to be read: some are equivalent, the rest are faults the tests miss. The last line is the
 kill rate of the sample.
+
+`--by-coverage` first runs the tests once under coverage, each test's lines recorded apart, and
+gives each mutant only the tests that run its statement (all of them for a statement run on
+import or by no test in this process, e.g. in a server's subprocess). Much faster, for finding
+survivors to read; a test that could catch a mutant only from another process is not run, so
+the rate it prints can only be lower. The figures in docs/benchmarks.md are from the full run.
 """
 
 from __future__ import annotations
@@ -63,6 +70,8 @@ class Mutant:
     original: str
     replacement: str
     kind: str
+    statement: int = 0
+    """The first line of the innermost statement holding the change (what coverage records)."""
 
     def describe(self) -> str:
         return f"{self.path}:{self.line} [{self.kind}] {self.original!r} -> {self.replacement!r}"
@@ -163,6 +172,11 @@ def mutants_of(path: Path) -> list[Mutant]:
     starts = _offsets(source)
     docstrings = _docstrings(tree)
     skipped = _left_alone(tree)
+    statement_of: dict[int, int] = {}
+    for node in ast.walk(tree):  # outer statements first: inner ones overwrite their own parts
+        if isinstance(node, ast.stmt):
+            for inner in ast.walk(node):
+                statement_of[id(inner)] = node.lineno
     relative = str(path.relative_to(ROOT))
     found: list[Mutant] = []
 
@@ -179,7 +193,10 @@ def mutants_of(path: Path) -> list[Mutant]:
         except SyntaxError:
             return
         original = source[start:end].decode()
-        found.append(Mutant(relative, node.lineno, start, end, original, replacement, kind))  # type: ignore[attr-defined]
+        line = node.lineno  # type: ignore[attr-defined]
+        found.append(
+            Mutant(relative, line, start, end, original, replacement, kind, statement_of.get(id(node), line))
+        )
 
     for node in ast.walk(tree):
         if id(node) in skipped:
@@ -253,8 +270,46 @@ def _module(path: str) -> str:
 
 def _first_those_naming(module: str, tests: list[str]) -> list[str]:
     """The tests that name the mutated module run first: with `-x`, a mutant is caught sooner."""
-    naming = [test for test in tests if module in (ROOT / test).read_text(encoding="utf-8")]
+    naming = [test for test in tests if module in (ROOT / test.split("::")[0]).read_text(encoding="utf-8")]
     return naming + [test for test in tests if test not in naming]
+
+
+def _pytest(tests: list[str]) -> list[str]:
+    """pytest's arguments: stop at the first failure, in file order, SQLite only, one process."""
+    return ["-x", "-q", "-p", "no:randomly", "-p", "no:cacheprovider", "-m", "not browser", "-n", "0", *tests]
+
+
+def _environment(tree: Path) -> dict[str, str]:
+    environment = {key: value for key, value in os.environ.items() if not key.startswith("CSBOT_")}
+    environment["PYTHONPATH"] = str(tree)
+    environment["PYTHONDONTWRITEBYTECODE"] = "1"
+    return environment
+
+
+Covering = dict[tuple[str, int], list[str]]
+"""(path relative to the root, statement line) -> the node ids of the tests that run it."""
+
+
+def _covering(package: str, tree: Path, tests: list[str]) -> Covering:
+    """The clean run under coverage, one context per test (`bench.mutation_contexts`)."""
+    import coverage
+
+    data_file = tree / ".mutation-coverage"
+    command = [sys.executable, "-m", "coverage", "run", f"--data-file={data_file}", f"--source={package}"]
+    command += ["-m", "pytest", *_pytest(["-p", "bench.mutation_contexts", *tests])]
+    done = subprocess.run(command, cwd=tree, env=_environment(tree), capture_output=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"the clean run under coverage failed: {done.stdout.decode()[-2000:]}")
+    data = coverage.CoverageData(basename=str(data_file))
+    data.read()
+    covering: Covering = {}
+    for filename in data.measured_files():
+        relative = str(Path(filename).resolve().relative_to(tree.resolve()))
+        for line, contexts in data.contexts_by_lineno(filename).items():
+            covering[(relative, line)] = sorted(context for context in contexts if context)
+            if "" in contexts:  # run on import: any test may see it
+                covering[(relative, line)] = []
+    return covering
 
 
 def _run(mutant: Mutant | None, tree: Path, tests: list[str], timeout: float) -> Outcome:
@@ -264,14 +319,15 @@ def _run(mutant: Mutant | None, tree: Path, tests: list[str], timeout: float) ->
     if mutant is not None:
         target.write_bytes(original[: mutant.start] + mutant.replacement.encode() + original[mutant.end :])
         tests = _first_those_naming(_module(mutant.path), tests)
-    environment = {key: value for key, value in os.environ.items() if not key.startswith("CSBOT_")}
-    environment["PYTHONPATH"] = str(tree)
-    environment["PYTHONDONTWRITEBYTECODE"] = "1"
-    command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:randomly", "-p", "no:cacheprovider"]
-    command += ["-m", "not browser", "-n", "0", *tests]
     began = time.monotonic()
     try:
-        done = subprocess.run(command, cwd=tree, env=environment, capture_output=True, timeout=timeout)
+        done = subprocess.run(
+            [sys.executable, "-m", "pytest", *_pytest(tests)],
+            cwd=tree,
+            env=_environment(tree),
+            capture_output=True,
+            timeout=timeout,
+        )
         killed, note = done.returncode != 0, _first_failure(done.stdout.decode(errors="replace"))
         if done.returncode not in (0, 1):
             note = f"pytest exit {done.returncode}"
@@ -295,6 +351,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--tests", nargs="*", default=None, help="default: the tests naming the package")
     parser.add_argument("--list", action="store_true", help="print every site and stop")
+    parser.add_argument(
+        "--by-coverage", action="store_true", help="each mutant gets only the tests that run its statement"
+    )
     args = parser.parse_args(argv)
 
     every = sites(args.package)
@@ -318,13 +377,14 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         timeout = args.timeout or max(120.0, 3 * clean.seconds)
         print(f"clean run {clean.seconds:.0f}s; each mutant's tests get {timeout:.0f}s", flush=True)
+        covering = _covering(args.package, trees[0], tests) if args.by_coverage else {}
         free = list(trees)
         outcomes: list[Outcome] = []
 
         def work(mutant: Mutant) -> Outcome:
             tree = free.pop()
             try:
-                return _run(mutant, tree, tests, timeout)
+                return _run(mutant, tree, covering.get((mutant.path, mutant.statement)) or tests, timeout)
             finally:
                 free.append(tree)
 

@@ -139,7 +139,8 @@ async def test_fallback_and_cooldown(double: OpenAIDouble) -> None:
     ledger = CallLedger()
     assert (await llm.chat(LLMRole.TARGET, MESSAGES, ledger=ledger, max_tokens=5)).text
     assert [c.model for c in ledger.calls] == ["primary", "backup"]
-    assert ledger.calls[0].error is not None
+    error = ledger.calls[0].error or ""
+    assert error.startswith("InternalServerError"), "the server's own error once retries are spent"
     await llm.chat(LLMRole.TARGET, MESSAGES, ledger=CallLedger(), max_tokens=5)
     assert len(double.calls("/v1/chat/completions", "primary")) == 2, "cooling down: not asked again"
 
@@ -620,3 +621,19 @@ async def test_only_a_server_that_skips_unread_positions_is_told_where_reading_s
     assert ("prompt_logprobs_from" in request.body) is partial
     if partial:
         assert request.body["prompt_logprobs_from"] == 2
+
+
+def test_a_usage_report_with_null_counts_is_billed_as_nothing_used() -> None:
+    """Some servers send usage with null counts (an aborted or cached call): nothing is made up,
+    and a reported count is taken as it is, zero included."""
+    from types import SimpleNamespace
+
+    from services.llm.gateway import CallRecord, _count_usage
+
+    priced = LLMEndpoint(base_url="http://127.0.0.1:9/v1", model="m", price_in=8.0, price_out=32.0)
+    record = CallRecord(LLMRole.TARGET, "primary", "m", "chat")
+    _count_usage(record, priced, SimpleNamespace(prompt_tokens=None, completion_tokens=None))
+    assert (record.prompt_tokens, record.completion_tokens, record.cost_usd) == (0, 0, 0.0)
+    _count_usage(record, priced, SimpleNamespace(prompt_tokens=1000, completion_tokens=0))
+    assert (record.prompt_tokens, record.completion_tokens) == (1000, 0)
+    assert record.cost_usd == pytest.approx(priced.cost(1000, 0)) and record.cost_usd > 0

@@ -208,6 +208,9 @@ def test_whole_characters_keeps_bytes_that_are_broken_in_the_middle_visible() ->
     assert whole_characters("어".encode()[:2]) == ""
     assert whole_characters(b"ok \xff then " + "어".encode()[:1]) == "ok \ufffd then "
     assert whole_characters("🙏".encode()) == "🙏"
+    for cut in (1, 2, 3):  # a four-byte character cut after each of its first three bytes
+        assert whole_characters("ok 🙏".encode()[: 3 + cut]) == "ok "
+    assert whole_characters("🙏".encode()[1:]) == "\ufffd" * 3, "no lead byte: never a character"
 
 
 def test_without_the_runtime_the_local_model_is_reported_unavailable(monkeypatch: pytest.MonkeyPatch) -> None:

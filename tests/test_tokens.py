@@ -212,6 +212,23 @@ async def test_other_models_are_trimmed_by_their_endpoint_s_own_count(vllm_like:
     assert trimmed.dropped_turns == 80 - (len(trimmed.messages) - 2) > estimated.dropped_turns
 
 
+async def test_the_endpoint_s_count_drops_a_question_with_its_answer() -> None:
+    """The endpoint's count says one turn too many: the oldest question goes with its answer,
+    never leaving an answer without its question at the start."""
+    counter = counter_for(endpoint("Qwen/Qwen2.5-7B-Instruct"))
+    arguments = {"system": "Facts.", "history": conversation(3), "question": "When?", "reply_budget": 10}
+    estimate = trim_to_window(counter, context_window=100_000, **arguments).prompt_tokens  # type: ignore[arg-type]
+    limit = estimate + 1  # the estimate keeps every turn and is far above half the room
+
+    async def count(messages: list[dict[str, str]]) -> int:
+        return limit + 1 if len(messages) > 7 else limit  # one turn fewer would fit
+
+    trimmed = await trim_exactly(counter, count, context_window=limit + 10, **arguments)  # type: ignore[arg-type]
+    roles = [message["role"] for message in trimmed.messages]
+    assert roles == ["system", "user", "assistant", "user", "assistant", "user"]
+    assert trimmed.messages[1:-1] == conversation(3)[2:] and trimmed.dropped_turns == 2
+
+
 async def test_the_answer_prompt_fits_by_the_target_s_own_count() -> None:
     """The answerer's prompt builder, not only the helper: a Korean history that fits by o200k's
     count but not by the model's own is trimmed until /tokenize says it fits."""

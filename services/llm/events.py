@@ -260,10 +260,7 @@ class EventCheck:
             for start, end, claim in located_claims(clause):
                 if not claim.needs & self.deadlines:
                     continue
-                if not (
-                    _UNTIL_BEFORE.search(clause[max(0, start - 40) : start])
-                    or _UNTIL_AFTER.match(clause[end:])
-                ):
+                if not (_UNTIL_BEFORE.search(clause, 0, start) or _UNTIL_AFTER.match(clause[end:])):
                     continue
                 if self._of_its_duration(claim, clause):
                     stated.add(claim.text)

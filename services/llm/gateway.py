@@ -791,15 +791,13 @@ async def _close_quietly(stream: Any) -> None:
 
 
 class _Prefetched:
-    """A stream whose first chunk was already read."""
+    """A stream whose first chunk was already read; read chunk by chunk (`__anext__`), each
+    read bounded by the stall timeout."""
 
     def __init__(self, first: Any, rest: AsyncIterator[Any], opened: Any) -> None:
         self._first: Any | None = first
         self._rest = rest
         self._opened = opened
-
-    def __aiter__(self) -> _Prefetched:
-        return self
 
     async def __anext__(self) -> Any:
         if self._first is not None:
@@ -816,7 +814,7 @@ class StreamIncomplete(RuntimeError):
     """The stream ended without a finish reason: the connection dropped mid-answer."""
 
 
-async def _deltas(stream: AsyncIterator[Any], endpoint: LLMEndpoint) -> AsyncIterator[tuple[str, Any]]:
+async def _deltas(stream: _Prefetched, endpoint: LLMEndpoint) -> AsyncIterator[tuple[str, Any]]:
     """(text, usage) per chunk; a stall longer than `timeout` (or the time left) ends it."""
     finished = False
     while True:
@@ -838,7 +836,7 @@ async def _deltas(stream: AsyncIterator[Any], endpoint: LLMEndpoint) -> AsyncIte
 
 
 async def _texts(
-    stream: AsyncIterator[Any], endpoint: LLMEndpoint, record: CallRecord, started: float
+    stream: _Prefetched, endpoint: LLMEndpoint, record: CallRecord, started: float
 ) -> AsyncIterator[str]:
     """The stream's text deltas; usage and time to first text go to `record` on the way."""
     async for delta, usage in _deltas(stream, endpoint):

@@ -9,6 +9,7 @@ tokens and the template's own tokens around each message.
 from __future__ import annotations
 
 import atexit
+import codecs
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -82,13 +83,6 @@ atexit.register(load_vocabulary.cache_clear)
 
 
 def whole_characters(data: bytes) -> str:
-    """UTF-8 `data` decoded, an incomplete character at its end left out (not sent as "\ufffd")."""
-    for back in range(1, min(4, len(data)) + 1):
-        byte = data[-back]
-        if byte & 0xC0 == 0x80:
-            continue  # a continuation byte: its lead is further back
-        length = 1 if byte < 0x80 else 2 if byte < 0xE0 else 3 if byte < 0xF0 else 4
-        if length > back:
-            data = data[:-back]
-        break
-    return data.decode("utf-8", errors="replace")
+    """UTF-8 `data` decoded, an incomplete character at its end left out (not sent as "\ufffd");
+    bytes that can never be part of a character show as "\ufffd" wherever they are."""
+    return codecs.getincrementaldecoder("utf-8")(errors="replace").decode(data, final=False)
