@@ -17,9 +17,10 @@ kill rate of the sample.
 
 `--by-coverage` first runs the tests once under coverage, each test's lines recorded apart, and
 gives each mutant only the tests that run its statement (all of them for a statement run on
-import or by no test in this process, e.g. in a server's subprocess). Much faster, for finding
-survivors to read; a test that could catch a mutant only from another process is not run, so
-the rate it prints can only be lower. The figures in docs/benchmarks.md are from the full run.
+import); a statement no test runs in this process counts as survived without a run. Much
+faster, for finding survivors to read; a test that could catch a mutant only from another
+process (a server's subprocess) is not run, so the rate it prints can only be lower. The
+figures in docs/benchmarks.md are from the full run.
 """
 
 from __future__ import annotations
@@ -384,7 +385,12 @@ def main(argv: list[str] | None = None) -> int:
         def work(mutant: Mutant) -> Outcome:
             tree = free.pop()
             try:
-                return _run(mutant, tree, covering.get((mutant.path, mutant.statement)) or tests, timeout)
+                if not args.by_coverage:
+                    return _run(mutant, tree, tests, timeout)
+                chosen = covering.get((mutant.path, mutant.statement))
+                if chosen is None:
+                    return Outcome(mutant, False, 0.0, "no test runs its statement in this process")
+                return _run(mutant, tree, chosen or tests, timeout)
             finally:
                 free.append(tree)
 

@@ -120,6 +120,19 @@ def test_the_mutation_bench_finds_and_applies_mutants_and_leaves_docstrings_alon
         mutated = ast.parse(source[: mutant.start] + mutant.replacement.encode() + source[mutant.end :])
         assert ast.dump(mutated) != ast.dump(original), mutant.describe()
         assert docstrings(mutated) == docstrings(original), mutant.describe()
+    # --by-coverage finds a mutant's tests by the first line of the innermost statement holding it
+    starts = {node.lineno: node for node in ast.walk(original) if isinstance(node, ast.stmt)}
+    for mutant in found:
+        statement = starts[mutant.statement]
+        assert statement.lineno <= mutant.line <= (statement.end_lineno or 0), mutant.describe()
+        deeper = [
+            node
+            for node in ast.walk(statement)
+            if isinstance(node, ast.stmt)
+            and node is not statement
+            and node.lineno <= mutant.line <= (node.end_lineno or 0)
+        ]
+        assert not deeper, mutant.describe()
 
 
 def test_the_learning_bound_counts_right_answers_within_the_false_budget() -> None:

@@ -637,3 +637,19 @@ def test_a_usage_report_with_null_counts_is_billed_as_nothing_used() -> None:
     _count_usage(record, priced, SimpleNamespace(prompt_tokens=1000, completion_tokens=0))
     assert (record.prompt_tokens, record.completion_tokens) == (1000, 0)
     assert record.cost_usd == pytest.approx(priced.cost(1000, 0)) and record.cost_usd > 0
+
+
+async def test_an_endpoint_that_tokenizes_but_refuses_token_id_prompts_is_not_given_token_mode(
+    double: OpenAIDouble, caplog: pytest.LogCaptureFixture
+) -> None:
+    """/tokenize answers, /v1/completions refuses the probe's token ids (as some servers answer
+    500 to them): token-id scoring no, so verification stays in judge mode; chat still yes."""
+    double.models["primary"].faults.append(Fault("500", path="/v1/completions"))
+    llm = gateway(endpoint(double, "primary", verify="token"), retries=0)
+    with caplog.at_level(logging.INFO, logger="services.llm.gateway"):
+        await llm.probe()
+    found = llm.capabilities(LLMRole.TARGET)
+    assert found is not None and found.chat and found.tokenize
+    assert not found.token_scoring and not found.token_mode
+    said = [record.getMessage() for record in caplog.records if "token-id scoring no" in record.getMessage()]
+    assert said, [record.getMessage() for record in caplog.records]

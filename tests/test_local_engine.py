@@ -7,7 +7,9 @@ installs it, so CI always runs these.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator, Iterator
+from typing import Any
 
 import pytest
 
@@ -115,6 +117,47 @@ async def test_token_mode_over_http_reproduces_the_models_own_answer(
             assert expected.startswith(answer.shown.strip()) and answer.final_text == FAQ
     finally:
         await gateway.close()
+
+
+async def test_the_local_server_refuses_malformed_requests_as_an_openai_server_does(
+    engine: LocalEngine, server: LocalOpenAIServer
+) -> None:
+    """Each a 400 (404 for another model) with a message saying what is wrong, in the shape the
+    OpenAI client reads; the server goes on answering after them."""
+    import aiohttp
+
+    completions, chat = f"{server.base_url}/completions", f"{server.base_url}/chat/completions"
+    cases: list[tuple[str, Any, int, str]] = [
+        (completions, b"{not json", 400, "the body is not JSON"),
+        (completions, [1, 2, 3], 400, "the body must be a JSON object"),
+        (completions, {"prompt": {"text": "hi"}}, 400, "prompt must be a string or a list of token ids"),
+        (completions, {"prompt": [1, "2"]}, 400, "prompt must be a string or a list of token ids"),
+        (completions, {"prompt": []}, 400, "the prompt is empty"),
+        (completions, {"prompt": [engine.n_vocab]}, 400, "token ids must be in"),
+        (chat, {"max_tokens": 5}, 400, "malformed request: KeyError"),
+        (chat, {"model": "gpt-4o", "messages": []}, 404, "The model `gpt-4o` does not exist."),
+    ]
+    async with aiohttp.ClientSession() as session:
+        for url, body, status, message in cases:
+            data = body if isinstance(body, bytes) else json.dumps(body).encode()
+            async with session.post(url, data=data, headers={"Content-Type": "application/json"}) as response:
+                error = (await response.json())["error"]
+            assert (response.status, error["code"]) == (status, status), body
+            assert error["message"].startswith(message), (body, error)
+            assert error["type"] == ("NotFoundError" if status == 404 else "BadRequestError")
+        text_prompt = prompt(engine, "Say hello.")
+        async with session.post(completions, json={"prompt": text_prompt, "max_tokens": 4}) as response:
+            answer = await response.json()
+    with engine.exclusive():
+        expected, _ = Decoder(engine).greedy(text_prompt, 4)
+    [choice] = answer["choices"]
+    assert answer["object"] == "text_completion" and choice["text"] == engine.reply_text(expected)
+    assert choice["finish_reason"] == ("stop" if len(expected) < 4 else "length")
+    assert answer["usage"] == {
+        "prompt_tokens": len(text_prompt),
+        "completion_tokens": len(expected),
+        "total_tokens": len(text_prompt) + len(expected),
+    }
 
 
 async def test_a_direct_decode_waits_for_the_generation_of_a_request_the_client_dropped(

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from services.llm.local.decoding import Decoder, DraftPolicy, PassCosts, lookup_draft
+from services.llm.local.decoding import DecodeStats, Decoder, DraftPolicy, PassCosts, lookup_draft
 
 
 class ReferenceModel:
@@ -115,3 +115,13 @@ def test_draft_length_backs_off_when_drafts_fail() -> None:
         policy.update(8, 0)
     lengths = [policy.length() for _ in range(12)]
     assert lengths.count(0) >= 10 and max(lengths) <= 2, "mostly no drafting, with short probes"
+
+
+def test_decode_statistics_leave_the_prompt_s_time_out_and_never_divide_by_zero() -> None:
+    """What bench.token_speculative prints: tokens per second of decoding (the prompt's time
+    apart) and the share of drafted tokens accepted."""
+    stats = DecodeStats(tokens=12, drafted=8, accepted=6, seconds=3.5, prompt_seconds=0.5)
+    assert stats.decode_seconds == 3.0
+    assert stats.tokens_per_second == 4.0 and stats.acceptance == 0.75
+    idle = DecodeStats(seconds=0.5, prompt_seconds=0.5)
+    assert (idle.tokens_per_second, idle.acceptance) == (0.0, 0.0)

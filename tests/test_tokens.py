@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+import logging
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import pytest
 
-from bench.openai_double import OpenAIDouble, ScriptedModel
+from bench.openai_double import Fault, OpenAIDouble, ScriptedModel
 from services.llm.config import LLMEndpoint, LLMRole, LLMRoles
 from services.llm.gateway import LLMGateway
 from services.llm.local.availability import bundled_model_path, local_generation_available
@@ -85,6 +86,46 @@ def test_trimmed_prompt_always_fits_and_keeps_the_newest_turns(window: int) -> N
     assert kept == history[len(history) - len(kept) :], "the newest turns, in order"
     assert not kept or kept[0]["role"] == "user", "never an answer without its question"
     assert result.dropped_turns == len(history) - len(kept) > 0
+
+
+class ThinkingTemplate:
+    """A chat template that wraps every assistant turn in more tokens than a user turn (as
+    templates that keep an empty reasoning block do): one character, one token."""
+
+    def encode(self, text: str) -> list[int]:
+        return [ord(character) for character in text]
+
+    def decode(self, tokens: Sequence[int]) -> str:
+        return "".join(map(chr, tokens))
+
+    def render(self, messages: Sequence[Mapping[str, str]]) -> list[int]:
+        rendered: list[int] = []
+        for message in messages:
+            wrapper = "<think></think>" if message["role"] == "assistant" else "<>"
+            rendered += self.encode(wrapper + message["content"])
+        return rendered
+
+
+def test_turns_chosen_by_their_own_counts_still_go_until_the_rendered_prompt_fits() -> None:
+    """The per-message cost is measured on a user turn; this template's assistant turns cost
+    more, so the turns first chosen overflow, and the oldest go, a question with its answer,
+    until the prompt as rendered fits; no more than that go."""
+    template = ThinkingTemplate()
+    counter = TokenCounter(template)
+    history = [
+        {"role": role, "content": f"{role} turn {n}"} for n in range(6) for role in ("user", "assistant")
+    ]
+    arguments = {"system": "Facts.", "history": history, "question": "When?", "reply_budget": 10}
+    per_message = sum(counter.message(m) for m in history[-6:])
+    fixed = counter.conversation(
+        [{"role": "system", "content": "Facts."}, {"role": "user", "content": "When?"}]
+    )
+    window = 10 + fixed + per_message  # the newest three pairs fit by their per-message counts
+    result = trim_to_window(counter, context_window=window, **arguments)  # type: ignore[arg-type]
+    assert result.prompt_tokens == len(template.render(result.messages)) <= window - 10
+    kept = result.messages[1:-1]
+    assert kept == history[-4:], "two pairs fit as rendered; the third pair's question went with its answer"
+    assert len(template.render([result.messages[0], *history[-6:], result.messages[-1]])) > window - 10
 
 
 def test_nothing_fits_is_an_error_not_a_silent_cut() -> None:
@@ -254,6 +295,39 @@ async def test_the_answer_prompt_fits_by_the_target_s_own_count() -> None:
         messages = await builder.trimmed(request, report)
         assert await gateway.prompt_tokens(LLMRole.TARGET, messages) <= 1200
         assert report.dropped_turns > estimated.dropped_turns
+    finally:
+        await gateway.close()
+        await double.stop()
+
+
+async def test_a_target_that_cannot_count_gets_the_estimated_prompt_and_a_warning(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """/tokenize down: the reply is not lost for want of a count; the turns the estimate chose
+    go, and the log says the size was estimated."""
+    double = OpenAIDouble({"Qwen/Qwen2.5-7B-Instruct": ScriptedModel(lambda text: "ok")})
+    double.models["Qwen/Qwen2.5-7B-Instruct"].faults.extend(Fault("500", path="/tokenize") for _ in range(9))
+    await double.start()
+    endpoint = LLMEndpoint(base_url=double.base_url, model="Qwen/Qwen2.5-7B-Instruct", context_window=1400)
+    gateway = LLMGateway(LLMRoles(target=[endpoint], retries=0))
+    try:
+        request = AnswerRequest("When does it arrive?", Language.EN, None, "", history=conversation(40))
+        estimated = trim_to_window(
+            counter_for(endpoint),
+            system=SYSTEM_PROMPT.format(language="English", facts="(none)", faq="(none)"),
+            history=request.history,
+            question=request.question,
+            context_window=1400,
+            reply_budget=200,
+        )
+        report = ReplyReport()
+        with caplog.at_level(logging.WARNING, logger="services.llm.prompts"):
+            messages = await PromptBuilder(gateway, reply_budget=200, summarizer=None).trimmed(
+                request, report
+            )
+        assert messages[1:] == estimated.messages[1:] and report.dropped_turns == estimated.dropped_turns > 0
+        assert any("prompt size estimated" in record.getMessage() for record in caplog.records)
+        assert double.calls("/tokenize"), "the target was asked first"
     finally:
         await gateway.close()
         await double.stop()
