@@ -705,6 +705,12 @@ HOME_FAQ = (
         ("We don't offer refunds in cash.", True, "a denial before its refund"),
         ("Refunds in cash aren't possible, sorry.", True, "a denial just after its refund"),
         ("We'll send a replacement or refund, whichever you choose.", True, "the FAQ's choice"),
+        (
+            "Gift wrapping is 2,000원 per item, and shipping is free on orders over 50,000원.",
+            True,
+            "a waiver read of its own part of the sentence",
+        ),
+        ("Shipping is 3,000원 per order, and gift wrapping is free.", False, "free wrapping"),
     ],
 )
 def test_promises_waivers_and_measures_the_faq_does_not_make(reply: str, ok: bool, why: str) -> None:
