@@ -13,10 +13,10 @@ from collections.abc import AsyncIterator
 import pytest
 from aiohttp import web
 
-from bench.openai_double import OpenAIDouble, ScriptedModel
+from bench.openai_double import Fault, OpenAIDouble, ScriptedModel
 from services.faq.lookup import FaqAnswer, FaqLookupAnswerer
 from services.llm.acceptance import TopScores, accept_block
-from services.llm.config import LLMEndpoint, LLMRoles, VerifyMode
+from services.llm.config import LLMEndpoint, LLMRole, LLMRoles, VerifyMode
 from services.llm.gateway import LLMGateway
 from services.llm.speculative import AnswerRequest, SpeculativeAnswerer, Step, VerifiedAnswer
 from services.llm.token_verifier import TokenModeProbe
@@ -216,6 +216,28 @@ async def test_a_refused_tokenize_probe_is_asked_again_after_a_cool_down(gateway
         assert await probe.supported(gateway) is True and len(probes) == 2
     finally:
         await runner.cleanup()
+
+
+async def test_an_endpoint_probed_without_token_mode_is_not_asked_for_tokens_at_a_reply(
+    gateways: list[LLMGateway],
+) -> None:
+    """The start-up probe found no /tokenize: each reply goes to judge mode at once, with no
+    /tokenize call (and no 404 in the server's log) per reply."""
+    double = OpenAIDouble({"m": ScriptedModel(lambda text: "ok")})
+    double.models["m"].faults.extend(Fault("500", path="/tokenize") for _ in range(3))
+    await double.start()
+    try:
+        gateway = LLMGateway(LLMRoles(target=[LLMEndpoint(base_url=double.base_url, model="m")], retries=0))
+        gateways.append(gateway)
+        await gateway.probe()
+        found = gateway.capabilities(LLMRole.TARGET)
+        assert found is not None and found.chat and not found.tokenize
+        asked = len(double.calls("/tokenize"))
+        probe = TokenModeProbe(recheck_after=300, clock=Clock())
+        assert [await probe.supported(gateway) for _ in range(3)] == [False, False, False]
+        assert len(double.calls("/tokenize")) == asked
+    finally:
+        await double.stop()
 
 
 # --- the same on the local engine ---------------------------------------------

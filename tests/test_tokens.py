@@ -128,6 +128,23 @@ def test_turns_chosen_by_their_own_counts_still_go_until_the_rendered_prompt_fit
     assert len(template.render([result.messages[0], *history[-6:], result.messages[-1]])) > window - 10
 
 
+def test_the_oldest_answer_is_not_kept_without_its_question() -> None:
+    """Room for three turns of four: the newest question and answer, and not the oldest answer
+    alone (it goes with the question before it, which does not fit)."""
+    history = [
+        {"role": "user", "content": "Do you ship to Jeju?"},
+        {"role": "assistant", "content": "Yes, with a 3,000 won surcharge."},
+        {"role": "user", "content": "And to Ulleungdo?"},
+        {"role": "assistant", "content": "Yes, the same surcharge."},
+    ]
+    arguments = {"system": "Facts.", "history": history, "question": "How long?", "reply_budget": 10}
+    fixed = [{"role": "system", "content": "Facts."}, {"role": "user", "content": "How long?"}]
+    three = COUNTER.conversation([fixed[0], *history[1:], fixed[1]])
+    assert three < COUNTER.conversation([fixed[0], *history, fixed[1]])
+    result = trim_to_window(COUNTER, context_window=three + 10, **arguments)  # type: ignore[arg-type]
+    assert result.messages[1:-1] == history[2:] and result.dropped_turns == 2
+
+
 def test_nothing_fits_is_an_error_not_a_silent_cut() -> None:
     with pytest.raises(ContextOverflow):
         trim_to_window(

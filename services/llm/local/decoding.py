@@ -208,14 +208,10 @@ class Decoder:
             stats.drafted += len(draft)
             stats.accepted += kept
             policy.update(len(draft), kept)
-            if kept < len(draft) or draft:
+            if draft:
                 self.model.truncate(n_past + 1 + kept)  # drop the rejected tail from the cache
-            if self.model.eos in accepted:
-                accepted = accepted[: accepted.index(self.model.eos)]
-                context.extend(accepted)
-                out.extend(accepted)
-                pending = self.model.eos
-                break
+            if self.model.eos in accepted:  # the reply ends inside the draft
+                accepted, next_token = accepted[: accepted.index(self.model.eos)], self.model.eos
             context.extend(accepted)
             out.extend(accepted)
             assert next_token is not None  # None only after an accepted end token, handled above
