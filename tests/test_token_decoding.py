@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from services.llm.local.decoding import DecodeStats, Decoder, DraftPolicy, PassCosts, lookup_draft
+from services.llm.local.decoding import Decoder, DecodeStats, DraftPolicy, PassCosts, lookup_draft
 
 
 class ReferenceModel:
