@@ -18,6 +18,7 @@ from bench.openai_double import ChatRequest, OpenAIDouble, ScriptedModel
 from services.faq.lookup import FaqAnswer, FaqDocument, FaqLookupAnswerer
 from services.llm.arithmetic import counts
 from services.llm.config import LLMEndpoint, LLMRoles
+from services.llm.fact_claims import claims
 from services.llm.fact_guard import FactGuard, customer_wrote
 from services.llm.gateway import LLMGateway
 from services.llm.prompts import INSTRUCTIONS, SYSTEM_PROMPT
@@ -572,6 +573,37 @@ def test_a_worked_out_amount_keeps_its_own_subject() -> None:
 )
 def test_the_counts_a_multiple_may_use(sentence: str, counted: set[int]) -> None:
     assert counts(sentence) == counted
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("We answer chat 24/7.", [("24", {"bare:24", "id:24"}), ("7", {"bare:7", "id:7"})]),
+        ("Order 13/13 arrives.", [("13/13", {"literal:13/13"})]),
+        ("Pick it up at 2.5 p.m.", [("2.5 p.m.", {"bare:2.5"})]),
+        ("Orders placed before midnight ship next day.", [("midnight", {"time:00:00"})]),
+        ("Version 1.2.3 of the app", [("1.2", {"bare:1.2"}), ("3", {"bare:3", "id:3"})]),
+        ("時間は十分にあります。", []),
+        ("이삼일 걸려요.", []),
+        ("It takes 5-3 days", [("5", {"bare:5", "id:5"}), ("3 days", {"day:3"})]),
+    ],
+    ids=[
+        "round the clock",
+        "no such date",
+        "no such time",
+        "midnight",
+        "a version",
+        "enough",
+        "two or three days",
+        "no range",
+    ],
+)
+def test_what_is_no_date_time_or_range_is_read_as_what_it_is(
+    text: str, read: list[tuple[str, set[str]]]
+) -> None:
+    """Neither "24/7" nor "13/13" is a date; "2.5 p.m." is no time; midnight is 00:00; "十分" is
+    "enough" and "이삼일" "two or three days", no number; "5-3 days" is no range."""
+    assert [(claim.text, set(claim.needs)) for claim in claims(text)] == read
 
 
 def test_a_two_digit_year_is_this_century() -> None:
