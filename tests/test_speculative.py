@@ -442,6 +442,30 @@ async def test_turns_that_do_not_fit_are_summarised_in_the_background_incrementa
     assert "0번 질문" not in extension, "turns already in the note are not sent again"
 
 
+async def test_the_notes_kept_are_bounded_and_the_least_recently_used_goes_first(double, gateways) -> None:  # type: ignore[no-untyped-def]
+    """A summariser keeping two notes, three conversations: the one used least recently is
+    forgotten (its note written again when asked), the two others are still there."""
+    from services.llm.summaries import TurnSummarizer
+
+    double.models["drafter"].answer = lambda q: f"note {q.split('MORE OF THE CHAT:')[1].split()[1]}"
+    summarizer = TurnSummarizer(small_window_gateway(double, gateways, verify="judge"), cache_size=2)
+    chats = {name: [{"role": "user", "content": f"{name} asked"}] for name in ("first", "second", "third")}
+
+    async def note(name: str) -> str:
+        text = summarizer.note_for(chats[name], ledger=CallLedger())
+        await summarizer.settled()
+        return text
+
+    assert [await note(name) for name in ("first", "second")] == ["", ""]
+    assert await note("first") == "note first", "used: now the most recent"
+    assert await note("third") == ""
+    assert await note("first") == "note first" and await note("third") == "note third"
+    written = len(double.calls("/v1/chat/completions", "drafter"))
+    assert await note("second") == "", "the least recently used went"
+    assert len(double.calls("/v1/chat/completions", "drafter")) == written + 1, "and is written again"
+    assert await note("second") == "note second"
+
+
 @pytest.mark.parametrize("verify", ["token", "judge"])
 async def test_a_failing_drafter_drops_the_old_turns_and_the_target_answers(double, gateways, verify) -> None:  # type: ignore[no-untyped-def]
     """Neither the summary nor the draft can be had; the customer still gets the target's answer."""
