@@ -8,7 +8,7 @@
 A mutant is one change at one place of one module: a comparison turned (`<` for `<=`, `==` for
 `!=`, `in` for `not in`), `and` for `or`, `+` for `-`, `*` for `/`, a `not` dropped, a condition
 negated, an integer moved by one, a fraction by a quarter of itself, `True` for `False`, a returned
-value replaced by `None`, `break` for `continue`, a call made as a statement left out. Strings,
+value replaced by `None` (but `False`, which is as falsy), `break` for `continue`, a call made as a statement left out. Strings,
 docstrings, annotations and f-strings are left alone. Each mutant is written into a copy of the
 tree (tracked and untracked files, no `.git`, no `.venv`), and the tests that name the package are
 run there with this interpreter (`-x`, SQLite only); a mutant no test fails is printed with its
@@ -149,7 +149,9 @@ def _statement_variants(node: ast.stmt) -> Iterator[tuple[str, str]]:
     if isinstance(node, (ast.If, ast.While)):
         yield "condition negated", f"not ({ast.unparse(node.test)})"
     elif isinstance(node, ast.Return) and node.value is not None:
-        if not (isinstance(node.value, ast.Constant) and node.value.value is None):
+        # `return False` as None is falsy all the same (the constant's own mutant turns it True).
+        value = node.value.value if isinstance(node.value, ast.Constant) else ...
+        if value is not None and value is not False:
             yield "return None", "return None"
     elif isinstance(node, ast.Break):
         yield "loop", "continue"

@@ -158,3 +158,19 @@ def test_the_learning_bound_counts_right_answers_within_the_false_budget() -> No
     weights, bias, bar = fitted([half], FALSE_BUDGET)
     coverage, wrong = answered(half, (weights, bias, bar))
     assert coverage == 0.6 and wrong <= 2
+
+
+def test_a_returned_false_is_not_replaced_by_none_but_a_returned_zero_is() -> None:
+    """None is as falsy as False: that mutant could only survive. 0 is a number, None is not."""
+    import uuid
+
+    from bench.mutations import ROOT, mutants_of
+
+    path = ROOT / f".mutation-sample-{uuid.uuid4().hex[:8]}.py"
+    path.write_text("def f(x):\n    if x:\n        return False\n    return 0\n", encoding="utf-8")
+    try:
+        found = {(mutant.original, mutant.kind) for mutant in mutants_of(path)}
+    finally:
+        path.unlink()
+    assert ("return 0", "return None") in found and ("return False", "return None") not in found
+    assert ("False", "constant") in found, "False still becomes True"

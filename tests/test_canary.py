@@ -372,6 +372,8 @@ def test_a_schedule_s_steps_are_increasing_percentages_up_to_a_hundred() -> None
     from pydantic import ValidationError
 
     assert CanarySchedule(arm="candidate", steps=[0.5, 99.5, 100]).steps == [0.5, 99.5, 100]
+    default = CanarySchedule(arm="candidate")
+    assert (default.steps, default.every) == ([5.0, 25.0, 50.0, 100.0], 86400.0), "as docs/llm.md says"
     bad: list[list[float]] = [[5, 100.5], [0, 50], [50, 25], [25, 25, 100]]
     for steps in bad:
         with pytest.raises(ValidationError, match="increasing percentages above 0, at most 100"):
