@@ -586,6 +586,8 @@ def test_the_counts_a_multiple_may_use(sentence: str, counted: set[int]) -> None
         ("時間は十分にあります。", []),
         ("이삼일 걸려요.", []),
         ("It takes 5-3 days", [("5", {"bare:5", "id:5"}), ("3 days", {"day:3"})]),
+        ("当店一番人気のマグカップです。", []),
+        ("三越で買えます。", []),
     ],
     ids=[
         "round the clock",
@@ -596,13 +598,16 @@ def test_the_counts_a_multiple_may_use(sentence: str, counted: set[int]) -> None
         "enough",
         "two or three days",
         "no range",
+        "a kanji numeral in a word",
+        "a kanji numeral in a name",
     ],
 )
 def test_what_is_no_date_time_or_range_is_read_as_what_it_is(
     text: str, read: list[tuple[str, set[str]]]
 ) -> None:
     """Neither "24/7" nor "13/13" is a date; "2.5 p.m." is no time; midnight is 00:00; "十分" is
-    "enough" and "이삼일" "two or three days", no number; "5-3 days" is no range."""
+    "enough" and "이삼일" "two or three days", no number; "5-3 days" is no range; a kanji numeral
+    with no unit after it is part of a word (一番, 三越)."""
     assert [(claim.text, set(claim.needs)) for claim in claims(text)] == read
 
 
