@@ -588,6 +588,7 @@ def test_the_counts_a_multiple_may_use(sentence: str, counted: set[int]) -> None
         ("It takes 5-3 days", [("5", {"bare:5", "id:5"}), ("3 days", {"day:3"})]),
         ("当店一番人気のマグカップです。", []),
         ("三越で買えます。", []),
+        ("7일 반품 가능해요.", [("7일", {"day:7", "dom:7"})]),
     ],
     ids=[
         "round the clock",
@@ -600,6 +601,7 @@ def test_the_counts_a_multiple_may_use(sentence: str, counted: set[int]) -> None
         "no range",
         "a kanji numeral in a word",
         "a kanji numeral in a name",
+        "반 (half) is an hour's only",
     ],
 )
 def test_what_is_no_date_time_or_range_is_read_as_what_it_is(
