@@ -589,6 +589,8 @@ def test_the_counts_a_multiple_may_use(sentence: str, counted: set[int]) -> None
         ("当店一番人気のマグカップです。", []),
         ("三越で買えます。", []),
         ("7일 반품 가능해요.", [("7일", {"day:7", "dom:7"})]),
+        ("3000원 반값이에요.", [("3000원", {"KRW:3000"})]),
+        ("半額で3000円です。", [("3000円", {"JPY:3000"})]),
     ],
     ids=[
         "round the clock",
@@ -602,6 +604,8 @@ def test_the_counts_a_multiple_may_use(sentence: str, counted: set[int]) -> None
         "a kanji numeral in a word",
         "a kanji numeral in a name",
         "반 (half) is an hour's only",
+        "반값 is half price",
+        "半額 is half price",
     ],
 )
 def test_what_is_no_date_time_or_range_is_read_as_what_it_is(
@@ -611,6 +615,33 @@ def test_what_is_no_date_time_or_range_is_read_as_what_it_is(
     "enough" and "이삼일" "two or three days", no number; "5-3 days" is no range; a kanji numeral
     with no unit after it is part of a word (一番, 三越)."""
     assert [(claim.text, set(claim.needs)) for claim in claims(text)] == read
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("배송 준비에 1시간 반 걸려요.", ("1시간 반", {"hour:1.5"})),
+        ("무게는 2kg 반 정도예요.", ("2kg 반", {"mass:2500"})),
+        ("一時間半かかります。", ("一時間半", {"hour:1.5"})),
+        ("一時間かかります。", ("一時間", {"hour:1"})),
+        ("重さは2キロ半です。", ("2キロ半", {"mass:2500"})),
+        ("It takes an hour and a half.", ("an hour and a half", {"hour:1.5"})),
+        ("お届けまで3日半かかります。", ("3日半", {"day:3.5"})),
+        ("保証は1年半です。", ("1年半", {"year:1.5"})),
+    ],
+)
+def test_a_duration_or_a_measure_and_a_half(text: str, read: tuple[str, set[str]]) -> None:
+    """Half its unit more, in each language; not in 반품, 반값 or 半額 (see the table above)."""
+    assert [(claim.text, set(claim.needs)) for claim in claims(text)] == [read]
+
+
+def test_and_a_half_is_checked_against_the_facts() -> None:
+    sources = "Gift wrapping takes 1 hour. The kettle weighs 2.5 kg."
+    guard = FactGuard(sources)
+    assert not guard.check("포장은 1시간 반 걸려요.").ok
+    assert guard.check("포장은 1시간 걸려요.").ok
+    assert guard.check("주전자 무게는 2kg 반이에요.").ok
+    assert not guard.check("The kettle weighs 2 kg.").ok
 
 
 def test_a_two_digit_year_is_this_century() -> None:

@@ -266,6 +266,21 @@ _PREFIX_DAYTIME = re.compile(r"(오전|새벽|아침|午前|오후|저녁|밤|�
 _PM_WORDS = {"오후", "저녁", "밤", "午後"}
 _HALF_HOUR = re.compile(r" ?(?:반|半)")
 _MINUTES = re.compile(r" ?(\d{1,2}) ?(?:분|分)")
+_AND_A_HALF = re.compile(
+    r" ?반(?:(?![가-힣])|(?=이|입니|정도|쯤|으로|까지))|半(?![額分年日月期])|\s+and\s+a\s+half\b",
+    re.IGNORECASE,
+)
+"""After a duration or a measure: half of its unit more (not 반품, 반값, 半額)."""
+
+
+def _and_a_half(unit: str | None) -> bool:
+    """A unit that can take "and a half": durations and measures, not a time, a date or money."""
+    if unit is None:
+        return False
+    return unit in ("hour", "day", "day|dom", "bday", "week", "month", "year") or (
+        ":" in unit and unit.split(":")[0] in ("mass", "volume", "length")
+    )
+
 
 _DIGITS = r"\d+(?:,\d{3})*(?:\.\d+)?"
 _MAGNITUDES = "[万萬億千百十만억천백십]"
@@ -395,9 +410,10 @@ def _quantities(text: str) -> list[_Quantity]:
         if (
             match.group() == "一"
             and text.startswith("時", match.end())
+            and not text.startswith("時間", match.end())
             and not _PREFIX_DAYTIME.search(text[: match.start()])
         ):
-            continue  # 一時: "for a while"
+            continue  # 一時: "for a while" (一時間 is an hour)
         add(match.start(), match.end(), cjk_value(match.group()), needs_unit=True)
     for match in _SINO_KOREAN.finditer(text):
         body = match.group()
@@ -439,6 +455,9 @@ def _attach_unit(text: str, quantity: _Quantity) -> None:
         _DURATION_AFTER.match(text, quantity.end) or _DURATION_BEFORE.search(text[: quantity.start])
     ):
         quantity.unit = "day"
+    if _and_a_half(quantity.unit) and (half := _AND_A_HALF.match(text, quantity.end)):
+        quantity.value += Decimal("0.5")  # "1시간 반", "2キロ半", "an hour and a half"
+        quantity.unit, quantity.end = "day" if quantity.unit == "day|dom" else quantity.unit, half.end()
     if quantity.unit == "clock" and not quantity.minute:
         if half := _HALF_HOUR.match(text, quantity.end):
             quantity.minute, quantity.end = 30, half.end()
