@@ -4,6 +4,7 @@
     python -m bench.mutations services/llm --sample 40 --seed 7   # the same sample again
     python -m bench.mutations services/llm --list                 # every site, no test run
     python -m bench.mutations services/llm --sample 200 --by-coverage   # faster: see below
+    python -m bench.mutations services/llm --under services/llm/fact_claims.py --by-coverage
 
 A mutant is one change at one place of one module: a comparison turned (`<` for `<=`, `==` for
 `!=`, `in` for `not in`), `and` for `or`, `+` for `-`, `*` for `/`, a `not` dropped, a condition
@@ -354,12 +355,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--tests", nargs="*", default=None, help="default: the tests naming the package")
     parser.add_argument("--list", action="store_true", help="print every site and stop")
+    parser.add_argument("--under", default="", help="only the sites in files under this path, e.g. a module")
     parser.add_argument(
         "--by-coverage", action="store_true", help="each mutant gets only the tests that run its statement"
     )
     args = parser.parse_args(argv)
 
-    every = sites(args.package)
+    every = [mutant for mutant in sites(args.package) if mutant.path.startswith(args.under)]
     if args.list:
         for mutant in every:
             print(mutant.describe())

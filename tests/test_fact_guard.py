@@ -620,18 +620,20 @@ def test_what_is_no_date_time_or_range_is_read_as_what_it_is(
 @pytest.mark.parametrize(
     ("text", "read"),
     [
-        ("배송 준비에 1시간 반 걸려요.", ("1시간 반", {"hour:1.5"})),
+        ("배송 준비에 1시간 반 걸려요.", ("1시간 반", {"hour:1.5", "minute:90"})),
         ("무게는 2kg 반 정도예요.", ("2kg 반", {"mass:2500"})),
-        ("一時間半かかります。", ("一時間半", {"hour:1.5"})),
-        ("一時間かかります。", ("一時間", {"hour:1"})),
+        ("一時間半かかります。", ("一時間半", {"hour:1.5", "minute:90"})),
+        ("一時間かかります。", ("一時間", {"hour:1", "minute:60"})),
         ("重さは2キロ半です。", ("2キロ半", {"mass:2500"})),
-        ("It takes an hour and a half.", ("an hour and a half", {"hour:1.5"})),
+        ("It takes an hour and a half.", ("an hour and a half", {"hour:1.5", "minute:90"})),
         ("お届けまで3日半かかります。", ("3日半", {"day:3.5"})),
         ("保証は1年半です。", ("1年半", {"year:1.5"})),
+        ("Wrapping takes half an hour.", ("half an hour", {"hour:0.5", "minute:30"})),
     ],
 )
 def test_a_duration_or_a_measure_and_a_half(text: str, read: tuple[str, set[str]]) -> None:
-    """Half its unit more, in each language; not in 반품, 반값 or 半額 (see the table above)."""
+    """Half its unit more, in each language ("half an hour": half of it); not in 반품, 반값 or 半額
+    (see the table above)."""
     assert [(claim.text, set(claim.needs)) for claim in claims(text)] == [read]
 
 
@@ -639,9 +641,32 @@ def test_and_a_half_is_checked_against_the_facts() -> None:
     sources = "Gift wrapping takes 1 hour. The kettle weighs 2.5 kg."
     guard = FactGuard(sources)
     assert not guard.check("포장은 1시간 반 걸려요.").ok
+    assert not guard.check("Wrapping takes half an hour.").ok
     assert guard.check("포장은 1시간 걸려요.").ok
     assert guard.check("주전자 무게는 2kg 반이에요.").ok
     assert not guard.check("The kettle weighs 2 kg.").ok
+
+
+@pytest.mark.parametrize(
+    ("reply", "ok"),
+    [
+        ("Assembly takes 90 minutes.", True),
+        ("조립은 1시간 30분 걸려요.", True),
+        ("組み立ては1時間30分かかります。", True),
+        ("Assembly takes one hour and thirty minutes.", True),
+        ("포장은 1시간 20분 걸려요.", True),
+        ("Wrapping takes 4800 seconds.", False),
+        ("조립은 1시간 40분 걸려요.", False),
+        ("Assembly takes 2 hours.", False),
+        ("조립은 1시간이고 포장은 30분이에요.", False),
+    ],
+)
+def test_hours_and_minutes_are_one_length_of_time(reply: str, ok: bool) -> None:
+    """1.5 hours, 90 minutes and "1시간 30분" say the same; an hour and a half-hour said of two
+    things are two claims."""
+    guard = FactGuard("Assembly takes 1.5 hours. Wrapping takes 80 minutes.")
+    verdict = guard.check(reply)
+    assert verdict.ok is ok, verdict.reason or "passed"
 
 
 def test_a_two_digit_year_is_this_century() -> None:

@@ -271,6 +271,7 @@ _AND_A_HALF = re.compile(
     re.IGNORECASE,
 )
 """After a duration or a measure: half of its unit more (not 반품, 반값, 半額)."""
+_HALF_A = re.compile(r"\bhalf\s+$", re.IGNORECASE)
 
 
 def _and_a_half(unit: str | None) -> bool:
@@ -344,6 +345,9 @@ class _Quantity:
             return {f"time:{h:02d}:{self.minute:02d}" for h in hours if 0 <= h < 24}
         if self.unit == "week":
             return {"day:" + _number(self.value * 7)}
+        if self.unit in ("hour", "minute"):  # 1.5 hours and 90 minutes are one length of time
+            minutes = self.value * 60 if self.unit == "hour" else self.value
+            return {"minute:" + _number(minutes), "hour:" + _number(minutes / 60)}
         if ":" in self.unit:  # a measure, in its base unit: 0.8 kg and 800 g are one weight
             dimension, factor = self.unit.split(":")
             return {f"{dimension}:{_number(self.value * Decimal(factor))}"}
@@ -455,7 +459,14 @@ def _attach_unit(text: str, quantity: _Quantity) -> None:
         _DURATION_AFTER.match(text, quantity.end) or _DURATION_BEFORE.search(text[: quantity.start])
     ):
         quantity.unit = "day"
-    if _and_a_half(quantity.unit) and (half := _AND_A_HALF.match(text, quantity.end)):
+    if (
+        _and_a_half(quantity.unit)
+        and quantity.value == 1
+        and text[quantity.start : quantity.start + 1].lower() == "a"
+        and (half := _HALF_A.search(text, 0, quantity.start))
+    ):
+        quantity.value, quantity.start = Decimal("0.5"), half.start()  # "half an hour", "half a kilo"
+    elif _and_a_half(quantity.unit) and (half := _AND_A_HALF.match(text, quantity.end)):
         quantity.value += Decimal("0.5")  # "1시간 반", "2キロ半", "an hour and a half"
         quantity.unit, quantity.end = "day" if quantity.unit == "day|dom" else quantity.unit, half.end()
     if quantity.unit == "clock" and not quantity.minute:
@@ -490,6 +501,7 @@ def _ranges(text: str, quantities: list[_Quantity]) -> Iterator[tuple[int, int, 
         measured = right.unit is not None and ":" in right.unit
         if left.unit is None and measured and _TIMES_SIGN.fullmatch(text[left.end : right.start]):
             left.unit = right.unit
+    quantities = _hours_and_minutes(text, quantities)
     index = 0
     while index < len(quantities):
         first = quantities[index]
@@ -500,6 +512,26 @@ def _ranges(text: str, quantities: list[_Quantity]) -> Iterator[tuple[int, int, 
         else:
             yield first.start, first.end, _single_claim(text, first)
             index += 1
+
+
+_HOURS_AND = re.compile(r" ?(?:and )?", re.IGNORECASE)
+
+
+def _hours_and_minutes(text: str, quantities: list[_Quantity]) -> list[_Quantity]:
+    """Hours and then minutes as one length of time: "1시간 30분", "1時間30分", "an hour and 30 minutes"."""
+    merged: list[_Quantity] = []
+    for quantity in quantities:
+        last = merged[-1] if merged else None
+        if (
+            last is not None
+            and last.unit == "hour"
+            and quantity.unit == "minute"
+            and _HOURS_AND.fullmatch(text[last.end : quantity.start])
+        ):
+            last.value, last.unit, last.end = last.value * 60 + quantity.value, "minute", quantity.end
+            continue
+        merged.append(quantity)
+    return merged
 
 
 def _joined(text: str, first: _Quantity, second: _Quantity) -> bool:
