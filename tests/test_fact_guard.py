@@ -584,7 +584,7 @@ def test_the_counts_a_multiple_may_use(sentence: str, counted: set[int]) -> None
         ("Orders placed before midnight ship next day.", [("midnight", {"time:00:00"})]),
         ("Version 1.2.3 of the app", [("1.2", {"bare:1.2"}), ("3", {"bare:3", "id:3"})]),
         ("時間は十分にあります。", []),
-        ("이삼일 걸려요.", []),
+        ("이삼십 분 걸려요.", []),
         ("It takes 5-3 days", [("5", {"bare:5", "id:5"}), ("3 days", {"day:3"})]),
         ("当店一番人気のマグカップです。", []),
         ("三越で買えます。", []),
@@ -599,7 +599,7 @@ def test_the_counts_a_multiple_may_use(sentence: str, counted: set[int]) -> None
         "midnight",
         "a version",
         "enough",
-        "two or three days",
+        "twenty or thirty minutes",
         "no range",
         "a kanji numeral in a word",
         "a kanji numeral in a name",
@@ -612,7 +612,7 @@ def test_what_is_no_date_time_or_range_is_read_as_what_it_is(
     text: str, read: list[tuple[str, set[str]]]
 ) -> None:
     """Neither "24/7" nor "13/13" is a date; "2.5 p.m." is no time; midnight is 00:00; "十分" is
-    "enough" and "이삼일" "two or three days", no number; "5-3 days" is no range; a kanji numeral
+    "enough", and "이삼십 분" (20-30 minutes) no number read; "5-3 days" is no range; a kanji numeral
     with no unit after it is part of a word (一番, 三越)."""
     assert [(claim.text, set(claim.needs)) for claim in claims(text)] == read
 
@@ -666,6 +666,24 @@ def test_hours_and_minutes_are_one_length_of_time(reply: str, ok: bool) -> None:
     things are two claims."""
     guard = FactGuard("Assembly takes 1.5 hours. Wrapping takes 80 minutes.")
     verdict = guard.check(reply)
+    assert verdict.ok is ok, verdict.reason or "passed"
+
+
+@pytest.mark.parametrize(
+    ("reply", "ok"),
+    [
+        ("배송은 이삼일 걸려요.", True),
+        ("배송은 사나흘 걸려요.", False),
+        ("배송은 하루이틀이면 와요.", False),
+        ("조립은 두세 시간 걸려요.", True),
+        ("조립은 서너 시간 걸려요.", False),
+        ("일이 있어서 두세 개 더 주문할게요.", True),
+    ],
+)
+def test_two_neighbouring_numbers_in_one_korean_word_are_a_range(reply: str, ok: bool) -> None:
+    """이삼일 and 두세 시간 say 2-3 days and 2-3 hours; 사나흘 (3-4 days), 하루이틀 (1-2 days) and
+    서너 시간 (3-4 hours) say other ranges; with no unit after it (두세 개, 일이) a pair claims nothing."""
+    verdict = FactGuard("Delivery takes 2-3 days. Assembly takes 2-3 hours.").check(reply)
     assert verdict.ok is ok, verdict.reason or "passed"
 
 

@@ -26,6 +26,8 @@ from services.shop.phone import normalize_phone
 from services.text.numerals import (
     ENGLISH_SCALES,
     ENGLISH_SMALL,
+    KOREAN_DAY_PAIRS,
+    KOREAN_PAIRS,
     NATIVE_KOREAN_DAYS,
     cjk_value,
     english_value,
@@ -425,7 +427,7 @@ def _quantities(text: str) -> list[_Quantity]:
             text, match.end()
         )
         if not _SINO_PLACES & set(body) and (len(body) > 1 or not lone_digit_unit):
-            # 이삼일 ("two or three days") is no number we can read; 오일 is "oil"
+            # 이삼일 ("two or three days") is `_word_ranges`'s; 오일 is "oil"
             continue
         add(match.start(), match.end(), cjk_value(body), needs_unit=True)
     for match in _NATIVE_KOREAN_DAYS.finditer(text):
@@ -582,6 +584,28 @@ def _range_claim(text: str, first: _Quantity, second: _Quantity) -> Claim:
     return Claim(written, shown, frozenset(needs), frozenset(needs | {raw} | ends))
 
 
+_KOREAN_DAY_PAIR = re.compile(r"(?<![가-힣])(?:" + "|".join(KOREAN_DAY_PAIRS) + ")")
+_KOREAN_PAIR = re.compile(r"(?<![가-힣])(?:" + "|".join(sorted(KOREAN_PAIRS, key=len, reverse=True)) + ")")
+
+
+def _word_ranges(text: str) -> Iterator[tuple[int, int, Claim]]:
+    """Two neighbouring numbers in one Korean word, read as the range they say: 사나흘 (3-4 days),
+    두세 시간 (2-3 hours), 이삼일 (2-3 days); a pair with no unit after it is no claim."""
+    for match in _KOREAN_DAY_PAIR.finditer(text):
+        low, high = KOREAN_DAY_PAIRS[match.group()]
+        first = _Quantity(match.start(), match.end(), Decimal(low), unit="day")
+        second = _Quantity(match.start(), match.end(), Decimal(high), unit="day")
+        yield match.start(), match.end(), _range_claim(text, first, second)
+    for match in _KOREAN_PAIR.finditer(text):
+        low, high = KOREAN_PAIRS[match.group()]
+        first = _Quantity(match.start(), match.end(), Decimal(low))
+        _attach_unit(text, first)
+        if first.unit is None or first.unit in CURRENCIES:
+            continue
+        second = _Quantity(first.start, first.end, Decimal(high), unit=first.unit)
+        yield first.start, first.end, _range_claim(text, first, second)
+
+
 def _leftover_digits(text: str) -> Iterator[tuple[int, int, Claim]]:
     """Any digit no pass understood is still a claim: the guard fails closed."""
     for match in re.finditer(r"\d+", text):
@@ -640,6 +664,7 @@ def located_claims(prepared: str) -> list[tuple[int, int, Claim]]:
         _phones,
         _dates,
         _identifiers,
+        _word_ranges,
         lambda masked: _ranges(masked, _quantities(masked)),
         _leftover_digits,
     ]

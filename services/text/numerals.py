@@ -62,6 +62,20 @@ NATIVE_KOREAN_DAYS = {
     "아흐레": 9, "열흘": 10, "보름": 15,
 }  # fmt: skip
 """Native Korean day counts are words of their own: 이틀 is "2 days", no digit in sight."""
+KOREAN_PAIRS = {
+    "한두": (1, 2), "두세": (2, 3), "서너": (3, 4), "세네": (3, 4), "너덧": (4, 5), "네댓": (4, 5),
+    "네다섯": (4, 5), "대여섯": (5, 6), "대엿": (5, 6), "예닐곱": (6, 7), "일고여덟": (7, 8),
+    "일여덟": (7, 8), "여덟아홉": (8, 9),
+    "일이": (1, 2), "이삼": (2, 3), "삼사": (3, 4), "사오": (4, 5), "오륙": (5, 6), "오육": (5, 6),
+    "육칠": (6, 7), "칠팔": (7, 8), "팔구": (8, 9),
+}  # fmt: skip
+"""Two neighbouring numbers in one word, before a unit: 두세 시간 is "two or three hours", 이삼일 "2-3
+days" (Hangul digits only there: 일이 alone is "work")."""
+KOREAN_DAY_PAIRS = {
+    "하루이틀": (1, 2), "이틀사흘": (2, 3), "사나흘": (3, 4), "너더댓새": (4, 5), "네댓새": (4, 5),
+    "대엿새": (5, 6), "예니레": (6, 7),
+}  # fmt: skip
+"""Native Korean day counts of two neighbouring numbers: 사나흘 is "three or four days"."""
 
 
 def english_value(words: str) -> int:
