@@ -18,6 +18,7 @@ from services.llm.tokens import (
     GGUF_PREFIX,
     ContextOverflow,
     TokenCounter,
+    TrimResult,
     bpe_name_for,
     counter_for,
     encoding,
@@ -287,6 +288,18 @@ async def test_the_endpoint_s_count_drops_a_question_with_its_answer() -> None:
     assert trimmed.messages[1:-1] == conversation(3)[2:] and trimmed.dropped_turns == 2
 
 
+def estimated_prompt(endpoint: LLMEndpoint, request: AnswerRequest) -> TrimResult:
+    """The answer prompt trimmed by the o200k estimate alone, a 1,400-token window, 200 to reply."""
+    return trim_to_window(
+        counter_for(endpoint),
+        system=SYSTEM_PROMPT.format(language="English", facts="(none)", faq="(none)"),
+        history=request.history,
+        question=request.question,
+        context_window=1400,
+        reply_budget=200,
+    )
+
+
 async def test_the_answer_prompt_fits_by_the_target_s_own_count() -> None:
     """The answerer's prompt builder, not only the helper: a Korean history that fits by o200k's
     count but not by the model's own is trimmed until /tokenize says it fits."""
@@ -299,14 +312,7 @@ async def test_the_answer_prompt_fits_by_the_target_s_own_count() -> None:
     try:
         builder = PromptBuilder(gateway, reply_budget=200, summarizer=None)
         request = AnswerRequest("When does it arrive?", Language.EN, None, "", history=conversation(40))
-        estimated = trim_to_window(
-            counter_for(endpoint),
-            system=SYSTEM_PROMPT.format(language="English", facts="(none)", faq="(none)"),
-            history=request.history,
-            question=request.question,
-            context_window=1400,
-            reply_budget=200,
-        )
+        estimated = estimated_prompt(endpoint, request)
         assert await gateway.prompt_tokens(LLMRole.TARGET, estimated.messages) > 1200, "o200k alone overflows"
         report = ReplyReport()
         messages = await builder.trimmed(request, report)
@@ -329,14 +335,7 @@ async def test_a_target_that_cannot_count_gets_the_estimated_prompt_and_a_warnin
     gateway = LLMGateway(LLMRoles(target=[endpoint], retries=0))
     try:
         request = AnswerRequest("When does it arrive?", Language.EN, None, "", history=conversation(40))
-        estimated = trim_to_window(
-            counter_for(endpoint),
-            system=SYSTEM_PROMPT.format(language="English", facts="(none)", faq="(none)"),
-            history=request.history,
-            question=request.question,
-            context_window=1400,
-            reply_budget=200,
-        )
+        estimated = estimated_prompt(endpoint, request)
         report = ReplyReport()
         with caplog.at_level(logging.WARNING, logger="services.llm.prompts"):
             messages = await PromptBuilder(gateway, reply_budget=200, summarizer=None).trimmed(
