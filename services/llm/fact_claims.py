@@ -588,16 +588,28 @@ _KOREAN_DAY_PAIR = re.compile(r"(?<![가-힣])(?:" + "|".join(KOREAN_DAY_PAIRS) 
 _KOREAN_PAIR = re.compile(r"(?<![가-힣])(?:" + "|".join(sorted(KOREAN_PAIRS, key=len, reverse=True)) + ")")
 
 
+_ONE_DIGIT = "[1-9一二三四五六七八九]"
+_LISTED_PAIR = re.compile(
+    rf"(?<![\d.,、〇一二三四五六七八九十])(?<!, )({_ONE_DIGIT})(?:、|, ?)({_ONE_DIGIT})(?![\d.,、〇十百千])"
+)
+"""Two neighbouring numbers listed before a unit: "2、3日", "二、三日", "2, 3일" (two or three days)."""
+
+
 def _word_ranges(text: str) -> Iterator[tuple[int, int, Claim]]:
-    """Two neighbouring numbers in one Korean word, read as the range they say: 사나흘 (3-4 days),
-    두세 시간 (2-3 hours), 이삼일 (2-3 days); a pair with no unit after it is no claim."""
+    """Two neighbouring numbers said as one, read as the range they say: in one Korean word
+    (사나흘 3-4 days, 두세 시간 2-3 hours, 이삼일 2-3 days) or listed ("二、三日"); a pair with no
+    unit after it is no claim."""
     for match in _KOREAN_DAY_PAIR.finditer(text):
         low, high = KOREAN_DAY_PAIRS[match.group()]
         first = _Quantity(match.start(), match.end(), Decimal(low), unit="day")
         second = _Quantity(match.start(), match.end(), Decimal(high), unit="day")
         yield match.start(), match.end(), _range_claim(text, first, second)
-    for match in _KOREAN_PAIR.finditer(text):
-        low, high = KOREAN_PAIRS[match.group()]
+    pairs = [(match, *KOREAN_PAIRS[match.group()]) for match in _KOREAN_PAIR.finditer(text)]
+    for match in _LISTED_PAIR.finditer(text):
+        low, high = (cjk_value(number) for number in match.groups())
+        if high == low + 1:
+            pairs.append((match, int(low), int(high)))
+    for match, low, high in pairs:
         first = _Quantity(match.start(), match.end(), Decimal(low))
         _attach_unit(text, first)
         if first.unit is None or first.unit in CURRENCIES:
