@@ -606,9 +606,9 @@ def _word_ranges(text: str) -> Iterator[tuple[int, int, Claim]]:
         yield match.start(), match.end(), _range_claim(text, first, second)
     pairs = [(match, *KOREAN_PAIRS[match.group()]) for match in _KOREAN_PAIR.finditer(text)]
     for match in _LISTED_PAIR.finditer(text):
-        low, high = (cjk_value(number) for number in match.groups())
-        if high == low + 1:
-            pairs.append((match, int(low), int(high)))
+        listed = [int(cjk_value(number)) for number in match.groups()]
+        if listed[1] == listed[0] + 1:
+            pairs.append((match, listed[0], listed[1]))
     for match, low, high in pairs:
         first = _Quantity(match.start(), match.end(), Decimal(low))
         _attach_unit(text, first)
