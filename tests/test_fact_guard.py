@@ -830,6 +830,12 @@ HOME_FAQ = (
             "a waiver read of its own part of the sentence",
         ),
         ("Shipping is 3,000원 per order, and gift wrapping is free.", False, "free wrapping"),
+        ("반품 택배비는 저희가 낼게요.", False, "the shop paying the return"),
+        ("반품 배송비는 저희가 대신 내 드릴게요.", False, "the shop paying it instead"),
+        ("포장은 서비스로 해 드릴게요.", False, "서비스로: free of charge"),
+        ("고객 서비스 센터로 연락 주세요.", True, "customer service is no gift"),
+        ("반품 배송비는 고객님이 내셔야 해요.", True, "the customer paying is no waiver"),
+        ("배송비는 저희가 계산해서 알려 드릴게요.", True, "the shop working out a fee"),
     ],
 )
 def test_promises_waivers_and_measures_the_faq_does_not_make(reply: str, ok: bool, why: str) -> None:
