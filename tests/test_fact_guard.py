@@ -836,6 +836,13 @@ HOME_FAQ = (
         ("고객 서비스 센터로 연락 주세요.", True, "customer service is no gift"),
         ("반품 배송비는 고객님이 내셔야 해요.", True, "the customer paying is no waiver"),
         ("배송비는 저희가 계산해서 알려 드릴게요.", True, "the shop working out a fee"),
+        ("送料は当店で持ちます。", False, "the shop bearing the shipping"),
+        ("返品の送料はこちらで負担します。", False, "こちら: the shop"),
+        ("こちらでご確認ください。", True, "こちら with no fee"),
+        ("We'll upgrade you to express shipping.", False, "an upgrade"),
+        ("빠른 배송으로 바꿔 드릴게요.", False, "an upgrade in Korean"),
+        ("速達に変更いたします。", False, "an upgrade in Japanese"),
+        ("The app will upgrade itself.", True, "an app's upgrade"),
     ],
 )
 def test_promises_waivers_and_measures_the_faq_does_not_make(reply: str, ok: bool, why: str) -> None:
