@@ -843,6 +843,16 @@ HOME_FAQ = (
         ("빠른 배송으로 바꿔 드릴게요.", False, "an upgrade in Korean"),
         ("速達に変更いたします。", False, "an upgrade in Japanese"),
         ("The app will upgrade itself.", True, "an app's upgrade"),
+        ("商品はそのままお持ちいただいて構いません。", False, "keep it: 構いません grants"),
+        ("상품은 그냥 가지셔도 상관없어요.", False, "keep it: 상관없어요 grants"),
+        ("You can keep it, no problem.", False, "keep it: no problem grants"),
+        ("No problem, we don't offer cash refunds.", True, "no problem, then a denial"),
+        ("매니저님이 환불 승인하셨어요.", False, "an approval told in Korean"),
+        ("우선 처리해 드릴게요.", False, "priority handling"),
+        ("最優先で対応いたします。", False, "priority handling in Japanese"),
+        ("We'll ship your order first thing tomorrow with priority.", False, "priority shipping"),
+        ("우선 주문번호를 알려 주세요.", True, "우선: first of all"),
+        ("Your satisfaction is our priority.", True, "a priority that is no promise"),
     ],
 )
 def test_promises_waivers_and_measures_the_faq_does_not_make(reply: str, ok: bool, why: str) -> None:

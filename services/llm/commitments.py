@@ -328,6 +328,11 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"\b(?:like|just as) (?:a |our )?(?:\w+ )?members? (?:do|get|would)\b",
             r"(?:회원|멤버)\w{0,3}(?:과|와)\s*(?:같|동일|똑같)",
             r"(?:회원|멤버)(?:처럼|만큼)",
+            r"\bwith (?:top |high )?priority\b",
+            r"\bprioriti[sz]e (?:your|it|this)\b",
+            r"(?:우선|먼저)\s*(?:처리|배송|발송|출고)해\s*(?:드리|드릴|드려)",
+            r"最優先で",
+            r"優先的に(?:発送|対応|処理|手配)",
             r"会員(?:様)?(?:と同じ|と同様|並み)",
             r"past the (?:deadline|(?:return |exchange )?window|return period|time limit)",
             r"(?:deadline|window|period|time limit) (?:has |is )?(?:passed|over|expired|gone)",
@@ -413,6 +418,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"(?:承認|処理|適用|手配|返金)(?:いたしました|しました|されました|済み|が完了)",
             r"(?:빼|면제해|없애|차감해|깎아)\s*(?:드렸|드렸어|놨|두었)",
             r"승인(?:이|은)?\s*(?:완료|났|나서|되었|됐)",
+            r"승인(?:하셨|했|해\s*주셨|받으셨|받았)",
             r"approval (?:is |has been |was )?(?:complete|done|granted|given)",
             r"(?:have|'ve|has) (?:taken|knocked) (?:it |that |the [\w ]{1,20})?off",
             r"承認(?:が|は)?(?:完了|済|下り)",
@@ -738,6 +744,15 @@ _APOLOGY = any_of(
     r"恐れ入りますが",
 )
 """Polite formulas whose negation ("ません") denies nothing."""
+_PERMISSION = any_of(
+    r"(?:て|で)(?:も)?(?:構いません|かまいません|差し支えありません|問題ありません)",
+    r"(?:差し支え|問題)(?:は)?(?:ありません|ございません|ない)",
+    r"(?:셔도|어도|아도|해도)\s*(?:상관\s*(?:없|않)|문제\s*(?:없|않))",
+    r"상관\s*없",
+    r"\b(?:no problem|not a problem|no worries|don't worry|doesn't matter|never mind)\b",
+)
+"""Saying something is fine in the words of a negation ("お持ちいただいて構いません", "가지셔도
+상관없어요", "keep it, no problem"): it grants, it denies nothing."""
 _NOT_A_GRANT = any_of(
     r"^\s*(?:아니요|아뇨|아니오|いいえ|no)\s*[,.!、。]",
     r"free[- ]shipping (?:threshold|minimum|line|limit|level)",
@@ -940,7 +955,7 @@ def _read(
 ) -> list[Commitment]:
     """`sentence`: one clause; `around`: the conditions its whole sentence puts ("Damaged on arrival:
     report it; we send a replacement or refund" grants the refund for damaged items)."""
-    for pattern in (_APOLOGY, _NOT_THAT_NOT, _RULELESS, _NOT_A_GRANT):
+    for pattern in (_APOLOGY, _PERMISSION, _NOT_THAT_NOT, _RULELESS, _NOT_A_GRANT):
         sentence = _masked(sentence, pattern)
     conditions = _conditions(sentence)
     said = conditions | around  # what is granted or denied outright, as opposed to charged for
