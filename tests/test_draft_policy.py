@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+import pytest
 
 from db.seed import FAQ
 from services.llm.acceptance import DraftPolicy, PassCosts
@@ -28,9 +29,10 @@ def test_pass_costs_interpolate_between_measured_sizes_and_follow_observed_passe
     costs = PassCosts(QUIET, 20)
     assert costs.ms[3] == 23.2 and 23.2 < costs.ms[5] < 40.9
     assert costs.ms[20] > costs.ms[15]  # past the largest size, the last slope goes on
-    before = costs.ms[7]
+    before, single = costs.ms[7], costs.ms[0]
     costs.observe(7, 100.0)
-    assert before < costs.ms[7] < 100.0
+    assert costs.ms[7] == pytest.approx(before + 0.1 * (100.0 - before)), "a tenth of the way to it"
+    assert costs.ms[0] / single == pytest.approx(costs.ms[7] / before), "the whole curve, one factor"
     assert costs.ceiling(0) == 1.0
     assert abs(costs.ceiling(15) - 16 * 11.7 / 72.5) < 1e-9
 

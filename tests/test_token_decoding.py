@@ -125,3 +125,29 @@ def test_decode_statistics_leave_the_prompt_s_time_out_and_never_divide_by_zero(
     assert stats.tokens_per_second == 4.0 and stats.acceptance == 0.75
     idle = DecodeStats(seconds=0.5, prompt_seconds=0.5)
     assert (idle.tokens_per_second, idle.acceptance) == (0.0, 0.0)
+
+
+def test_timed_passes_move_the_pass_costs_towards_what_they_took() -> None:
+    """On a virtual clock where every position a pass scores takes 10 ms, each pass moves the
+    costs (first set at about 1 ms a pass) as `PassCosts.observe` says; untimed, they stay as set."""
+    model, now = ReferenceModel(), [0.0]
+    forward = model.forward
+
+    def slow_forward(tokens: Sequence[int], n_past: int) -> Any:
+        now[0] += 0.010 * len(tokens)
+        return forward(tokens, n_past)
+
+    model.forward = slow_forward  # type: ignore[method-assign]
+    measured = {0: 1.0, 1: 1.35, 16: 6.6}
+    timed = Decoder(model, costs=PassCosts(measured, 16), clock=lambda: now[0])
+    prompt = prompts(1)[0]
+    _, stats = timed.speculative(prompt, 40)
+    expected = PassCosts(measured, 16)
+    for drafted in stats.draft_lengths:
+        expected.observe(drafted, 10.0 * (drafted + 1))
+    assert stats.draft_lengths and timed.costs is not None
+    assert timed.costs.ms == pytest.approx(expected.ms) and timed.costs.ms[0] > 1.0
+    assert stats.prompt_seconds == pytest.approx(0.010 * len(prompt))
+    untimed = decoder_for(ReferenceModel())
+    untimed.speculative(prompt, 40)
+    assert untimed.costs is not None and untimed.costs.ms[0] == 1.0

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -123,6 +123,7 @@ def measure_pass_costs(
     *,
     sizes: Sequence[int] = (0, 1, 3, 7, 15),
     repeats: int = 3,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> PassCosts:
     """Milliseconds of a verification pass by draft positions, after `context` (already cached).
 
@@ -136,9 +137,9 @@ def measure_pass_costs(
         timings = []
         for _ in range(repeats):
             model.truncate(n_past)
-            started = time.perf_counter()
+            started = clock()
             model.forward(filler[: size + 1], n_past)
-            timings.append((time.perf_counter() - started) * 1000)
+            timings.append((clock() - started) * 1000)
         measured[size] = min(timings)
     model.truncate(n_past)
     return PassCosts(measured, max_tokens)
@@ -154,6 +155,8 @@ class Decoder:
     max_draft: int = 16
     timed: bool = True
     """Whether timed passes update `costs` (off for a scripted model, whose timings say nothing)."""
+    clock: Callable[[], float] = time.perf_counter
+    """Seconds, for the passes' timings (tests pass a virtual one)."""
 
     def _is_eos(self, token: int) -> bool:
         return token == self.model.eos
@@ -172,18 +175,18 @@ class Decoder:
         self, prompt: Sequence[int], max_tokens: int, *, policy: DraftPolicy | None = None
     ) -> tuple[list[int], DecodeStats]:
         stats = DecodeStats()
-        started = time.perf_counter()
+        started = self.clock()
         self.model.truncate(0)
         logits = self.model.forward(prompt, 0)
         stats.forward_passes += 1
-        stats.prompt_seconds = time.perf_counter() - started
+        stats.prompt_seconds = self.clock() - started
         if policy is None:
             if self.costs is None:
                 try:
-                    self.costs = measure_pass_costs(self.model, prompt, self.max_draft)
+                    self.costs = measure_pass_costs(self.model, prompt, self.max_draft, clock=self.clock)
                 except ValueError:  # no room left in the context for the sizes measured
                     self.model.truncate(len(prompt))
-                started = time.perf_counter() - stats.prompt_seconds  # measuring is not decoding
+                started = self.clock() - stats.prompt_seconds  # measuring is not decoding
             policy = DraftPolicy(max_tokens=self.max_draft, costs=self.costs)
         context = list(prompt)
         pending = self._choose(logits[-1])
@@ -194,10 +197,10 @@ class Decoder:
             room = max_tokens - len(out)
             draft = lookup_draft(context, policy, min(policy.length() if policy.max_tokens else 0, room))
             n_past = len(context) - 1
-            pass_started = time.perf_counter()
+            pass_started = self.clock()
             rows = self.model.forward([pending, *draft], n_past)
             if policy.costs is not None and self.timed:
-                policy.costs.observe(len(draft), (time.perf_counter() - pass_started) * 1000)
+                policy.costs.observe(len(draft), (self.clock() - pass_started) * 1000)
             stats.forward_passes += 1
             stats.draft_lengths.append(len(draft))
             outcome = accept_block(
@@ -218,7 +221,7 @@ class Decoder:
             pending = next_token
         out = out[:max_tokens]
         stats.tokens = len(out)
-        stats.seconds = time.perf_counter() - started
+        stats.seconds = self.clock() - started
         return out, stats
 
 
