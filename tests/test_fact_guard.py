@@ -693,6 +693,28 @@ def test_two_neighbouring_numbers_said_as_one_are_a_range(reply: str, ok: bool) 
     assert verdict.ok is ok, verdict.reason or "passed"
 
 
+@pytest.mark.parametrize(
+    ("reply", "ok"),
+    [
+        ("ゴールド会員様は1割引きです。", True),
+        ("ゴールド会員様は2割引きです。", False),
+        ("Shipping is 3k won.", True),
+        ("Shipping is 4k won.", False),
+    ],
+)
+def test_tenths_and_thousands_in_their_short_forms(reply: str, ok: bool) -> None:
+    """1割 is 10%, 3k is 3,000."""
+    verdict = FactGuard("Gold members get 10% off. Shipping: 3,000원.").check(reply)
+    assert verdict.ok is ok, verdict.reason or "passed"
+
+
+def test_a_tenth_is_shown_as_the_percentage_it_is() -> None:
+    assert (
+        FactGuard("Gold members get 10% off.").check("2割引きです。").reason
+        == "unsupported: 2割 (20 percent)"
+    )
+
+
 def test_a_two_digit_year_is_this_century() -> None:
     guard = FactGuard("The winter sale ends on 2026-12-24.")
     assert guard.check("The winter sale ends on 12/24/26.").ok

@@ -257,6 +257,7 @@ _SUFFIXES: list[tuple[re.Pattern[str], str]] = [
         (r" ?(?:eur|euros?)\b|€", "EUR"),
         (r" ?gbp\b", "GBP"),
         (r" ?(?:%|percent\b|per cent\b|퍼센트|프로|パーセント)", "percent"),
+        (r"割(?!合)", "tenths"),  # 1割 is 10%
         (r"(?:st|nd|rd|th)\b", "dom"),
     ]
 ]
@@ -285,11 +286,13 @@ def _and_a_half(unit: str | None) -> bool:
     )
 
 
+_SCALES = {**ENGLISH_SCALES, "k": 1000}
+"""After digits: "3 thousand", "3k"."""
 _DIGITS = r"\d+(?:,\d{3})*(?:\.\d+)?"
 _MAGNITUDES = "[万萬億千百十만억천백십]"
 _ARABIC = re.compile(
     rf"(?<![A-Za-z\d.,]){_DIGITS}(?:{_MAGNITUDES}+(?: ?{_DIGITS}{_MAGNITUDES}+)*(?:{_DIGITS})?)?"
-    r"(?P<scale> (?:hundred|thousand|million|billion)\b)?",
+    r"(?P<scale> (?:hundred|thousand|million|billion)\b|k\b)?",
     re.IGNORECASE,
 )
 _COLON_TIME = re.compile(r"(?<![\d:])(?P<h>\d{1,2}):(?P<m>[0-5]\d)(?![\d:])")
@@ -347,6 +350,8 @@ class _Quantity:
             return {f"time:{h:02d}:{self.minute:02d}" for h in hours if 0 <= h < 24}
         if self.unit == "week":
             return {"day:" + _number(self.value * 7)}
+        if self.unit == "tenths":
+            return {"percent:" + _number(self.value * 10)}
         if self.unit in ("hour", "minute"):  # 1.5 hours and 90 minutes are one length of time
             minutes = self.value * 60 if self.unit == "hour" else self.value
             return {"minute:" + _number(minutes), "hour:" + _number(minutes / 60)}
@@ -358,6 +363,8 @@ class _Quantity:
     def shown(self) -> str:
         if self.unit is None:
             return _number(self.value)
+        if self.unit == "tenths":
+            return f"{_number(self.value * 10)} percent"
         if self.unit in _TIME_UNITS:
             return " or ".join(sorted(r[5:] for r in self.readings()))
         if ":" in self.unit:
@@ -407,7 +414,7 @@ def _quantities(text: str) -> list[_Quantity]:
         except ValueError:
             continue  # 1.2.3: left to the digit pass
         if match["scale"]:
-            value *= ENGLISH_SCALES[match["scale"].strip().lower()]
+            value *= _SCALES[match["scale"].strip().lower()]
         plain = number if number.isdigit() and not match["scale"] else None
         add(match.start(), match.start() + len(written), value, plain=plain)
     for match in _KANJI.finditer(text):
