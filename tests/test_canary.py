@@ -368,6 +368,20 @@ def test_rules_compare_with_the_baseline_and_an_arm_may_have_stricter_rails() ->
     assert [b.rule for b in breaches(slow, baseline, roles)] == ["p95_latency_ms"]  # > 800 x 1.5 + 250
 
 
+def test_the_arms_may_take_every_customer_but_no_more() -> None:
+    from pydantic import ValidationError
+
+    target = [LLMEndpoint(base_url="http://127.0.0.1:9/v1", model="good")]
+
+    def arms(*weights: float) -> LLMRoles:
+        named = [CanaryArm(name=f"arm{n}", weight=w, target=target) for n, w in enumerate(weights)]
+        return LLMRoles(target=target, arms=named)
+
+    assert [arm.weight for arm in arms(60, 40).arms] == [60, 40], "all customers on arms: allowed"
+    with pytest.raises(ValidationError, match="add up to more than 100 percent"):
+        arms(60, 40.5)
+
+
 def test_a_schedule_s_steps_are_increasing_percentages_up_to_a_hundred() -> None:
     from pydantic import ValidationError
 
