@@ -10,11 +10,11 @@ A mutant is one change at one place of one module: a comparison turned (`<` for 
 `!=`, `in` for `not in`), `and` for `or`, `+` for `-`, `*` for `/`, a `not` dropped, a condition
 negated, an integer moved by one, a fraction by a quarter of itself, `True` for `False`, a returned
 value replaced by `None` (not `False`, which is as falsy), `break` for `continue`, a call made as a
-statement left out. Strings, docstrings, annotations and f-strings are left alone. Each mutant is written into a copy of the
-tree (tracked and untracked files, no `.git`, no `.venv`), and the tests that name the package are
-run there with this interpreter (`-x`, SQLite only); a mutant no test fails is printed with its
-place, to be read: some are equivalent, the rest are faults the tests miss. The last line is the
-kill rate of the sample.
+statement left out. Strings, docstrings, annotations and f-strings are left alone. Each mutant is
+written into a copy of the tree (tracked and untracked files, no `.git`, no `.venv`), and the tests
+that name the package are run there with this interpreter (`-x`, SQLite only); a mutant no test
+fails is printed with its place, to be read: some are equivalent, the rest are faults the tests
+miss. The last line is the kill rate of the sample.
 
 `--by-coverage` first runs the tests once under coverage, each test's lines recorded apart, and
 gives each mutant only the tests that run its statement (all of them for a statement run on
