@@ -52,6 +52,20 @@ def test_long_drafts_when_they_are_kept_none_when_they_are_rejected() -> None:
     assert lengths.count(0) == 14 and lengths.count(2) == 2  # plain decoding, with a periodic probe
 
 
+def test_a_draft_worth_making_starts_the_probe_count_over() -> None:
+    """Plain decoding probes every eighth pass; a pass that drafted because drafting paid starts
+    the count again, so the next probe is eight passes after it, not sooner."""
+    policy = trained(QUIET, [(4, 0)] * 10)
+    assert [policy.length() for _ in range(3)] == [0, 0, 0]
+    for _ in range(30):
+        policy.update(16, 16)
+    assert policy.length() > 0
+    for _ in range(40):
+        policy.update(4, 0)
+    lengths = [policy.length() for _ in range(16)]
+    assert [index for index, length in enumerate(lengths) if length] == [7, 15], lengths
+
+
 def test_a_dearer_position_shortens_the_draft_at_the_same_acceptance() -> None:
     history = [(8, 3), (8, 5), (8, 2), (8, 8), (8, 4)] * 3
     quiet, loaded = trained(QUIET, history), trained(LOADED, history)
