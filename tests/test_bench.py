@@ -174,3 +174,13 @@ def test_a_returned_false_is_not_replaced_by_none_but_a_returned_zero_is() -> No
         path.unlink()
     assert ("return 0", "return None") in found and ("return False", "return None") not in found
     assert ("False", "constant") in found, "False still becomes True"
+
+
+def test_the_mutation_bench_lists_only_the_sites_under_a_path(capsys: pytest.CaptureFixture[str]) -> None:
+    from bench.mutations import ROOT, main, mutants_of
+
+    assert main(["services/llm", "--under", "services/llm/overlap.py", "--list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    count = len(mutants_of(ROOT / "services" / "llm" / "overlap.py"))
+    assert lines[-1] == f"{count} mutation sites in services/llm" and len(lines) == count + 1
+    assert all(line.startswith("services/llm/overlap.py:") for line in lines[:-1])
