@@ -275,10 +275,9 @@ class DraftPolicy:
             self._kept[position] = self._kept[position] * self.decay + (1.0 if position <= accepted else 0.0)
 
     def _grow(self) -> None:
-        if len(self._tried) < self.max_tokens + 2:
-            missing = self.max_tokens + 2 - len(self._tried)
-            self._tried += [self.prior_weight] * missing
-            self._kept += [self.prior_weight * self.prior] * missing
+        missing = self.max_tokens + 2 - len(self._tried)  # none (or less than none): a list of none
+        self._tried += [self.prior_weight] * missing
+        self._kept += [self.prior_weight * self.prior] * missing
 
 
 def ngram_lookup(

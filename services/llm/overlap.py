@@ -42,8 +42,7 @@ def strip_overlap(shown: str, continuation: str, *, window: int = OVERLAP_WINDOW
     # Only whole sentences count as an inner repeat: "Orders after 2 p.m. ship next week" re-says
     # the start of a shown sentence in order to change it, and must stand.
     ends = [m.end() for m in _SENTENCE_END.finditer(continuation, 0, repeated + 1) if m.end() <= repeated + 1]
-    cut = min(ends[-1], repeated) if ends else 0
-    if cut >= MIN_INNER_REPEAT_CHARS:
+    if ends and (cut := min(ends[-1], repeated)) >= MIN_INNER_REPEAT_CHARS:
         return continuation[cut:].lstrip()
     return continuation
 
