@@ -450,6 +450,26 @@ async def test_a_broken_stream_counts_toward_the_cooldown(double: OpenAIDouble) 
     assert len(double.calls("/v1/chat/completions", "primary")) == 1
 
 
+async def test_a_whole_stream_between_two_broken_ones_starts_the_failure_count_over(
+    double: OpenAIDouble,
+) -> None:
+    """Two failures in a row rest the primary; a stream that arrives whole between them means they
+    were not in a row, so the primary still serves after the second."""
+    llm = gateway(endpoint(double, "primary"), endpoint(double, "backup"), cooldown_after_failures=2)
+
+    async def stream(cut: bool) -> list[str]:
+        if cut:
+            double.models["primary"].faults.append(Fault("cut", after_tokens=5))
+        ledger = CallLedger()
+        await collect(llm.stream_chat(LLMRole.TARGET, MESSAGES, ledger=ledger, max_tokens=200))
+        return [c.model for c in ledger.calls]
+
+    assert await stream(cut=True) == ["primary", "backup"]
+    assert await stream(cut=False) == ["primary"]
+    assert await stream(cut=True) == ["primary", "backup"]
+    assert await stream(cut=False) == ["primary"], "not resting: the failures were not in a row"
+
+
 async def test_streams_respect_the_cooldown(double: OpenAIDouble) -> None:
     double.models["primary"].faults.append(Fault("500"))
     llm = gateway(
