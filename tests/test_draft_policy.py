@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from db.seed import FAQ
-from services.llm.acceptance import DraftPolicy, PassCosts
+from services.llm.acceptance import DraftPolicy, PassCosts, ngram_lookup
 from services.llm.local.decoding import Decoder
 
 QUIET = {0: 11.7, 1: 15.6, 3: 23.2, 7: 40.9, 15: 72.5}
@@ -136,3 +136,14 @@ def test_text_that_copies_nothing_costs_no_more_passes_than_plain_decoding() -> 
     decoder = Decoder(model, costs=PassCosts(QUIET, 16), timed=False)
     fast, stats = decoder.speculative(prompt, 400)
     assert fast == answer and stats.drafted == 0 and stats.forward_passes == len(answer) + 1
+
+
+def test_no_draft_tokens_means_no_draft_not_even_a_probe() -> None:
+    plain = DraftPolicy(max_tokens=0, costs=PassCosts(QUIET, 16))
+    assert [plain.length() for _ in range(20)] == [0] * 20, "not even a probe"
+
+
+def test_nothing_produced_yet_has_no_n_gram_to_look_up() -> None:
+    source = [5, 6, 7, 5, 6]
+    assert ngram_lookup(source, [], ngram=3, min_ngram=0) is None
+    assert ngram_lookup(source, [9, 5, 6], ngram=3, min_ngram=1) == 5, "after the latest 5 6"

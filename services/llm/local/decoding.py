@@ -195,7 +195,7 @@ class Decoder:
             context.append(pending)
             out.append(pending)
             room = max_tokens - len(out)
-            draft = lookup_draft(context, policy, min(policy.length() if policy.max_tokens else 0, room))
+            draft = lookup_draft(context, policy, min(policy.length(), room))
             n_past = len(context) - 1
             pass_started = self.clock()
             rows = self.model.forward([pending, *draft], n_past)
