@@ -29,6 +29,8 @@ def test_pass_costs_interpolate_between_measured_sizes_and_follow_observed_passe
     costs = PassCosts(QUIET, 20)
     assert costs.ms[3] == 23.2 and 23.2 < costs.ms[5] < 40.9
     assert costs.ms[20] > costs.ms[15]  # past the largest size, the last slope goes on
+    steady = PassCosts({0: 10.0, 1: 12.0, 3: 16.0}, 6)
+    assert steady.ms[4:] == pytest.approx([18.0, 20.0, 22.0]), "2 ms a position, as from 1 to 3"
     before, single = costs.ms[7], costs.ms[0]
     costs.observe(7, 100.0)
     assert costs.ms[7] == pytest.approx(before + 0.1 * (100.0 - before)), "a tenth of the way to it"
