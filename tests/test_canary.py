@@ -368,6 +368,22 @@ def test_rules_compare_with_the_baseline_and_an_arm_may_have_stricter_rails() ->
     assert [b.rule for b in breaches(slow, baseline, roles)] == ["p95_latency_ms"]  # > 800 x 1.5 + 250
 
 
+@pytest.mark.parametrize(
+    ("every", "seconds"),
+    [
+        ("90", 90),
+        ("30s", 30),
+        ("15m", 900),
+        ("6h", 21_600),
+        ("1.5h", 5_400),
+        ("1d", 86_400),
+        ("2w", 1_209_600),
+    ],
+)
+def test_a_schedule_s_pace_is_written_as_shops_write_it(every: str, seconds: float) -> None:
+    assert CanarySchedule(arm="candidate", every=every).every == seconds
+
+
 def test_the_arms_may_take_every_customer_but_no_more() -> None:
     from pydantic import ValidationError
 
