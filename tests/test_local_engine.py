@@ -119,6 +119,19 @@ async def test_token_mode_over_http_reproduces_the_models_own_answer(
         await gateway.close()
 
 
+async def test_a_stopped_local_server_frees_its_port(engine: LocalEngine) -> None:
+    import aiohttp
+
+    never_started = LocalOpenAIServer(engine)
+    await never_started.stop()  # nothing to stop: no error
+    running = LocalOpenAIServer(engine)
+    await running.start()
+    await running.stop()
+    async with aiohttp.ClientSession() as session:
+        with pytest.raises(aiohttp.ClientConnectionError):
+            await session.post(f"{running.base_url}/tokenize", json={"prompt": "hi"})
+
+
 async def test_the_local_server_refuses_malformed_requests_as_an_openai_server_does(
     engine: LocalEngine, server: LocalOpenAIServer
 ) -> None:
