@@ -381,7 +381,7 @@ def test_rules_compare_with_the_baseline_and_an_arm_may_have_stricter_rails() ->
     ],
 )
 def test_a_schedule_s_pace_is_written_as_shops_write_it(every: str, seconds: float) -> None:
-    assert CanarySchedule(arm="candidate", every=every).every == seconds
+    assert CanarySchedule.model_validate({"arm": "candidate", "every": every}).every == seconds
 
 
 def test_the_arms_may_take_every_customer_but_no_more() -> None:
