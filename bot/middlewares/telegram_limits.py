@@ -22,10 +22,10 @@ Previews leave headroom: one slot of each chat's window and a fifth of the
 global one stay for final messages. A message takes its slots before it is sent
 and holds them from when its call comes back, so however long one call took on
 a loaded machine or a slow network, the next cannot reach Telegram too close
-behind it. With Redis the global and per-chat windows
-are shared by every process of the bot; when Redis does not answer, each process
-keeps them by itself until it does (`FailOpenWindows`, bot/rate_windows.py), so
-sending never waits on Redis for longer than one short timeout per cool-down.
+behind it. With Redis the global and per-chat windows are shared by every
+process of the bot; when Redis does not answer, each process keeps them by
+itself until it does (`FailOpenWindows`, bot/rate_windows.py), so sending never
+waits on Redis for longer than one short timeout per cool-down.
 """
 
 from __future__ import annotations
