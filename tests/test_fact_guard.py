@@ -713,6 +713,36 @@ def test_a_tenth_is_shown_as_the_percentage_it_is() -> None:
     assert verdict.unsupported == ("2割 (20 percent)",)
 
 
+@pytest.mark.parametrize(
+    ("reply", "ok"),
+    [
+        ("The rug is 1 m 50 cm long.", True),
+        ("The rug weighs 1kg 500g.", True),
+        ("The rug is 1 m 60 cm long.", False),
+        ("The pot weighs 3.2 kg and holds 4 L.", True),
+        ("Orders ship within a fortnight.", False),
+        ("一両日中に発送します。", False),
+        ("조립은 반나절 걸려요.", True),
+        ("설치는 3일 반나절 걸려요.", True),
+        ("설치는 3일 걸려요.", False),
+    ],
+)
+def test_compound_measures_and_day_words(reply: str, ok: bool) -> None:
+    """1 m 50 cm is 1.5 m and 1kg 500g 1.5 kg (each half alone is no claim); a fortnight is 14
+    days, 一両日 one or two, 반나절 half a day, and "3일 반나절" three and a half."""
+    sources = (
+        "The rug is 1.5 m long and weighs 1.5 kg. The pot weighs 3.2 kg and holds 4 L. Orders ship "
+        "within 7 days. Assembly takes half a day; installation 3.5 days."
+    )
+    verdict = FactGuard(sources).check(reply)
+    assert verdict.ok is ok, verdict.reason or "passed"
+
+
+def test_day_words_are_day_counts() -> None:
+    read = {text: [set(claim.needs) for claim in claims(text)] for text in ("一両日", "a fortnight", "半日")}
+    assert read == {"一両日": [{"range:day:1~day:2"}], "a fortnight": [{"day:14"}], "半日": [{"day:0.5"}]}
+
+
 def test_a_two_digit_year_is_this_century() -> None:
     guard = FactGuard("The winter sale ends on 2026-12-24.")
     assert guard.check("The winter sale ends on 12/24/26.").ok

@@ -24,9 +24,10 @@ from decimal import Decimal
 
 from services.shop.phone import normalize_phone
 from services.text.numerals import (
+    DAY_PAIRS,
+    DAY_WORDS,
     ENGLISH_SCALES,
     ENGLISH_SMALL,
-    KOREAN_DAY_PAIRS,
     KOREAN_PAIRS,
     NATIVE_KOREAN_DAYS,
     cjk_value,
@@ -270,7 +271,7 @@ _PM_WORDS = {"오후", "저녁", "밤", "午後"}
 _HALF_HOUR = re.compile(r" ?(?:반|半)")
 _MINUTES = re.compile(r" ?(\d{1,2}) ?(?:분|分)")
 _AND_A_HALF = re.compile(
-    r" ?반(?:(?![가-힣])|(?=이|입니|정도|쯤|으로|까지))|半(?![額分年日月期])|\s+and\s+a\s+half\b",
+    r" ?반나절| ?반(?:(?![가-힣])|(?=이|입니|정도|쯤|으로|까지))|半(?![額分年日月期])|\s+and\s+a\s+half\b",
     re.IGNORECASE,
 )
 """After a duration or a measure: half of its unit more (not 반품, 반값, 半額)."""
@@ -313,6 +314,7 @@ _ENGLISH_WORD = "(?:" + "|".join(sorted([*ENGLISH_SMALL, *ENGLISH_SCALES], key=l
 _AFTER_SCALE = "(?:(?<=hundred)|(?<=thousand)|(?<=million)|(?<=billion)) and "
 """Only "one hundred and fifty" joins with "and": "between one and two days" is a range."""
 _ENGLISH = re.compile(rf"\b{_ENGLISH_WORD}(?:(?:-| |{_AFTER_SCALE}){_ENGLISH_WORD})*\b", re.IGNORECASE)
+_DAY_WORD = re.compile(r"(?:\ba )?(?P<word>\bfortnight\b|半日|(?<![가-힣])반나절)", re.IGNORECASE)
 _ARTICLE_ONE = re.compile(
     r"\b(?:a|an)(?= (?:(?:business|working|calendar) )?(?:day|week|month|year|hour)\b)", re.IGNORECASE
 )
@@ -439,6 +441,8 @@ def _quantities(text: str) -> list[_Quantity]:
         add(match.start(), match.end(), cjk_value(body), needs_unit=True)
     for match in _NATIVE_KOREAN_DAYS.finditer(text):
         add(match.start(), match.end(), Decimal(native_korean_value(match.group())), unit="day")
+    for match in _DAY_WORD.finditer(text):
+        add(match.start(), match.end(), Decimal(str(DAY_WORDS[match["word"].lower()])), unit="day")
     for match in _NATIVE_KOREAN.finditer(text):
         add(match.start(), match.end(), Decimal(native_korean_value(match.group())), needs_unit=True)
     for match in _ARTICLE_ONE.finditer(text):
@@ -510,7 +514,7 @@ def _ranges(text: str, quantities: list[_Quantity]) -> Iterator[tuple[int, int, 
         measured = right.unit is not None and ":" in right.unit
         if left.unit is None and measured and _TIMES_SIGN.fullmatch(text[left.end : right.start]):
             left.unit = right.unit
-    quantities = _hours_and_minutes(text, quantities)
+    quantities = _compounds(text, quantities)
     index = 0
     while index < len(quantities):
         first = quantities[index]
@@ -526,19 +530,25 @@ def _ranges(text: str, quantities: list[_Quantity]) -> Iterator[tuple[int, int, 
 _HOURS_AND = re.compile(r" ?(?:and )?", re.IGNORECASE)
 
 
-def _hours_and_minutes(text: str, quantities: list[_Quantity]) -> list[_Quantity]:
-    """Hours and then minutes as one length of time: "1시간 30분", "1時間30分", "an hour and 30 minutes"."""
+def _compounds(text: str, quantities: list[_Quantity]) -> list[_Quantity]:
+    """A larger unit and then a smaller one of the same kind as one quantity: "1시간 30분",
+    "1時間30分", "an hour and 30 minutes" (90 minutes); "1 m 50 cm", "1kg 500g" (in base units)."""
     merged: list[_Quantity] = []
     for quantity in quantities:
         last = merged[-1] if merged else None
-        if (
-            last is not None
-            and last.unit == "hour"
-            and quantity.unit == "minute"
-            and _HOURS_AND.fullmatch(text[last.end : quantity.start])
-        ):
+        if last is None or last.unit is None or quantity.unit is None:
+            merged.append(quantity)
+            continue
+        joined = _HOURS_AND.fullmatch(text[last.end : quantity.start])
+        if joined and (last.unit, quantity.unit) == ("hour", "minute"):
             last.value, last.unit, last.end = last.value * 60 + quantity.value, "minute", quantity.end
             continue
+        if joined and ":" in last.unit and ":" in quantity.unit:
+            (kind, larger), (other, smaller) = last.unit.split(":"), quantity.unit.split(":")
+            if kind == other and Decimal(larger) > Decimal(smaller):
+                total = last.value * Decimal(larger) + quantity.value * Decimal(smaller)
+                last.value, last.unit, last.end = total, f"{kind}:1", quantity.end
+                continue
         merged.append(quantity)
     return merged
 
@@ -591,7 +601,7 @@ def _range_claim(text: str, first: _Quantity, second: _Quantity) -> Claim:
     return Claim(written, shown, frozenset(needs), frozenset(needs | {raw} | ends))
 
 
-_KOREAN_DAY_PAIR = re.compile(r"(?<![가-힣])(?:" + "|".join(KOREAN_DAY_PAIRS) + ")")
+_DAY_PAIR = re.compile(r"(?<![가-힣])(?:" + "|".join(DAY_PAIRS) + ")")
 _KOREAN_PAIR = re.compile(r"(?<![가-힣])(?:" + "|".join(sorted(KOREAN_PAIRS, key=len, reverse=True)) + ")")
 
 
@@ -606,8 +616,8 @@ def _word_ranges(text: str) -> Iterator[tuple[int, int, Claim]]:
     """Two neighbouring numbers said as one, read as the range they say: in one Korean word
     (사나흘 3-4 days, 두세 시간 2-3 hours, 이삼일 2-3 days) or listed ("二、三日"); a pair with no
     unit after it is no claim."""
-    for match in _KOREAN_DAY_PAIR.finditer(text):
-        low, high = KOREAN_DAY_PAIRS[match.group()]
+    for match in _DAY_PAIR.finditer(text):
+        low, high = DAY_PAIRS[match.group()]
         first = _Quantity(match.start(), match.end(), Decimal(low), unit="day")
         second = _Quantity(match.start(), match.end(), Decimal(high), unit="day")
         yield match.start(), match.end(), _range_claim(text, first, second)

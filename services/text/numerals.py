@@ -71,11 +71,14 @@ KOREAN_PAIRS = {
 }  # fmt: skip
 """Two neighbouring numbers in one word, before a unit: 두세 시간 is "two or three hours", 이삼일 "2-3
 days" (Hangul digits only there: 일이 alone is "work")."""
-KOREAN_DAY_PAIRS = {
+DAY_PAIRS = {
     "하루이틀": (1, 2), "이틀사흘": (2, 3), "사나흘": (3, 4), "너더댓새": (4, 5), "네댓새": (4, 5),
-    "대엿새": (5, 6), "예니레": (6, 7),
+    "대엿새": (5, 6), "예니레": (6, 7), "一両日": (1, 2),
 }  # fmt: skip
-"""Native Korean day counts of two neighbouring numbers: 사나흘 is "three or four days"."""
+"""Day counts of two neighbouring numbers in one word: 사나흘 is "three or four days", 一両日 "a day
+or two"."""
+DAY_WORDS = {"fortnight": 14, "半日": 0.5, "반나절": 0.5}
+"""Day counts with no digit: "a fortnight" is 14 days, 半日 and 반나절 half a day."""
 
 
 def english_value(words: str) -> int:
