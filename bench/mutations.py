@@ -151,8 +151,8 @@ def _statement_variants(node: ast.stmt) -> Iterator[tuple[str, str]]:
         yield "condition negated", f"not ({ast.unparse(node.test)})"
     elif isinstance(node, ast.Return) and node.value is not None:
         # `return False` as None is falsy all the same (the constant's own mutant turns it True).
-        value = node.value.value if isinstance(node.value, ast.Constant) else ...
-        if value is not None and value is not False:
+        returned = node.value
+        if not (isinstance(returned, ast.Constant) and (returned.value is None or returned.value is False)):
             yield "return None", "return None"
     elif isinstance(node, ast.Break):
         yield "loop", "continue"
@@ -310,9 +310,8 @@ def _covering(package: str, tree: Path, tests: list[str]) -> Covering:
     for filename in data.measured_files():
         relative = str(Path(filename).resolve().relative_to(tree.resolve()))
         for line, contexts in data.contexts_by_lineno(filename).items():
-            covering[(relative, line)] = sorted(context for context in contexts if context)
-            if "" in contexts:  # run on import: any test may see it
-                covering[(relative, line)] = []
+            # A line run on import (the empty context) may be seen by any test: all of them.
+            covering[(relative, line)] = [] if "" in contexts else sorted(contexts)
     return covering
 
 

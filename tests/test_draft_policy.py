@@ -55,8 +55,8 @@ def test_long_drafts_when_they_are_kept_none_when_they_are_rejected() -> None:
 
 
 def test_a_draft_worth_making_starts_the_probe_count_over() -> None:
-    """Plain decoding probes every eighth pass; a pass that drafted because drafting paid starts
-    the count again, so the next probe is eight passes after it, not sooner."""
+    """Plain decoding probes with a short draft every eighth step; a step that drafted because
+    drafting paid starts the count again, so the next probe comes eight steps after it."""
     policy = trained(QUIET, [(4, 0)] * 10)
     assert [policy.length() for _ in range(3)] == [0, 0, 0]
     for _ in range(30):

@@ -275,7 +275,7 @@ class DraftPolicy:
             self._kept[position] = self._kept[position] * self.decay + (1.0 if position <= accepted else 0.0)
 
     def _grow(self) -> None:
-        missing = self.max_tokens + 2 - len(self._tried)  # none (or less than none): a list of none
+        missing = self.max_tokens + 2 - len(self._tried)  # a list times zero or less is empty
         self._tried += [self.prior_weight] * missing
         self._kept += [self.prior_weight * self.prior] * missing
 

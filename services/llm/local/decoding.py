@@ -156,7 +156,7 @@ class Decoder:
     timed: bool = True
     """Whether timed passes update `costs` (off for a scripted model, whose timings say nothing)."""
     clock: Callable[[], float] = time.perf_counter
-    """Seconds, for the passes' timings (tests pass a virtual one)."""
+    """Seconds, for timing the forward passes (tests give a virtual one)."""
 
     def _is_eos(self, token: int) -> bool:
         return token == self.model.eos
