@@ -1,27 +1,31 @@
-"""Mutation testing: how many small faults in a package its tests catch.
+"""Mutation testing: how many small faults in a package the test suite catches.
 
     python -m bench.mutations services/llm --sample 40            # a fresh random sample
     python -m bench.mutations services/llm --sample 40 --seed 7   # the same sample again
     python -m bench.mutations services/llm --list                 # every site, no test run
-    python -m bench.mutations services/llm --sample 200 --by-coverage   # faster: see below
-    python -m bench.mutations services/llm --under services/llm/fact_claims.py --by-coverage
+    python -m bench.mutations services/llm --under services/llm/fact_claims.py --sample 100
 
 A mutant is one change at one place of one module: a comparison turned (`<` for `<=`, `==` for
 `!=`, `in` for `not in`), `and` for `or`, `+` for `-`, `*` for `/`, a `not` dropped, a condition
 negated, an integer moved by one, a fraction by a quarter of itself, `True` for `False`, a returned
 value replaced by `None` (not `False`, which is as falsy), `break` for `continue`, a call made as a
 statement left out. Strings, docstrings, annotations and f-strings are left alone. Each mutant is
-written into a copy of the tree (tracked and untracked files, no `.git`, no `.venv`), and the tests
-that name the package are run there with this interpreter (`-x`, SQLite only); a mutant no test
-fails is printed with its place, to be read: some are equivalent, the rest are faults the tests
-miss. The last line is the kill rate of the sample.
+written into a copy of the tree (tracked and untracked files, no `.git`, no `.venv`) and tests are
+run there with this interpreter (`-x`, SQLite only); a mutant no test fails is printed with its
+place, to be read: some are equivalent, the rest are faults the tests miss. The last line is the
+kill rate of the sample.
 
-`--by-coverage` first runs the tests once under coverage, each test's lines recorded apart, and
-gives each mutant only the tests that run its statement (all of them for a statement run on
-import); a statement no test runs in this process counts as survived without a run. Much
-faster, for finding survivors to read; a test that could catch a mutant only from another
-process (a server's subprocess) is not run, so the rate it prints can only be lower. The
-figures in docs/benchmarks.md are from the full run.
+The kill set is the whole suite (browser tests aside). Running all of it for each mutant would take
+minutes a mutant, so the suite first runs once under coverage, each test's lines recorded apart
+(`bench/mutation_contexts.py`, the suite split over the `--jobs` trees), and each mutant runs:
+  1. the tests that run its statement; for a statement run on import (a module's constants and
+     definitions), the tests that run any line of its module;
+  2. if none of those fails, or no test runs the statement in the suite's own process (code run
+     only by a server's subprocess), the test files that name the package, which start those
+     servers: a mutant survives only if both pass.
+A mutant killed in step 1 is confirmed: the first failing test must pass alone on the clean tree,
+or the verdict comes from step 2. `--plain` skips the coverage run and gives every mutant only the
+test files that name the package (or `--tests`): the earlier, smaller kill set.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from __future__ import annotations
 import argparse
 import ast
 import concurrent.futures
+import functools
 import os
 import random
 import shutil
@@ -272,9 +277,14 @@ def _module(path: str) -> str:
     return path.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
 
 
-def _first_those_naming(module: str, tests: list[str]) -> list[str]:
+@functools.cache
+def _source(tree: Path, test_file: str) -> str:
+    return (tree / test_file).read_text(encoding="utf-8")
+
+
+def _first_those_naming(tree: Path, module: str, tests: list[str]) -> list[str]:
     """The tests that name the mutated module run first: with `-x`, a mutant is caught sooner."""
-    naming = [test for test in tests if module in (ROOT / test.split("::")[0]).read_text(encoding="utf-8")]
+    naming = [test for test in tests if module in _source(tree, test.split("::")[0])]
     return naming + [test for test in tests if test not in naming]
 
 
@@ -291,11 +301,28 @@ def _environment(tree: Path) -> dict[str, str]:
 
 
 Covering = dict[tuple[str, int], list[str]]
-"""(path relative to the root, statement line) -> the node ids of the tests that run it."""
+"""(path relative to the root, statement line) -> the node ids of the tests that run it; an empty
+list for a line run on import, before any test."""
 
 
-def _covering(package: str, tree: Path, tests: list[str]) -> Covering:
-    """The clean run under coverage, one context per test (`bench.mutation_contexts`)."""
+def every_test_file() -> list[str]:
+    return sorted(str(path.relative_to(ROOT)) for path in (ROOT / "tests").glob("test_*.py"))
+
+
+def shards(files: list[str], count: int) -> list[list[str]]:
+    """Test files dealt out largest first to the lightest shard, so that the shards take about as
+    long (a file's size stands for its run time)."""
+    dealt: list[list[str]] = [[] for _ in range(max(1, count))]
+    weights = [0] * len(dealt)
+    for name in sorted(files, key=lambda name: -(ROOT / name).stat().st_size):
+        lightest = weights.index(min(weights))
+        dealt[lightest].append(name)
+        weights[lightest] += (ROOT / name).stat().st_size
+    return [shard for shard in dealt if shard]
+
+
+def _covering_run(package: str, tree: Path, tests: list[str]) -> Covering:
+    """One shard of the suite under coverage, one context per test (`bench.mutation_contexts`)."""
     import coverage
 
     data_file = tree / ".mutation-coverage"
@@ -310,9 +337,40 @@ def _covering(package: str, tree: Path, tests: list[str]) -> Covering:
     for filename in data.measured_files():
         relative = str(Path(filename).resolve().relative_to(tree.resolve()))
         for line, contexts in data.contexts_by_lineno(filename).items():
-            # A line run on import (the empty context) may be seen by any test: all of them.
+            # A line run on import (the empty context) may be seen by any test.
             covering[(relative, line)] = [] if "" in contexts else sorted(contexts)
     return covering
+
+
+def _covering(package: str, trees: list[Path], tests: list[str]) -> Covering:
+    """The whole suite under coverage, its shards run side by side, one per tree."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=len(trees)) as pool:
+        parts = list(
+            pool.map(
+                lambda tree, shard: _covering_run(package, tree, shard), trees, shards(tests, len(trees))
+            )
+        )
+    covering: Covering = {}
+    for part in parts:
+        for key, contexts in part.items():
+            known = covering.get(key)
+            if known == [] or contexts == []:
+                covering[key] = []
+            else:
+                covering[key] = sorted({*(known or []), *contexts})
+    return covering
+
+
+def chosen_tests(mutant: Mutant, covering: Covering) -> list[str] | None:
+    """Step 1's tests for a mutant: those that run its statement; for a statement run on import,
+    those that run any line of its module. None when no test runs it in the suite's process."""
+    contexts = covering.get((mutant.path, mutant.statement))
+    if contexts is None:
+        return None
+    if contexts:
+        return contexts
+    of_module = {test for (path, _), tests in covering.items() if path == mutant.path for test in tests}
+    return sorted(of_module) or None
 
 
 def _run(mutant: Mutant | None, tree: Path, tests: list[str], timeout: float) -> Outcome:
@@ -321,7 +379,7 @@ def _run(mutant: Mutant | None, tree: Path, tests: list[str], timeout: float) ->
     original = target.read_bytes()
     if mutant is not None:
         target.write_bytes(original[: mutant.start] + mutant.replacement.encode() + original[mutant.end :])
-        tests = _first_those_naming(_module(mutant.path), tests)
+        tests = _first_those_naming(tree, _module(mutant.path), tests)
     began = time.monotonic()
     try:
         done = subprocess.run(
@@ -341,6 +399,25 @@ def _run(mutant: Mutant | None, tree: Path, tests: list[str], timeout: float) ->
     return Outcome(mutant, killed, time.monotonic() - began, note)
 
 
+def _verdict(
+    mutant: Mutant, tree: Path, chosen: list[str] | None, fallback: list[str], timeout: float
+) -> Outcome:
+    """Step 1 then, unless a confirmed kill, step 2 (see the module's docstring)."""
+    spent = 0.0
+    if chosen:
+        first = _run(mutant, tree, chosen, timeout)
+        spent += first.seconds
+        if first.killed:
+            failing = first.note.removeprefix("FAILED ").removeprefix("ERROR ")
+            if failing.startswith("tests/") and not _run(None, tree, [failing], timeout).killed:
+                return Outcome(mutant, True, spent, first.note)
+            if first.note == "timed out":
+                return Outcome(mutant, True, spent, first.note)
+    second = _run(mutant, tree, fallback, timeout)
+    note = second.note if second.killed else ("" if chosen else "no test runs its statement in this process")
+    return Outcome(mutant, second.killed, spent + second.seconds, note)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -352,11 +429,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--timeout", type=float, default=None, help="seconds per mutant's tests (default: 3 x the clean run)"
     )
-    parser.add_argument("--tests", nargs="*", default=None, help="default: the tests naming the package")
+    parser.add_argument("--tests", nargs="*", default=None, help="default: the test files naming the package")
     parser.add_argument("--list", action="store_true", help="print every site and stop")
     parser.add_argument("--under", default="", help="only the sites in files under this path, e.g. a module")
     parser.add_argument(
-        "--by-coverage", action="store_true", help="each mutant gets only the tests that run its statement"
+        "--plain",
+        action="store_true",
+        help="no coverage run: every mutant gets only the tests naming the package",
     )
     args = parser.parse_args(argv)
 
@@ -369,7 +448,11 @@ def main(argv: list[str] | None = None) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     sample = random.Random(seed).sample(every, min(args.sample, len(every)))
     tests = args.tests or tests_naming(args.package)
-    print(f"seed={seed} sites={len(every)} sample={len(sample)} tests={len(tests)}", flush=True)
+    suite = "naming the package" if args.plain else "the whole suite by coverage"
+    print(
+        f"seed={seed} sites={len(every)} sample={len(sample)} tests={suite}; {len(tests)} files name it",
+        flush=True,
+    )
 
     with tempfile.TemporaryDirectory(prefix="csbot-mutants-") as scratch:
         trees = [Path(scratch) / f"tree{index}" for index in range(max(1, args.jobs))]
@@ -381,19 +464,20 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         timeout = args.timeout or max(120.0, 3 * clean.seconds)
         print(f"clean run {clean.seconds:.0f}s; each mutant's tests get {timeout:.0f}s", flush=True)
-        covering = _covering(args.package, trees[0], tests) if args.by_coverage else {}
+        covering: Covering = {}
+        if not args.plain:
+            began = time.monotonic()
+            covering = _covering(args.package, trees, every_test_file())
+            print(f"the suite under coverage: {time.monotonic() - began:.0f}s", flush=True)
         free = list(trees)
         outcomes: list[Outcome] = []
 
         def work(mutant: Mutant) -> Outcome:
             tree = free.pop()
             try:
-                if not args.by_coverage:
+                if args.plain:
                     return _run(mutant, tree, tests, timeout)
-                chosen = covering.get((mutant.path, mutant.statement))
-                if chosen is None:
-                    return Outcome(mutant, False, 0.0, "no test runs its statement in this process")
-                return _run(mutant, tree, chosen or tests, timeout)
+                return _verdict(mutant, tree, chosen_tests(mutant, covering), tests, timeout)
             finally:
                 free.append(tree)
 

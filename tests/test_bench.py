@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -184,3 +185,80 @@ def test_the_mutation_bench_lists_only_the_sites_under_a_path(capsys: pytest.Cap
     count = len(mutants_of(ROOT / "services" / "llm" / "overlap.py"))
     assert lines[-1] == f"{count} mutation sites in services/llm" and len(lines) == count + 1
     assert all(line.startswith("services/llm/overlap.py:") for line in lines[:-1])
+
+
+def test_each_mutant_runs_the_tests_that_run_its_statement_or_its_module() -> None:
+    """Step 1 of the whole-suite kill set: a statement's own tests; for one run on import, every
+    test that runs a line of its module; nothing chosen when no test runs it in the suite's
+    process (the test files naming the package decide then)."""
+    from bench.mutations import Mutant, chosen_tests
+
+    covering = {
+        ("services/llm/a.py", 3): ["tests/test_a.py::one", "tests/test_b.py::two"],
+        ("services/llm/a.py", 7): ["tests/test_c.py::three"],
+        ("services/llm/a.py", 1): [],
+        ("services/llm/b.py", 1): [],
+        ("services/llm/c.py", 4): ["tests/test_d.py::four"],
+    }
+
+    def at(path: str, statement: int) -> Mutant:
+        return Mutant(path, statement, 0, 1, "<", "<=", "comparison", statement)
+
+    assert chosen_tests(at("services/llm/a.py", 3), covering) == [
+        "tests/test_a.py::one",
+        "tests/test_b.py::two",
+    ]
+    assert chosen_tests(at("services/llm/a.py", 1), covering) == [
+        "tests/test_a.py::one",
+        "tests/test_b.py::two",
+        "tests/test_c.py::three",
+    ]
+    assert chosen_tests(at("services/llm/a.py", 5), covering) is None, "a line no test runs"
+    assert chosen_tests(at("services/llm/b.py", 1), covering) is None, "a module only imported"
+
+
+def test_the_suite_is_dealt_into_shards_of_about_equal_size() -> None:
+    from bench.mutations import ROOT, every_test_file, shards
+
+    files = every_test_file()
+    dealt = shards(files, 2)
+    assert len(dealt) == 2 and sorted(dealt[0] + dealt[1]) == files
+    sizes = [sum((ROOT / name).stat().st_size for name in shard) for shard in dealt]
+    largest = max((ROOT / name).stat().st_size for name in files)
+    assert abs(sizes[0] - sizes[1]) <= largest
+    assert shards(files[:1], 3) == [files[:1]], "no empty shard"
+
+
+def test_a_kill_counts_only_when_the_failing_test_passes_alone_on_the_clean_tree(tmp_path: Path) -> None:
+    """A test that fails on its own (it needed another test first) kills nothing: the verdict then
+    comes from the test files naming the package; a statement no test runs gets them directly."""
+    from bench.mutations import Mutant, _verdict
+
+    (tmp_path / "pyproject.toml").write_text("[tool.pytest.ini_options]\n", encoding="utf-8")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / "pkg" / "m.py").write_text("def f(x):\n    return x + 1\n", encoding="utf-8")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_m.py").write_text(
+        "from pkg.m import f\n\ndef test_f():\n    assert f(1) == 2\n", encoding="utf-8"
+    )
+    (tmp_path / "tests" / "test_lonely.py").write_text(
+        "import os\n\ndef test_needs_company():\n    assert os.environ.get('NEVER_SET_HERE')\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "tests" / "test_blind.py").write_text(
+        "def test_nothing():\n    assert True\n", encoding="utf-8"
+    )
+    source = (tmp_path / "pkg" / "m.py").read_bytes()
+    start = source.index(b"x + 1")
+    mutant = Mutant("pkg/m.py", 2, start, start + 5, "x + 1", "(x - 1)", "arithmetic", 2)
+
+    caught = _verdict(mutant, tmp_path, ["tests/test_m.py::test_f"], ["tests/test_blind.py"], 120.0)
+    assert caught.killed and caught.note == "FAILED tests/test_m.py::test_f"
+    unconfirmed = _verdict(
+        mutant, tmp_path, ["tests/test_lonely.py::test_needs_company"], ["tests/test_blind.py"], 120.0
+    )
+    assert not unconfirmed.killed, "the lonely test fails on the clean tree too"
+    unrun = _verdict(mutant, tmp_path, None, ["tests/test_m.py"], 120.0)
+    assert unrun.killed and unrun.note == "FAILED tests/test_m.py::test_f"
+    assert (tmp_path / "pkg" / "m.py").read_bytes() == source, "the tree is left clean"
