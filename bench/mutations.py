@@ -34,6 +34,7 @@ import argparse
 import ast
 import concurrent.futures
 import functools
+import json
 import os
 import random
 import shutil
@@ -42,7 +43,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -321,44 +322,63 @@ def shards(files: list[str], count: int) -> list[list[str]]:
     return [shard for shard in dealt if shard]
 
 
-def _covering_run(package: str, tree: Path, tests: list[str]) -> Covering:
+@dataclass
+class SuiteCoverage:
+    """What the clean suite's run under coverage saw."""
+
+    lines: Covering = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)
+    """Each test's run time on the clean tree, by node id."""
+
+    def timeout(self, tests: list[str]) -> float:
+        """Seconds for `tests` on a mutant: three times their clean run, plus pytest's start."""
+        return 60.0 + 3 * sum(self.seconds.get(test, 1.0) for test in tests)
+
+    def add(self, other: SuiteCoverage) -> None:
+        for key, contexts in other.lines.items():
+            known = self.lines.get(key)
+            if known == [] or contexts == []:
+                self.lines[key] = []
+            else:
+                self.lines[key] = sorted({*(known or []), *contexts})
+        self.seconds.update(other.seconds)
+
+
+def _covering_run(package: str, tree: Path, tests: list[str]) -> SuiteCoverage:
     """One shard of the suite under coverage, one context per test (`bench.mutation_contexts`)."""
     import coverage
 
+    from bench.mutation_contexts import DURATIONS
+
     data_file = tree / ".mutation-coverage"
+    durations = tree / ".mutation-durations.json"
     command = [sys.executable, "-m", "coverage", "run", f"--data-file={data_file}", f"--source={package}"]
     command += ["-m", "pytest", *_pytest(["-p", "bench.mutation_contexts", *tests])]
-    done = subprocess.run(command, cwd=tree, env=_environment(tree), capture_output=True)
+    environment = _environment(tree) | {DURATIONS: str(durations)}
+    done = subprocess.run(command, cwd=tree, env=environment, capture_output=True)
     if done.returncode != 0:
         raise RuntimeError(f"the clean run under coverage failed: {done.stdout.decode()[-2000:]}")
     data = coverage.CoverageData(basename=str(data_file))
     data.read()
-    covering: Covering = {}
+    seen = SuiteCoverage(seconds=json.loads(durations.read_text(encoding="utf-8")))
     for filename in data.measured_files():
         relative = str(Path(filename).resolve().relative_to(tree.resolve()))
         for line, contexts in data.contexts_by_lineno(filename).items():
             # A line run on import (the empty context) may be seen by any test.
-            covering[(relative, line)] = [] if "" in contexts else sorted(contexts)
-    return covering
+            seen.lines[(relative, line)] = [] if "" in contexts else sorted(contexts)
+    return seen
 
 
-def _covering(package: str, trees: list[Path], tests: list[str]) -> Covering:
+def _covering(package: str, trees: list[Path], tests: list[str]) -> SuiteCoverage:
     """The whole suite under coverage, its shards run side by side, one per tree."""
     with concurrent.futures.ThreadPoolExecutor(max_workers=len(trees)) as pool:
-        parts = list(
-            pool.map(
-                lambda tree, shard: _covering_run(package, tree, shard), trees, shards(tests, len(trees))
-            )
+        runs = pool.map(
+            lambda tree, shard: _covering_run(package, tree, shard), trees, shards(tests, len(trees))
         )
-    covering: Covering = {}
-    for part in parts:
-        for key, contexts in part.items():
-            known = covering.get(key)
-            if known == [] or contexts == []:
-                covering[key] = []
-            else:
-                covering[key] = sorted({*(known or []), *contexts})
-    return covering
+        seen = SuiteCoverage()
+        for part in runs:
+            seen.add(part)
+    return seen
 
 
 def chosen_tests(mutant: Mutant, covering: Covering) -> list[str] | None:
@@ -399,17 +419,20 @@ def _run(mutant: Mutant | None, tree: Path, tests: list[str], timeout: float) ->
     return Outcome(mutant, killed, time.monotonic() - began, note)
 
 
-def _verdict(
-    mutant: Mutant, tree: Path, chosen: list[str] | None, fallback: list[str], timeout: float
-) -> Outcome:
-    """Step 1 then, unless a confirmed kill, step 2 (see the module's docstring)."""
+def _verdict(mutant: Mutant, tree: Path, seen: SuiteCoverage, fallback: list[str], timeout: float) -> Outcome:
+    """Step 1 then, unless a confirmed kill, step 2 (see the module's docstring). `timeout` is
+    step 2's; step 1's comes from its tests' clean run."""
+    chosen = chosen_tests(mutant, seen.lines)
     spent = 0.0
     if chosen:
-        first = _run(mutant, tree, chosen, timeout)
+        first = _run(mutant, tree, chosen, seen.timeout(chosen))
         spent += first.seconds
         if first.killed:
             failing = first.note.removeprefix("FAILED ").removeprefix("ERROR ")
-            if failing.startswith("tests/") and not _run(None, tree, [failing], timeout).killed:
+            if (
+                failing.startswith("tests/")
+                and not _run(None, tree, [failing], seen.timeout([failing])).killed
+            ):
                 return Outcome(mutant, True, spent, first.note)
             if first.note == "timed out":
                 return Outcome(mutant, True, spent, first.note)
@@ -464,10 +487,10 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         timeout = args.timeout or max(120.0, 3 * clean.seconds)
         print(f"clean run {clean.seconds:.0f}s; each mutant's tests get {timeout:.0f}s", flush=True)
-        covering: Covering = {}
+        seen = SuiteCoverage()
         if not args.plain:
             began = time.monotonic()
-            covering = _covering(args.package, trees, every_test_file())
+            seen = _covering(args.package, trees, every_test_file())
             print(f"the suite under coverage: {time.monotonic() - began:.0f}s", flush=True)
         free = list(trees)
         outcomes: list[Outcome] = []
@@ -477,7 +500,7 @@ def main(argv: list[str] | None = None) -> int:
             try:
                 if args.plain:
                     return _run(mutant, tree, tests, timeout)
-                return _verdict(mutant, tree, chosen_tests(mutant, covering), tests, timeout)
+                return _verdict(mutant, tree, seen, tests, timeout)
             finally:
                 free.append(tree)
 

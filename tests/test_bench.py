@@ -232,7 +232,7 @@ def test_the_suite_is_dealt_into_shards_of_about_equal_size() -> None:
 def test_a_kill_counts_only_when_the_failing_test_passes_alone_on_the_clean_tree(tmp_path: Path) -> None:
     """A test that fails on its own (it needed another test first) kills nothing: the verdict then
     comes from the test files naming the package; a statement no test runs gets them directly."""
-    from bench.mutations import Mutant, _verdict
+    from bench.mutations import Mutant, SuiteCoverage, _verdict
 
     (tmp_path / "pyproject.toml").write_text("[tool.pytest.ini_options]\n", encoding="utf-8")
     (tmp_path / "pkg").mkdir()
@@ -253,12 +253,28 @@ def test_a_kill_counts_only_when_the_failing_test_passes_alone_on_the_clean_tree
     start = source.index(b"x + 1")
     mutant = Mutant("pkg/m.py", 2, start, start + 5, "x + 1", "(x - 1)", "arithmetic", 2)
 
-    caught = _verdict(mutant, tmp_path, ["tests/test_m.py::test_f"], ["tests/test_blind.py"], 120.0)
+    def running(*tests: str) -> SuiteCoverage:
+        return SuiteCoverage(lines={("pkg/m.py", 2): list(tests)}, seconds=dict.fromkeys(tests, 0.5))
+
+    caught = _verdict(mutant, tmp_path, running("tests/test_m.py::test_f"), ["tests/test_blind.py"], 120.0)
     assert caught.killed and caught.note == "FAILED tests/test_m.py::test_f"
-    unconfirmed = _verdict(
-        mutant, tmp_path, ["tests/test_lonely.py::test_needs_company"], ["tests/test_blind.py"], 120.0
-    )
+    lonely = running("tests/test_lonely.py::test_needs_company")
+    unconfirmed = _verdict(mutant, tmp_path, lonely, ["tests/test_blind.py"], 120.0)
     assert not unconfirmed.killed, "the lonely test fails on the clean tree too"
-    unrun = _verdict(mutant, tmp_path, None, ["tests/test_m.py"], 120.0)
+    unrun = _verdict(mutant, tmp_path, SuiteCoverage(), ["tests/test_m.py"], 120.0)
     assert unrun.killed and unrun.note == "FAILED tests/test_m.py::test_f"
     assert (tmp_path / "pkg" / "m.py").read_bytes() == source, "the tree is left clean"
+
+
+def test_the_shards_coverage_adds_up_and_gives_a_timeout_from_the_tests_clean_run() -> None:
+    """A line one shard saw on import stays an import-time line; each test's seconds are kept,
+    and a mutant's tests get three times theirs (a second for a test not timed) and pytest's start."""
+    from bench.mutations import SuiteCoverage
+
+    path = "services/llm/a.py"
+    seen = SuiteCoverage(lines={(path, 1): ["t1"], (path, 2): []}, seconds={"t1": 2.0})
+    seen.add(
+        SuiteCoverage(lines={(path, 1): ["t2"], (path, 2): ["t3"], (path, 3): ["t4"]}, seconds={"t2": 1.0})
+    )
+    assert seen.lines == {(path, 1): ["t1", "t2"], (path, 2): [], (path, 3): ["t4"]}
+    assert seen.timeout(["t1", "t2", "untimed"]) == 60.0 + 3 * (2.0 + 1.0 + 1.0)

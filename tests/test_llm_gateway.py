@@ -673,3 +673,18 @@ async def test_an_endpoint_that_tokenizes_but_refuses_token_id_prompts_is_not_gi
     assert not found.token_scoring and not found.token_mode
     said = [record.getMessage() for record in caplog.records if "token-id scoring no" in record.getMessage()]
     assert said, [record.getMessage() for record in caplog.records]
+
+
+async def test_a_completion_stream_is_admitted_for_its_prompt_and_reply_budget(double: OpenAIDouble) -> None:
+    """Before a stream of token ids starts, the TPM window takes the prompt's ids plus the reply's
+    budget: a second stream started while the first still runs waits for what the first may use
+    (1,000 a minute, 700 taken: 400 more come in 24 s)."""
+    sleep = FakeSleep()
+    llm = gateway(endpoint(double, "primary", tpm=1000), sleep=sleep)
+    prompt = [1] * 100
+    first = llm.stream_completion(LLMRole.TARGET, prompt, ledger=CallLedger(), max_tokens=600)
+    assert await anext(first), "the first stream is admitted and running"
+    assert sleep.waits == []
+    await collect(llm.stream_completion(LLMRole.TARGET, prompt, ledger=CallLedger(), max_tokens=600))
+    assert sleep.waits == [pytest.approx(24.0)]
+    await collect(first)
