@@ -348,13 +348,14 @@ def _covering_run(package: str, tree: Path, tests: list[str]) -> SuiteCoverage:
     """One shard of the suite under coverage, one context per test (`bench.mutation_contexts`)."""
     import coverage
 
-    from bench.mutation_contexts import DURATIONS
+    from bench.mutation_contexts import DURATIONS, PACKAGE
 
     data_file = tree / ".mutation-coverage"
     durations = tree / ".mutation-durations.json"
     command = [sys.executable, "-m", "coverage", "run", f"--data-file={data_file}", f"--source={package}"]
     command += ["-m", "pytest", *_pytest(["-p", "bench.mutation_contexts", *tests])]
-    environment = _environment(tree) | {DURATIONS: str(durations)}
+    dotted = package.strip("/").replace("/", ".")
+    environment = _environment(tree) | {DURATIONS: str(durations), PACKAGE: dotted}
     done = subprocess.run(command, cwd=tree, env=environment, capture_output=True)
     if done.returncode != 0:
         raise RuntimeError(f"the clean run under coverage failed: {done.stdout.decode()[-2000:]}")

@@ -278,3 +278,16 @@ def test_the_shards_coverage_adds_up_and_gives_a_timeout_from_the_tests_clean_ru
     )
     assert seen.lines == {(path, 1): ["t1", "t2"], (path, 2): [], (path, 3): ["t4"]}
     assert seen.timeout(["t1", "t2", "untimed"]) == 60.0 + 3 * (2.0 + 1.0 + 1.0)
+
+
+def test_the_coverage_run_empties_the_package_s_memo_caches_but_not_its_loaders() -> None:
+    """Each test's lines are its own: a result kept from an earlier test would hide them."""
+    from bench.mutation_contexts import empty_memo_caches
+    from services.llm import events, tokens
+
+    events._anchored("Returns: within 7 days of receiving the item.")
+    tokens.encoding("o200k_base")
+    assert events._anchored.cache_info().currsize and tokens.encoding.cache_info().currsize
+    assert empty_memo_caches("services.llm") >= 3
+    assert events._anchored.cache_info().currsize == 0, "a memo of sources read is emptied"
+    assert tokens.encoding.cache_info().currsize, "a tokenizer loaded from disk is kept"

@@ -17,7 +17,7 @@ import pytest
 
 from db.seed import FAQ
 from services.llm.acceptance import DraftPolicy, PassCosts, ngram_lookup
-from services.llm.local.decoding import Decoder
+from services.llm.local.decoding import Decoder, DecodeStats
 
 QUIET = {0: 11.7, 1: 15.6, 3: 23.2, 7: 40.9, 15: 72.5}
 """ms by draft tokens, as `python -m bench.token_speculative` measured them on a quiet machine."""
@@ -149,3 +149,11 @@ def test_nothing_produced_yet_has_no_n_gram_to_look_up() -> None:
     source = [5, 6, 7, 5, 6]
     assert ngram_lookup(source, [], ngram=3, min_ngram=0) is None
     assert ngram_lookup(source, [9, 5, 6], ngram=3, min_ngram=1) == 5, "after the latest 5 6"
+
+
+def test_a_decode_s_ceiling_is_its_tokens_at_single_pass_cost_over_the_passes_it_made() -> None:
+    """Every drafted position accepted: a pass of n draft tokens yields n + 1 tokens for its cost."""
+    stats = DecodeStats(draft_lengths=[3, 0, 7])
+    costs = PassCosts(QUIET, 16)
+    assert stats.ceiling(costs) == pytest.approx((4 + 1 + 8) * 11.7 / (23.2 + 11.7 + 40.9))
+    assert DecodeStats().ceiling(costs) == 1.0, "no pass made: no speedup"

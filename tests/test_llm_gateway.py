@@ -590,9 +590,10 @@ async def test_an_endpoint_down_at_start_is_probed_as_unknown_not_as_incapable(
 
 async def test_a_call_is_timed_in_milliseconds(double: OpenAIDouble) -> None:
     """The double waits 50 ms before it answers: each call's recorded time is at least that, and
-    no more than the whole call took here."""
+    no more than the whole call took here (the gateway on its default clock)."""
     double.models["primary"].profile.ttft = 0.05
-    llm = gateway(endpoint(double, "primary"))
+    llm = LLMGateway(LLMRoles(target=[endpoint(double, "primary")]))
+    _open.append(llm)
     ledger = CallLedger()
     began = time.perf_counter()
     await llm.chat(LLMRole.TARGET, MESSAGES, ledger=ledger, max_tokens=5)
@@ -688,3 +689,25 @@ async def test_a_completion_stream_is_admitted_for_its_prompt_and_reply_budget(d
     await collect(llm.stream_completion(LLMRole.TARGET, prompt, ledger=CallLedger(), max_tokens=600))
     assert sleep.waits == [pytest.approx(24.0)]
     await collect(first)
+
+
+async def test_a_call_s_time_is_read_on_the_gateway_s_clock_waits_included(double: OpenAIDouble) -> None:
+    """Two 500s, each followed by a wait the server asks for (Retry-After 3 s), then an answer: the
+    call took the 6 s it waited, as the gateway's clock counts them; a call that never gets an
+    answer is timed the same way."""
+    sleep = FakeSleep()
+    double.models["primary"].faults.extend(Fault("500", retry_after=3) for _ in range(2))
+    llm = gateway(endpoint(double, "primary"), sleep=sleep, retries=2)
+    ledger = CallLedger()
+    await llm.chat(LLMRole.TARGET, MESSAGES, ledger=ledger, max_tokens=5)
+    [call] = ledger.calls
+    assert sleep.waits == [3.0, 3.0] and call.total_ms == 6000.0 and call.ttft_ms == 6000.0
+    double.models["primary"].faults.extend(Fault("500", retry_after=3) for _ in range(3))
+    failed = CallLedger()
+    with pytest.raises(LLMUnavailable):
+        await llm.chat(LLMRole.TARGET, MESSAGES, ledger=failed, max_tokens=5)
+    assert failed.calls[0].error and failed.calls[0].total_ms == 6000.0
+    double.models["primary"].faults.extend(Fault("500", retry_after=3) for _ in range(1))
+    streamed = CallLedger()
+    assert await collect(llm.stream_chat(LLMRole.TARGET, MESSAGES, ledger=streamed, max_tokens=5))
+    assert streamed.calls[0].total_ms == 3000.0 and streamed.calls[0].ttft_ms == 3000.0

@@ -569,3 +569,16 @@ async def test_the_deadline_is_current_while_the_reply_is_produced() -> None:
     assert await run(answer) == ["Hello."]
     [deadline] = seen
     assert deadline is not None and deadline.seconds == 5 and 0 < deadline.remaining() <= 5
+
+
+async def test_an_empty_piece_of_a_reply_is_skipped_and_the_reply_goes_on() -> None:
+    """A stream may send empty deltas (a role chunk, a keep-alive): nothing is shown for them, the
+    time to the first token waits for real text, and the text after them still comes."""
+
+    async def produce(answer: VerifiedAnswer) -> AsyncIterator[str]:
+        for piece in ("", "Hello", "", " again."):
+            yield piece
+
+    answer = VerifiedAnswer(produce)
+    assert await run(answer) == ["Hello", " again."]
+    assert answer.final_text == "Hello again." and answer.report.ttft_ms is not None

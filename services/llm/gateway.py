@@ -297,6 +297,10 @@ class LLMGateway:
             for role in LLMRole
         }
 
+    def _ms_since(self, started: float) -> float:
+        """Milliseconds on the gateway's clock (the one its rate limits and waits run on)."""
+        return (self._clock() - started) * 1000
+
     def has(self, role: LLMRole) -> bool:
         return bool(self._states.get(role))
 
@@ -449,17 +453,17 @@ class LLMGateway:
             _raise_if_past_deadline(role, errors)
             record = CallRecord(role, state.config.name, state.config.model, kind)
             ledger.calls.append(record)
-            started = time.perf_counter()
+            started = self._clock()
             try:
                 result = await self._attempts(
                     state, record, estimated_tokens, functools.partial(call, state, record)
                 )
             except DeadlineExceeded as error:  # our budget, not the endpoint's fault: no cooldown
-                record.total_ms = (time.perf_counter() - started) * 1000
+                record.total_ms = self._ms_since(started)
                 record.error = f"{type(error).__name__}: {error}"[:500]
                 raise DeadlineExceeded("; ".join([*errors, f"{state.config.name}: {error}"])) from error
             except Exception as error:  # one endpoint's failure must not end the chain
-                record.total_ms = (time.perf_counter() - started) * 1000
+                record.total_ms = self._ms_since(started)
                 record.error = f"{type(error).__name__}: {error}"[:500]
                 if not isinstance(error, _GiveUpEndpoint):
                     state.cooldown.failed()
@@ -469,7 +473,7 @@ class LLMGateway:
                     extra={"role": role, "endpoint": state.config.name, "error": record.error},
                 )
                 continue
-            record.total_ms = (time.perf_counter() - started) * 1000
+            record.total_ms = self._ms_since(started)
             record.ttft_ms = record.ttft_ms or record.total_ms
             state.cooldown.succeeded()
             state.settle(estimated_tokens, record)
@@ -636,7 +640,7 @@ class LLMGateway:
             _raise_if_past_deadline(role, errors)
             record = CallRecord(role, state.config.name, state.config.model, kind)
             ledger.calls.append(record)
-            started = time.perf_counter()
+            started = self._clock()
             stream: _Prefetched | None = None
             produced = ""
             try:
@@ -647,7 +651,7 @@ class LLMGateway:
                     functools.partial(self._first_chunk, state, functools.partial(open_stream, state, shown)),
                     keep_slot=True,
                 )
-                texts = _texts(stream, state.config, record, started)
+                texts = _texts(stream, state.config, record, functools.partial(self._ms_since, started))
                 # A continuation repeats some of what was shown: held back until that is clear.
                 async for delta in without_repeats(shown, texts) if shown else texts:
                     shown += delta
@@ -655,11 +659,11 @@ class LLMGateway:
                     yield delta
             except DeadlineExceeded as error:  # our budget, not the endpoint's fault: no cooldown
                 record.error = f"{type(error).__name__}: {error}"[:500]
-                record.total_ms = (time.perf_counter() - started) * 1000
+                record.total_ms = self._ms_since(started)
                 raise DeadlineExceeded("; ".join([*errors, f"{state.config.name}: {error}"])) from error
             except Exception as error:  # a broken stream goes on at the next endpoint
                 record.error = f"{type(error).__name__}: {error}"[:500]
-                record.total_ms = (time.perf_counter() - started) * 1000
+                record.total_ms = self._ms_since(started)
                 if not isinstance(error, _GiveUpEndpoint):
                     state.cooldown.failed()
                 errors.append(f"{state.config.name}: {record.error}")
@@ -677,7 +681,7 @@ class LLMGateway:
                 if stream is not None:  # the slot taken when the stream opened, held to its end
                     state.semaphore.release()
                     await stream.close()
-            record.total_ms = (time.perf_counter() - started) * 1000
+            record.total_ms = self._ms_since(started)
             state.cooldown.succeeded()
             state.count_unreported(record, functools.partial(prompt, state), produced)
             state.settle(estimated_tokens, record)
@@ -836,7 +840,7 @@ async def _deltas(stream: _Prefetched, endpoint: LLMEndpoint) -> AsyncIterator[t
 
 
 async def _texts(
-    stream: _Prefetched, endpoint: LLMEndpoint, record: CallRecord, started: float
+    stream: _Prefetched, endpoint: LLMEndpoint, record: CallRecord, elapsed_ms: Callable[[], float]
 ) -> AsyncIterator[str]:
     """The stream's text deltas; usage and time to first text go to `record` on the way."""
     async for delta, usage in _deltas(stream, endpoint):
@@ -844,7 +848,7 @@ async def _texts(
             _count_usage(record, endpoint, usage)
         if delta:
             if record.ttft_ms is None:
-                record.ttft_ms = (time.perf_counter() - started) * 1000
+                record.ttft_ms = elapsed_ms()
             yield delta
 
 
