@@ -29,15 +29,23 @@ class LLMEndpoint(_Keys):
     down serves, the rest are the fallback chain.
     """
 
-    base_url: str
-    model: str
+    base_url: str = Field(description="the API's base URL, e.g. https://api.openai.com/v1")
+    model: str = Field(description="the model name the endpoint serves")
     api_keys: list[SecretStr] = Field(default_factory=list, description="rotated on 401/429")
-    context_window: int = Field(default=8192, gt=256)
+    context_window: int = Field(
+        default=8192, gt=256, description="tokens the model reads at once; older turns are dropped to fit"
+    )
     price_in: float = Field(default=0.0, ge=0, description="USD per million input tokens")
     price_out: float = Field(default=0.0, ge=0, description="USD per million output tokens")
-    rpm: int | None = Field(default=None, gt=0)
-    tpm: int | None = Field(default=None, gt=0)
-    max_concurrency: int = Field(default=4, gt=0)
+    rpm: int | None = Field(default=None, gt=0, description="requests a minute the endpoint allows")
+    tpm: int | None = Field(
+        default=None,
+        gt=0,
+        description="tokens a minute the endpoint allows, corrected from the usage reported",
+    )
+    max_concurrency: int = Field(
+        default=4, gt=0, description="calls and streams at once; one when the probe saw two streams break"
+    )
     timeout: float = Field(default=30.0, gt=0, description="seconds per request")
     first_token_timeout: float = Field(default=15.0, gt=0, description="seconds to the first streamed token")
     verify: VerifyMode = Field(
@@ -46,8 +54,8 @@ class LLMEndpoint(_Keys):
     )
     tokenizer: str | None = Field(
         default=None,
-        description="o200k_base, cl100k_base or gguf:<path>; guessed for OpenAI models; other models "
-        "are counted exactly with their /tokenize",
+        description="`o200k_base`, `cl100k_base` or `gguf:<path>`; guessed for OpenAI models; other "
+        "models are counted exactly with their `/tokenize`",
     )
     reasoning: bool | None = Field(
         default=None,
@@ -93,8 +101,8 @@ class GuardRule(_Keys):
     The margin keeps a tiny baseline (0 guard rejections) from making any single event a breach.
     """
 
-    ratio: float = Field(default=2.0, gt=0)
-    margin: float = Field(default=0.0, ge=0)
+    ratio: float = Field(default=2.0, gt=0, description="times the baseline's value the canary may reach")
+    margin: float = Field(default=0.0, ge=0, description="plus this much, in the metric's unit")
 
     def limit(self, baseline: float) -> float:
         return baseline * self.ratio + self.margin
@@ -112,9 +120,17 @@ class GuardRails(_Keys):
         default_factory=lambda: GuardRule(ratio=2.0, margin=0.02),
         description="share of answers the fact guard stopped (an invented number, date, link...)",
     )
-    dont_know_rate: GuardRule | None = Field(default_factory=lambda: GuardRule(ratio=2.0, margin=0.05))
-    p95_latency_ms: GuardRule | None = Field(default_factory=lambda: GuardRule(ratio=1.5, margin=250.0))
-    cost_per_answer_usd: GuardRule | None = Field(default_factory=lambda: GuardRule(ratio=1.5, margin=0.0))
+    dont_know_rate: GuardRule | None = Field(
+        default_factory=lambda: GuardRule(ratio=2.0, margin=0.05),
+        description="share of answers where the bot said it did not know",
+    )
+    p95_latency_ms: GuardRule | None = Field(
+        default_factory=lambda: GuardRule(ratio=1.5, margin=250.0),
+        description="the 95th percentile of a reply's time, in milliseconds",
+    )
+    cost_per_answer_usd: GuardRule | None = Field(
+        default_factory=lambda: GuardRule(ratio=1.5, margin=0.0), description="model cost per answer, in USD"
+    )
     check_every_seconds: float = Field(default=30.0, ge=0, description="how often the rails are judged")
 
     def rules(self) -> dict[str, GuardRule]:
@@ -135,11 +151,11 @@ class CanaryArm(_Keys):
     drafter behind the same target, so the comparison isolates that one change.
     """
 
-    name: str = Field(pattern=ARM_NAME)
+    name: str = Field(pattern=ARM_NAME, description="how reports, logs and `/canary` name the arm")
     weight: float = Field(default=0.0, ge=0, le=100, description="percent of customers")
-    target: list[LLMEndpoint] | None = None
-    drafter: list[LLMEndpoint] | None = None
-    retrieval_check: RetrievalCheck | None = None
+    target: list[LLMEndpoint] | None = Field(default=None, description="the arm's own target chain")
+    drafter: list[LLMEndpoint] | None = Field(default=None, description="the arm's own drafter chain")
+    retrieval_check: RetrievalCheck | None = Field(default=None, description="the arm's own retrieval check")
     guard_rails: GuardRails | None = Field(
         default=None,
         description="this arm's own rails (a riskier change, a stricter limit); else the shared ones",
@@ -163,8 +179,12 @@ def duration_seconds(value: object) -> object:
 class CanarySchedule(_Keys):
     """A gradual migration: the arm's weight steps up every `every` seconds while the rails hold."""
 
-    arm: str = Field(pattern=ARM_NAME)
-    steps: list[float] = Field(default_factory=lambda: [5.0, 25.0, 50.0, 100.0], min_length=1)
+    arm: str = Field(pattern=ARM_NAME, description="the arm whose weight steps up")
+    steps: list[float] = Field(
+        default_factory=lambda: [5.0, 25.0, 50.0, 100.0],
+        min_length=1,
+        description="its weights in percent, increasing, the last at most 100",
+    )
     every: float = Field(default=86400.0, gt=0, description="seconds per step; 30m, 6h, 1d are accepted")
 
     @field_validator("every", mode="before")
@@ -190,8 +210,14 @@ class LLMRole(StrEnum):
 
 
 class LLMRoles(_Keys):
-    target: list[LLMEndpoint] = Field(default_factory=list)
-    drafter: list[LLMEndpoint] = Field(default_factory=list)
+    target: list[LLMEndpoint] = Field(
+        default_factory=list,
+        description="the model that verifies drafts or writes alone, endpoints in fallback order",
+    )
+    drafter: list[LLMEndpoint] = Field(
+        default_factory=list,
+        description="a cheaper model that drafts for the target, endpoints in fallback order",
+    )
     retrieval_check: RetrievalCheck = Field(
         default="relevance",
         description="relevance: the target only confirms that the shop's FAQ text answers the question, "
@@ -215,8 +241,12 @@ class LLMRoles(_Keys):
         description="seconds a reply may take in all; then the customer gets the FAQ text the target "
         "confirmed, or an offer of a person, and the reason is logged",
     )
-    cooldown_after_failures: int = Field(default=3, gt=0)
-    cooldown_seconds: float = Field(default=30.0, ge=0)
+    cooldown_after_failures: int = Field(
+        default=3, gt=0, description="failures in a row that rest an endpoint"
+    )
+    cooldown_seconds: float = Field(
+        default=30.0, ge=0, description="how long it rests while the next one serves"
+    )
     max_retry_wait: float = Field(
         default=30.0,
         ge=0,
@@ -232,8 +262,13 @@ class LLMRoles(_Keys):
     arm_salt: str = Field(
         default="csbot", description="mixed into the customer hash: change it to reshuffle who is in a canary"
     )
-    guard_rails: GuardRails = Field(default_factory=GuardRails)
-    schedule: CanarySchedule | None = None
+    guard_rails: GuardRails = Field(
+        default_factory=GuardRails,
+        description="limits each arm keeps against the baseline, or it is rolled back",
+    )
+    schedule: CanarySchedule | None = Field(
+        default=None, description="steps one arm's weight up while its rails hold"
+    )
 
     @model_validator(mode="after")
     def _arms_fit(self) -> LLMRoles:
