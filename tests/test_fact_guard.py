@@ -683,12 +683,13 @@ def test_hours_and_minutes_are_one_length_of_time(reply: str, ok: bool) -> None:
         ("배송은 2, 3일 걸려요.", True),
         ("3、4日でお届けします。", False),
         ("배송은 3, 4일 걸려요.", False),
+        ("두세 번 확인했는데 조립은 서너 시간 걸려요.", False),
     ],
 )
 def test_two_neighbouring_numbers_said_as_one_are_a_range(reply: str, ok: bool) -> None:
     """이삼일 and 두세 시간 say 2-3 days and 2-3 hours, and so do "二、三日" and "2, 3일"; 사나흘 (3-4
     days), 하루이틀 (1-2 days), 서너 시간 (3-4 hours) and "3、4日" say other ranges; with no unit
-    after it (두세 개, 일이) a pair claims nothing."""
+    after it (두세 개, 일이, 두세 번) a pair claims nothing, and the next pair is read all the same."""
     verdict = FactGuard("Delivery takes 2-3 days. Assembly takes 2-3 hours.").check(reply)
     assert verdict.ok is ok, verdict.reason or "passed"
 
