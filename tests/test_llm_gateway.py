@@ -711,3 +711,24 @@ async def test_a_call_s_time_is_read_on_the_gateway_s_clock_waits_included(doubl
     streamed = CallLedger()
     assert await collect(llm.stream_chat(LLMRole.TARGET, MESSAGES, ledger=streamed, max_tokens=5))
     assert streamed.calls[0].total_ms == 3000.0 and streamed.calls[0].ttft_ms == 3000.0
+
+
+async def test_a_completion_finished_by_a_replica_asks_it_for_what_is_left_of_the_budget(
+    double: OpenAIDouble,
+) -> None:
+    """The first endpoint streams the whole budget and ends without saying it finished: the replica
+    is given the shown text and asked for at least one more token, never for a budget of nothing;
+    one that broke early is asked for what is left."""
+    primary, replica = endpoint(double, "primary"), endpoint(double, "primary", api_keys=[SecretStr("r")])
+    llm = gateway(primary, replica, retries=0)
+    double.models["primary"].faults.append(Fault("no_finish", api_key=None))
+    await collect(llm.stream_completion(LLMRole.TARGET, [1, 2, 3], ledger=CallLedger(), max_tokens=4))
+    first, second = double.calls("/v1/completions")
+    assert first.body["max_tokens"] == 4 and second.api_key == "r"
+    assert len(second.body["prompt"]) > 3 and second.body["max_tokens"] == 1
+    double.requests.clear()
+    double.models["primary"].faults.append(Fault("cut", after_tokens=2))
+    await collect(llm.stream_completion(LLMRole.TARGET, [1, 2, 3], ledger=CallLedger(), max_tokens=8))
+    first, second = double.calls("/v1/completions")
+    shown = len(second.body["prompt"]) - 3
+    assert 0 < shown < 8 and second.body["max_tokens"] == 8 - shown
