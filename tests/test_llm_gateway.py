@@ -732,3 +732,36 @@ async def test_a_completion_finished_by_a_replica_asks_it_for_what_is_left_of_th
     first, second = double.calls("/v1/completions")
     shown = len(second.body["prompt"]) - 3
     assert 0 < shown < 8 and second.body["max_tokens"] == 8 - shown
+
+
+@pytest.mark.parametrize(
+    ("logprobs", "said"),
+    [
+        (None, "returned no prompt log-probabilities"),
+        ({"tokens": ["token_id:1"], "top_logprobs": None}, "returned no prompt log-probabilities"),
+        ({"tokens": ["token_id:1"], "top_logprobs": [None, {"token_id:2": -0.1}]}, "did not echo the prompt"),
+    ],
+)
+async def test_a_score_without_prompt_log_probabilities_is_said_so(logprobs: object, said: str) -> None:
+    """A server that answers `echo` + `logprobs` with none (no `logprobs`, no `top_logprobs` in it,
+    or fewer positions than the prompt and the next token) cannot verify in token mode: the error
+    says what is missing."""
+    from aiohttp import web
+
+    from services.llm.wire import serve_on_loopback
+
+    async def completions(request: web.Request) -> web.Response:
+        choice = {"index": 0, "text": "", "finish_reason": "length", "logprobs": logprobs}
+        usage = {"prompt_tokens": 2, "completion_tokens": 1, "total_tokens": 3}
+        body = {"id": "c", "object": "text_completion", "created": 0, "model": "m", "choices": [choice]}
+        return web.json_response(body | {"usage": usage})
+
+    app = web.Application()
+    app.router.add_post("/v1/completions", completions)
+    runner, base_url = await serve_on_loopback(app, "127.0.0.1")
+    try:
+        llm = gateway(LLMEndpoint(base_url=base_url, model="m"), retries=0)
+        with pytest.raises(LLMUnavailable, match=said):
+            await llm.score(LLMRole.TARGET, [1, 2], ledger=CallLedger())
+    finally:
+        await runner.cleanup()
