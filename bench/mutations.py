@@ -364,10 +364,26 @@ def _covering_run(package: str, tree: Path, tests: list[str]) -> SuiteCoverage:
     seen = SuiteCoverage(seconds=json.loads(durations.read_text(encoding="utf-8")))
     for filename in data.measured_files():
         relative = str(Path(filename).resolve().relative_to(tree.resolve()))
+        starts = statement_starts(Path(filename).read_bytes())
+        by_statement: dict[int, set[str]] = {}
         for line, contexts in data.contexts_by_lineno(filename).items():
+            by_statement.setdefault(starts.get(line, line), set()).update(contexts)
+        for line, ran in by_statement.items():
             # A line run on import (the empty context) may be seen by any test.
-            seen.lines[(relative, line)] = [] if "" in contexts else sorted(contexts)
+            seen.lines[(relative, line)] = [] if "" in ran else sorted(ran)
     return seen
+
+
+def statement_starts(source: bytes) -> dict[int, int]:
+    """Each line of a module -> the first line of the innermost statement holding it. Coverage
+    records the lines that ran, and a statement written over several lines (`if (` then its
+    condition) runs from its later lines; mutants are placed by their statement's first line."""
+    starts: dict[int, int] = {}
+    for node in ast.walk(ast.parse(source)):  # outer statements first: inner ones overwrite theirs
+        if isinstance(node, ast.stmt):
+            for line in range(node.lineno, (node.end_lineno or node.lineno) + 1):
+                starts[line] = node.lineno
+    return starts
 
 
 def _covering(package: str, trees: list[Path], tests: list[str]) -> SuiteCoverage:

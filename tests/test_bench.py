@@ -291,3 +291,23 @@ def test_the_coverage_run_empties_the_package_s_memo_caches_but_not_its_loaders(
     assert empty_memo_caches("services.llm") >= 3
     assert events._anchored.cache_info().currsize == 0, "a memo of sources read is emptied"
     assert tokens.encoding.cache_info().currsize, "a tokenizer loaded from disk is kept"
+
+
+def test_a_line_coverage_records_is_read_as_the_statement_it_belongs_to() -> None:
+    """Coverage records `a in b` (line 4), not the `if (` above it (line 3) where the mutant of its
+    condition is placed; a line of a body is its own statement's."""
+    from bench.mutations import statement_starts
+
+    source = (
+        b"def f(a, b):\n"
+        b"    x = 0\n"
+        b"    if (\n"
+        b"        a in b\n"
+        b"    ):\n"
+        b"        x = g(\n"
+        b"            a,\n"
+        b"        )\n"
+        b"    return x\n"
+    )
+    starts = statement_starts(source)
+    assert [starts[line] for line in range(1, 10)] == [1, 2, 3, 3, 3, 6, 6, 6, 9]

@@ -206,7 +206,7 @@ async def test_a_refused_tokenize_probe_is_asked_again_after_a_cool_down(gateway
         gateway = LLMGateway(LLMRoles(target=[LLMEndpoint(base_url=base_url, model="m")], retries=0))
         gateways.append(gateway)
         clock = Clock()
-        probe = TokenModeProbe(recheck_after=300, clock=clock)
+        probe = TokenModeProbe(clock=clock)  # after a refusal, asked again 5 minutes later
         assert await probe.supported(gateway) is False
         clock.now = 299
         assert await probe.supported(gateway) is False and len(probes) == 1, "no probe during the cool-down"

@@ -14,7 +14,7 @@ import functools
 import re
 from enum import StrEnum
 
-from services.llm.fact_claims import CURRENCIES, Claim, located_claims, prepare
+from services.llm.fact_claims import CURRENCIES, Claim, located_claims, prepare, reading_kind
 from services.text.patterns import any_of
 
 
@@ -57,7 +57,7 @@ _CLAUSE = re.compile(r"[;；]\s*|,(?!\d)\s*|、|(?<=[.!?。！？])\s+|\n+")
 def _amounts(clause: str) -> list[tuple[Claim, frozenset[Basis]]]:
     found = []
     for start, end, claim in located_claims(clause):
-        if not any(need.split(":", 1)[0] in CURRENCIES for need in claim.needs):
+        if not any(reading_kind(need) in CURRENCIES for need in claim.needs):
             continue
         around = clause[max(0, start - REACH) : end + REACH]
         bases = frozenset(basis for basis, pattern in _BASES if pattern.search(around))

@@ -24,7 +24,7 @@ import functools
 import re
 from enum import StrEnum
 
-from services.llm.fact_claims import Claim, located_claims, prepare
+from services.llm.fact_claims import Claim, located_claims, prepare, reading_kind
 from services.llm.subjects import MARGIN, encoded, masked_numbers
 from services.text.patterns import CJK, any_of
 from services.understanding.encoder import SentenceEncoder, shared_encoder
@@ -145,7 +145,7 @@ def _durations(text: str) -> list[Claim]:
     return [
         claim
         for _, _, claim in located_claims(text)
-        if claim.needs and all(need.split(":", 1)[0] in _DURATIONS for need in claim.needs)
+        if claim.needs and all(reading_kind(need) in _DURATIONS for need in claim.needs)
     ]
 
 

@@ -47,6 +47,11 @@ class Claim:
     offers: frozenset[str]
 
 
+def reading_kind(reading: str) -> str:
+    """What a reading (a need or an offer) is a number of: "KRW" of "KRW:2500", "day" of "day:14"."""
+    return reading.partition(":")[0]
+
+
 MASK = "\x00"
 """Masked text can neither start nor join a match (it is not a word character, a digit or a space)."""
 

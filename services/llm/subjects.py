@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from services.llm.fact_claims import Claim, located_claims, prepare
+from services.llm.fact_claims import Claim, located_claims, prepare, reading_kind
 from services.understanding.encoder import SentenceEncoder, shared_encoder
 
 MARGIN = 0.1
@@ -55,10 +55,6 @@ a range stays with the sentence that states it."""
 class _Unit:
     kinds: frozenset[str]
     values: frozenset[str]
-
-
-def _kind(needed: str) -> str:
-    return needed.split(":", 1)[0]
 
 
 def _masked(text: str, spans: Sequence[tuple[int, int, Claim]]) -> str:
@@ -99,7 +95,7 @@ def _units_of(sources: str) -> tuple[tuple[_Unit, ...], tuple[str, ...]]:
             if not needs:
                 continue
             offers = frozenset().union(*(claim.offers for _, _, claim in found))
-            units.append(_Unit(frozenset(_kind(need) for need in needs), offers))
+            units.append(_Unit(frozenset(reading_kind(need) for need in needs), offers))
             texts.append(f"{context} {_masked(sentence, found)}".strip())
     return tuple(units), tuple(texts)
 
@@ -154,12 +150,12 @@ class SubjectCheck:
         return result
 
     def _stated(self, claim: Claim) -> bool:
-        if not {_kind(need) for need in claim.needs} <= QUANTITIES or claim.needs & self._own:
+        if not {reading_kind(need) for need in claim.needs} <= QUANTITIES or claim.needs & self._own:
             return False
         return any(claim.needs & unit.values for unit in self._units)
 
     def _elsewhere(self, claim: Claim, similarity: np.ndarray) -> bool:
-        kinds = {_kind(need) for need in claim.needs}
+        kinds = {reading_kind(need) for need in claim.needs}
         same_kind = [i for i, unit in enumerate(self._units) if unit.kinds & kinds]
         holding = [i for i in same_kind if claim.needs & self._units[i].values]
         others = [i for i in same_kind if i not in holding]
