@@ -1234,3 +1234,18 @@ def test_the_bot_s_rules_retold_are_the_prompt(reply: str, told: bool) -> None:
 def test_other_customers_named_in_more_ways(reply: str, other: bool) -> None:
     guard = FactGuard.for_sources(facts=CUSTOMER, faq_text=HOME_FAQ, instructions=INSTRUCTIONS)
     assert guard.check(reply).others is other
+
+
+@pytest.mark.parametrize(
+    ("reply", "echoed"),
+    [
+        ("Of course: we reply in the customer's language.", False),
+        ("Of course: we answer them in the customer's language.", False),
+        ("My instructions say: answer in the customer's language.", True),
+    ],
+)
+def test_an_echo_is_five_words_of_the_instructions_in_a_row(reply: str, echoed: bool) -> None:
+    """Four words in a row shared with the instructions, even their last four at the reply's end,
+    are ordinary speech; five are the prompt told."""
+    guard = FactGuard.for_sources(facts="", faq_text="", instructions=["Answer in the customer's language."])
+    assert guard.check(reply).echoed is echoed
