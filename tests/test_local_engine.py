@@ -224,6 +224,36 @@ async def test_scoring_does_not_reuse_a_prefix_another_decode_overwrote(
     assert first[-1] is not None and await scores() == first
 
 
+async def test_scoring_a_prompt_again_evaluates_only_its_last_position(
+    engine: LocalEngine, server: LocalOpenAIServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The KV cache holds the prompt scored before: the same prompt again costs one position (the
+    last, whose logits are read), not the prompt."""
+    import aiohttp
+
+    tokens = prompt(engine, QUESTIONS[2])
+    body = {"model": "local", "prompt": tokens, "echo": True, "logprobs": 1, "max_tokens": 1}
+    body["prompt_logprobs_from"] = len(tokens)
+    evaluated: list[tuple[int, int]] = []
+    forward = engine.forward
+
+    def counted(batch: list[int], n_past: int, **options: Any) -> Any:
+        evaluated.append((len(batch), n_past))
+        return forward(batch, n_past, **options)
+
+    async def score() -> list[float | None]:
+        async with (
+            aiohttp.ClientSession() as session,
+            session.post(f"{server.base_url}/completions", json=body) as response,
+        ):
+            return (await response.json())["choices"][0]["logprobs"]["token_logprobs"]
+
+    first = await score()
+    monkeypatch.setattr(engine, "forward", counted)
+    assert await score() == first
+    assert evaluated == [(1, len(tokens) - 1)]
+
+
 @pytest.mark.parametrize(
     ("roles", "mode"),
     [({}, "token"), ({"retrieval_check": "relevance"}, "relevance")],
