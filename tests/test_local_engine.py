@@ -224,6 +224,33 @@ async def test_scoring_does_not_reuse_a_prefix_another_decode_overwrote(
     assert first[-1] is not None and await scores() == first
 
 
+async def test_a_prompt_that_differs_midway_is_scored_from_the_difference_on(
+    engine: LocalEngine, server: LocalOpenAIServer
+) -> None:
+    """Only the prefix two prompts share comes from the KV cache: tokens that agree again after a
+    difference are evaluated anew, so the scores are those of the prompt scored on its own."""
+    import aiohttp
+
+    tokens = prompt(engine, QUESTIONS[1])
+    changed = list(tokens)
+    changed[len(tokens) // 2] = tokens[1] if tokens[len(tokens) // 2] != tokens[1] else tokens[2]
+
+    async def score(ids: list[int]) -> Any:
+        body = {"model": "local", "prompt": ids, "echo": True, "logprobs": 3, "max_tokens": 1}
+        body["prompt_logprobs_from"] = len(ids) - 1
+        async with (
+            aiohttp.ClientSession() as session,
+            session.post(f"{server.base_url}/completions", json=body) as response,
+        ):
+            return (await response.json())["choices"][0]["logprobs"]["top_logprobs"]
+
+    alone = await score(changed)
+    with engine.exclusive():  # another decode: the next prompt is evaluated whole
+        engine.forward([engine.eos] * len(tokens), 0, all_logits=False)
+    await score(tokens)
+    assert await score(changed) == alone
+
+
 async def test_scoring_a_prompt_again_evaluates_only_its_last_position(
     engine: LocalEngine, server: LocalOpenAIServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
