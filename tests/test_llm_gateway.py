@@ -691,6 +691,27 @@ async def test_a_completion_stream_is_admitted_for_its_prompt_and_reply_budget(d
     await collect(first)
 
 
+async def test_a_chat_is_admitted_for_its_messages_and_reply_budget(double: OpenAIDouble) -> None:
+    """As for a completion: a chat, streamed or not, holds its messages' estimate plus its
+    900-token budget of the minute's 1,000 while it runs, so a second one at the same time waits
+    at least 48 s (1,800 - 1,000) on the virtual clock."""
+    sleep = FakeSleep()
+    llm = gateway(endpoint(double, "primary", tpm=1000), sleep=sleep)
+    first = llm.stream_chat(LLMRole.TARGET, MESSAGES, ledger=CallLedger(), max_tokens=900)
+    assert await anext(first)
+    await collect(llm.stream_chat(LLMRole.TARGET, MESSAGES, ledger=CallLedger(), max_tokens=900))
+    [waited] = sleep.waits
+    assert waited >= 48.0
+    await collect(first)
+    calls = FakeSleep()  # and a whole (unstreamed) reply, two at once
+    llm = gateway(endpoint(double, "primary", tpm=1000), sleep=calls)
+    await asyncio.gather(
+        *(llm.chat(LLMRole.TARGET, MESSAGES, ledger=CallLedger(), max_tokens=900) for _ in range(2))
+    )
+    [waited] = calls.waits
+    assert waited >= 48.0
+
+
 async def test_a_call_s_time_is_read_on_the_gateway_s_clock_waits_included(double: OpenAIDouble) -> None:
     """Two 500s, each followed by a wait the server asks for (Retry-After 3 s), then an answer: the
     call took the 6 s it waited, as the gateway's clock counts them; a call that never gets an
