@@ -1249,3 +1249,29 @@ def test_an_echo_is_five_words_of_the_instructions_in_a_row(reply: str, echoed: 
     are ordinary speech; five are the prompt told."""
     guard = FactGuard.for_sources(facts="", faq_text="", instructions=["Answer in the customer's language."])
     assert guard.check(reply).echoed is echoed
+
+
+@pytest.mark.parametrize(
+    ("facts", "reply", "ok"),
+    [
+        ("Lunch break: 12-1.", "점심시간은 12~1시예요.", True),
+        ("Lunch break: 12-1.", "Lunch is 12-1 o'clock.", True),
+        ("Lunch break: 12-1.", "점심시간은 12~2시예요.", False),
+        (
+            "We are open 10 a.m. to 6 p.m.; lunch is 12 p.m. to 1 p.m.",
+            "영업시간은 오전 10시~오후 6시입니다.",
+            True,
+        ),
+        (
+            "We are open 10 a.m. to 6 p.m.; lunch is 12 p.m. to 1 p.m.",
+            "영업시간은 오전 10시~오후 1시입니다.",
+            False,
+        ),
+        ("We are open 10 a.m. to 6 p.m.; lunch is 12 p.m. to 1 p.m.", "We are open 10 a.m. to 1 p.m.", False),
+    ],
+)
+def test_a_range_of_hours_of_the_day_is_one_claim(facts: str, reply: str, ok: bool) -> None:
+    """ "12~1시" says no more than "12-1" (hours of the day, a.m. or p.m. unsaid); a range from an
+    a.m. hour to a p.m. one is one claim, not two hours each found somewhere in the facts."""
+    verdict = FactGuard(facts).check(reply)
+    assert verdict.ok is ok, verdict.reason or "passed"
