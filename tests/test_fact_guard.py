@@ -563,6 +563,8 @@ def test_a_worked_out_amount_keeps_its_own_subject() -> None:
         ("wrapping two mugs", {2}),
         ("머그컵 세 잔, 수건 두 장", {2, 3}),
         ("열두 개", {12}),
+        ("열 개와 스무 개", {10, 20}),
+        ("스물두 개", set()),  # 22, beyond a basket
         ("2点と三つ", {2, 3}),
         ("六つと九個", {6, 9}),
         ("both of them", {2}),
