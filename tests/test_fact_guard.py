@@ -593,6 +593,8 @@ def test_the_counts_a_multiple_may_use(sentence: str, counted: set[int]) -> None
         ("7일 반품 가능해요.", [("7일", {"day:7", "dom:7"})]),
         ("3000원 반값이에요.", [("3000원", {"KRW:3000"})]),
         ("半額で3000円です。", [("3000円", {"JPY:3000"})]),
+        ("Rated 4 and a half stars.", [("4", {"bare:4", "id:4"})]),
+        ("2반 교실로 보내 주세요.", [("2", {"bare:2", "id:2"})]),
     ],
     ids=[
         "round the clock",
@@ -608,6 +610,8 @@ def test_the_counts_a_multiple_may_use(sentence: str, counted: set[int]) -> None
         "반 (half) is an hour's only",
         "반값 is half price",
         "半額 is half price",
+        "and a half of no unit",
+        "반 of no unit",
     ],
 )
 def test_what_is_no_date_time_or_range_is_read_as_what_it_is(
