@@ -54,6 +54,19 @@ def prompt(engine: LocalEngine, question: str) -> list[int]:
     return engine.render_chat([{"role": "system", "content": system}, {"role": "user", "content": question}])
 
 
+async def scored(server: LocalOpenAIServer, ids: list[int], needed_from: int, *, top: int = 1) -> Any:
+    """The local server's `echo` + `logprobs` answer for `ids`, log-probabilities from `needed_from` on."""
+    import aiohttp
+
+    body = {"model": "local", "prompt": ids, "echo": True, "logprobs": top, "max_tokens": 1}
+    body["prompt_logprobs_from"] = needed_from
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(f"{server.base_url}/completions", json=body) as response,
+    ):
+        return (await response.json())["choices"][0]["logprobs"]
+
+
 def test_batch_logits_are_bit_identical_to_one_at_a_time(engine: LocalEngine) -> None:
     tokens = prompt(engine, QUESTIONS[0])[:48]
     batched = engine.forward(tokens, 0, all_logits=True)
@@ -205,23 +218,12 @@ async def test_a_direct_decode_waits_for_the_generation_of_a_request_the_client_
 async def test_scoring_does_not_reuse_a_prefix_another_decode_overwrote(
     engine: LocalEngine, server: LocalOpenAIServer
 ) -> None:
-    import aiohttp
-
     tokens = prompt(engine, QUESTIONS[1])
-    body = {"model": "local", "prompt": tokens, "echo": True, "logprobs": 1, "max_tokens": 1}
-    body["prompt_logprobs_from"] = len(tokens) - 2  # the positions before come from the KV cache
-
-    async def scores() -> list[float | None]:
-        async with (
-            aiohttp.ClientSession() as session,
-            session.post(f"{server.base_url}/completions", json=body) as response,
-        ):
-            return (await response.json())["choices"][0]["logprobs"]["token_logprobs"]
-
-    first = await scores()
+    needed_from = len(tokens) - 2  # the positions before come from the KV cache
+    first = (await scored(server, tokens, needed_from))["token_logprobs"]
     with engine.exclusive():  # the same positions, other tokens
         engine.forward([engine.eos] * len(tokens), 0, all_logits=False)
-    assert first[-1] is not None and await scores() == first
+    assert first[-1] is not None and (await scored(server, tokens, needed_from))["token_logprobs"] == first
 
 
 async def test_a_prompt_that_differs_midway_is_scored_from_the_difference_on(
@@ -229,26 +231,14 @@ async def test_a_prompt_that_differs_midway_is_scored_from_the_difference_on(
 ) -> None:
     """Only the prefix two prompts share comes from the KV cache: tokens that agree again after a
     difference are evaluated anew, so the scores are those of the prompt scored on its own."""
-    import aiohttp
-
     tokens = prompt(engine, QUESTIONS[1])
     changed = list(tokens)
     changed[len(tokens) // 2] = tokens[1] if tokens[len(tokens) // 2] != tokens[1] else tokens[2]
-
-    async def score(ids: list[int]) -> Any:
-        body = {"model": "local", "prompt": ids, "echo": True, "logprobs": 3, "max_tokens": 1}
-        body["prompt_logprobs_from"] = len(ids) - 1
-        async with (
-            aiohttp.ClientSession() as session,
-            session.post(f"{server.base_url}/completions", json=body) as response,
-        ):
-            return (await response.json())["choices"][0]["logprobs"]["top_logprobs"]
-
-    alone = await score(changed)
+    alone = (await scored(server, changed, len(changed) - 1, top=3))["top_logprobs"]
     with engine.exclusive():  # another decode: the next prompt is evaluated whole
         engine.forward([engine.eos] * len(tokens), 0, all_logits=False)
-    await score(tokens)
-    assert await score(changed) == alone
+    await scored(server, tokens, len(tokens) - 1, top=3)
+    assert (await scored(server, changed, len(changed) - 1, top=3))["top_logprobs"] == alone
 
 
 async def test_scoring_a_prompt_again_evaluates_only_its_last_position(
@@ -256,11 +246,7 @@ async def test_scoring_a_prompt_again_evaluates_only_its_last_position(
 ) -> None:
     """The KV cache holds the prompt scored before: the same prompt again costs one position (the
     last, whose logits are read), not the prompt."""
-    import aiohttp
-
     tokens = prompt(engine, QUESTIONS[2])
-    body = {"model": "local", "prompt": tokens, "echo": True, "logprobs": 1, "max_tokens": 1}
-    body["prompt_logprobs_from"] = len(tokens)
     evaluated: list[tuple[int, int]] = []
     forward = engine.forward
 
@@ -268,16 +254,9 @@ async def test_scoring_a_prompt_again_evaluates_only_its_last_position(
         evaluated.append((len(batch), n_past))
         return forward(batch, n_past, **options)
 
-    async def score() -> list[float | None]:
-        async with (
-            aiohttp.ClientSession() as session,
-            session.post(f"{server.base_url}/completions", json=body) as response,
-        ):
-            return (await response.json())["choices"][0]["logprobs"]["token_logprobs"]
-
-    first = await score()
+    first = await scored(server, tokens, len(tokens))
     monkeypatch.setattr(engine, "forward", counted)
-    assert await score() == first
+    assert await scored(server, tokens, len(tokens)) == first
     assert evaluated == [(1, len(tokens) - 1)]
 
 

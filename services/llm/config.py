@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from enum import StrEnum
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 
@@ -108,29 +108,26 @@ class GuardRule(_Keys):
         return baseline * self.ratio + self.margin
 
 
+def _rule(ratio: float, margin: float, description: str) -> Any:
+    """A rail's field: its default rule, and what it measures."""
+    return Field(default_factory=lambda: GuardRule(ratio=ratio, margin=margin), description=description)
+
+
 class GuardRails(_Keys):
     """Per-arm limits relative to the baseline arm; judged only once both arms have `min_sample` answers."""
 
     min_sample: int = Field(default=100, ge=1, description="answers each arm needs before a rule is judged")
-    error_rate: GuardRule | None = Field(
-        default_factory=lambda: GuardRule(ratio=2.0, margin=0.02),
-        description="share of answers where the model failed and the FAQ text or a person took over",
+    error_rate: GuardRule | None = _rule(
+        2.0, 0.02, "share of answers where the model failed and the FAQ text or a person took over"
     )
-    guard_rejection_rate: GuardRule | None = Field(
-        default_factory=lambda: GuardRule(ratio=2.0, margin=0.02),
-        description="share of answers the fact guard stopped (an invented number, date, link...)",
+    guard_rejection_rate: GuardRule | None = _rule(
+        2.0, 0.02, "share of answers the fact guard stopped (an invented number, date, link...)"
     )
-    dont_know_rate: GuardRule | None = Field(
-        default_factory=lambda: GuardRule(ratio=2.0, margin=0.05),
-        description="share of answers where the bot said it did not know",
+    dont_know_rate: GuardRule | None = _rule(2.0, 0.05, "share of answers where the bot said it did not know")
+    p95_latency_ms: GuardRule | None = _rule(
+        1.5, 250.0, "the 95th percentile of a reply's time, in milliseconds"
     )
-    p95_latency_ms: GuardRule | None = Field(
-        default_factory=lambda: GuardRule(ratio=1.5, margin=250.0),
-        description="the 95th percentile of a reply's time, in milliseconds",
-    )
-    cost_per_answer_usd: GuardRule | None = Field(
-        default_factory=lambda: GuardRule(ratio=1.5, margin=0.0), description="model cost per answer, in USD"
-    )
+    cost_per_answer_usd: GuardRule | None = _rule(1.5, 0.0, "model cost per answer, in USD")
     check_every_seconds: float = Field(default=30.0, ge=0, description="how often the rails are judged")
 
     def rules(self) -> dict[str, GuardRule]:
