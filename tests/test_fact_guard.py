@@ -237,6 +237,7 @@ def test_the_table_covers_three_languages_and_every_audit_finding() -> None:
         ("Call 010-9999-8888.", "010-9999-8888 (+821099998888)"),
         ("Delivery takes 2 weeks.", "2 weeks (2 week)"),
         ("See https://evil.example/promo", "https://evil.example/promo"),
+        ("Ask at desk 7.5.", "7.5"),  # a number of nothing reads as written
     ],
 )
 def test_the_reason_names_each_unsupported_claim_as_written_and_as_read(reply: str, named: str) -> None:
@@ -1281,3 +1282,14 @@ def test_a_range_of_hours_of_the_day_is_one_claim(facts: str, reply: str, ok: bo
     a.m. hour to a p.m. one is one claim, not two hours each found somewhere in the facts."""
     verdict = FactGuard(facts).check(reply)
     assert verdict.ok is ok, verdict.reason or "passed"
+
+
+@pytest.mark.parametrize(("price", "ok"), [("9,490원", True), ("9,491원", True), ("9,489원", False)])
+def test_a_percentage_off_may_be_rounded_down_or_to_the_nearest_unit(price: str, ok: bool) -> None:
+    """5% off 9,990원 is 9,490.5원: a shop rounds it down or to the nearest won, and either is true."""
+    faq = (
+        "Q: Do members get a discount?\nA: Gold members get 5% off every order.\n\n"
+        "Q: How much is the linen napkin?\nA: The linen napkin is 9,990원."
+    )
+    reply = f"With your Gold members' 5% off, the linen napkin comes to {price}."
+    assert FactGuard.for_sources(facts="", faq_text=faq).check(reply).ok is ok
