@@ -29,7 +29,6 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from decimal import Decimal
 
 from services.llm.arithmetic import worked_out
 from services.llm.basis import BasisCheck
@@ -176,11 +175,8 @@ def _lengths(offers: frozenset[str]) -> frozenset[str]:
             continue
         start_h, start_m, end_h, end_m = (int(part) for part in match.groups())
         minutes = (end_h * 60 + end_m) - (start_h * 60 + start_m)
-        if 0 < minutes <= LONGEST_RANGE_HOURS * 60:
+        if 0 < minutes <= LONGEST_RANGE_HOURS * 60:  # a length of time in hours reads in minutes too
             found.add(f"minute:{minutes}")
-            hours = Decimal(minutes) / 60
-            if hours == hours.quantize(Decimal("0.5")):
-                found.add(f"hour:{hours.normalize():f}")
     return frozenset(found)
 
 
