@@ -22,7 +22,9 @@ def test_remaining_counts_down_and_never_goes_negative() -> None:
     assert budget.remaining() == 20 and not budget.expired
     clock.now += 15
     assert budget.remaining() == 5 and budget.cap(3600) == 5 and budget.cap(1) == 1
-    clock.now += 6
+    clock.now += 5
+    assert budget.remaining() == 0 and budget.expired, "at its very end, nothing is left"
+    clock.now += 1
     assert budget.remaining() == 0 and budget.expired
 
 

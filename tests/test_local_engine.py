@@ -161,6 +161,7 @@ async def test_the_local_server_refuses_malformed_requests_as_an_openai_server_d
         (completions, {"prompt": [1, "2"]}, 400, "prompt must be a string or a list of token ids"),
         (completions, {"prompt": []}, 400, "the prompt is empty"),
         (completions, {"prompt": [engine.n_vocab]}, 400, "token ids must be in"),
+        (completions, {"prompt": [1] * engine.n_ctx}, 400, "This model's maximum context length is"),
         (chat, {"max_tokens": 5}, 400, "malformed request: KeyError"),
         (chat, {"model": "gpt-4o", "messages": []}, 404, "The model `gpt-4o` does not exist."),
     ]
