@@ -4,6 +4,7 @@
     python -m bench.mutations services/llm --sample 40 --seed 7   # the same sample again
     python -m bench.mutations services/llm --list                 # every site, no test run
     python -m bench.mutations services/llm --under services/llm/fact_claims.py --sample 100
+    python -m bench.mutations services/llm --sample 300 --first-step  # survivors to read, fast
 
 A mutant is one change at one place of one module: a comparison turned (`<` for `<=`, `==` for
 `!=`, `in` for `not in`), `and` for `or`, `+` for `-`, `*` for `/`, a `not` dropped, a condition
@@ -25,7 +26,9 @@ minutes a mutant, so the suite first runs once under coverage, each test's lines
      servers: a mutant survives only if both pass.
 A mutant killed in step 1 is confirmed: the first failing test must pass alone on the clean tree,
 or the verdict comes from step 2. `--plain` skips the coverage run and gives every mutant only the
-test files that name the package (or `--tests`): the earlier, smaller kill set.
+test files that name the package (or `--tests`): the earlier, smaller kill set. `--first-step`
+runs step 1 alone, to find survivors fast (a mutant it does not kill is printed as survived, so
+its rate can only be lower).
 """
 
 from __future__ import annotations
@@ -453,9 +456,11 @@ def _verdict(mutant: Mutant, tree: Path, seen: SuiteCoverage, fallback: list[str
                 return Outcome(mutant, True, spent, first.note)
             if first.note == "timed out":
                 return Outcome(mutant, True, spent, first.note)
+    unrun = "" if chosen else "no test runs its statement in this process"
+    if not fallback:  # step 1 only (`--first-step`)
+        return Outcome(mutant, False, spent, unrun)
     second = _run(mutant, tree, fallback, timeout)
-    note = second.note if second.killed else ("" if chosen else "no test runs its statement in this process")
-    return Outcome(mutant, second.killed, spent + second.seconds, note)
+    return Outcome(mutant, second.killed, spent + second.seconds, second.note if second.killed else unrun)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -476,6 +481,11 @@ def main(argv: list[str] | None = None) -> int:
         "--plain",
         action="store_true",
         help="no coverage run: every mutant gets only the tests naming the package",
+    )
+    parser.add_argument(
+        "--first-step",
+        action="store_true",
+        help="step 1 only, to find survivors fast: its rate can only be lower than the full run's",
     )
     args = parser.parse_args(argv)
 
@@ -517,7 +527,7 @@ def main(argv: list[str] | None = None) -> int:
             try:
                 if args.plain:
                     return _run(mutant, tree, tests, timeout)
-                return _verdict(mutant, tree, seen, tests, timeout)
+                return _verdict(mutant, tree, seen, [] if args.first_step else tests, timeout)
             finally:
                 free.append(tree)
 

@@ -263,6 +263,8 @@ def test_a_kill_counts_only_when_the_failing_test_passes_alone_on_the_clean_tree
     assert not unconfirmed.killed, "the lonely test fails on the clean tree too"
     unrun = _verdict(mutant, tmp_path, SuiteCoverage(), ["tests/test_m.py"], 120.0)
     assert unrun.killed and unrun.note == "FAILED tests/test_m.py::test_f"
+    first_step_only = _verdict(mutant, tmp_path, SuiteCoverage(), [], 120.0)
+    assert not first_step_only.killed and first_step_only.note == "no test runs its statement in this process"
     assert (tmp_path / "pkg" / "m.py").read_bytes() == source, "the tree is left clean"
 
 
