@@ -583,3 +583,36 @@ async def test_an_empty_piece_of_a_reply_is_skipped_and_the_reply_goes_on() -> N
     answer = VerifiedAnswer(produce)
     assert await run(answer) == ["Hello", " again."]
     assert answer.final_text == "Hello again." and answer.report.ttft_ms is not None
+
+
+async def test_a_draft_judged_wrong_is_read_no_further(double, gateways) -> None:  # type: ignore[no-untyped-def]
+    """Judge mode: once the target says NO to a block, the drafter's stream is closed (no more of it
+    read, no more verdicts paid for) and the target writes the reply alone."""
+    from services.llm.judge_verifier import JudgeVerifier
+    from services.llm.reply import ReplyReport
+    from services.llm.verdicts import Verdicts
+
+    closed = asyncio.Event()
+
+    async def draft() -> AsyncIterator[str]:
+        try:
+            yield "Everything ships free today. Returns are free too. "
+            await asyncio.Event().wait()  # the drafter still writing
+            yield "Never read."
+        finally:
+            closed.set()
+
+    async def target_writes(messages: list[Any], report: ReplyReport) -> AsyncIterator[str]:
+        yield TARGET_ANSWER
+
+    gateway = LLMGateway(
+        LLMRoles(target=[LLMEndpoint(base_url=double.base_url, model="target", verify="judge")])
+    )
+    gateways.append(gateway)
+    verifier = JudgeVerifier(Verdicts(gateway), len, target_writes)
+    report = ReplyReport()
+    user: list[Any] = [{"role": "user", "content": QUESTION}]
+    assert [piece async for piece in verifier.verify(user, request(), draft(), report)] == [TARGET_ANSWER]
+    for _ in range(5):  # the cancelled producer's turn to close the draft
+        await asyncio.sleep(0)
+    assert closed.is_set() and report.verify_calls == 1
