@@ -78,7 +78,6 @@ def test_a_forward_pass_past_the_context_is_refused_before_llama_cpp_sees_it(eng
     """Positions past `n_ctx` would be written out of llama.cpp's KV cache: a clear error instead."""
     with pytest.raises(ValueError, match=f"context of {engine.n_ctx} tokens exceeded"):
         engine.forward([engine.eos] * 2, engine.n_ctx - 1)
-    assert engine.forward([engine.eos], engine.n_ctx - 1, all_logits=True).shape == (1, engine.n_vocab)
 
 
 @pytest.mark.parametrize("question", QUESTIONS)
