@@ -19,7 +19,7 @@ from services.llm.acceptance import TopScores, accept_block
 from services.llm.config import LLMEndpoint, LLMRole, LLMRoles, VerifyMode
 from services.llm.gateway import LLMGateway
 from services.llm.speculative import AnswerRequest, SpeculativeAnswerer, Step, VerifiedAnswer
-from services.llm.token_verifier import TokenModeProbe
+from services.llm.token_verifier import MIN_RESYNC_TOKENS, TokenModeProbe
 from services.llm.tokens import encoding
 from services.llm.wire import serve_on_loopback
 from services.text.sentences import Language
@@ -287,3 +287,23 @@ async def test_split_characters_on_the_local_engine(gateways: list[LLMGateway]) 
     finally:
         await server.stop()
         engine.close()
+
+
+@pytest.mark.parametrize(
+    ("original", "substitute", "written"),
+    [(" ship the next", " leave the next", False), (" the next business", " our next business", True)],
+    ids=["16 draft tokens left", "15 left"],
+)
+async def test_after_a_correction_a_draft_of_fewer_than_16_tokens_left_is_not_scored(
+    double: OpenAIDouble, gateways: list[LLMGateway], original: str, substitute: str, written: bool
+) -> None:
+    """MIN_RESYNC_TOKENS: a correction that leaves 16 tokens of the draft goes on verifying it; one
+    that leaves 15 has the target write the rest (a scoring call re-sends the whole prompt)."""
+    assert MIN_RESYNC_TOKENS == 16
+    target = RESYNC_DRAFT.replace(original, substitute, 1)
+    assert target != RESYNC_DRAFT
+    double.models["target"].answer = lambda q: target
+    answer = token_answerer(double, gateways).stream(drafted(RESYNC_DRAFT, f"{RESYNC_DRAFT}\n{target}"))
+    assert await run(answer) == target
+    completions = [c.kind for c in answer.report.ledger.calls].count("completion")
+    assert (completions > 0) is written
