@@ -595,6 +595,7 @@ def test_the_counts_a_multiple_may_use(sentence: str, counted: set[int]) -> None
         ("3000원 반값이에요.", [("3000원", {"KRW:3000"})]),
         ("半額で3000円です。", [("3000円", {"JPY:3000"})]),
         ("Rated 4 and a half stars.", [("4", {"bare:4", "id:4"})]),
+        ("It arrives 5/12.", [("5/12", {"literal:5/12"})]),
         ("2반 교실로 보내 주세요.", [("2", {"bare:2", "id:2"})]),
     ],
     ids=[
@@ -613,6 +614,7 @@ def test_the_counts_a_multiple_may_use(sentence: str, counted: set[int]) -> None
         "半額 is half price",
         "and a half of no unit",
         "반 of no unit",
+        "5 December or 12 May",
     ],
 )
 def test_what_is_no_date_time_or_range_is_read_as_what_it_is(
