@@ -1295,3 +1295,19 @@ def test_a_percentage_off_may_be_rounded_down_or_to_the_nearest_unit(price: str,
     )
     reply = f"With your Gold members' 5% off, the linen napkin comes to {price}."
     assert FactGuard.for_sources(facts="", faq_text=faq).check(reply).ok is ok
+
+
+def test_a_word_that_is_no_number_does_not_stop_the_reading_of_the_next() -> None:
+    """오일 (oil) is no five days, and 칠일 이내 after it is still seven."""
+    guard = FactGuard("Returns within 5 days of receipt.")
+    assert guard.check("올리브 오일 세트도 오일 이내 반품돼요.").ok
+    assert not guard.check("올리브 오일 세트도 칠일 이내 반품돼요.").ok
+
+
+def test_a_negation_after_a_turn_in_the_sentence_denies_nothing_before_it() -> None:
+    """"so there is no need to worry" says nothing against the full refund before it."""
+    faq = "Q: Can I return it?\nA: Returns within 7 days of receipt; you pay the 6,000원 return shipping."
+    verdict = FactGuard.for_sources(facts="", faq_text=faq).check(
+        "We'll give you a full refund, so there is no need to worry."
+    )
+    assert verdict.commitments == ("full refund",)
