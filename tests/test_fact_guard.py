@@ -1311,3 +1311,13 @@ def test_a_negation_after_a_turn_in_the_sentence_denies_nothing_before_it() -> N
         "We'll give you a full refund, so there is no need to worry."
     )
     assert verdict.commitments == ("full refund",)
+
+
+def test_a_percentage_off_a_price_in_cents_is_worked_out_to_the_cent() -> None:
+    faq = (
+        "Q: Do members get a discount?\nA: Gold members get 5% off every order.\n\n"
+        "Q: How much is the linen napkin?\nA: The linen napkin is $19.99."
+    )
+    guard = FactGuard.for_sources(facts="", faq_text=faq)
+    assert guard.check("With your Gold members' 5% off, the linen napkin comes to $18.99.").ok
+    assert not guard.check("With your Gold members' 5% off, the linen napkin comes to $18.49.").ok
