@@ -130,7 +130,7 @@ def test_decode_statistics_leave_the_prompt_s_time_out_and_never_divide_by_zero(
 def test_timed_passes_move_the_pass_costs_towards_what_they_took() -> None:
     """On a virtual clock where every position a pass scores takes 10 ms, each pass moves the
     costs (first set at about 1 ms a pass) as `PassCosts.observe` says; untimed, they stay as set."""
-    model, now = ReferenceModel(), [0.0]
+    model, now = ReferenceModel(), [100.0]  # not 0: a time is read as a difference
     forward = model.forward
 
     def slow_forward(tokens: Sequence[int], n_past: int) -> Any:
