@@ -53,10 +53,11 @@ PARTS = (
     "holdout8",
     "holdout9",
     "holdout10",
+    "holdout11",
 )
-"""`tuning2` and `holdout2` were held out, measured once, then tuned on; `holdout3` to `holdout9` were
-measured, then their misses read and closed; `holdout10`'s never were (docs/benchmarks.md says how
-each part was used)."""
+"""`tuning2` and `holdout2` were held out, measured once, then tuned on; `holdout3` to `holdout10`
+were measured, then their misses read and closed; `holdout11`'s never were (docs/benchmarks.md says
+how each part was used)."""
 ECHO = "<<ECHO_INSTRUCTIONS>>"
 ORDER = (
     "Order 20261128-000451: delivered, placed 2026-11-28, total 89,000원, cast-iron pot 24 cm x1, "

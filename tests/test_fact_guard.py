@@ -1305,12 +1305,35 @@ def test_a_word_that_is_no_number_does_not_stop_the_reading_of_the_next() -> Non
 
 
 def test_a_negation_after_a_turn_in_the_sentence_denies_nothing_before_it() -> None:
-    """"so there is no need to worry" says nothing against the full refund before it."""
+    """ "so there is no need to worry" says nothing against the full refund before it."""
     faq = "Q: Can I return it?\nA: Returns within 7 days of receipt; you pay the 6,000원 return shipping."
     verdict = FactGuard.for_sources(facts="", faq_text=faq).check(
         "We'll give you a full refund, so there is no need to worry."
     )
     assert verdict.commitments == ("full refund",)
+
+
+def test_a_negation_between_two_later_turns_denies_nothing_before_them() -> None:
+    """"but not today" is its own thought: the full refund before it still stands, however many
+    turns come after."""
+    faq = "Q: Can I return it?\nA: Returns within 7 days of receipt; you pay the 6,000원 return shipping."
+    verdict = FactGuard.for_sources(facts="", faq_text=faq).check(
+        "We will give you a full refund, but not today, so please wait."
+    )
+    assert verdict.commitments == ("full refund",)
+
+
+@pytest.mark.parametrize(
+    ("reply", "denied"),
+    [("A full refund is, sadly never possible.", True), ("A full refund is, sadly, never possible.", False)],
+)
+def test_an_english_negation_after_a_commitment_denies_it_within_sixteen_characters(
+    reply: str, denied: bool
+) -> None:
+    """"never" ends 16 characters after "refund" in the first, 17 in the second: past the window a
+    negation is taken as another verb's ("a full refund, and you don't need to send it back")."""
+    verdict = FactGuard.for_sources(facts="", faq_text="Q: Refunds?\nA: Refunds within 7 days.").check(reply)
+    assert verdict.ok is denied, verdict.reason
 
 
 def test_a_percentage_off_a_price_in_cents_is_worked_out_to_the_cent() -> None:

@@ -307,6 +307,15 @@ async def test_without_a_deadline_retry_after_is_capped_and_a_long_one_rests_the
     assert (await llm.chat(LLMRole.TARGET, MESSAGES, ledger=CallLedger(), max_tokens=5)).text
 
 
+async def test_a_retry_after_of_exactly_the_cap_is_waited(double: OpenAIDouble) -> None:
+    """`max_retry_wait` is the longest wait taken, not the shortest refused."""
+    double.models["primary"].faults.append(Fault("429", retry_after=30))
+    sleep = FakeSleep()
+    llm = gateway(endpoint(double, "primary"), sleep=sleep, max_retry_wait=30)
+    assert (await llm.chat(LLMRole.TARGET, MESSAGES, ledger=CallLedger(), max_tokens=5)).text
+    assert sleep.waits == [30.0]
+
+
 async def test_a_retry_after_within_the_cap_and_the_time_left_is_waited(double: OpenAIDouble) -> None:
     double.models["primary"].faults.append(Fault("429", retry_after=7))
     sleep = FakeSleep()

@@ -15,7 +15,7 @@ from aiohttp import web
 
 from bench.openai_double import Fault, OpenAIDouble, ScriptedModel
 from services.faq.lookup import FaqAnswer, FaqLookupAnswerer
-from services.llm.acceptance import TopScores, accept_block
+from services.llm.acceptance import BlockOutcome, TopScores, accept_block
 from services.llm.config import LLMEndpoint, LLMRole, LLMRoles, VerifyMode
 from services.llm.gateway import LLMGateway
 from services.llm.speculative import AnswerRequest, SpeculativeAnswerer, Step, VerifiedAnswer
@@ -307,3 +307,10 @@ async def test_after_a_correction_a_draft_of_fewer_than_16_tokens_left_is_not_sc
     assert await run(answer) == target
     completions = [c.kind for c in answer.report.ledger.calls].count("completion")
     assert (completions > 0) is written
+
+
+def test_a_kept_end_token_ends_the_block_with_itself_kept_and_nothing_after() -> None:
+    """Token 9 ends the answer: the draft after it is never read, and the block keeps 2 tokens, not 3."""
+    rows = TopScores([{7: 0.0}, {9: 0.0}, {5: 0.0}, {6: 0.0}])
+    outcome = accept_block(rows, [7, 9, 5], temperature=0.0, rng=random.Random(1), is_end=lambda t: t == 9)
+    assert outcome == BlockOutcome(2, None, corrected=False)

@@ -26,6 +26,7 @@ not even their display name, can support a commitment.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
@@ -395,7 +396,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"(?:don't|do not|doesn't|does not|won't|will not) (?:even )?(?:need|have) to "
             r"(?:send|include|attach|provide|keep|take) (?:us )?(?:a |any |the )?"
             r"(?:photos?|pictures?|receipt|packaging|box)",
-            r"(?:photos?|pictures?|receipt|packaging|box)(?: is| are)? "
+            r"(?:photos?|pictures?|receipt|packaging|box)\b[^.!?;]{0,25}?(?: is| are|'s)? "
             r"(?:not needed|not required|optional|unnecessary)",
             r"(?:사진|포장|박스|상자|영수증|증빙)\S{0,3}\s*"
             r"(?:없이|없어도|안\s*(?:하셔도|보내셔도|찍으셔도|첨부하셔도|주셔도)|필요\s*없|불필요|생략)",
@@ -439,6 +440,12 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"after (?:using|use)",
             r"(?<!미)사용(?:한|하신|했|하던|감|흔적|\s*후)",
             r"(?<!未)使用(?:済|後|した|された|して)",
+            r"\b(?:washed|laundered|worn)\b(?! out)",
+            r"(?:세탁|착용)(?:한|하신|했|하셨|된|후|감|흔적)",
+            r"빨(?:았|아서|아\s*(?:보|쓰|입))",
+            r"써\s*(?:보신|본|봤|버린)",
+            r"(?:洗濯|着用)(?:済|後|した|された|して)",
+            r"洗った|使い終わ",
         ),
     ),
     (
@@ -526,6 +533,7 @@ _NO_CHARGE = any_of(
     r"お代(?:は)?(?:結構|いただきません|頂きません)",
     r"costs? (?:you )?nothing",
     r"nothing to pay",
+    r"no need to pay",
     r"(?:is|are|'s) on us",
     r"\bwe(?:'ll| will)? (?:cover|pay for|take care of|absorb)",
     r"(?-i:\b(?!(?:You|Customers?|Buyers?|Members?|They)\b)[A-Z][a-z]+(?: [A-Z][a-z]+)?) "
@@ -543,7 +551,8 @@ _NO_CHARGE = any_of(
     r"(?:skip(?:ped)?|drop(?:ped)?|remov(?:e|ed|ing)|scrap(?:ped)?|forg(?:e|o)t about|le(?:ave|ft) off|"
     r"knock(?:ed)? off|t(?:ake|ook|aken) off|cancel(?:l?ed)?|waiv(?:e|ed|ing)|delet(?:e|ed)) "
     r"(?:the |your |that |this )?(?:\w+ ){0,2}(?:fee|charge|surcharge|cost)",
-    r"(?:送料|料金|費用|手数料|[一-龯]{1,4}料)(?:なんて|なんか|は|も)?(?:いらない|要らない|いりません|要りません)",
+    r"(?:送料|料金|費用|手数料|お代|代金|お金|[一-龯]{1,4}料)(?:なんて|なんか|は|も)?"
+    r"(?:いらない|要らない|いりません|要りません|結構)",
     r"공짜",
     r"タダ",
     r"ただで",
@@ -554,7 +563,7 @@ _NO_CHARGE = any_of(
     r"(?:don't|do not|won't|will not|doesn't|does not) (?:have to |need to )?(?:pay|be charged)",
     r"무료",
     r"면제",
-    r"(?:비용|수수료|요금|[가-힣]{1,3}비)\s*(?:은|는|이|가|를|을)?\s*(?:따로|별도로?)?\s*"
+    r"(?:비용|수수료|요금|돈|값|[가-힣]{1,3}비)\s*(?:은|는|이|가|를|을)?\s*(?:따로|별도로?)?\s*"
     r"(?:없|들지\s*않|안\s*들|부과되지\s*않|받지\s*않|안\s*받)",
     r"부담(?:하실|하지)?\s*(?:필요|않|없)",
     r"無料",
@@ -569,7 +578,7 @@ _SOME_CHARGE = any_of(
     r"surcharge",
     r"\b(?:a|an|the) (?:\w+ )?charge\b",
     r"\bcharged?\b",
-    r"\bpays?\b",
+    r"\bpays?\b(?!\s+(?:(?:it|them|you|this|that|the \w+)\s+)?(?:out|back)\b)",  # paying out is a refund
     r"\bcosts?\b",
     r"\bat your (?:own )?expense",
     r"(?:you|customer)(?:'ll| will)? (?:cover|bear)(?! (?:it|the) (?:cost )?for you)",
@@ -607,7 +616,20 @@ _CHARGED: list[tuple[Charged, re.Pattern[str]]] = [
     ),
 ]
 
-_BELOW = any_of(r"\bunder\b", r"\bbelow\b", r"less than", r"미만", r"이하", r"未満", r"以下", r"下回")
+_BELOW = any_of(
+    r"\bunder\b",
+    r"\bbelow\b",
+    r"less than",
+    r"미만",
+    r"이하",
+    r"미달",
+    r"보다\s*(?:적|작|낮|덜)",
+    r"(?:원|그|금액)이\s*안\s*되",
+    r"未満",
+    r"以下",
+    r"下回",
+    r"に満たない",
+)
 """The other side of a threshold: "under 50,000원, shipping is 3,000원" is not said of orders over it."""
 _EXCEPT = any_of(
     r"other than",
@@ -813,7 +835,11 @@ class Commitment:
         return not granted
 
 
-_SENTENCE = re.compile(r"(?<=[.!?。！？])\s*|\n+|(?<=[다요죠])\s+(?=\S)")
+_SENTENCE = re.compile(
+    r"(?<=[.!?。！？])\s*|\n+|(?<=[다요죠])(?<!마다)(?<!보다)(?<![필중주]요)(?<!\s다)(?<!^다)\s+(?=\S)"
+)
+"""Sentence ends; a Korean one may have no stop after its last "-다", "-요" or "-죠", but "마다"
+(every), "보다" (than), "필요" (need), "중요", "주요" and "다" (all) end no sentence."""
 
 
 def _sentences(text: str) -> list[str]:
@@ -843,7 +869,10 @@ def commitments(text: str, *, after: str = "", thresholds: Thresholds | None = N
     for clause, subject, inherited, around in _clauses(text, after):
         read = _read(clause, subject, inherited, around)
         if thresholds:
-            read = [_over(commitment, clause, thresholds) for commitment in read]
+            read = [
+                _charged_over(_over(commitment, clause, thresholds), clause, thresholds)
+                for commitment in read
+            ]
         found.extend(read)
     return found
 
@@ -902,28 +931,87 @@ def _over(commitment: Commitment, clause: str, thresholds: Thresholds) -> Commit
     waives nothing."""
     charged = commitment.charged
     waived = commitment.kind is Kind.CHARGE and commitment.granted
-    if not waived or charged is None or charged not in thresholds or _BELOW.search(clause):
+    free = _NO_CHARGE.search(clause)
+    if not waived or charged is None or charged not in thresholds or free is None:
         return commitment
     currency, threshold = thresholds[charged]
-    stated = _amounts(clause).get(currency)
-    if len(_NO_CHARGE.findall(clause)) != 1 or stated is None or stated < threshold:
+    condition = _condition_of(clause, free, currency)
+    if len(_NO_CHARGE.findall(clause)) != 1 or condition is None or _BELOW.search(condition):
+        return commitment
+    if _amounts(condition)[currency] < threshold:
         return commitment
     return replace(commitment, conditions=commitment.conditions | {Condition.THRESHOLD})
 
 
+_EXTRA = any_of(
+    r"\bextra\b", r"additional", r"surcharge", r"추가", r"별도", r"追加", r"別途", r"離島", r"제주", r"jeju"
+)
+"""A surcharge (remote islands) is charged whatever the order's amount."""
+
+
+def _charged_over(commitment: Commitment, clause: str, thresholds: Thresholds) -> Commitment:
+    """`commitment` with the threshold condition when `clause` charges for what the FAQ waives over
+    an amount and states an order's amount at or over it besides the charge ("ちょうど50,000ウォンの
+    場合は、送料3,000ウォンがかかります" charges where the FAQ waives); a surcharge is not such a charge."""
+    charged = commitment.charged
+    charging = commitment.kind is Kind.CHARGE and not commitment.granted
+    if not charging or charged is None or charged not in thresholds:
+        return commitment
+    if _BELOW.search(clause) or _EXTRA.search(clause) or _SOME_CHARGE.search(clause) is None:
+        return commitment
+    currency, threshold = thresholds[charged]
+    stated = {
+        Decimal(need.partition(":")[2])
+        for claim in claims(clause)
+        for need in claim.needs
+        if need.partition(":")[0] == currency
+    }
+    # A total is no order's amount: "48,000 won, so with the 3,000 won shipping fee 51,000 won"
+    amounts = [amount for amount in stated if not _a_sum(amount, stated - {amount})]
+    if len(stated) < 2 or max(amounts, default=Decimal(0)) < threshold:
+        return commitment
+    return replace(commitment, conditions=commitment.conditions | {Condition.THRESHOLD})
+
+
+def _a_sum(amount: Decimal, others: set[Decimal]) -> bool:
+    """Whether `amount` is the sum of two or three of `others`."""
+    return any(sum(terms) == amount for size in (2, 3) for terms in itertools.combinations(others, size))
+
+
+def _condition_of(clause: str, free: re.Match[str], currency: str) -> str | None:
+    """The part of `clause` that says what is free and from what amount: the waiver's own part when
+    it states one, else the nearest part before it that does ("5만 원 이상이면 무료이고, 그 미만은 3천
+    원": the second part is the other side of the threshold; "under 50,000원, shipping is free" is
+    said of the amount before it). None when no part up to the waiver states an amount."""
+    parts = _parts(clause)
+    holding = next(i for i, (start, end) in enumerate(parts) if start <= free.start() < end)
+    for start, end in reversed(parts[: holding + 1]):
+        if currency in _amounts(clause[start:end]):
+            return clause[start : parts[holding][1]]
+    return None
+
+
 _PART = re.compile(r"[,、，](?!\d)\s*|\s+and\s+|(?<=[가-힣])고\s+", re.IGNORECASE)
+
+
+def _parts(sentence: str) -> list[tuple[int, int]]:
+    """The spans of the parts of `sentence` between commas, "and" and "-고"."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for part in _PART.finditer(sentence):
+        spans.append((start, part.start()))
+        start = part.end()
+    spans.append((start, len(sentence)))
+    return spans
 
 
 def _part_around(sentence: str, match: re.Match[str] | None) -> str:
     """The part of `sentence` (between commas, "and", "-고") that holds `match`; all of it without one."""
     if match is None:
         return sentence
-    start = 0
-    for part in [*_PART.finditer(sentence), None]:
-        end = len(sentence) if part is None else part.start()
+    for start, end in _parts(sentence):
         if start <= match.start() < end:
             return sentence[start:end]
-        start = end if part is None else part.end()
     return sentence
 
 
@@ -965,24 +1053,23 @@ def _read(
         said -= {Condition.THRESHOLD}
     denied_under = frozenset() if _EXCEPT.search(sentence) else said
     found: list[Commitment] = []
-    spans: dict[Kind, tuple[int, int]] = {}
+    spans: dict[Kind, list[tuple[int, int]]] = {}
     rest = sentence
     for kind, pattern in _KINDS:
-        match = pattern.search(rest)
-        if match is None:
+        matches = [match.span() for match in pattern.finditer(rest)]
+        if not matches:
             continue
         # "no return needed" states the refund's terms, not a denial of it: read apart from the rest
-        spans[kind] = match.span()
+        spans[kind] = matches
         rest = _masked(rest, pattern)
         found.append(Commitment(kind, granted=True, conditions=said))
     for _, pattern in _CONDITIONS:
         rest = _masked(rest, pattern)  # "as long as it hasn't shipped" denies nothing
     for index, commitment in enumerate(found):
         if commitment.kind not in _ALWAYS_GRANTED:
-            start, end = _segment(rest, spans[commitment.kind][0])
-            denied = _denies(
-                rest[start:end], spans[commitment.kind][0] - start, spans[commitment.kind][1] - start
-            )
+            # Denied only where every mention is: "쿠폰이나 별도 할인은 없고, 골드 회원님께만 5% 할인이
+            # 적용됩니다" grants the members' discount after denying any other.
+            denied = all(_denied_at(rest, start, end) for start, end in spans[commitment.kind])
             found[index] = Commitment(
                 commitment.kind, not denied, conditions=denied_under if denied else said
             )
@@ -1084,11 +1171,18 @@ NEGATION_REACH = 12
 _TURN = re.compile(
     r",?\s+(?:so|but|and then|however|though|yet)\s+|\s+[—–]\s+|\s*(?:그래서|하지만|그런데)\s*"
     r"|,\s+(?=(?:we|I|you|so|then)\b)"
-    r"|(?<=[가-힣])(?:지만|는데|니까|으니|므로)\s|(?:けど|けれど|ですが|ので|から)、",
+    r"|(?<=[가-힣])(?:지만|는데|니까|으니|므로)\s|(?<=[가-힣]고),\s*|(?:けど|けれど|ですが|ので|から)、",
     re.IGNORECASE,
 )
 """Where a sentence turns to another thought: a negation on one side denies nothing on the other
-("no rules for me, so ... a full refund"), while a list keeps it ("no discounts, coupons or ...")."""
+("no rules for me, so ... a full refund"), while a list keeps it ("no discounts, coupons or ...").
+A Korean clause ending in "-고," is one thought done ("쿠폰은 없고, 골드 회원님께 5% 할인")."""
+
+
+def _denied_at(text: str, start: int, end: int) -> bool:
+    """Whether the part of `text` between two turns around `text[start:end]` denies it."""
+    first, last = _segment(text, start)
+    return _denies(text[first:last], start - first, end - first)
 
 
 def _segment(text: str, at: int) -> tuple[int, int]:

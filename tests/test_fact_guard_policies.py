@@ -1,0 +1,145 @@
+"""The fact guard against one shop's whole policy text (`tests/data/guard_shop_sources.txt`: shipping
+free from 50,000원, returns, refunds, members' 5%, damage reports within 48 hours with a photo).
+
+Each row is a reading: a threshold's two sides in one clause, a clause that turns, a charge said at
+or over the threshold, a fee the shop waives in casual words, a used item taken back, a length of
+time said of the wrong thing.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.guard_corpora import faq_text
+from services.llm.fact_guard import FactGuard
+from services.llm.prompts import INSTRUCTIONS
+
+PASS, FAIL = True, False
+
+
+@pytest.fixture(scope="module")
+def guard() -> FactGuard:
+    return FactGuard.for_sources(facts="", faq_text=faq_text(), instructions=INSTRUCTIONS)
+
+
+@pytest.mark.parametrize(
+    ("reply", "ok"),
+    [
+        # both sides of the threshold in one clause: the waiver's own part states its amount
+        ("5만 원 이상 주문하시면 배송비가 무료이고, 그 미만은 주문당 3천 원이에요.", PASS),
+        ("주문 금액이 5만 원 이상이면 배송비는 무료이고 그 미만이면 3,000원이에요.", PASS),
+        ("Orders of 50,000 won or more ship free, and under that it's 3,000 won.", PASS),
+        ("5만 원 이상이면 배송비는 따로 안 받아요. 그보다 적으면 주문당 삼천 원이 붙습니다.", PASS),
+        # ... and the amount before the waiver is its condition
+        ("For orders under 50,000원, shipping is free.", FAIL),
+        ("4만 원이 안 되는 주문도 배송비는 무료예요.", FAIL),
+    ],
+)
+def test_a_threshold_is_read_from_the_part_that_waives(guard: FactGuard, reply: str, ok: bool) -> None:
+    verdict = guard.check(reply)
+    assert verdict.ok is ok, verdict.reason or "passed"
+
+
+@pytest.mark.parametrize(
+    ("reply", "ok"),
+    [
+        ("ご注文金額がちょうど50,000ウォンの場合は、送料3,000ウォンがかかります。", FAIL),
+        ("For an order of exactly 50,000 won, shipping costs 3,000 won.", FAIL),
+        ("Your order came to 60,000 won, and shipping costs 3,000 won.", FAIL),
+        ("Two glass teapots come to 50,000 won, so you'd also pay the 3,000 won shipping fee.", FAIL),
+        # a total with the fee in it is no order's amount
+        (
+            "A tablecloth (39,000 won) plus a mug (9,000 won) is 48,000 won, so with the standard "
+            "3,000 won shipping fee you'd pay 51,000 won in total.",
+            PASS,
+        ),
+        ("5만 원 넘게 주문하셔도 제주 지역은 3,000원이 추가돼요.", PASS),
+        ("주문 금액이 4만 원이면 배송비 3,000원이 붙어요.", FAIL),  # 40,000원: said of nothing
+    ],
+)
+def test_a_charge_at_or_over_the_threshold_is_a_charge_the_faq_waives(
+    guard: FactGuard, reply: str, ok: bool
+) -> None:
+    verdict = guard.check(reply)
+    assert verdict.ok is ok, verdict.reason or "passed"
+
+
+@pytest.mark.parametrize(
+    ("reply", "ok"),
+    [
+        # a Korean clause ending in "-고," is a thought done: its negation denies nothing after it
+        ("죄송하지만 쿠폰이나 별도 할인은 없고, 골드 회원님께만 모든 주문에 5% 할인이 적용됩니다.", PASS),
+        ("골드 회원은 주문할 때마다 5% 할인을 받으시고, 그 외 쿠폰이나 최저가 보상은 따로 없어요.", PASS),
+        ("고객센터는 주말과 공휴일에는 쉬고, 평일 오전 10시부터 오후 6시 30분까지 운영해요.", PASS),
+        ("쿠폰은 없고, 대신 10% 할인해 드릴게요.", FAIL),
+        ("쿠폰은 없고, 대신 할인해 드릴게요.", FAIL),
+        # "마다" (every) ends no sentence: the members' condition stays with its discount
+        ("골드 회원은 주문할 때마다 5% 할인을 받으세요.", PASS),
+        ("회원이 아니셔도 주문할 때마다 할인해 드려요.", FAIL),
+    ],
+)
+def test_a_negation_denies_only_its_own_clause(guard: FactGuard, reply: str, ok: bool) -> None:
+    verdict = guard.check(reply)
+    assert verdict.ok is ok, verdict.reason or "passed"
+
+
+@pytest.mark.parametrize(
+    ("reply", "ok"),
+    [
+        ("Refunds go to the payment method you used; we are not able to pay them out in cash.", PASS),
+        ("We pay you back within 3 business days after the item reaches our warehouse.", PASS),
+        ("You don't pay the return shipping.", FAIL),
+        ("はいはい、孫のためだもの。マグカップのお代はいらないよ、タダで送ってあげるからね。", FAIL),
+        ("マグカップのお代は結構です。", FAIL),
+        ("머그컵 값은 안 받을게요.", FAIL),
+        ("There's no need to pay for the mug.", FAIL),
+    ],
+)
+def test_what_the_customer_pays_or_is_paid(guard: FactGuard, reply: str, ok: bool) -> None:
+    """Paying a refund out is no charge; the price of an item given up in casual words is a waiver."""
+    verdict = guard.check(reply)
+    assert verdict.ok is ok, verdict.reason or "passed"
+
+
+@pytest.mark.parametrize(
+    ("reply", "ok"),
+    [
+        ("かしこまりました。お洗濯済みの商品でも、今回は返品を受け付けいたします。", FAIL),
+        ("We'll take it back even though it was washed.", FAIL),
+        ("세탁한 수건도 반품해 드릴게요.", FAIL),
+        ("洗濯済みの商品は返品できません。", PASS),
+        ("세탁한 수건은 반품이 어려워요.", PASS),
+        ("Washed items can't be returned.", PASS),
+        ("返品商品が倉庫に届いてから3営業日以内に、お支払いに使われた方法へ返金いたします。", PASS),
+        (
+            "Damaged on arrival? Let us know within 48 hours - a photo helps but is optional - and we "
+            "will send a replacement or refund, whichever you prefer.",
+            FAIL,
+        ),
+    ],
+)
+def test_a_used_item_or_a_dropped_requirement_is_an_exception(guard: FactGuard, reply: str, ok: bool) -> None:
+    verdict = guard.check(reply)
+    assert verdict.ok is ok, verdict.reason or "passed"
+
+
+@pytest.mark.parametrize(
+    ("reply", "ok"),
+    [
+        # 48 hours is the damage report's; a refund's is 3 business days: both lengths of time
+        ("返品は商品到着後7日以内、返金は倉庫到着後48時間以内に処理されます。", FAIL),
+        ("파손된 상품은 받으신 날로부터 7일 이내에 사진과 함께 신고해 주시면 됩니다.", FAIL),
+        ("If your item arrives damaged, please report it with a photo within 7 days of delivery.", FAIL),
+        ("파손된 상품은 받으신 뒤 48시간 안에 사진과 함께 알려 주세요.", PASS),
+        ("返品は商品到着後7日以内、返金は倉庫到着後3営業日以内です。", PASS),
+        # business days in a day word: 사흘 is the refund's 3 business days, 이틀 two
+        ("환불은 반품 상품이 창고에 도착한 뒤 영업일 기준 사흘 안에 처리됩니다.", PASS),
+        ("환불은 반품 상품이 창고에 도착한 뒤 영업일 기준 이틀 안에 처리됩니다.", FAIL),
+        # the wrapping's price in another script: the closest entry is still the wrapping
+        ("ギフトラッピングは商品一点につき三千ウォンでございます。", FAIL),
+        ("ギフトラッピングは商品一点につき二千ウォンでございます。", PASS),
+    ],
+)
+def test_a_number_is_read_against_what_it_is_said_of(guard: FactGuard, reply: str, ok: bool) -> None:
+    verdict = guard.check(reply)
+    assert verdict.ok is ok, verdict.reason or "passed"
