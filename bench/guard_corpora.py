@@ -54,9 +54,10 @@ PARTS = (
     "holdout9",
     "holdout10",
     "holdout11",
+    "holdout12",
 )
-"""`tuning2` and `holdout2` were held out, measured once, then tuned on; `holdout3` to `holdout10`
-were measured, then their misses read and closed; `holdout11`'s never were (docs/benchmarks.md says
+"""`tuning2` and `holdout2` were held out, measured once, then tuned on; `holdout3` to `holdout11`
+were measured, then their misses read and closed; `holdout12`'s never were (docs/benchmarks.md says
 how each part was used)."""
 ECHO = "<<ECHO_INSTRUCTIONS>>"
 ORDER = (

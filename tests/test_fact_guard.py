@@ -1314,7 +1314,7 @@ def test_a_negation_after_a_turn_in_the_sentence_denies_nothing_before_it() -> N
 
 
 def test_a_negation_between_two_later_turns_denies_nothing_before_them() -> None:
-    """"but not today" is its own thought: the full refund before it still stands, however many
+    """ "but not today" is its own thought: the full refund before it still stands, however many
     turns come after."""
     faq = "Q: Can I return it?\nA: Returns within 7 days of receipt; you pay the 6,000원 return shipping."
     verdict = FactGuard.for_sources(facts="", faq_text=faq).check(
@@ -1330,7 +1330,7 @@ def test_a_negation_between_two_later_turns_denies_nothing_before_them() -> None
 def test_an_english_negation_after_a_commitment_denies_it_within_sixteen_characters(
     reply: str, denied: bool
 ) -> None:
-    """"never" ends 16 characters after "refund" in the first, 17 in the second: past the window a
+    """ "never" ends 16 characters after "refund" in the first, 17 in the second: past the window a
     negation is taken as another verb's ("a full refund, and you don't need to send it back")."""
     verdict = FactGuard.for_sources(facts="", faq_text="Q: Refunds?\nA: Refunds within 7 days.").check(reply)
     assert verdict.ok is denied, verdict.reason
