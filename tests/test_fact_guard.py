@@ -1344,3 +1344,20 @@ def test_a_percentage_off_a_price_in_cents_is_worked_out_to_the_cent() -> None:
     guard = FactGuard.for_sources(facts="", faq_text=faq)
     assert guard.check("With your Gold members' 5% off, the linen napkin comes to $18.99.").ok
     assert not guard.check("With your Gold members' 5% off, the linen napkin comes to $18.49.").ok
+
+
+def test_a_threshold_is_read_after_another_commitment_of_its_clause() -> None:
+    """The refund granted first in the clause does not hide the shipping waived over 50,000원."""
+    faq = (
+        "Q: Refunds and shipping?\n"
+        "A: We refund within 3 days, and shipping is free for orders of 50,000원 or more."
+    )
+    for total, ok in (("51,000원", True), ("49,000원", False)):
+        guard = FactGuard.for_sources(facts=f"Order 20261201-011: paid, total {total}.", faq_text=faq)
+        assert guard.check(f"Your order is {total}, so shipping is free.").ok is ok, total
+
+
+def test_half_an_hour_at_the_start_of_a_reply_is_thirty_minutes() -> None:
+    guard = FactGuard("Pickup takes 30 minutes.")
+    assert guard.check("Half an hour is all it takes.").ok
+    assert not guard.check("An hour is all it takes.").ok

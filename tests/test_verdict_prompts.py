@@ -7,6 +7,7 @@ be quoted data. Our part is that customer text can never leave those spans.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import AsyncIterator
 from typing import Any
@@ -136,3 +137,11 @@ def test_the_judge_prompt_keeps_customer_text_out_of_the_system_role() -> None:
     system, user = judge_messages(asked(INJECTION), before="", block="We are open on weekdays.")
     assert "returns policy" not in system["content"] and "returns policy" in user["content"]
     assert "quoted data" in system["content"]
+
+
+def test_the_judge_reads_the_facts_it_is_given_and_says_when_there_are_none() -> None:
+    with_facts = dataclasses.replace(asked(RETURNS_QUESTION), facts="Order 20261128-000451: delivered")
+    system = judge_messages(with_facts, before="", block="It was delivered.")[0]["content"]
+    assert "Order 20261128-000451: delivered" in system and "(none)" not in system.split("FAQ")[0]
+    bare = judge_messages(asked(RETURNS_QUESTION), before="", block="It was delivered.")[0]["content"]
+    assert "(none)" in bare
