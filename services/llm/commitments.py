@@ -1005,7 +1005,7 @@ def _condition_of(clause: str, free: re.Match[str], currency: str) -> str | None
     원": the second part is the other side of the threshold; "under 50,000원, shipping is free" is
     said of the amount before it). None when no part up to the waiver states an amount."""
     parts = _parts(clause)
-    holding = next(i for i, (start, end) in enumerate(parts) if start <= free.start() < end)
+    holding = max(i for i, (start, _) in enumerate(parts) if start <= free.start())
     for start, end in reversed(parts[: holding + 1]):
         if currency in _amounts(clause[start:end]):
             return clause[start : parts[holding][1]]
