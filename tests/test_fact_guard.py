@@ -1304,6 +1304,22 @@ def test_a_word_that_is_no_number_does_not_stop_the_reading_of_the_next() -> Non
     assert not guard.check("올리브 오일 세트도 칠일 이내 반품돼요.").ok
 
 
+@pytest.mark.parametrize(
+    ("reply", "ok"),
+    [
+        ("배송은 삼일 걸려요.", False),
+        ("배송은 보통 삼일 정도 걸립니다.", False),
+        ("배송은 이틀 걸려요.", True),
+        ("올리브 오일 정도면 충분해요.", True),  # oil, and no length of time
+        ("올리브 오일 걸러서 쓰세요.", True),  # 거르다 (filter), not 걸리다 (take)
+    ],
+)
+def test_a_lone_sino_korean_day_count_that_takes_time_is_a_length_of_time(reply: str, ok: bool) -> None:
+    """ "삼일 걸려요" takes three days; "오일" before anything but a word of time is still oil."""
+    verdict = FactGuard("배송은 보통 1~2일 걸려요.").check(reply)
+    assert verdict.ok is ok, verdict.reason or "passed"
+
+
 def test_a_negation_after_a_turn_in_the_sentence_denies_nothing_before_it() -> None:
     """ "so there is no need to worry" says nothing against the full refund before it."""
     faq = "Q: Can I return it?\nA: Returns within 7 days of receipt; you pay the 6,000원 return shipping."

@@ -308,8 +308,11 @@ _SINO_KOREAN = re.compile(
 )
 _SINO_PLACES = set("십백천만억")
 _SINO_LONE_DIGIT_UNITS = re.compile(r"주일| ?개월|년|시간|퍼센트|프로")
-_SINO_DAY_CONTEXT = re.compile(r"일 ?(?:간|이내|안|내|동안|만에|후|뒤|전)")
-"""A lone Sino-Korean digit before 일 is a duration only in these phrases: 오일 is "oil"."""
+_SINO_DAY_CONTEXT = re.compile(
+    r"일 ?(?:간|이내|안|내|동안|만에|후|뒤|전|(?:정도|쯤|가량|이나|씩)? ?걸(?:려|리|립|린))"
+)
+"""A lone Sino-Korean digit before 일 is a duration only in these phrases: 오일 is "oil", but "삼일
+(정도) 걸려요" takes three days."""
 _NATIVE_KOREAN = re.compile(
     r"(?<![가-힣])(?:(?:열|스물|스무)(?:한|두|세|네|다섯|여섯|일곱|여덟|아홉)?|한|두|세|석|네|다섯|여섯|일곱|여덟|아홉)"
     r"(?= ?(?:시간|시(?!적)|달|주(?![문소말])))"
