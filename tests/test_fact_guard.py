@@ -1377,3 +1377,16 @@ def test_half_an_hour_at_the_start_of_a_reply_is_thirty_minutes() -> None:
     guard = FactGuard("Pickup takes 30 minutes.")
     assert guard.check("Half an hour is all it takes.").ok
     assert not guard.check("An hour is all it takes.").ok
+
+
+@pytest.mark.parametrize(
+    ("reply", "ok"),
+    [
+        ("Not charged for exchanges of defective items.", True),
+        ("Charged for exchanges of defective items.", False),
+    ],
+)
+def test_a_negation_that_opens_the_reply_denies_the_charge_after_it(reply: str, ok: bool) -> None:
+    faq = "Q: Exchanges?\nA: Exchanges of defective items have no fee."
+    verdict = FactGuard.for_sources(facts="", faq_text=faq).check(reply)
+    assert verdict.ok is ok, verdict.reason or "passed"
