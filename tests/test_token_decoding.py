@@ -9,7 +9,14 @@ from typing import Any
 import numpy as np
 import pytest
 
-from services.llm.local.decoding import Decoder, DecodeStats, DraftPolicy, PassCosts, lookup_draft
+from services.llm.local.decoding import (
+    Decoder,
+    DecodeStats,
+    DraftPolicy,
+    PassCosts,
+    lookup_draft,
+    measure_pass_costs,
+)
 
 
 class ReferenceModel:
@@ -151,3 +158,21 @@ def test_timed_passes_move_the_pass_costs_towards_what_they_took() -> None:
     untimed = decoder_for(ReferenceModel())
     untimed.speculative(prompt, 40)
     assert untimed.costs is not None and untimed.costs.ms[0] == 1.0
+
+
+def test_pass_costs_are_measured_as_the_time_each_pass_took() -> None:
+    """On a virtual clock where every position a pass scores takes 10 ms, a pass over k draft
+    positions costs 10 (k + 1) ms, whatever the clock read when measuring began."""
+    model, now = ReferenceModel(), [100.0]
+    forward = model.forward
+
+    def slow_forward(tokens: Sequence[int], n_past: int) -> Any:
+        now[0] += 0.010 * len(tokens)
+        return forward(tokens, n_past)
+
+    model.forward = slow_forward  # type: ignore[method-assign]
+    context = prompts(1)[0]
+    model.forward(context, 0)
+    costs = measure_pass_costs(model, context, 8, sizes=(0, 1, 3), repeats=2, clock=lambda: now[0])
+    assert costs.ms[:4] == pytest.approx([10.0, 20.0, 30.0, 40.0])
+    assert model.cache == list(context), "the cache is left holding the context only"
