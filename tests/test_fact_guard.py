@@ -1390,3 +1390,13 @@ def test_a_negation_that_opens_the_reply_denies_the_charge_after_it(reply: str, 
     faq = "Q: Exchanges?\nA: Exchanges of defective items have no fee."
     verdict = FactGuard.for_sources(facts="", faq_text=faq).check(reply)
     assert verdict.ok is ok, verdict.reason or "passed"
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [("12월 31일", [["md:12-31"]]), ("31 December", [["md:12-31"]]), ("12/31", [["md:12-31"]])],
+)
+def test_the_31st_is_a_date_and_the_32nd_none(text: str, read: list[list[str]]) -> None:
+    assert [sorted(claim.needs) for claim in claims(text)] == read
+    past = text.replace("31", "32")
+    assert not any(need.startswith("md:") for claim in claims(past) for need in claim.needs), past
