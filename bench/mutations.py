@@ -10,11 +10,11 @@ A mutant is one change at one place of one module: a comparison turned (`<` for 
 `!=`, `in` for `not in`), `and` for `or`, `+` for `-`, `*` for `/`, a `not` dropped, a condition
 negated, an integer moved by one, a fraction by a quarter of itself, `True` for `False`, a returned
 value replaced by `None` (not `False`, which is as falsy), `break` for `continue`, a call made as a
-statement left out. Strings, docstrings, annotations and f-strings are left alone. Each mutant is
-written into a copy of the tree (tracked and untracked files, no `.git`, no `.venv`) and tests are
-run there with this interpreter (`-x`, SQLite only); a mutant no test fails is printed with its
-place, to be read: some are equivalent, the rest are faults the tests miss. The last line is the
-kill rate of the sample.
+statement left out. Strings, docstrings, annotations, f-strings and `Protocol` stubs are left
+alone. Each mutant is written into a copy of the tree (tracked and untracked files, no `.git`, no
+`.venv`) and tests are run there with this interpreter (`-x`, SQLite only); a mutant no test fails
+is printed with its place, to be read: some are equivalent, the rest are faults the tests miss.
+The last line is the kill rate of the sample.
 
 The kill set is the whole suite (browser tests aside). Running all of it for each mutant would take
 minutes a mutant, so the suite first runs once under coverage, each test's lines recorded apart
@@ -99,7 +99,8 @@ def _docstrings(tree: ast.AST) -> set[int]:
 
 
 def _left_alone(tree: ast.AST) -> set[int]:
-    """Nodes inside annotations, f-strings and `TYPE_CHECKING` blocks: no behaviour to mutate."""
+    """Nodes inside annotations, f-strings, `TYPE_CHECKING` blocks and `Protocol` classes (whose
+    method stubs and their defaults never run): no behaviour to mutate."""
     skipped: set[int] = set()
 
     def mark(node: ast.AST | None) -> None:
@@ -115,9 +116,19 @@ def _left_alone(tree: ast.AST) -> set[int]:
                 mark(argument.annotation)
         elif isinstance(node, ast.AnnAssign):
             mark(node.annotation)
-        elif isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+        elif _type_checking(node) or _protocol(node):
             mark(node)
     return skipped
+
+
+def _type_checking(node: ast.AST) -> bool:
+    return isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+
+
+def _protocol(node: ast.AST) -> bool:
+    return isinstance(node, ast.ClassDef) and any(
+        ast.unparse(base).split("[")[0].endswith("Protocol") for base in node.bases
+    )
 
 
 def _variants(node: ast.AST, docstrings: set[int]) -> Iterator[tuple[str, ast.AST]]:

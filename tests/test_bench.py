@@ -313,3 +313,23 @@ def test_a_line_coverage_records_is_read_as_the_statement_it_belongs_to() -> Non
     )
     starts = statement_starts(source)
     assert [starts[line] for line in range(1, 10)] == [1, 2, 3, 3, 3, 6, 6, 6, 9]
+
+
+def test_a_protocol_s_stubs_are_no_mutation_sites() -> None:
+    """A Protocol's method bodies and defaults never run: mutating them could only survive."""
+    import uuid
+
+    from bench.mutations import ROOT, mutants_of
+
+    path = ROOT / f".mutation-sample-{uuid.uuid4().hex[:8]}.py"
+    path.write_text(
+        "from typing import Protocol\n\n"
+        "class Model(Protocol):\n    def score(self, top: int = 5) -> int: ...\n\n"
+        "class Real:\n    def score(self, top: int = 5) -> int:\n        return top + 1\n",
+        encoding="utf-8",
+    )
+    try:
+        lines = {mutant.line for mutant in mutants_of(path)}
+    finally:
+        path.unlink()
+    assert lines and min(lines) >= 6, lines
