@@ -1400,3 +1400,16 @@ def test_the_31st_is_a_date_and_the_32nd_none(text: str, read: list[list[str]]) 
     assert [sorted(claim.needs) for claim in claims(text)] == read
     past = text.replace("31", "32")
     assert not any(need.startswith("md:") for claim in claims(past) for need in claim.needs), past
+
+
+@pytest.mark.parametrize(
+    ("reply", "ok"),
+    [
+        ("Gift wrapping costs 3,000원.", False),
+        ("Gift wrapping costs 2,000원.", True),
+        ("The shipping fee is 3,000원.", True),
+    ],
+)
+def test_two_sources_stating_amounts_are_enough_to_tell_whose_amount_it_is(reply: str, ok: bool) -> None:
+    verdict = FactGuard("Gift wrapping: 2,000원.\nShipping fee: 3,000원.").check(reply)
+    assert verdict.ok is ok, verdict.reason or "passed"
