@@ -326,3 +326,20 @@ def test_the_turn_ends_are_the_template_s_one_token_markers_and_eos() -> None:
     assert len(single["<|im_end|>"]) == len(single["<|endoftext|>"]) == 1
     assert len(single["<end_of_turn>"]) > 1
     assert vocabulary.end_tokens == {vocabulary.eos, *single["<|im_end|>"], *single["<|endoftext|>"]}
+
+
+def test_a_closed_engine_frees_the_model_once_and_refuses_to_decode() -> None:
+    """A decode queued behind `close` (a worker thread outliving its request) is refused, not run on
+    freed memory, which would kill the process; closing twice is harmless."""
+    from services.llm.local.availability import LocalModelUnavailable
+
+    closing = LocalEngine(n_ctx=256)
+    tokens = closing.tokenize("hello")
+    assert closing.forward(tokens, 0).shape[-1] == closing.n_vocab
+    closing.close()
+    closing.close()
+    assert closing._llm._model.model is None, "llama-cpp-python's handle to the weights is released"
+    with pytest.raises(LocalModelUnavailable, match="closed"):
+        closing.forward(tokens, 0)
+    with pytest.raises(LocalModelUnavailable, match="closed"):
+        closing.truncate(0)

@@ -63,6 +63,7 @@ class LocalEngine:
         self._eos = self.vocabulary.eos
         self._end_tokens = self.vocabulary.end_tokens
         self._lock = threading.RLock()
+        self._closed = False
         self.writes = 0
         """Counts changes to the KV cache, so a caller keeping a cached prefix sees another's use."""
 
@@ -82,8 +83,16 @@ class LocalEngine:
             yield
 
     def close(self) -> None:
-        with self._lock:  # after any decode still running
-            self._llm.close()
+        """Frees the model once, after any decode still running; a decode queued behind it is then
+        refused (`LocalModelUnavailable`) rather than run on freed memory, which kills the process."""
+        with self._lock:
+            if not self._closed:
+                self._llm.close()
+                self._closed = True
+
+    def _open(self) -> None:
+        if self._closed:
+            raise LocalModelUnavailable("the local model is closed")
 
     def is_end(self, token: int) -> bool:
         return token in self._end_tokens
@@ -108,6 +117,7 @@ class LocalEngine:
 
     def truncate(self, n: int) -> None:
         with self._lock:
+            self._open()
             self.writes += 1
             self._llm._ctx.kv_cache_seq_rm(-1, n, -1)
 
