@@ -884,10 +884,7 @@ def commitments(text: str, *, after: str = "", thresholds: Thresholds | None = N
     for clause, subject, inherited, around in _clauses(text, after):
         read = _read(clause, subject, inherited, around)
         if thresholds:
-            read = [
-                _charged_over(_over(commitment, clause, thresholds), clause, thresholds)
-                for commitment in read
-            ]
+            read = [_against_threshold(commitment, clause, thresholds) for commitment in read]
         found.extend(read)
     return found
 
@@ -912,15 +909,20 @@ def _clauses(
         inherited = _conditions(sentence) if own is not None else frozenset()
 
 
-def _amounts(clause: str) -> dict[str, Decimal]:
-    """The largest amount of each currency `clause` states."""
-    largest: dict[str, Decimal] = {}
+def _stated_amounts(clause: str) -> dict[str, set[Decimal]]:
+    """Every amount `clause` states, by currency."""
+    stated: dict[str, set[Decimal]] = {}
     for claim in claims(clause):
         for need in claim.needs:
             currency, _, value = need.partition(":")
             if currency in CURRENCIES:
-                largest[currency] = max(largest.get(currency, Decimal(value)), Decimal(value))
-    return largest
+                stated.setdefault(currency, set()).add(Decimal(value))
+    return stated
+
+
+def _amounts(clause: str) -> dict[str, Decimal]:
+    """The largest amount of each currency `clause` states."""
+    return {currency: max(values) for currency, values in _stated_amounts(clause).items()}
 
 
 def thresholds_of(sources: str) -> dict[Charged, tuple[str, Decimal]]:
@@ -939,23 +941,31 @@ def thresholds_of(sources: str) -> dict[Charged, tuple[str, Decimal]]:
     return found
 
 
-def _over(commitment: Commitment, clause: str, thresholds: Thresholds) -> Commitment:
-    """`commitment` with the threshold condition when `clause` waives one charge and states an
-    amount at or over the FAQ's ("51,000원이라 배송비가 무료" does; "51,000원이라 배송비가 무료고,
-    제주도도 추가 요금 없이" waives a second thing the amount says nothing of). A charge stated over it
-    waives nothing."""
+def _against_threshold(commitment: Commitment, clause: str, thresholds: Thresholds) -> Commitment:
+    """`commitment` with the threshold condition when `clause` shows it over the FAQ's amount for
+    what it charges for: a waiver with an amount at or over it ("51,000원이라 배송비가 무료"), or a
+    charge beside an order's amount at or over it ("ちょうど50,000ウォンの場合は、送料3,000ウォンがかかり
+    ます" charges where the FAQ waives)."""
     charged = commitment.charged
-    waived = commitment.kind is Kind.CHARGE and commitment.granted
-    free = _NO_CHARGE.search(clause)
-    if not waived or charged is None or charged not in thresholds or free is None:
+    if commitment.kind is not Kind.CHARGE or charged is None or charged not in thresholds:
         return commitment
     currency, threshold = thresholds[charged]
-    condition = _condition_of(clause, free, currency)
-    if len(_NO_CHARGE.findall(clause)) != 1 or condition is None or _BELOW.search(condition):
-        return commitment
-    if _amounts(condition)[currency] < threshold:
+    read = _waived_over if commitment.granted else _charged_over
+    if not read(clause, currency, threshold):
         return commitment
     return replace(commitment, conditions=commitment.conditions | {Condition.THRESHOLD})
+
+
+def _waived_over(clause: str, currency: str, threshold: Decimal) -> bool:
+    """One charge waived, with an amount at or over `threshold` in its condition ("51,000원이라
+    배송비가 무료고, 제주도도 추가 요금 없이" waives a second thing the amount says nothing of)."""
+    free = _NO_CHARGE.search(clause)
+    if free is None or len(_NO_CHARGE.findall(clause)) != 1:
+        return False
+    condition = _condition_of(clause, free, currency)
+    if condition is None or _BELOW.search(condition):
+        return False
+    return _amounts(condition)[currency] >= threshold
 
 
 _EXTRA = any_of(
@@ -970,28 +980,15 @@ _FREE_DENIED = re.compile(
 """A waiver word denied right after it: "면제되지 않고", "무료가 아니라", "無料ではありません"."""
 
 
-def _charged_over(commitment: Commitment, clause: str, thresholds: Thresholds) -> Commitment:
-    """`commitment` with the threshold condition when `clause` charges for what the FAQ waives over
-    an amount and states an order's amount at or over it besides the charge ("ちょうど50,000ウォンの
-    場合は、送料3,000ウォンがかかります" charges where the FAQ waives); a surcharge is not such a charge."""
-    charged = commitment.charged
-    charging = commitment.kind is Kind.CHARGE and not commitment.granted
-    if not charging or charged is None or charged not in thresholds:
-        return commitment
+def _charged_over(clause: str, currency: str, threshold: Decimal) -> bool:
+    """A charge beside an order's amount at or over `threshold`; a surcharge is not such a charge, and
+    a total with the fee in it is no order's amount ("48,000 won, so with the 3,000 won shipping fee
+    51,000 won")."""
     if _BELOW.search(clause) or _EXTRA.search(clause) or _SOME_CHARGE.search(clause) is None:
-        return commitment
-    currency, threshold = thresholds[charged]
-    stated = {
-        Decimal(need.partition(":")[2])
-        for claim in claims(clause)
-        for need in claim.needs
-        if need.partition(":")[0] == currency
-    }
-    # A total is no order's amount: "48,000 won, so with the 3,000 won shipping fee 51,000 won"
-    amounts = [amount for amount in stated if not _a_sum(amount, stated - {amount})]
-    if len(stated) < 2 or max(amounts, default=Decimal(0)) < threshold:
-        return commitment
-    return replace(commitment, conditions=commitment.conditions | {Condition.THRESHOLD})
+        return False
+    stated = _stated_amounts(clause).get(currency, set())
+    orders = [amount for amount in stated if not _a_sum(amount, stated - {amount})]
+    return len(stated) >= 2 and max(orders, default=Decimal(0)) >= threshold
 
 
 def _a_sum(amount: Decimal, others: set[Decimal]) -> bool:

@@ -669,15 +669,17 @@ def _clock_words(match: re.Match[str]) -> str:
 
 
 _BUSINESS_DAYS_FIRST = re.compile(
-    r"(?:영업\s?일|営業日)\s?(?:기준|基準|で|ベースで)?\s?(?:으로\s?)?(\d+(?:\s?~\s?\d+)?)\s?(?:일|日)"
-)
-""""영업일 기준 3일", "営業日で3日": three business days, the unit named before the number."""
-_BUSINESS_DAY_WORD_FIRST = re.compile(
-    r"영업\s?일\s?(?:기준으로|기준|으로|로)?\s?("
+    r"(?:영업\s?일|営業日)\s?(?:기준|基準|で|ベースで)?\s?(?:으로\s?|로\s?)?"
+    r"(?:(\d+(?:\s?~\s?\d+)?)\s?(?:일|日)|("
     + "|".join(sorted(NATIVE_KOREAN_DAYS, key=len, reverse=True))
-    + r")(?!이틀|사흘)"
+    + r")(?!이틀|사흘))"
 )
-""""영업일 기준 사흘": three business days, in a day word (하루이틀 stays a range of days)."""
+""""영업일 기준 3일", "営業日で3日", "영업일 기준 사흘": three business days, the unit named before the
+number (하루이틀 stays a range of days)."""
+
+
+def _business_days(match: re.Match[str]) -> str:
+    return f"{match.group(1) or NATIVE_KOREAN_DAYS[match.group(2)]}영업일"
 
 
 def prepare(text: str) -> str:
@@ -686,8 +688,7 @@ def prepare(text: str) -> str:
     spaces."""
     text = _LIST_MARKER.sub(" ", unicodedata.normalize("NFKC", text))
     text = _PAST.sub(_clock_words, text)
-    text = _BUSINESS_DAYS_FIRST.sub(lambda match: f"{match.group(1)}영업일", text)
-    text = _BUSINESS_DAY_WORD_FIRST.sub(lambda match: f"{NATIVE_KOREAN_DAYS[match.group(1)]}영업일", text)
+    text = _BUSINESS_DAYS_FIRST.sub(_business_days, text)
     return re.sub(r"\s+", " ", _GLUED_CODE.sub(r"\1 ", text))
 
 

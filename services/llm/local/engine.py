@@ -90,7 +90,7 @@ class LocalEngine:
                 self._llm.close()
                 self._closed = True
 
-    def _open(self) -> None:
+    def _refuse_if_closed(self) -> None:
         if self._closed:
             raise LocalModelUnavailable("the local model is closed")
 
@@ -117,7 +117,7 @@ class LocalEngine:
 
     def truncate(self, n: int) -> None:
         with self._lock:
-            self._open()
+            self._refuse_if_closed()
             self.writes += 1
             self._llm._ctx.kv_cache_seq_rm(-1, n, -1)
 
