@@ -585,7 +585,9 @@ async def test_an_empty_piece_of_a_reply_is_skipped_and_the_reply_goes_on() -> N
     assert answer.final_text == "Hello again." and answer.report.ttft_ms is not None
 
 
-async def test_a_draft_judged_wrong_is_read_no_further(double, gateways) -> None:  # type: ignore[no-untyped-def]
+async def test_a_draft_judged_wrong_is_read_no_further(
+    double: OpenAIDouble, gateways: list[LLMGateway]
+) -> None:
     """Judge mode: once the target says NO to a block, the drafter's stream is closed (no more of it
     read, no more verdicts paid for) and the target writes the reply alone."""
     from services.llm.judge_verifier import JudgeVerifier
