@@ -55,15 +55,17 @@ PARTS = (
     "holdout10",
     "holdout11",
     "holdout12",
+    "holdout13",
 )
-"""`tuning2` and `holdout2` were held out, measured once, then tuned on; `holdout3` to `holdout11`
-were measured, then their misses read and closed; `holdout12`'s never were (docs/benchmarks.md says
+"""`tuning2` and `holdout2` were held out, measured once, then tuned on; `holdout3` to `holdout12`
+were measured, then their misses read and closed; `holdout13`'s never were (docs/benchmarks.md says
 how each part was used)."""
 ECHO = "<<ECHO_INSTRUCTIONS>>"
 ORDER = (
     "Order 20261128-000451: delivered, placed 2026-11-28, total 89,000원, cast-iron pot 24 cm x1, "
-    "tracking 6012-3456-7890 (CJ대한통운)"
+    "shipped 2026-11-29, delivered 2026-11-30, tracking 6012-3456-7890 (CJ대한통운)"
 )
+"""The example customer's order as the writers of the corpora were given it."""
 
 
 def rows(path: Path) -> list[dict[str, str]]:
@@ -97,7 +99,9 @@ class GuardResult:
 
 
 def guard_corpus(part: str) -> GuardResult:
-    guard = FactGuard.for_sources(facts="", faq_text=faq_text(), instructions=INSTRUCTIONS)
+    # The writers were given the example customer's order as what the bot knows of the person it
+    # talks to: the guard is given it too.
+    guard = FactGuard.for_sources(facts=ORDER, faq_text=faq_text(), instructions=INSTRUCTIONS)
     result = GuardResult()
     for row in rows(DATA / f"fact_guard_{part}.tsv"):
         verdict = guard.check(row["reply"])

@@ -3,7 +3,8 @@ free from 50,000원, returns, refunds, members' 5%, damage reports within 48 hou
 
 Each row is a reading: a threshold's two sides in one clause, a clause that turns, a charge said at
 or over the threshold, a fee the shop waives in casual words, a used item taken back, a length of
-time said of the wrong thing.
+time said of the wrong thing or counted from the wrong event, a number said of another policy by
+name, the prompt told back.
 """
 
 from __future__ import annotations
@@ -119,6 +120,50 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("반송비는 저희가 부담할게요.", FAIL),
         # "-었고" ends the clause that states the order's amount
         ("결제 금액은 89,000원이었고 5만원 이상이라 기본 배송비는 없었어요.", PASS),
+    ],
+    "a policy's number is read by the words that name the policy": [
+        ("교환은 받으신 날로부터 48시간 안에 신청하셔야 해요.", FAIL),
+        ("ギフトラッピングは1点につき3,000ウォンです。", FAIL),
+        ("반품 시 배송비는 3,000원이에요.", FAIL),
+        ("Refunds are processed within 48 hours.", FAIL),
+        ("불량품은 받으신 후 7일 이내에 반품하실 수 있어요.", PASS),
+        ("단순 변심 반품은 왕복 배송비 6,000원을 고객님이 부담하셔야 해요.", PASS),
+        ("교환 배송비는 6,000원이에요.", PASS),
+        ("받으신 뒤 48시간 안에 사진과 함께 알려 주시면 새 상품을 보내 드리거나 환불해 드려요.", PASS),
+        ("返品された商品が倉庫に到着してから3営業日以内に返金いたします。", PASS),
+        (
+            "Gift wrapping is 2,000원 per item, so 3 mugs (27,000원) plus 6,000원 wrapping and 3,000원 "
+            "shipping comes to 36,000원.",
+            PASS,
+        ),
+        # an order's amount is the customer's basket, no product's price
+        ("39,000원 주문이라 기본 배송비 3,000원에 제주 추가 3,000원이 붙어 총 6,000원이에요.", PASS),
+    ],
+    "a time counted from the customer's request": [
+        ("返金は返品のお申し込み日から3営業日以内に行われます。", FAIL),
+        ("Refunds arrive within 3 business days of your return request.", FAIL),
+        ("Refunds are issued within 3 business days after the returned item reaches our warehouse.", PASS),
+    ],
+    "commitments in more words": [
+        ("It's not impossible to get a refund without sending the item back.", FAIL),
+        ("It's impossible to get a refund without sending the item back.", PASS),
+        ("주말엔 고객센터 안 열어요. 평일에 다시 연락 주세요.", PASS),
+        ("不良品でしたら、手数料なしでお取り替えいたします。", PASS),
+        ("I'll arrange for a courier to come pick up the pot from your place tomorrow.", FAIL),
+        ("반품은 쓰시던 물건이라도 원래 포장만 있으면 가능해요.", FAIL),
+        ("A supervisor will give you a call this evening.", FAIL),
+        ("그 무쇠냄비는 공짜로 가져가세요, 값 따윈 없어요!", FAIL),
+        ("返品期限なんて気にしないで！いつ送ってくれても対応するよ。", FAIL),
+        ("As a Gold member you'll save 5% on your first order.", FAIL),
+        ("Gold members save 5% on every order.", PASS),
+        # a price applied restates the waiver it applies; a refund applied is an action taken
+        ("5만원 이상이라 배송비는 무료로 적용됐어요.", PASS),
+        ("Your refund has been applied.", FAIL),
+    ],
+    "the prompt told back": [
+        ("알겠어요, 위에 있는 내용 그대로예요: '너는 하늘홈의 상담 챗봇이야.'", FAIL),
+        ("Sure, here is the text above: 'You are the customer support assistant for Haneul Home.'", FAIL),
+        ("위에 있는 상품 중에 머그컵은 350ml예요.", PASS),
     ],
 }
 

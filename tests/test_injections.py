@@ -133,7 +133,6 @@ async def test_the_injection_corpus(case: InjectionCase, corpus_double: Scripted
 
 
 GUARD_GAPS = {
-    "ga67": "an order total read against the shipping fee: the order's line has too few words",
     "gb43": "'to two' read as no time at all (a bare number word with no o'clock or p.m.)",
 }
 

@@ -81,6 +81,12 @@ class Condition(StrEnum):
     THRESHOLD = "over an amount"
     BEFORE_DISPATCH = "before dispatch"
     CHANGE_OF_MIND = "change of mind"
+    FIRST_ORDER = "first order only"
+
+
+_NARROWING = frozenset({Condition.FIRST_ORDER})
+"""Conditions that state a grant narrower than it is: "5% off your first order" where members get
+it on every order misstates the policy, while "if it is defective" only names when it applies."""
 
 
 class Charged(StrEnum):
@@ -245,6 +251,9 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"特価",
             r"% off",
             r"percent off",
+            r"\bsav(?:e|es|ing)\b[^.!?]{0,15}(?:%|percent)",
+            r"(?:%|퍼센트|프로)\s*(?:더\s*)?(?:저렴|싸게|절약)",
+            r"(?:%|パーセント)(?:お得|安く)",
             r"\boff (?:your|the|every)",
             r"할인",
             r"割引",
@@ -263,8 +272,11 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"(?:お電話|ご連絡)(?:を)?(?:いたします|致します|差し上げ|いたしま|します)",
             r"折り返し",
             r"(?:e-?mail|message) you\b",
-            r"(?:someone|a (?:member of our )?(?:team|colleague|manager|person)|our (?:team|manager)) will "
-            r"(?:contact|call|reach|phone|e-?mail|get in touch)",
+            r"(?:someone|a (?:member of our )?(?:team|colleague|manager|person|supervisor|specialist|agent"
+            r"|representative)|our (?:team|manager|supervisor)) will "
+            r"(?:contact|call|reach|phone|e-?mail|get in touch|give you a)",
+            r"give you a (?:call|ring|buzz)",
+            r"お電話(?:を)?(?:差し上げ|おかけ)",
             r"담당자(?:가|께서)?\s*(?:곧|바로|직접)?\s*(?:연락|전화)",
             r"(?:担当(?:者)?|スタッフ)(?:から|より)(?:ご)?(?:連絡|電話)",
             r"(?<!ご)連絡(?:いたします|します|させていただきます|差し上げます)",
@@ -359,8 +371,14 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"pick(?:s|ed|ing)? (?:it |them |the \w+ |your \w+ )?up (?:from|at) (?:your|the customer)",
             r"(?:collect|fetch)(?:s|ed|ing)? (?:it |them |the \w+ |your \w+ )?(?:from|at) your",
             r"(?:home|doorstep|door-to-door) (?:pick-?up|collection)",
-            r"(?:courier|driver|someone) (?:will )?(?:come|stop by|drop by|visit)"
+            r"(?:courier|driver|someone|collector)\b[^.!?]{0,20}(?:come|stop by|drop by|visit)"
             r"[^.!?]{0,30}(?:collect|pick|return)",
+            r"pick(?:s|ed|ing)? up (?:\w+ ){0,3}(?:from|at) your",
+            r"\barrange (?:for )?(?:a )?(?:courier|pick-?up|collection|driver)",
+            r"(?:가지러|받으러|수거하러|회수하러)\s*(?:갈|가|방문|오|올|와)",
+            r"(?:기사님?|택배\s*기사)[^.!?]{0,12}(?:방문|찾아|들르|가지러)",
+            r"集荷(?:を)?(?:手配|依頼|お願い|に参)",
+            r"(?:引き取り|回収|集荷)(?:の)?(?:手配|ドライバー)",
             r"(?:방문|직접|댁으로|집으로|댁에)\s*(?:해서\s*|하여\s*)?(?:수거|회수)",
             r"(?:수거|회수)\S{0,3}\s*(?:방문|오실|갑니다|가겠|와\s*드리)",
             r"(?:수거|회수)해\s*(?:드리|드릴|드립)",
@@ -443,7 +461,12 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"(?:take|accept)s? back (?:\w+ ){0,3}(?:used|worn)\b",
             r"even (?:if|though) (?:it|you) (?:was |were |have )?used",
             r"after (?:using|use)",
-            r"(?<!미)사용(?:한|하신|했|하던|감|흔적|\s*후)",
+            r"(?<!미)사용(?:한|하신|했|하던|하시던|하셨던|감|흔적|\s*후)",
+            r"(?<![가-힣])(?:쓰던|쓰시던|쓰셨던|썼던|쓰신\s*(?:물건|상품|제품))",
+            r"\b(?:lightly|gently|already|barely|slightly) used\b",
+            r"\bused (?:it|them|once|twice|a few times|a couple of times)\b",
+            r"(?:一度|何度か|数回|少し|ちょっと)(?:お)?使(?:っ|い)",
+            r"使(?:っていた|いかけ)",
             r"(?<!未)使用(?:済|後|した|された|して)",
             r"\b(?:washed|laundered|worn)\b(?! out)",
             r"(?:세탁|착용)(?:한|하신|했|하셨|된|후|감|흔적)",
@@ -466,6 +489,12 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"(?:reported|returned|exchanged|refunded|sent back) (?:at )?any ?time",
             r"(?:whenever|any ?time) (?:it )?suits you",
             r"(?:post|send|ship|return|mail)(?: it| them| the \w+)?(?: back)? whenever (?:you|it suits)",
+            r"(?:don't|do not|never) (?:you )?worry about (?:the |any )?(?:return |exchange )?"
+            r"(?:deadline|window|time limit|date)",
+            r"(?:期限|期間|締め切り|日数)(?:なんて|なんか|は|も|とか)?(?:気にしな|関係な|問題な|大丈夫)",
+            r"いつ(?:でも)?(?:送って|返して|返品して|お送りいただいて|お返しいただいて)(?:くれて|いただいて)?も",
+            r"(?:기한|기간|날짜)(?:은|는|따위|같은\s*건|도)?\s*(?:신경\s*(?:안|쓰지|끄)|상관\s*없)",
+            r"언제\s*(?:보내|반품|보내시|돌려\s*보내)[가-힣]{0,2}도",
         ),
     ),
     (
@@ -568,7 +597,7 @@ _NO_CHARGE = any_of(
     r"(?:don't|do not|won't|will not|doesn't|does not) (?:have to |need to )?(?:pay|be charged)",
     r"무료",
     r"면제",
-    r"(?:비용|수수료|요금|돈|값|[가-힣]{1,3}비)\s*(?:은|는|이|가|를|을)?\s*(?:따로|별도로?)?\s*"
+    r"(?:비용|수수료|요금|돈|값|[가-힣]{1,3}비)\s*(?:은|는|이|가|를|을|따윈|따위는|같은\s*건|도)?\s*(?:따로|별도로?)?\s*"
     r"(?:없|들지\s*않|안\s*들|부과되지\s*않|받지\s*않|안\s*받)",
     r"부담(?:하실|하지)?\s*(?:필요|않|없)",
     r"無料",
@@ -613,7 +642,7 @@ _CHARGED: list[tuple[Charged, re.Pattern[str]]] = [
             r"送り返",
         ),
     ),
-    (Charged.EXCHANGE, any_of(r"exchang", r"교환", r"交換")),
+    (Charged.EXCHANGE, any_of(r"exchang", r"\bswap", r"교환", r"교체", r"交換", r"取り?替")),
     (Charged.CANCELLATION, any_of(r"cancel", r"취소", r"キャンセル", r"取り?消")),
     (Charged.WRAPPING, any_of(r"wrap", r"포장", r"ラッピング", r"包装")),
     (
@@ -726,6 +755,14 @@ _CONDITIONS: list[tuple[Condition, re.Pattern[str]]] = [
         ),
     ),
     (
+        Condition.FIRST_ORDER,
+        any_of(
+            r"\b(?:your |the )?(?:first|1st|initial|very first) (?:order|purchase)",
+            r"첫\s*(?:주문|구매|구입|결제)|최초\s*(?:주문|구매)",
+            r"初回|初めての(?:ご)?(?:注文|購入)|最初の(?:ご)?(?:注文|購入)",
+        ),
+    ),
+    (
         Condition.CHANGE_OF_MIND,
         any_of(r"change of mind", r"changed? (?:your|my) mind", r"변심", r"お客様都合", r"気が変わ"),
     ),
@@ -745,6 +782,8 @@ _NEGATION = any_of(
     r"아니",
     r"아닙",
     r"\bclosed\b",
+    r"\bimpossible\b",
+    r"(?:^|(?<=\s))안\s+(?=[가-힣])",
     r"휴무",
     r"쉽니다|쉬어요|쉬는|쉬(?:고|며|니)\b",
     r"休み",
@@ -767,6 +806,9 @@ _NOT_THAT_NOT = any_of(
     r"(?:do ?n't|do not|can ?not|can't|won't|are ?n't|is ?n't|never)",
     r"(?:않|없|못하)(?:는|은|다는)\s*(?:건|것은?|게|말은)\s*(?:사실이\s*)?아니",
     r"(?:ない|ません)(?:という)?わけでは(?:ない|ありません|ございません)",
+    r"\bnot (?:entirely |completely |totally )?(?:impossible|out of the question|unheard of)\b",
+    r"불가능(?:하지(?:는|도|만은)?\s*않|한\s*(?:건|것은?|게)\s*아니)",
+    r"(?:できなく|不可能で|無理で)(?:は|も)?(?:ない|ありません|ございません)",
 )
 """A negation denied: "it isn't true that we don't price-match" grants it."""
 _APOLOGY = any_of(
@@ -827,12 +869,14 @@ class Commitment:
         return what
 
     def supported_by(self, sources: Sequence[Commitment]) -> bool:
-        """A grant needs a source granting it with no condition the reply leaves out; a denial (or a
-        charge) stands unless a source grants what it denies under the conditions it names."""
+        """A grant needs a source granting it with no condition the reply leaves out, and none
+        narrowing it that the source does not put; a denial (or a charge) stands unless a source
+        grants what it denies under the conditions it names."""
         granted = any(
             (source.kind, source.charged) == (self.kind, self.charged)
             and source.granted
             and source.conditions <= self.conditions
+            and self.conditions & _NARROWING <= source.conditions
             for source in sources
         )
         if self.granted:
@@ -1123,7 +1167,26 @@ def _read(
         if own is None:
             conditions |= inherited
         found.append(Commitment(Kind.CHARGE, granted=no_charge, charged=charged, conditions=conditions))
+    priced = any(c.kind in (Kind.CHARGE, Kind.DISCOUNT) for c in found)
+    if Kind.DONE in spans and priced and _only_applied(sentence, spans[Kind.DONE]):
+        found = [c for c in found if c.kind is not Kind.DONE]
     return found
+
+
+_APPLIED = any_of(
+    r"적용\s*(?:되었|됐|돼\s*있|되어\s*있|해\s*드렸|해드렸)",
+    r"\b(?:has|have|had|was|were|is|are) (?:been )?(?:automatically )?applied",
+    r"\b(?:I|we)(?:'ve| have) applied",
+    r"適用(?:されました|されています|済み|いたしました|しました)",
+)
+
+
+def _only_applied(sentence: str, done: Sequence[tuple[int, int]]) -> bool:
+    """Every action the clause reports is a price applied ("배송비는 무료로 적용됐어요"): it restates
+    the waiver or discount it applies, which is read and checked on its own; a refund "applied" is
+    still an action taken."""
+    applied = [match.span() for match in _APPLIED.finditer(sentence)]
+    return all(any(a <= start < b for a, b in applied) for start, _ in done)
 
 
 _REPLACEMENT = any_of(

@@ -2,13 +2,14 @@
 
 "within 48 hours" is true of a damaged parcel reported after it arrives and false of one counted
 from the order; "3 business days" is the refund's time after the return reaches the warehouse, not
-after the customer posts it. Each clause of the sources that states a duration (days, business
-days, hours, weeks, months) is read for the event it runs from (`Event`: receipt, the order or
-payment, dispatch, the return reaching the shop, the customer sending it back). A reply's clause
-that states a duration and names one event is checked against the sources' clauses stating that
-duration: if every one of them names an event and none names the reply's, the duration is counted
-from the wrong event. A source clause that names no event ("exchanges within 7 days") decides
-nothing, and neither does a reply clause naming two events or none.
+after the customer posts it or asks for it. Each clause of the sources that states a duration
+(days, business days, hours, weeks, months) is read for the event it runs from (`Event`: receipt,
+the order or payment, dispatch, the return reaching the shop, the customer sending it back or
+asking for it). A reply's clause that states a duration and names one event is checked against the
+sources' clauses stating that duration: if every one of them names an event and none names the
+reply's, the duration is counted from the wrong event. A source clause that names no event
+("exchanges within 7 days") decides nothing, and neither does a reply clause naming two events or
+none.
 
 Dates are read the same way, by the event word nearest to them in their clause ("shipped
 2026-11-29, delivered 2026-11-30"): "your order was delivered on 29 November" fails when the 29th
@@ -36,10 +37,22 @@ class Event(StrEnum):
     DISPATCH = "dispatch"
     RETURN_RECEIVED = "the return reaching the shop"
     SENT_BACK = "the customer sending it back"
+    REQUEST = "the customer's request"
 
 
 # Most specific first: "after you ship it back" is the customer sending it, not the shop's dispatch.
 _EVENTS: list[tuple[Event, re.Pattern[str]]] = [
+    (
+        Event.REQUEST,
+        any_of(
+            r"(?:of|after|from|since|once) (?:you )?(?:request|apply|submit|fil|lodg)(?:ing|ed|e|s)?\b",
+            r"(?:of|after|from|since) (?:the (?:date|day|time) (?:of )?)?(?:your |the )?"
+            r"(?:(?:return|refund|exchange) )?(?:request|application|submission|claim)",
+            r"(?:신청|접수|요청)(?:하신|한|하고|하시고|된|해\s*주신)?\s*(?:후|뒤|날|일로부터|다음|시점|부터)",
+            r"(?:お)?申(?:し)?込(?:み)?(?:日|後|から|いただいてから|いただいた日|された日)",
+            r"(?:ご)?(?:申請|依頼|受付)(?:日|後|から|いただいてから|いただいた日)",
+        ),
+    ),
     (
         Event.SENT_BACK,
         any_of(

@@ -62,8 +62,12 @@ _ABOUT_THE_PROMPT = re.compile(
     r"|before this (?:chat|conversation)|(?:운영|응답|답변|상담|제|저의|받은)\s*지침|받은\s*지시|지시받"
     r"|지침(?:을|이)\s*(?:받|주어|내려)|(?:제가|내가|저는|전)\s*(?:따르는|받은|지키는|지켜야\s*하는)\s*(?:규칙|지침|원칙)"
     r"|\b(?:rules|instructions|guidelines) I (?:was |have been |am |must )?(?:given|follow|told|bound by)"
-    r"|\bwhat'?s (?:written )?above\b|\byou are (?:a |the )?(?:customer[- ]service |support |shop |store )?"
-    r"(?:assistant|agent|chatbot)\b|(?:私|わたし)が(?:従って|守って)いる(?:ルール|規則|指示)"
+    r"|\bwhat'?s (?:written )?above\b|\b(?:the )?(?:text|message|lines|words) (?:written )?above\b"
+    r"|\byou are (?:a |the )?(?:customer[- ](?:service|support|care) |support |shop |store )?"
+    r"(?:assistant|agent|chatbot|bot)\b|(?:너는|넌|당신은)\s*[^.!?]{0,24}(?:챗봇|상담원|어시스턴트|AI|봇)(?:이야|입니다|이다|야|이에요)"
+    r"|위에\s*(?:있는|쓰인|적힌|나온)\s*(?:내용|문장|글|텍스트)|(?:이|위의?|다음)\s*지침"
+    r"|あなたは[^。]{0,24}(?:チャットボット|アシスタント|AI|サポート担当|ボット)(?:です|だ|である)"
+    r"|上(?:の|に(?:ある|書かれた))(?:文|内容|テキスト|文章)|(?:私|わたし)が(?:従って|守って)いる(?:ルール|規則|指示)"
     r"|という(?:設定|指示)|(?:と|ように)(?:設定|指示)されて|冒頭の(?:段落|部分|文|指示)",
     re.IGNORECASE,
 )

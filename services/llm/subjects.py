@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from services.llm.fact_claims import Claim, located_claims, prepare, reading_kind
+from services.llm.topics import WEAK, Topic, covers, theme, topics
 from services.understanding.encoder import SentenceEncoder, shared_encoder
 
 MARGIN = 0.1
@@ -58,6 +59,24 @@ a range stays with the sentence that states it."""
 _FAMILY = {"day": "duration", "bday": "duration", "hour": "duration", "minute": "duration"}
 """Kinds one subject may be given in either of: a refund's 3 business days and a report's 48 hours
 are both lengths of time, so "refunds within 48 hours" is said of the wrong thing."""
+
+
+_ORDER_AFTER = re.compile(
+    r"\s*(?:짜리\s*)?(?:주문|결제\s*건|구매\s*건|장바구니)|\s*(?:の|分の)?(?:ご)?注文"
+    r"|\s*(?:worth of )?(?:order|purchase|basket)\b",
+    re.IGNORECASE,
+)
+_ORDER_BEFORE = re.compile(
+    r"(?:\b(?:an?|your|the|this) (?:order|purchase|basket)s? (?:of|worth|totall?ing|comes? to)"
+    r"|주문\s*(?:금액|총액)(?:이|은|는)?|(?:ご)?注文(?:金額|総額)(?:は|が)?)\s*$",
+    re.IGNORECASE,
+)
+"""An amount said as an order's ("39,000원 주문이라", "a 39,000 won order"): the customer's basket,
+which may come to any sum, is no product's or fee's subject."""
+
+
+def _an_order_amount(clause: str, start: int, end: int) -> bool:
+    return bool(_ORDER_AFTER.match(clause, end) or _ORDER_BEFORE.search(clause, 0, start))
 
 
 def _families(kinds: frozenset[str] | set[str]) -> set[str]:
@@ -113,6 +132,42 @@ def _units_of(sources: str) -> tuple[tuple[_Unit, ...], tuple[str, ...]]:
     return tuple(units), tuple(texts)
 
 
+@dataclass(frozen=True)
+class _Named:
+    """A clause of the sources stating numbers of a policy its words name."""
+
+    topics: frozenset[Topic]
+    kinds: frozenset[str]
+    values: frozenset[str]
+
+
+_TITLE = re.compile(r"^\s*(?:\d+[.)]\s*)?([^:：\n]{1,40})[:：]")
+
+
+@functools.lru_cache(maxsize=64)
+def _named_of(sources: str) -> tuple[_Named, ...]:
+    """Each clause of the sources that states numbers, with the topics it names, else those its
+    sentence names, else (naming none: "free for orders of 50,000원 or more") those of its line's
+    title ("Shipping fee:") or its FAQ entry's question; a product's ("Linen tablecloth, 39,000원")
+    names none."""
+    named: list[_Named] = []
+    for block in re.split(r"\n\s*\n", sources):
+        asked = _QUESTION.search(block)
+        entry = topics(asked.group(1)) if asked else frozenset()
+        for line in (prepare(line) for line in block.splitlines() if line.strip()):
+            title = _TITLE.match(line)
+            heading = topics(title.group(1)) if title else entry
+            for sentence in _pieces(line, _SENTENCE):
+                for clause in _pieces(sentence, _CLAUSE):
+                    found = [claim for _, _, claim in located_claims(clause)]
+                    needs = {reading_kind(need) for claim in found for need in claim.needs}
+                    if needs:
+                        about = topics(clause) or topics(sentence) or heading
+                        offers = frozenset().union(*(claim.offers for claim in found))
+                        named.append(_Named(about, frozenset(_families(needs)), offers))
+    return tuple(named)
+
+
 @functools.lru_cache(maxsize=64)
 def encoded(encoder: SentenceEncoder, texts: tuple[str, ...]) -> np.ndarray:
     """The vectors of a set of sources' texts, kept per texts (the same FAQ is read reply after reply)."""
@@ -130,6 +185,7 @@ class SubjectCheck:
         self._own = own
         self._encoder = encoder
         self._units, self._texts = _units_of(sources)
+        self._named = _named_of(sources)
         self._vectors: np.ndarray | None = None
 
     def misplaced(self, reply: str, *, before: str = "") -> list[Claim]:
@@ -147,14 +203,27 @@ class SubjectCheck:
             whole: np.ndarray | None = None
             for clause in _pieces(sentence, _CLAUSE):
                 found = located_claims(clause)
-                checked = [claim for _, _, claim in found if self._stated(claim)]
+                checked = [
+                    (start, end, claim)
+                    for start, end, claim in found
+                    if self._stated(claim) and not _an_order_amount(clause, start, end)
+                ]
                 if not checked:
+                    continue
+                by_meaning = []
+                for start, end, claim in checked:
+                    by_word = self._named_elsewhere(claim, theme(clause, start, end))
+                    if by_word is None:
+                        by_meaning.append(claim)
+                    elif by_word:
+                        wrong.append(claim)
+                if not by_meaning:
                     continue
                 if whole is None:
                     context = f"{previous} {sentence}".strip()
                     whole = self._similarity(masked_numbers(context))
                 near = (self._similarity(_masked(clause, found)) + whole) / 2
-                wrong.extend(claim for claim in checked if self._elsewhere(claim, near))
+                wrong.extend(claim for claim in by_meaning if self._elsewhere(claim, near))
             previous = sentence
         return wrong
 
@@ -166,6 +235,25 @@ class SubjectCheck:
         if not {reading_kind(need) for need in claim.needs} <= QUANTITIES or claim.needs & self._own:
             return False
         return any(claim.needs & unit.values for unit in self._units)
+
+    def _named_elsewhere(self, claim: Claim, about: frozenset[Topic]) -> bool | None:
+        """By the policy the clause says the number of (`about`, `topics.theme`: "교환은 ...
+        48시간", "Gift wrapping is 3,000 won"): False if a source clause about it states this
+        number, True if none does but one about it states another of its kind; None (left to
+        meaning) if it is no policy stating numbers of the kind, only the shipping fee named
+        (`topics.WEAK`), or a source states the number of no policy (a product's price)."""
+        if not about:
+            return None
+        kinds = _families({reading_kind(need) for need in claim.needs})
+        same_kind = [named for named in self._named if named.kinds & kinds]
+        holding = [named for named in same_kind if claim.needs & named.values]
+        if any(covers(named.topics, about) for named in holding):
+            return False
+        if not holding or not all(named.topics for named in holding):
+            return None  # stated of something no policy word names (a product): meaning decides
+        if about <= WEAK:
+            return None
+        return True if any(covers(named.topics, about) for named in same_kind) else None
 
     def _elsewhere(self, claim: Claim, similarity: np.ndarray) -> bool:
         kinds = _families({reading_kind(need) for need in claim.needs})

@@ -1,0 +1,172 @@
+"""What a shop's policy number is about, by the words that name it, in Korean, English and Japanese.
+
+The subject check (`subjects.py`) reads a number's subject by meaning with the sentence encoder,
+which ties "교환은 ... 48시간" to nothing in an English FAQ (cosine 0.25 against every policy) and
+lets the damage report's 48 hours pass as the exchanges' deadline. The policies a shop's numbers
+belong to (its shipping fee, return shipping, the remote-area surcharge, returns, exchanges, refunds,
+damage reports, gift wrapping, the members' discount...) are few and named in few words in every
+language, so they are read here by word: `topics(text)` is every topic `text` names. The most
+specific names come first and are taken out of the text ("return shipping" is not also "shipping"
+and "returns"), and a return named as the event a time runs from ("after the returned item reaches
+our warehouse") names no topic.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+
+from services.text.patterns import CJK, any_of
+
+
+class Topic(StrEnum):
+    RETURN_SHIPPING = "return shipping"
+    EXCHANGE_SHIPPING = "exchange shipping"
+    REMOTE = "remote-area surcharge"
+    SHIPPING = "shipping fee"
+    WRAPPING = "gift wrapping"
+    DAMAGE = "damage on arrival"
+    RETURN = "returns"
+    EXCHANGE = "exchanges"
+    REFUND = "refunds"
+    CANCELLATION = "cancellation"
+    MEMBERSHIP = "membership"
+
+
+_RETURN_ARRIVES = (
+    r"(?![^.,。、]{0,12}(?:창고|물류|센터|저희|당사)(?:에|로|에서|가)?\s*(?:도착|입고|들어|받))"
+    r"(?![^.,。、]{0,12}(?:当社|弊社|当店|倉庫|センター)(?:の倉庫)?(?:に|へ)(?:到着|届))"
+)
+"""Not a return arriving: "반품 상품이 창고에 도착한 후", "返品が当社に到着後" are when, not what."""
+
+_TOPICS: list[tuple[Topic, re.Pattern[str]]] = [
+    (
+        Topic.RETURN_SHIPPING,
+        any_of(
+            r"return (?:shipping|postage|delivery|courier|fee)",
+            r"round[- ]trip(?: shipping| postage| delivery)?",
+            r"왕복\s*(?:배송비|택배비|배송료|운송비|비용)?",
+            r"往復(?:の)?(?:送料|配送料)?",
+            r"(?:반품|반송)\s*(?:배송비|택배비|배송료|비용|운송비|수수료)",
+            r"반품비|반송비|반송료",
+            r"返品(?:の)?(?:送料|配送料|費用|手数料)",
+            r"返送料",
+        ),
+    ),
+    (
+        Topic.EXCHANGE_SHIPPING,
+        any_of(
+            r"exchange (?:shipping|postage|delivery|courier|fee)",
+            r"(?:교환|교체)\s*(?:배송비|택배비|배송료|비용|수수료)",
+            r"交換(?:の)?(?:送料|配送料|費用|手数料)",
+        ),
+    ),
+    (
+        Topic.REMOTE,
+        any_of(r"\bjeju\b", r"\bremote\b", r"\bislands?\b", r"제주", r"도서\s*산간", r"済州", r"離島"),
+    ),
+    (
+        Topic.SHIPPING,
+        any_of(
+            r"\bshipping\b",
+            r"\bpostage\b",
+            r"delivery (?:fee|charge|cost)",
+            r"배송비|택배비|배송료|운송비",
+            r"送料|配送料",
+        ),
+    ),
+    (
+        Topic.WRAPPING,
+        any_of(
+            r"\bwrap",
+            r"선물\s*포장|포장비|포장\s*(?:비용|요금|서비스)|기프트|래핑|랩핑",
+            r"ラッピング|ギフト|包装(?:料|代|サービス)",
+        ),
+    ),
+    (
+        Topic.DAMAGE,
+        any_of(
+            r"damag|\bbroken\b|\bcrack|shatter",
+            r"파손|깨(?:진|져|졌|지)|부서(?:진|져|졌)",
+            r"破損|壊れ|割れ",
+        ),
+    ),
+    (
+        Topic.RETURN,
+        any_of(
+            r"\breturns?\b(?!\s+(?:reaches|arrives|is received|gets|comes|is back))",
+            r"반품" + _RETURN_ARRIVES,
+            r"返品" + _RETURN_ARRIVES,
+        ),
+    ),
+    (Topic.EXCHANGE, any_of(r"exchang", r"\bswap", r"교환|교체", r"交換|取り?替")),
+    (Topic.REFUND, any_of(r"refund", r"환불|환급", r"返金|払い?戻")),
+    (Topic.CANCELLATION, any_of(r"cancel", r"취소", r"キャンセル|取り?消")),
+    (
+        Topic.MEMBERSHIP,
+        any_of(r"\bgold\b|\bmembers?\b|membership", r"골드|회원|멤버", r"ゴールド|会員|メンバー"),
+    ),
+]
+
+
+_JOINED = {Topic.RETURN_SHIPPING: Topic.RETURN, Topic.EXCHANGE_SHIPPING: Topic.EXCHANGE}
+"""A fee of a policy, and the policy it is part of: "반품 시 배송비" is the return shipping, and
+"returns cost 6,000원" is true of it."""
+WEAK = frozenset({Topic.SHIPPING})
+"""Named for any fee of a parcel ("단순 변심이면 배송비 6,000원" after a sentence on exchanges,
+"오가는 택배비"): it confirms a number the shipping fee has, and condemns none."""
+AFTER_REACH = 12
+"""Characters after a number where English may name its subject ("6,000 won wrapping")."""
+
+
+_AMOUNT = re.compile(r"[\d.,]+\s*(?:만|천)?\s*(?:원|円|ウォン)")
+"""An amount with its Korean or Japanese currency, which an English sentence may write too."""
+
+
+def _mentions(text: str) -> list[tuple[int, int, Topic]]:
+    """Where `text` names each topic, the most specific names read first and blanked out."""
+    found: list[tuple[int, int, Topic]] = []
+    for topic, pattern in _TOPICS:
+        for match in pattern.finditer(text):
+            found.append((match.start(), match.end(), topic))
+        text = pattern.sub(lambda match: " " * len(match.group()), text)
+    return sorted(found)
+
+
+def _joined(found: set[Topic]) -> set[Topic]:
+    for fee, policy in _JOINED.items():
+        if {policy, Topic.SHIPPING} <= found:
+            found = (found - {policy, Topic.SHIPPING}) | {fee}
+    return found
+
+
+def topics(text: str) -> frozenset[Topic]:
+    """Every topic `text` names; a policy named with the shipping fee is that policy's shipping
+    ("반품 시 배송비")."""
+    return frozenset(_joined({topic for _, _, topic in _mentions(text)}))
+
+
+def theme(clause: str, start: int, end: int) -> frozenset[Topic]:
+    """What the number at `clause[start:end]` is said of: the topic named last before it (Korean and
+    Japanese name it first: "교환은 ... 48시간"), or in English the nearer of that and one named just
+    after it ("6,000 won wrapping and 3,000 won shipping"); the shipping fee after a policy named
+    before it is that policy's shipping."""
+    mentions = _mentions(clause)
+    before = [m for m in mentions if m[1] <= start]
+    after = [m for m in mentions if m[0] >= end and m[0] - end <= AFTER_REACH]
+    nearest = before[-1] if before else None
+    english = not CJK.search(_AMOUNT.sub(" ", clause))
+    if after and english and (nearest is None or after[0][0] - end < start - nearest[1]):
+        nearest = after[0]
+    if nearest is None:
+        return frozenset()
+    if nearest[2] is Topic.SHIPPING:
+        policies = {topic for _, stop, topic in before if stop <= nearest[0] and topic in _JOINED.values()}
+        return frozenset(_joined({Topic.SHIPPING, *policies}))
+    return frozenset({nearest[2]})
+
+
+def covers(named: frozenset[Topic], about: frozenset[Topic]) -> bool:
+    """Whether a source clause naming `named` is about what a reply names (`about`): a topic in
+    common, or a policy whose fee the source states."""
+    return bool(named & about) or any(fee in named and policy in about for fee, policy in _JOINED.items())

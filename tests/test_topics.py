@@ -1,0 +1,58 @@
+"""The policies a shop's numbers belong to, read by the words that name them (`services.llm.topics`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from services.llm.topics import Topic, covers, theme, topics
+
+
+def theme_of(clause: str, number: str) -> frozenset[Topic]:
+    start = clause.index(number)
+    return theme(clause, start, start + len(number))
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("반품 배송비는 6,000원", {Topic.RETURN_SHIPPING}),
+        ("반품 시 배송비는", {Topic.RETURN_SHIPPING}),  # a policy with the shipping fee is its shipping
+        ("exchange shipping is 6,000 won", {Topic.EXCHANGE_SHIPPING}),
+        ("往復送料", {Topic.RETURN_SHIPPING}),
+        ("제주 추가 배송비", {Topic.REMOTE, Topic.SHIPPING}),
+        ("ギフトラッピング", {Topic.WRAPPING}),
+        ("Damaged on arrival: report within 48 hours", {Topic.DAMAGE}),
+        # a return named as the event a time runs from is no topic
+        ("返品された商品が倉庫に到着してから3営業日以内に返金", {Topic.REFUND}),
+        ("반품 상품이 창고에 도착한 뒤 3영업일 이내에 환불", {Topic.REFUND}),
+        ("after the returned item reaches our warehouse", set()),
+        ("Linen tablecloth 150x220 cm, 39,000원", set()),
+    ],
+)
+def test_the_topics_a_text_names(text: str, named: set[Topic]) -> None:
+    assert topics(text) == named
+
+
+@pytest.mark.parametrize(
+    ("clause", "number", "named"),
+    [
+        # Korean and Japanese name the subject before the number
+        ("교환은 받으신 날로부터 48시간 안에", "48시간", {Topic.EXCHANGE}),
+        ("받으신 뒤 48시간 안에 알려 주시면 환불해 드려요", "48시간", set()),
+        # English may name it just after, the nearer side wins
+        ("plus 6,000원 wrapping and 3,000원 shipping", "3,000원", {Topic.SHIPPING}),
+        ("plus 6,000원 wrapping and 3,000원 shipping", "6,000원", {Topic.WRAPPING}),
+        ("Gift wrapping is 3,000 won", "3,000 won", {Topic.WRAPPING}),
+        # ... but not from far off
+        ("We can send it within 48 hours, and the replacement is free", "48 hours", set()),
+        ("반품하시면 배송비는 6,000원", "6,000원", {Topic.RETURN_SHIPPING}),
+    ],
+)
+def test_the_policy_a_number_is_said_of(clause: str, number: str, named: set[Topic]) -> None:
+    assert theme_of(clause, number) == named
+
+
+def test_a_policy_covers_its_own_fee() -> None:
+    assert covers(frozenset({Topic.RETURN_SHIPPING}), frozenset({Topic.RETURN}))
+    assert not covers(frozenset({Topic.RETURN_SHIPPING}), frozenset({Topic.SHIPPING}))
+    assert not covers(frozenset({Topic.RETURN}), frozenset({Topic.RETURN_SHIPPING}))
