@@ -178,6 +178,39 @@ async def test_at_temperature_the_end_of_the_answer_is_the_sampled_token(
     assert len(lengths) > 1, "with T = 1 the target's own end-of-text choices show"
 
 
+@pytest.mark.parametrize("temperature", [0.8, 1.0])
+async def test_at_temperature_the_token_after_a_whole_answer_is_sampled_not_the_servers_stop(
+    double: OpenAIDouble, gateways: list[LLMGateway], temperature: float
+) -> None:
+    """The whole draft accepted, the target's greedy choice is to stop ("finish_reason": "stop"), and
+    the double offers its runner-up ("!", token 0) beside it: at a temperature above 0 that token is
+    sampled now and then, and the answer goes on with it; only greedy decoding may take the
+    server's stop as the end."""
+    answer_text = "Shipping is free today."
+    double.models["target"].answer = lambda q: answer_text
+    speculative = token_answerer(double, gateways, temperature=temperature)
+    endings = set()
+    for _ in range(80):
+        text = await run(speculative.stream(drafted(answer_text, answer_text)))
+        # (an end of text sampled inside the answer cuts it short: not the case read here)
+        endings.add(text[len(answer_text) :] if text.startswith(answer_text) else "cut short")
+    assert "" in endings, "mostly the sampled token is the end of text"
+    assert "!" in endings, "the runner-up after a whole answer is sampled too: the stop is not the end"
+
+
+async def test_greedy_the_servers_stop_ends_the_answer_with_no_call_to_read_the_token(
+    double: OpenAIDouble, gateways: list[LLMGateway]
+) -> None:
+    """At temperature 0 the server's own generated token after a whole block is the target's choice:
+    its finish reason says the answer is over, with no /detokenize of that one token."""
+    answer_text = "Shipping is free today."
+    double.models["target"].answer = lambda q: answer_text
+    text = await run(token_answerer(double, gateways).stream(drafted(answer_text, answer_text)))
+    assert text == answer_text
+    single = [c for c in double.calls("/detokenize") if len(c.body["tokens"]) == 1]
+    assert single == [], "the end is read from the finish reason, not by decoding the token"
+
+
 # --- the token-mode probe -----------------------------------------------------
 
 
