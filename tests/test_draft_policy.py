@@ -27,7 +27,10 @@ LOADED = {0: 11.7, 1: 18.7, 3: 32.8, 7: 60.9, 15: 117.1}
 
 def test_pass_costs_interpolate_between_measured_sizes_and_follow_observed_passes() -> None:
     costs = PassCosts(QUIET, 20)
-    assert costs.ms[3] == 23.2 and 23.2 < costs.ms[5] < 40.9
+    assert costs.ms[3] == 23.2
+    assert costs.ms[5] == pytest.approx(23.2 + (40.9 - 23.2) / 2), "on the line between 3 and 7"
+    assert costs.ms[2] == pytest.approx((15.6 + 23.2) / 2)
+    assert PassCosts({0: 10.0}, 3).ms == [10.0] * 4, "one measured size: flat past it"
     assert costs.ms[20] > costs.ms[15]  # past the largest size, the last slope goes on
     steady = PassCosts({0: 10.0, 1: 12.0, 3: 16.0}, 6)
     assert steady.ms[4:] == pytest.approx([18.0, 20.0, 22.0]), "2 ms a position, as from 1 to 3"
@@ -157,3 +160,17 @@ def test_a_decode_s_ceiling_is_its_tokens_at_single_pass_cost_over_the_passes_it
     costs = PassCosts(QUIET, 16)
     assert stats.ceiling(costs) == pytest.approx((4 + 1 + 8) * 11.7 / (23.2 + 11.7 + 40.9))
     assert DecodeStats().ceiling(costs) == 1.0, "no pass made: no speedup"
+
+
+def test_without_costs_each_pass_moves_the_recent_rate_and_run_halfway() -> None:
+    """HTTP token mode's policy: a fresh one drafts a little over its assumed run; a pass fully
+    rejected halves the rate below the skip line, a pass fully kept lengthens the next draft."""
+    fresh = DraftPolicy()
+    assert fresh.length() == 4, "run 2 assumed: 2 x 1.5 + 1"
+    fresh.update(4, 0)
+    assert (fresh.rate, fresh.run) == (0.25, 1.0)
+    assert fresh.length() == 0, "below skip_below: no draft until the probe"
+    kept = DraftPolicy()
+    kept.update(4, 4)
+    assert (kept.rate, kept.run) == (0.75, 3.0)
+    assert kept.length() == 5

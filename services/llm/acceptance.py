@@ -15,6 +15,7 @@ top-k the API reports.
 
 from __future__ import annotations
 
+import bisect
 import math
 import random
 from collections.abc import Callable, Mapping, Sequence
@@ -175,14 +176,18 @@ class PassCosts:
 
 
 def _interpolate(measured: Mapping[int, float], sizes: Sequence[int], k: int) -> float:
+    """The cost at `k` draft positions from the measured sizes (sorted, 0 among them): measured, or
+    on the line between the sizes either side, or past the largest along the last step's slope."""
     if k in measured:
         return measured[k]
-    lower = max((size for size in sizes if size < k), default=sizes[0])
-    upper = min((size for size in sizes if size > k), default=None)
-    if upper is None:  # past the largest measured size: the last step's slope goes on
-        below = max((size for size in sizes if size < lower), default=None)
-        slope = 0.0 if below is None else (measured[lower] - measured[below]) / (lower - below)
-        return measured[lower] + slope * (k - lower)
+    above = bisect.bisect(sizes, k)  # the first measured size over k (0 is measured: never the first)
+    lower = sizes[above - 1]
+    if above == len(sizes):  # past the largest measured size: the last step's slope goes on
+        if above == 1:
+            return measured[lower]
+        below = sizes[above - 2]
+        return measured[lower] + (measured[lower] - measured[below]) / (lower - below) * (k - lower)
+    upper = sizes[above]
     share = (k - lower) / (upper - lower)
     return measured[lower] + share * (measured[upper] - measured[lower])
 
