@@ -136,8 +136,17 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
             "shipping comes to 36,000원.",
             PASS,
         ),
+        # the shipping fee in a sentence about a policy is that policy's shipping
+        ("お客様都合の交換の場合、送料は三千ウォンです。", FAIL),
+        ("お客様都合の交換の場合、送料は6,000ウォンです。", PASS),
         # an order's amount is the customer's basket, no product's price
         ("39,000원 주문이라 기본 배송비 3,000원에 제주 추가 3,000원이 붙어 총 6,000원이에요.", PASS),
+    ],
+    "a range with minutes is not its bare hours": [
+        ("We're closed for lunch from 12:00 to 13:00 on weekdays.", FAIL),
+        ("お昼休みは12時から13時までとなっております。", FAIL),
+        ("점심시간은 12시 반부터 1시 반까지예요.", PASS),
+        ("Lunch is 12:30-13:30.", PASS),
     ],
     "a time counted from the customer's request": [
         ("返金は返品のお申し込み日から3営業日以内に行われます。", FAIL),

@@ -606,7 +606,9 @@ def _range_claim(text: str, first: _Quantity, second: _Quantity) -> Claim:
         needs.add(raw)  # 12~1시 (hours of the day) says no more than "lunch 12-1"; 18시 15분 says more
     ends = _single_claim(text, first).offers | _single_claim(text, second).offers
     shown = f"{first.shown()} to {second.shown()}"
-    return Claim(written, shown, frozenset(needs), frozenset(needs | {raw} | ends))
+    # "12:30-13:30" is not "12-1": a range with minutes offers no bare hours
+    loose = set() if first.minute or second.minute else {raw}
+    return Claim(written, shown, frozenset(needs), frozenset(needs | loose | ends))
 
 
 _DAY_PAIR = re.compile(r"(?<![가-힣])(?:" + "|".join(DAY_PAIRS) + ")")

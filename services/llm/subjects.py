@@ -201,7 +201,10 @@ class SubjectCheck:
         previous = earlier[-1] if earlier else ""
         for sentence in sentences(reply):
             whole: np.ndarray | None = None
+            at = 0
             for clause in _pieces(sentence, _CLAUSE):
+                at = sentence.find(clause, at)
+                earlier = sentence[:at]
                 found = located_claims(clause)
                 checked = [
                     (start, end, claim)
@@ -212,7 +215,7 @@ class SubjectCheck:
                     continue
                 by_meaning = []
                 for start, end, claim in checked:
-                    by_word = self._named_elsewhere(claim, theme(clause, start, end))
+                    by_word = self._named_elsewhere(claim, theme(clause, start, end, earlier=earlier))
                     if by_word is None:
                         by_meaning.append(claim)
                     elif by_word:

@@ -146,11 +146,12 @@ def topics(text: str) -> frozenset[Topic]:
     return frozenset(_joined({topic for _, _, topic in _mentions(text)}))
 
 
-def theme(clause: str, start: int, end: int) -> frozenset[Topic]:
+def theme(clause: str, start: int, end: int, *, earlier: str = "") -> frozenset[Topic]:
     """What the number at `clause[start:end]` is said of: the topic named last before it (Korean and
     Japanese name it first: "교환은 ... 48시간"), or in English the nearer of that and one named just
     after it ("6,000 won wrapping and 3,000 won shipping"); the shipping fee after a policy named
-    before it is that policy's shipping."""
+    before it, in the clause or in `earlier` (its sentence's clauses before it: "お客様都合の交換の
+    場合、送料は..."), is that policy's shipping."""
     mentions = _mentions(clause)
     before = [m for m in mentions if m[1] <= start]
     after = [m for m in mentions if m[0] >= end and m[0] - end <= AFTER_REACH]
@@ -161,7 +162,8 @@ def theme(clause: str, start: int, end: int) -> frozenset[Topic]:
     if nearest is None:
         return frozenset()
     if nearest[2] is Topic.SHIPPING:
-        policies = {topic for _, stop, topic in before if stop <= nearest[0] and topic in _JOINED.values()}
+        named = {topic for _, stop, topic in before if stop <= nearest[0]} | topics(earlier)
+        policies = {topic for topic in named if topic in _JOINED.values()}
         return frozenset(_joined({Topic.SHIPPING, *policies}))
     return frozenset({nearest[2]})
 
