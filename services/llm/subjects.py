@@ -197,8 +197,8 @@ class SubjectCheck:
         if len(self._units) < 2:
             return []
         wrong: list[Claim] = []
-        earlier = sentences(before)
-        previous = earlier[-1] if earlier else ""
+        released = sentences(before)
+        previous = released[-1] if released else ""
         for sentence in sentences(reply):
             whole: np.ndarray | None = None
             at = 0
