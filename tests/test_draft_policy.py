@@ -129,6 +129,7 @@ def test_a_restated_faq_answer_takes_far_fewer_passes_and_stays_exact() -> None:
     plain, plain_stats = decoder.greedy(prompt, 400)
     fast, fast_stats = decoder.speculative(prompt, 400)
     assert plain == fast == answer
+    assert plain_stats.drafted == 0 and plain_stats.forward_passes == len(answer) + 1, "one token a pass"
     assert fast_stats.forward_passes * 3 < plain_stats.forward_passes
     assert fast_stats.ceiling(PassCosts(QUIET, 16)) > 1.5
 

@@ -748,6 +748,17 @@ def test_compound_measures_and_day_words(reply: str, ok: bool) -> None:
     assert verdict.ok is ok, verdict.reason or "passed"
 
 
+def test_a_compound_is_one_quantity_and_the_numbers_after_it_are_read_on() -> None:
+    read = {
+        text: [claim.text for claim in claims(text)]
+        for text in (
+            "배송은 1시간 30분 걸리고, 반품은 7일 안에 해 주세요.",
+            "The pot is 1 kg 500 g and holds 4 L.",
+        )
+    }
+    assert list(read.values()) == [["1시간 30분", "7일"], ["1 kg 500 g", "4 L"]]
+
+
 def test_day_words_are_day_counts() -> None:
     read = {text: [set(claim.needs) for claim in claims(text)] for text in ("一両日", "a fortnight", "半日")}
     assert read == {"一両日": [{"range:day:1~day:2"}], "a fortnight": [{"day:14"}], "半日": [{"day:0.5"}]}

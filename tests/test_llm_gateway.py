@@ -131,6 +131,18 @@ async def test_refused_key_rotates_to_the_next(double: OpenAIDouble) -> None:
     assert [r.api_key for r in double.calls("/v1/chat/completions")] == ["key-a", "key-b"]
 
 
+async def test_refused_keys_rotate_in_order_and_round(double: OpenAIDouble) -> None:
+    """Three keys, the first two refused: a, b, then c answers; refused again, c goes round to a."""
+    double.models["primary"].faults.extend([Fault("401", api_key="key-a"), Fault("401", api_key="key-b")])
+    keys = [SecretStr("key-a"), SecretStr("key-b"), SecretStr("key-c")]
+    llm = gateway(endpoint(double, "primary", api_keys=keys))
+    await llm.chat(LLMRole.TARGET, MESSAGES, ledger=CallLedger(), max_tokens=5)
+    double.models["primary"].faults.append(Fault("401", api_key="key-c"))
+    await llm.chat(LLMRole.TARGET, MESSAGES, ledger=CallLedger(), max_tokens=5)
+    used = [r.api_key for r in double.calls("/v1/chat/completions")]
+    assert used == ["key-a", "key-b", "key-c", "key-c", "key-a"]
+
+
 async def test_fallback_and_cooldown(double: OpenAIDouble) -> None:
     double.models["primary"].faults.extend(Fault("500") for _ in range(4))
     llm = gateway(
@@ -669,6 +681,17 @@ def test_a_usage_report_with_null_counts_is_billed_as_nothing_used() -> None:
     assert record.cost_usd == pytest.approx(priced.cost(1000, 0)) and record.cost_usd > 0
 
 
+async def test_the_probe_asks_for_few_tokens_greedily(double: OpenAIDouble) -> None:
+    """The probe runs at every start on every endpoint, paid for like any call: each of its chats
+    asks for at most 16 tokens, at temperature 0 (what it sees does not depend on sampling)."""
+    llm = gateway(endpoint(double, "primary"))
+    await llm.probe()
+    chats = double.calls("/v1/chat/completions")
+    assert len(chats) >= 2, "one stream alone, then streams at once"
+    assert all(0 < call.body["max_tokens"] <= 16 for call in chats), [c.body["max_tokens"] for c in chats]
+    assert {call.body["temperature"] for call in chats} == {0.0}
+
+
 async def test_an_endpoint_that_tokenizes_but_refuses_token_id_prompts_is_not_given_token_mode(
     double: OpenAIDouble, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -698,6 +721,17 @@ async def test_a_completion_stream_is_admitted_for_its_prompt_and_reply_budget(d
     await collect(llm.stream_completion(LLMRole.TARGET, prompt, ledger=CallLedger(), max_tokens=600))
     assert sleep.waits == [pytest.approx(24.0)]
     await collect(first)
+
+
+async def test_reading_token_ids_takes_nothing_of_the_tpm_window(double: OpenAIDouble) -> None:
+    """/tokenize and /detokenize generate nothing: a window of 2 tokens a minute lets any number of
+    them through without a wait."""
+    sleep = FakeSleep()
+    llm = gateway(endpoint(double, "primary", tpm=2), sleep=sleep)
+    for _ in range(4):
+        ids = await llm.tokenize(LLMRole.TARGET, text="Shipping is free", ledger=CallLedger())
+        assert await llm.detokenize(LLMRole.TARGET, ids, ledger=CallLedger()) == "Shipping is free"
+    assert sleep.waits == []
 
 
 async def test_a_chat_is_admitted_for_its_messages_and_reply_budget(double: OpenAIDouble) -> None:

@@ -328,6 +328,23 @@ def test_the_turn_ends_are_the_template_s_one_token_markers_and_eos() -> None:
     assert vocabulary.end_tokens == {vocabulary.eos, *single["<|im_end|>"], *single["<|endoftext|>"]}
 
 
+def test_loading_the_model_and_its_vocabulary_writes_nothing_to_the_console(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    """llama.cpp logs every tensor it loads unless told not to: an admin's console and the bot's
+    logs carry none of it."""
+    from services.llm.local.availability import bundled_model_path
+    from services.llm.local.vocabulary import load_vocabulary
+
+    load_vocabulary.cache_clear()
+    capfd.readouterr()
+    load_vocabulary(str(bundled_model_path()))
+    engine = LocalEngine(n_ctx=256)
+    engine.close()
+    out, err = capfd.readouterr()
+    assert (out, err) == ("", "")
+
+
 def test_a_closed_engine_frees_the_model_once_and_refuses_to_decode() -> None:
     """A decode queued behind `close` (a worker thread outliving its request) is refused, not run on
     freed memory, which would kill the process; closing twice is harmless."""

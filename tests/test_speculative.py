@@ -322,6 +322,20 @@ async def test_when_every_endpoint_fails_the_customer_gets_the_faq_answer(double
     assert answer.report.fallback_reason is not None
 
 
+async def test_a_target_down_in_judge_mode_is_not_asked_again_to_write_alone(double, gateways) -> None:  # type: ignore[no-untyped-def]
+    """Judge mode, the drafter up and the target down: no verdict, so nothing of the draft is shown,
+    and the reply falls back at once. Writing alone is token mode's way out (its ids go to the
+    primary only), not a second round of calls to a target that just failed."""
+    double.models["target"].faults.extend(Fault("500") for _ in range(40))
+    speculative = answerer(double, gateways, verify="judge", drafter=True)
+    gateways[0]._sleep = _no_sleep  # type: ignore[method-assign]
+    answer = speculative.stream(request(faq=False))
+    await run(answer)
+    assert answer.report.fallback_reason is not None and answer.shown == ""
+    assert answer.report.mode.step is Step.JUDGE
+    assert not any(c.streamed for c in double.calls("/v1/chat/completions", "target"))
+
+
 async def _no_sleep(seconds: float) -> None:
     return None
 
@@ -570,6 +584,25 @@ async def test_the_deadline_is_current_while_the_reply_is_produced() -> None:
     assert await run(answer) == ["Hello."]
     [deadline] = seen
     assert deadline is not None and deadline.seconds == 5 and 0 < deadline.remaining() <= 5
+
+
+async def test_a_reply_left_early_closes_what_produces_it_at_once() -> None:
+    """The caller stops reading (the chat was closed, a send failed) and closes the reply: the
+    producer's own clean-up (a stream's slot, its HTTP response) runs then, not whenever the
+    garbage collector gets to it."""
+    cleaned = []
+
+    async def produce(answer: VerifiedAnswer) -> AsyncIterator[str]:
+        try:
+            yield "Hello."
+            yield " More."
+        finally:
+            cleaned.append("closed")
+
+    reading = aiter(VerifiedAnswer(produce))
+    assert await anext(reading) == "Hello."
+    await reading.aclose()  # type: ignore[attr-defined]
+    assert cleaned == ["closed"]
 
 
 async def test_an_empty_piece_of_a_reply_is_skipped_and_the_reply_goes_on() -> None:

@@ -100,6 +100,26 @@ async def test_split_characters_are_shown_whole_and_once(
     assert "\ufffd" not in shown and answer.report.mode.step is Step.TOKEN
 
 
+@pytest.mark.parametrize(("reply_budget", "left"), [(4, 2), (3, 1)])
+async def test_a_budget_ending_inside_a_character_leaves_the_rest_of_it_to_the_target(
+    double: OpenAIDouble, gateways: list[LLMGateway], reply_budget: int, left: int
+) -> None:
+    """ "Shipping 𓀀 done" is "Shipping", " ", then 𓀀's four bytes as four tokens. A block cut by a
+    reply budget of 4, with the scoring pass's extra token, ends three bytes into 𓀀; one of 3, two
+    bytes in: the text shown stops after "Shipping ", and the target goes on from there with what
+    is left of the budget, even a single token."""
+    target = "Shipping 𓀀 done"
+    ids = O200K.encode(target)
+    assert O200K.decode(ids[:2]) == "Shipping " and O200K.decode(ids[:6]) == "Shipping 𓀀"
+    assert all(O200K.decode(ids[:cut]).endswith("\ufffd") for cut in (3, 4, 5)), "𓀀 is four tokens"
+    double.models["target"].answer = lambda q: target
+    answer = token_answerer(double, gateways, reply_budget=reply_budget).stream(drafted(target, target))
+    await run(answer)
+    [continuation] = [c for c in double.calls("/v1/completions") if not c.body.get("echo")]
+    assert continuation.body["max_tokens"] == left
+    assert continuation.body["prompt"][-2:] == ids[:2], "from the last whole character on"
+
+
 # --- accepted blocks, re-sync ------------------------------------------------
 
 RESYNC_DRAFT = (

@@ -41,7 +41,7 @@ def choose_arm(
     top = BUCKETS
     for name, percent in canaries:
         low = top - round(percent * BUCKETS / 100)
-        if position >= low and low < top:
+        if position >= low:  # an arm of 0 buckets takes none: the positions above it were taken
             return name
         top = low
     return baseline

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from services.llm.local.availability import LocalModelUnavailable, bundled_model_path
+from services.llm.local.native_log import route_native_log
 from services.llm.local.vocabulary import GgufVocabulary
 
 DETERMINISTIC_ENV = {"GGML_CPU_TILED_MM": "0"}
@@ -42,6 +43,7 @@ class LocalEngine:
             raise LocalModelUnavailable(
                 "llama-cpp-python is not installed (pip install 'csbot[local]')"
             ) from error
+        route_native_log()
         path = Path(model_path) if model_path is not None else bundled_model_path()
         if not path.exists():
             raise LocalModelUnavailable(f"model file not found: {path}")

@@ -24,7 +24,7 @@ from typing import Any
 
 from aiohttp import web
 
-from services.llm.local.decoding import Decoder, DraftPolicy, _top_logprobs
+from services.llm.local.decoding import Decoder, _top_logprobs
 from services.llm.local.engine import LocalEngine
 from services.llm.wire import chunk_choice, envelope, send_event, serve_on_loopback, usage
 
@@ -114,7 +114,7 @@ class LocalOpenAIServer:
             if self.speculative:  # the decoder's draft length follows this machine's pass costs
                 tokens, _ = self._decoder.speculative(prompt, max_tokens)
             else:
-                tokens, _ = self._decoder.speculative(prompt, max_tokens, policy=DraftPolicy(max_tokens=0))
+                tokens, _ = self._decoder.greedy(prompt, max_tokens)
             ended = len(tokens) < max_tokens
             return tokens, ended
 

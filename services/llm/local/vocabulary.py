@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from services.llm.local.availability import LocalModelUnavailable
+from services.llm.local.native_log import route_native_log
 
 END_TEXTS = ("<|im_end|>", "<|endoftext|>", "<end_of_turn>")
 """Tokens that end a turn in the common chat templates, besides the model's EOS."""
@@ -72,6 +73,7 @@ def load_vocabulary(path: str) -> GgufVocabulary:
         raise LocalModelUnavailable(
             "llama-cpp-python is not installed (pip install 'csbot[local]')"
         ) from error
+    route_native_log()
     if not Path(path).is_file():
         raise LocalModelUnavailable(f"model file not found: {path}")
     return GgufVocabulary(Llama(model_path=path, vocab_only=True, verbose=False))
