@@ -175,3 +175,8 @@ def test_without_costs_each_pass_moves_the_recent_rate_and_run_halfway() -> None
     kept.update(4, 4)
     assert (kept.rate, kept.run) == (0.75, 3.0)
     assert kept.length() == 5
+
+
+def test_a_policy_that_stopped_drafting_probes_every_eighth_pass() -> None:
+    low = DraftPolicy(rate=0.0)
+    assert [low.length() for _ in range(16)] == ([0] * 7 + [2]) * 2

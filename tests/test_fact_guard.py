@@ -754,9 +754,17 @@ def test_a_compound_is_one_quantity_and_the_numbers_after_it_are_read_on() -> No
         for text in (
             "배송은 1시간 30분 걸리고, 반품은 7일 안에 해 주세요.",
             "The pot is 1 kg 500 g and holds 4 L.",
+            "The mugs are 350 ml and 600 ml.",  # one unit twice is two quantities
         )
     }
-    assert list(read.values()) == [["1시간 30분", "7일"], ["1 kg 500 g", "4 L"]]
+    assert list(read.values()) == [["1시간 30분", "7일"], ["1 kg 500 g", "4 L"], ["350 ml", "600 ml"]]
+
+
+def test_commitments_are_values() -> None:
+    """Read twice, a commitment is one: replies' commitments are compared and counted as values."""
+    from services.llm.commitments import Commitment, Kind
+
+    assert len({Commitment(Kind.REFUND, True), Commitment(Kind.REFUND, True)}) == 1
 
 
 def test_day_words_are_day_counts() -> None:

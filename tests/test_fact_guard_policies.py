@@ -110,6 +110,10 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         # a waiver denied where it is said, and the charge after it
         ("5만원 이상 주문하셔도 기본 배송비 3000원은 면제되지 않고 그대로 부과돼요.", FAIL),
         ("5만 원 이상이면 배송비는 면제되고 그 미만이면 3,000원이 부과돼요.", PASS),
+        # the other side of the threshold, and a surcharge, are charged whatever the order
+        ("5만 원 미만 주문은 배송비 3,000원이 부과돼요.", PASS),
+        ("Orders under 50,000 won are charged 3,000 won for shipping.", PASS),
+        ("5만 원 이상 주문이어도 제주는 3,000원이 추가돼요.", PASS),
         # " - " turns the sentence: what is denied before it is not what is granted after it
         (
             "It isn't true that you need to send the item back first - we can refund you without a return.",

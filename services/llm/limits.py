@@ -37,7 +37,7 @@ class TokenBucket:
         self._level = min(self._capacity, self._level + (now - self._updated) * self._rate)
         self._updated = now
 
-    async def acquire(self, amount: float = 1.0, *, max_wait: float | None = None) -> float:
+    async def acquire(self, amount: float, *, max_wait: float | None = None) -> float:
         """Take `amount`; returns the seconds spent waiting.
 
         With `max_wait`, a wait longer than that raises `WaitTooLong` at once,

@@ -62,17 +62,19 @@ are both lengths of time, so "refunds within 48 hours" is said of the wrong thin
 
 
 _ORDER_AFTER = re.compile(
-    r"\s*(?:짜리\s*)?(?:주문|결제\s*건|구매\s*건|장바구니)|\s*(?:の|分の)?(?:ご)?注文"
-    r"|\s*(?:worth of )?(?:order|purchase|basket)\b",
+    r"(?:\s*(?:이상|이하|미만|초과|넘는|넘게|以上|未満|以下|or more|and (?:over|up)))?"
+    r"(?:\s*(?:짜리\s*)?(?:주문|결제\s*건|구매\s*건|장바구니)|\s*(?:の|分の)?(?:ご)?注文"
+    r"|\s*(?:worth of )?(?:order|purchase|basket)\b)",
     re.IGNORECASE,
 )
 _ORDER_BEFORE = re.compile(
-    r"(?:\b(?:an?|your|the|this) (?:order|purchase|basket)s? (?:of|worth|totall?ing|comes? to)"
+    r"(?:\b(?:(?:an?|your|the|this|any) )?(?:order|purchase|basket)s? "
+    r"(?:of|over|above|under|below|worth|totall?ing|comes? to)(?: over| above| under| at least)?"
     r"|주문\s*(?:금액|총액)(?:이|은|는)?|(?:ご)?注文(?:金額|総額)(?:は|が)?)\s*$",
     re.IGNORECASE,
 )
-"""An amount said as an order's ("39,000원 주문이라", "a 39,000 won order"): the customer's basket,
-which may come to any sum, is no product's or fee's subject."""
+"""An amount said as an order's ("39,000원 주문이라", "a 39,000 won order", "5만 원 이상 주문"): the
+customer's basket, or the threshold it is measured against, is no product's or fee's subject."""
 
 
 def _an_order_amount(clause: str, start: int, end: int) -> bool:
