@@ -7,6 +7,7 @@ import logging
 import time
 from collections.abc import AsyncIterator
 
+import openai
 import pytest
 from pydantic import SecretStr
 
@@ -829,3 +830,22 @@ async def test_a_score_without_prompt_log_probabilities_is_said_so(logprobs: obj
             await llm.score(LLMRole.TARGET, [1, 2], ledger=CallLedger())
     finally:
         await runner.cleanup()
+
+
+def test_a_transport_error_mid_stream_is_retried_and_a_bug_is_not() -> None:
+    """A stream broken in the HTTP library (httpx's own errors, a half-read JSON body) is worth
+    another try; an error of our own code is not."""
+    import importlib
+    import json
+
+    from services.llm.gateway import is_retryable
+
+    client = openai.AsyncOpenAI(api_key="unused", base_url="http://127.0.0.1:9")
+    library = next(
+        k for k in type(client._client).__mro__ if not k.__module__.startswith(("openai", "builtins"))
+    )
+    http = importlib.import_module(library.__module__.split(".")[0])  # httpx, or the fork the SDK uses
+    assert is_retryable(http.RemoteProtocolError("peer closed connection"))
+    assert is_retryable(json.JSONDecodeError("Expecting value", "", 0))
+    assert not is_retryable(ValueError("a bug"))
+    assert not is_retryable(KeyError("choices"))

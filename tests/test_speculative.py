@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -479,6 +480,20 @@ async def test_the_notes_kept_are_bounded_and_the_least_recently_used_goes_first
     assert await note("second") == "", "the least recently used went"
     assert len(double.calls("/v1/chat/completions", "drafter")) == written + 1, "and is written again"
     assert await note("second") == "note second"
+
+
+async def test_a_drafter_cut_mid_draft_leaves_the_rest_to_the_target_and_says_so(  # type: ignore[no-untyped-def]
+    double, gateways, caplog
+) -> None:
+    """Judge mode: the drafter's stream breaks after a few tokens, with no other drafter to finish
+    it: what was judged stands, the target writes the rest, and the log says why."""
+    double.models["drafter"].faults.extend(Fault("cut", after_tokens=3) for _ in range(4))
+    speculative = answerer(double, gateways, verify="judge", drafter=True)
+    with caplog.at_level(logging.WARNING, logger="services.llm.judge_verifier"):
+        answer = speculative.stream(request(faq=False))
+        await run(answer)
+    assert answer.final_text and answer.report.fallback_reason is None
+    assert any("drafter failed mid-draft" in record.getMessage() for record in caplog.records)
 
 
 @pytest.mark.parametrize("verify", ["token", "judge"])

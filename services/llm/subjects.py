@@ -92,7 +92,7 @@ class _Unit:
 
 
 def _masked(text: str, spans: Sequence[tuple[int, int, Claim]]) -> str:
-    for start, end, _ in sorted(spans, key=lambda span: span[0], reverse=True):
+    for start, end in sorted(((start, end) for start, end, _ in spans), reverse=True):
         text = text[:start] + _PLACEHOLDER + text[end:]
     return text
 
