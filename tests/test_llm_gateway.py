@@ -234,6 +234,9 @@ async def test_score_returns_top_tokens_for_every_position(double: OpenAIDouble)
     assert len(result.top) == len(prompt) and result.top[0] is None
     second = result.top[1]
     assert second is not None and max(second, key=second.__getitem__) == prompt[1]
+    [call] = double.calls("/v1/completions")
+    assert call.body["logprobs"] == 5, "the most alternatives OpenAI's completions endpoint gives"
+    assert call.body["echo"] is True and call.body["max_tokens"] == 1
 
 
 async def test_rpm_limit_spaces_requests(double: OpenAIDouble) -> None:
