@@ -159,6 +159,10 @@ def test_truncation_never_splits_a_character() -> None:
         cut = COUNTER.truncate(text, limit)
         assert text.startswith(cut) and "\ufffd" not in cut
         assert COUNTER.count(cut) <= limit
+    pasted = "a broken byte a customer pasted: \ufffd"
+    assert COUNTER.truncate(pasted + " and more words", COUNTER.count(pasted)) == pasted, (
+        "its own U+FFFD stays"
+    )
 
 
 # --- the target's own tokenizer -------------------------------------------------

@@ -145,3 +145,15 @@ def test_the_judge_reads_the_facts_it_is_given_and_says_when_there_are_none() ->
     assert "Order 20261128-000451: delivered" in system and "(none)" not in system.split("FAQ")[0]
     bare = judge_messages(asked(RETURNS_QUESTION), before="", block="It was delivered.")[0]["content"]
     assert "(none)" in bare
+
+
+def test_the_relevance_question_quotes_the_last_message_and_its_reply_only() -> None:
+    history: list[Message] = [
+        {"role": "user", "content": "Do you ship to Jeju?"},
+        {"role": "assistant", "content": "Yes, for 3,000 won more."},
+        {"role": "user", "content": "How long does it take?"},
+        {"role": "assistant", "content": "One or two days after dispatch."},
+    ]
+    [*_, user] = relevance_messages(asked("And returns?", history), "Returns within 7 days.")
+    assert "How long does it take?" in user["content"] and "One or two days" in user["content"]
+    assert "Jeju" not in user["content"] and "3,000 won more" not in user["content"]

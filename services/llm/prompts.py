@@ -60,6 +60,9 @@ INSTRUCTIONS = tuple(
 echo check)."""
 RELEVANCE_HISTORY_CHARS = 300
 """Enough of the previous turn to tell what a short follow-up question refers to."""
+RELEVANCE_TURNS = 2
+"""The customer's last message and the reply to it: what a follow-up question ("and to Jeju?")
+leans on."""
 
 
 def escaped(text: str, *, limit: int | None = None) -> str:
@@ -75,12 +78,12 @@ def quote(text: str, tag: str, *, limit: int | None = None) -> str:
     return f"<{tag}>{escaped(text, limit=limit)}</{tag}>"
 
 
-def earlier_turns(history: Sequence[Message], *, turns: int = 2) -> str:
+def earlier_turns(history: Sequence[Message]) -> str:
     """The last turns, each quoted with its role, for a verdict that needs the context."""
     return "".join(
         f'<turn role="{"assistant" if turn["role"] == "assistant" else "user"}">'
         f"{escaped(turn['content'], limit=RELEVANCE_HISTORY_CHARS)}</turn>\n"
-        for turn in history[-turns:]
+        for turn in history[-RELEVANCE_TURNS:]
     )
 
 

@@ -124,8 +124,9 @@ class TokenCounter:
         if len(tokens) <= max_tokens:
             return text
         cut = self._tokenizer.decode(tokens[:max_tokens])
-        # A token boundary can fall inside a multibyte character; never show half of one.
-        while cut and (cut.endswith("\ufffd") or not text.startswith(cut)):
+        # A token boundary can fall inside a multibyte character, which decodes to U+FFFD: no
+        # prefix of the text then; never show half of one.
+        while cut and not text.startswith(cut):
             cut = cut[:-1]
         return cut
 
