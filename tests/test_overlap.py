@@ -26,6 +26,14 @@ def test_a_repeated_sentence_from_the_middle_is_cut_a_changed_one_stands() -> No
     changed = "Orders after 2 p.m. ship in a week."
     assert strip_overlap(SHOWN, changed) == changed, "restating a sentence to change it is not a repeat"
     assert strip_overlap(SHOWN, REST) == REST
+    # repeated up to where the shown sentence went on, or with another stop: the stop goes too
+    shorter = "Orders paid by 2 p.m. on a weekday ship the same day. " + REST
+    assert strip_overlap(SHOWN, shorter) == REST
+    exclaimed = "Orders after 2 p.m. or on weekends ship the next business day! " + REST
+    assert strip_overlap(SHOWN, exclaimed) == REST
+    # changed in its last letter, just before its stop: the stop ends no repeated sentence
+    last_letter = "Orders paid by 2 p.m. on a weekday ship the same days. Jeju takes longer."
+    assert strip_overlap(SHOWN, last_letter) == last_letter
 
 
 async def _pieces(text: str, size: int = 7) -> AsyncIterator[str]:

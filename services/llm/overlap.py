@@ -41,9 +41,10 @@ def strip_overlap(shown: str, continuation: str, *, window: int = OVERLAP_WINDOW
     repeated = _longest_prefix_in(continuation, recent)
     # Only whole sentences count as an inner repeat: "Orders after 2 p.m. ship next week" re-says
     # the start of a shown sentence in order to change it, and must stand.
-    ends = [m.end() for m in _SENTENCE_END.finditer(continuation, 0, repeated + 1) if m.end() <= repeated + 1]
-    if ends and (cut := min(ends[-1], repeated)) >= MIN_INNER_REPEAT_CHARS:
-        return continuation[cut:].lstrip()
+    # The stop just after the repeated words closes the repeated sentence and goes with it.
+    ends = [m.end() for m in _SENTENCE_END.finditer(continuation, 0, repeated + 1)]
+    if ends and ends[-1] >= MIN_INNER_REPEAT_CHARS:
+        return continuation[ends[-1] :].lstrip()
     return continuation
 
 
