@@ -100,14 +100,28 @@ async def test_split_characters_are_shown_whole_and_once(
     assert "\ufffd" not in shown and answer.report.mode.step is Step.TOKEN
 
 
+@pytest.mark.parametrize("reply_budget", [1, 5, 9])
+async def test_a_reply_is_no_longer_than_its_budget(
+    double: OpenAIDouble, gateways: list[LLMGateway], reply_budget: int
+) -> None:
+    """A block cut by the budget is the reply's last: the scoring pass's extra token after it is not
+    taken, and nothing is asked of the target after."""
+    target = "Shipping is free today. It usually arrives the next day."
+    double.models["target"].answer = lambda q: target
+    answer = token_answerer(double, gateways, reply_budget=reply_budget).stream(drafted(target, target))
+    text = await run(answer)
+    assert text == O200K.decode(O200K.encode(target)[:reply_budget])
+    assert [c for c in double.calls("/v1/completions") if not c.body.get("echo")] == []
+
+
 @pytest.mark.parametrize(("reply_budget", "left"), [(4, 2), (3, 1)])
 async def test_a_budget_ending_inside_a_character_leaves_the_rest_of_it_to_the_target(
     double: OpenAIDouble, gateways: list[LLMGateway], reply_budget: int, left: int
 ) -> None:
-    """ "Shipping 𓀀 done" is "Shipping", " ", then 𓀀's four bytes as four tokens. A block cut by a
-    reply budget of 4, with the scoring pass's extra token, ends three bytes into 𓀀; one of 3, two
-    bytes in: the text shown stops after "Shipping ", and the target goes on from there with what
-    is left of the budget, even a single token."""
+    """ "Shipping 𓀀 done" is "Shipping", " ", then 𓀀's four bytes as four tokens. A reply budget
+    of 4 ends the draft two bytes into 𓀀, one of 3 after its first byte: the text shown stops after
+    "Shipping ", and the target goes on from there with what is left of the budget, even a single
+    token."""
     target = "Shipping 𓀀 done"
     ids = O200K.encode(target)
     assert O200K.decode(ids[:2]) == "Shipping " and O200K.decode(ids[:6]) == "Shipping 𓀀"

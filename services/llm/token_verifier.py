@@ -170,6 +170,8 @@ class TokenVerifier:
             report.accepted_tokens += kept
             policy.update(len(block), kept)
             position += kept
+            if len(out) >= self._reply_budget:
+                break  # the budget is spent: the pass's extra token is not the reply's
             if not corrected and position < len(draft_ids):
                 # The extra token after a fully accepted block: the draft's next token, or a correction of it.
                 report.draft_tokens += 1
