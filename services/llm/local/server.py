@@ -30,9 +30,13 @@ from services.llm.wire import chunk_choice, envelope, send_event, serve_on_loopb
 
 
 class _BadRequest(Exception):
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.status = status
+    """A request the API refuses; its message is the error's."""
+
+    status = 400
+
+
+class _NoSuchModel(_BadRequest):
+    status = 404
 
 
 @web.middleware
@@ -129,7 +133,7 @@ class LocalOpenAIServer:
         if not isinstance(body, dict):
             raise _BadRequest("the body must be a JSON object")
         if body.get("model", self.model) != self.model:
-            raise _BadRequest(f"The model `{body.get('model')}` does not exist.", status=404)
+            raise _NoSuchModel(f"The model `{body.get('model')}` does not exist.")
         return body
 
     def _token_ids(self, prompt: Any, *, may_be_empty: bool = False) -> list[int]:
