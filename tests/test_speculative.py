@@ -106,6 +106,7 @@ async def test_faq_text_that_answers_is_sent_as_written_after_one_short_verdict(
     report = answer.report
     assert (report.mode, report.drafter, report.verify_calls) == (ReplyMode(Step.RELEVANCE), "retrieval", 1)
     assert report.acceptance_rate == 1.0 and not report.generated
+    assert (report.dropped_turns, report.guard, report.fallback_reason) == (0, None, None), "nothing dropped"
     [verdict] = report.ledger.calls
     assert verdict.kind == "verdict" and verdict.completion_tokens == 1
     [sent] = double.calls("/v1/chat/completions", "target")
