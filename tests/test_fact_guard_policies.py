@@ -192,3 +192,16 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
 def test_the_shop_policies_table(guard: FactGuard, reply: str, ok: bool) -> None:
     verdict = guard.check(reply)
     assert verdict.ok is ok, verdict.reason or "passed"
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "51,000원이라 배송비가 무료고, 제주도도 추가 요금 없이 보내 드려요.",
+        "Your order is 51,000 won, so shipping is free and Jeju costs nothing extra.",
+    ],
+)
+def test_an_amount_over_the_threshold_waives_one_charge_not_two(guard: FactGuard, reply: str) -> None:
+    """The order's amount is the condition of one waiver; a second waived in the same clause (the
+    Jeju surcharge, charged whatever the amount) is a promise of its own."""
+    assert guard.check(reply).commitments == ("no charge for shipping",)

@@ -179,13 +179,15 @@ class LocalOpenAIServer:
             top = int(body.get("logprobs") or 1)
             needed_from = int(body.get("prompt_logprobs_from") or 0)
             tops = await asyncio.to_thread(self._score, list(prompt), top, needed_from)
-            best = max(tops[-1] or {0: 0.0}, key=lambda t: (tops[-1] or {})[t])
+            last = tops[-1]
+            assert last is not None  # the row after the prompt is always scored
+            best = max(last, key=last.__getitem__)
             names = [f"token_id:{t}" for t in [*prompt, best]]
             logprobs = {
                 "tokens": names,
                 "token_logprobs": [None]
                 + [(tops[i] or {}).get(prompt[i]) for i in range(1, len(prompt))]
-                + [(tops[-1] or {}).get(best)],
+                + [last[best]],
                 "top_logprobs": [
                     None if t is None else {f"token_id:{k}": v for k, v in t.items()} for t in tops
                 ],
