@@ -760,6 +760,14 @@ def test_a_compound_is_one_quantity_and_the_numbers_after_it_are_read_on() -> No
     assert list(read.values()) == [["1시간 30분", "7일"], ["1 kg 500 g", "4 L"], ["350 ml", "600 ml"]]
 
 
+def test_a_time_of_day_and_a_count_of_days_make_no_range() -> None:
+    read = [
+        [claim.text for claim in claims(text)]
+        for text in ("Paid by 2 p.m. - 3 days later it arrives.", "오후 2시~3일")
+    ]
+    assert read == [["2 p.m.", "3 days"], ["오후 2시", "3일"]]
+
+
 def test_commitments_are_values() -> None:
     """Read twice, a commitment is one: replies' commitments are compared and counted as values."""
     from services.llm.commitments import Commitment, Kind
