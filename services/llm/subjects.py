@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -123,21 +123,28 @@ def _units_of(sources: str) -> tuple[tuple[_Unit, ...], tuple[str, ...]]:
     reply: read once)."""
     units: list[_Unit] = []
     texts: list[str] = []
+    for context, _, sentence in _source_sentences(sources):
+        if context and sentence.strip().startswith("Q:"):
+            continue
+        found = located_claims(sentence)
+        needs = [need for _, _, claim in found for need in claim.needs]
+        if not needs:
+            continue
+        offers = frozenset().union(*(claim.offers for _, _, claim in found))
+        units.append(_Unit(frozenset(reading_kind(need) for need in needs), offers))
+        texts.append(f"{context} {_masked(sentence, found)}".strip())
+    return tuple(units), tuple(texts)
+
+
+def _source_sentences(sources: str) -> Iterator[tuple[str, str, str]]:
+    """Each sentence of the sources (prepared) with its FAQ entry's question ("" outside an entry)
+    and its line."""
     for block in re.split(r"\n\s*\n", sources):
         asked = _QUESTION.search(block)
-        context = asked.group(1).strip() if asked else ""
-        lines = [prepare(line) for line in block.splitlines() if line.strip()]
-        for sentence in (piece for line in lines for piece in _pieces(line, _SENTENCE)):
-            if context and sentence.strip().startswith("Q:"):
-                continue
-            found = located_claims(sentence)
-            needs = [need for _, _, claim in found for need in claim.needs]
-            if not needs:
-                continue
-            offers = frozenset().union(*(claim.offers for _, _, claim in found))
-            units.append(_Unit(frozenset(reading_kind(need) for need in needs), offers))
-            texts.append(f"{context} {_masked(sentence, found)}".strip())
-    return tuple(units), tuple(texts)
+        question = asked.group(1).strip() if asked else ""
+        for line in (prepare(line) for line in block.splitlines() if line.strip()):
+            for sentence in _pieces(line, _SENTENCE):
+                yield question, line, sentence
 
 
 @dataclass(frozen=True)
@@ -159,20 +166,16 @@ def _named_of(sources: str) -> tuple[_Named, ...]:
     title ("Shipping fee:") or its FAQ entry's question; a product's ("Linen tablecloth, 39,000원")
     names none."""
     named: list[_Named] = []
-    for block in re.split(r"\n\s*\n", sources):
-        asked = _QUESTION.search(block)
-        entry = topics(asked.group(1)) if asked else frozenset()
-        for line in (prepare(line) for line in block.splitlines() if line.strip()):
-            title = _TITLE.match(line)
-            heading = topics(title.group(1)) if title else entry
-            for sentence in _pieces(line, _SENTENCE):
-                for clause in _pieces(sentence, _CLAUSE):
-                    found = [claim for _, _, claim in located_claims(clause)]
-                    needs = {reading_kind(need) for claim in found for need in claim.needs}
-                    if needs:
-                        about = topics(clause) or topics(sentence) or heading
-                        offers = frozenset().union(*(claim.offers for claim in found))
-                        named.append(_Named(about, frozenset(_families(needs)), offers))
+    for question, line, sentence in _source_sentences(sources):
+        title = _TITLE.match(line)
+        heading = title.group(1) if title else question
+        for clause in _pieces(sentence, _CLAUSE):
+            found = [claim for _, _, claim in located_claims(clause)]
+            needs = {reading_kind(need) for claim in found for need in claim.needs}
+            if needs:
+                about = topics(clause) or topics(sentence) or topics(heading)
+                offers = frozenset().union(*(claim.offers for claim in found))
+                named.append(_Named(about, frozenset(_families(needs)), offers))
     return tuple(named)
 
 
