@@ -56,10 +56,12 @@ PARTS = (
     "holdout11",
     "holdout12",
     "holdout13",
+    "holdout14",
+    "holdout15",
 )
-"""`tuning2` and `holdout2` were held out, measured once, then tuned on; `holdout3` to `holdout12`
-were measured, then their misses read and closed; `holdout13`'s never were (docs/benchmarks.md says
-how each part was used)."""
+"""`tuning2` and `holdout2` were held out, measured once, then tuned on; `holdout3` to `holdout13`
+were measured, then their misses read and closed; `holdout14`'s and `holdout15`'s never were
+(docs/benchmarks.md says how each part was used)."""
 ECHO = "<<ECHO_INSTRUCTIONS>>"
 ORDER = (
     "Order 20261128-000451: delivered, placed 2026-11-28, total 89,000원, cast-iron pot 24 cm x1, "

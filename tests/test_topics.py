@@ -56,3 +56,15 @@ def test_a_policy_covers_its_own_fee() -> None:
     assert covers(frozenset({Topic.RETURN_SHIPPING}), frozenset({Topic.RETURN}))
     assert not covers(frozenset({Topic.RETURN_SHIPPING}), frozenset({Topic.SHIPPING}))
     assert not covers(frozenset({Topic.RETURN}), frozenset({Topic.RETURN_SHIPPING}))
+
+
+def test_a_clause_naming_nothing_goes_on_about_its_sentence() -> None:
+    """ "破損のご連絡は、お届けから7日以内" says the 7 days of damage reports; a clause naming its own
+    policy keeps it."""
+    clause = "お届けから7日以内にお写真を添えて"
+    start = clause.index("7日")
+    assert theme(clause, start, start + 2, earlier="破損のご連絡は、") == {Topic.DAMAGE}
+    assert theme(clause, start, start + 2) == frozenset()
+    own = "返品はお届けから7日以内"
+    at = own.index("7日")
+    assert theme(own, at, at + 2, earlier="破損のご連絡は、") == {Topic.RETURN}

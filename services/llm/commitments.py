@@ -61,6 +61,8 @@ class Kind(StrEnum):
     EXCEPTION = "exception"
     FEE_REFUND = "refund of a fee"
     PICKUP = "pick-up"
+    LATE_CANCELLATION = "cancellation after dispatch"
+    """An order cancelled once it has shipped, where the shop takes it back only as a return."""
     """A courier or the shop collecting the parcel from the customer."""
     GUARANTEE = "guarantee"
     SHOP_DECIDES = "the shop's choice"
@@ -165,8 +167,8 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
         Kind.FEE_REFUND,
         any_of(
             r"refund (?:you )?(?:your |the )?(?:shipping|delivery|return)",
-            r"(?:배송비|택배비|반품비)[^.!?]{0,12}(?:환불|돌려\s*드리)",
-            r"(?:送料|配送料)[^。！？]{0,12}(?:返金|お返し)",
+            r"(?:배송비|택배비|반품비)[^.!?]{0,16}(?:환불|돌려\s*드(?:리|릴|립|려))",
+            r"(?:送料|配送料)[^。！？]{0,16}(?:返金|お返し)",
         ),
     ),
     (
@@ -341,6 +343,10 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"\b(?:like|just as) (?:a |our )?(?:\w+ )?members? (?:do|get|would)\b",
             r"(?:회원|멤버)\w{0,3}(?:과|와)\s*(?:같|동일|똑같)",
             r"(?:회원|멤버)(?:처럼|만큼)",
+            r"\b(?:treat|count|consider|regard|register|list|mark)(?:ed|ing)? you as (?:a |an |our )?"
+            r"(?:\w+ )?(?:member|VIP)",
+            r"(?:골드|VIP|우수)\s*(?:회원|멤버)?\s*(?:으로|로)\s*(?:처리|대우|간주|인정|등록|변경|올려|승급|적용)",
+            r"(?:ゴールド|VIP)(?:会員|メンバー)?(?:として|扱い|に(?:変更|登録|昇格|アップグレード))",
             r"\bwith (?:top |high )?priority\b",
             r"\bprioriti[sz]e (?:your|it|this)\b",
             r"(?:우선|먼저)\s*(?:처리|배송|발송|출고)해\s*(?:드리|드릴|드려)",
@@ -365,6 +371,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"(?:使用し|使っ|壊し|割っ|落とし)て(?:も|いても|しまっても|しまわれても)",
         ),
     ),
+    (Kind.LATE_CANCELLATION, any_of(r"\bcancel", r"취소", r"キャンセル|取り?消")),
     (
         Kind.PICKUP,
         any_of(
@@ -398,6 +405,10 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"약속\s*(?:드리|드릴|드립|합니다|할게)",
             r"保証",
             r"お約束(?:いたします|します)",
+            r"必ず(?:お届け|届|到着|着き|発送|お手元)",
+            r"(?:반드시|꼭|무조건|확실히)\s*(?:\S+\s*)?(?:도착|받아\s*보실|받으실|받으시|배송|배달|보내\s*드|발송)",
+            r"(?:definitely|certainly|surely|for sure|guaranteed to|without fail)\b[^.!?]{0,20}"
+            r"(?:arrive|be delivered|reach you|get to you|be there|be with you|ship)",
         ),
     ),
     (
@@ -416,14 +427,16 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"(?:packaging|box|photos?|pictures?|receipt|tags?|proof|label)",
             r"no (?:photos?|pictures?|receipt|proof|packaging|box)(?: is| are)? "
             r"(?:needed|required|necessary)",
-            r"(?:don't|do not|doesn't|does not|won't|will not) (?:even )?(?:need|have) to "
+            r"(?:(?:don't|do not|doesn't|does not|won't|will not) (?:even )?(?:need|have)|no need) to "
             r"(?:send|include|attach|provide|keep|take) (?:us )?(?:a |any |the )?"
             r"(?:photos?|pictures?|receipt|packaging|box)",
             r"(?:photos?|pictures?|receipt|packaging|box)\b[^.!?;]{0,25}?(?: is| are|'s)? "
             r"(?:not needed|not required|optional|unnecessary)",
-            r"(?:사진|포장|박스|상자|영수증|증빙)\S{0,3}\s*"
+            r"(?:사진|포장|박스|상자|영수증|증빙)\S{0,3}\s*(?:(?:첨부|촬영|동봉|보관)\S{0,2}\s*)?"
             r"(?:없이|없어도|안\s*(?:하셔도|보내셔도|찍으셔도|첨부하셔도|주셔도)|필요\s*없|불필요|생략)",
             r"(?:写真|画像|箱|包装|レシート|証拠|パッケージ)(?:は|の|が)?(?:なし|無し|不要|なくても|無くても"
+            r"|必要(?:は|が)?(?:ございません|ありません|ない))",
+            r"(?:写真|画像|レシート)(?:は|を|の)?(?:お)?(?:送|添付|撮影|撮|用意)\S{0,3}(?:なくても|不要"
             r"|必要(?:は|が)?(?:ございません|ありません|ない))",
         ),
     ),
@@ -559,6 +572,24 @@ _ONCE_BACK = any_of(
 )
 """A refund's time counted from the return coming back: no refund ahead of it."""
 
+_SHIPPED = any_of(
+    r"\b(?:already|has been|have been|was|were) (?:been )?(?:shipped|dispatched|sent out|on (?:its|the) way)",
+    r"\b(?:after|once|since) (?:it(?:'s| has| was)? |your order(?:'s| has| was)? )?(?:been )?"
+    r"(?:shipped|dispatched)",
+    r"(?:이미|벌써)\s*(?:출고|발송|배송\s*(?:출발|시작))",
+    r"(?:출고|발송)\s*(?:후|이후|된\s*뒤|됐더라도|되었더라도|완료|됐지만|되었지만|된\s*상태)",
+    r"(?:既に|すでに|もう)(?:発送|出荷)",
+    r"(?:発送|出荷)(?:後|済み|済|されて(?:いる|います|おり))",
+)
+"""An order said to have shipped: its cancellation is a cancellation after dispatch."""
+_NOT_CANCELLED = any_of(
+    r"(?:instead of|rather than|not (?:a|as a)) cancel",
+    r"취소\s*(?:대신|말고|가\s*아닌|가\s*아니라|는\s*안)",
+    r"(?:キャンセル|取り?消し?)(?:ではなく|じゃなく|の代わり|ではありません)",
+)
+"""A cancellation named as what the customer gets instead ("취소 대신 반품으로", "キャンセルではなく
+ご返品")."""
+
 _NO_CHARGE = any_of(
     r"\bfree\b",
     r"무상",
@@ -597,7 +628,8 @@ _NO_CHARGE = any_of(
     r"(?:don't|do not|won't|will not|doesn't|does not) (?:have to |need to )?(?:pay|be charged)",
     r"무료",
     r"면제",
-    r"(?:비용|수수료|요금|돈|값|[가-힣]{1,3}비)\s*(?:은|는|이|가|를|을|따윈|따위는|같은\s*건|도)?\s*(?:따로|별도로?)?\s*"
+    r"(?:비용|수수료|요금|돈|값|[가-힣]{1,3}비)\s*(?:은|는|이|가|를|을|따윈|따위는|같은\s*건|도)?\s*"
+    r"(?:(?:따로|별도로?|전혀|하나도|일절|조금도|한\s*푼도)\s*)?"
     r"(?:없|들지\s*않|안\s*들|부과되지\s*않|받지\s*않|안\s*받)",
     r"부담(?:하실|하지)?\s*(?:필요|않|없)",
     r"無料",
@@ -1137,6 +1169,8 @@ def _read(
             )
     if _ONCE_BACK.search(sentence):  # "refunded right away once it reaches us" waits for the return
         found = [c for c in found if c.kind is not Kind.REFUND_NOW]
+    if not _SHIPPED.search(sentence) or Condition.BEFORE_DISPATCH in said or _NOT_CANCELLED.search(sentence):
+        found = [c for c in found if c.kind is not Kind.LATE_CANCELLATION]  # a cancellation, in time
     if not _KIND[Kind.REFUND].search(sentence):  # "we accept cash and bank transfer" refunds nothing
         found = [c for c in found if c.kind not in (Kind.CASH_REFUND, Kind.REFUND_ELSEWHERE, Kind.REFUND_NOW)]
     kinds = {c.kind for c in found}
