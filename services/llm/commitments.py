@@ -675,7 +675,10 @@ _CHARGED: list[tuple[Charged, re.Pattern[str]]] = [
         ),
     ),
     (Charged.EXCHANGE, any_of(r"exchang", r"\bswap", r"교환", r"교체", r"交換", r"取り?替")),
-    (Charged.CANCELLATION, any_of(r"cancel", r"취소", r"キャンセル", r"取り?消")),
+    (
+        Charged.CANCELLATION,
+        any_of(r"cancel", r"취소", r"없던\s*일로", r"キャンセル", r"取り?消", r"なかったことに"),
+    ),
     (Charged.WRAPPING, any_of(r"wrap", r"포장", r"ラッピング", r"包装")),
     (
         Charged.SHIPPING,
@@ -696,6 +699,10 @@ _BELOW = any_of(
     r"以下",
     r"下回",
     r"に満たない",
+    r"に届か(?:ない|ず)",
+    r"(?:에|을|를)\s*못\s*미치",
+    r"\bfalls? short of\b",
+    r"\b(?:doesn't|does not|didn't|did not|won't|will not) (?:quite )?reach\b",
 )
 """The other side of a threshold: "under 50,000원, shipping is 3,000원" is not said of orders over it."""
 _EXCEPT = any_of(
@@ -779,6 +786,8 @@ _CONDITIONS: list[tuple[Condition, re.Pattern[str]]] = [
             r"(?:has ?n't|has not|have ?n't|not) (?:yet )?left (?:our|the) (?:warehouse|shop|store)",
             r"발송\s*전",
             r"발송되기\s*전",
+            r"(?:내|부쳐|발송해)?\s*보내기\s*전",
+            r"(?:出荷|発送|お送り)(?:する|いたす)前",
             r"아직\s*(?:발송|출고)",
             r"출고\s*전",
             r"発送前",

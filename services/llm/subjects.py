@@ -32,7 +32,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from services.llm.fact_claims import Claim, located_claims, prepare, reading_kind
-from services.llm.topics import WEAK, Topic, covers, theme, topics
+from services.llm.products import Mention, catalogue, mentions, only_attributes
+from services.llm.topics import WEAK, Topic, covers, named_before, theme, topics
+from services.text.patterns import CJK
 from services.understanding.encoder import SentenceEncoder, shared_encoder
 
 MARGIN = 0.1
@@ -70,7 +72,9 @@ are both lengths of time, so "refunds within 48 hours" is said of the wrong thin
 _ORDER_AFTER = re.compile(
     r"(?:\s*(?:이상|이하|미만|초과|넘는|넘게|以上|未満|以下|or more|and (?:over|up)))?"
     r"(?:\s*(?:짜리\s*)?(?:주문|결제\s*건|구매\s*건|장바구니)|\s*(?:の|分の)?(?:ご)?注文"
-    r"|\s*(?:worth of )?(?:order|purchase|basket)\b)",
+    r"|\s*(?:worth of )?(?:order|purchase|basket)\b)"
+    r"|\s*(?:이상이|이상이라|이상이어서|이상이니|이상이므로|을\s*넘|를\s*넘|이\s*안\s*되|에\s*못\s*미치"
+    r"|以上(?:です|なので|ですので|となり|になり)|に(?:届か|満た)|を(?:超え|上回|下回))",
     re.IGNORECASE,
 )
 _ORDER_BEFORE = re.compile(
@@ -79,8 +83,9 @@ _ORDER_BEFORE = re.compile(
     r"|주문\s*(?:금액|총액)(?:이|은|는)?|(?:ご)?注文(?:金額|総額)(?:は|が)?)\s*$",
     re.IGNORECASE,
 )
-"""An amount said as an order's ("39,000원 주문이라", "a 39,000 won order", "5만 원 이상 주문"): the
-customer's basket, or the threshold it is measured against, is no product's or fee's subject."""
+"""An amount said as an order's ("39,000원 주문이라", "a 39,000 won order", "5만 원 이상 주문"), or as
+the one an order is measured against ("5만 원 이상이라", "5万ウォンに届かない"): the customer's basket,
+or the threshold, is no product's or fee's subject."""
 
 
 def _an_order_amount(clause: str, start: int, end: int) -> bool:
@@ -197,6 +202,7 @@ class SubjectCheck:
         self._encoder = encoder
         self._units, self._texts = _units_of(sources)
         self._named = _named_of(sources)
+        self._products = catalogue(sources)
         self._vectors: np.ndarray | None = None
 
     def misplaced(self, reply: str, *, before: str = "") -> list[Claim]:
@@ -226,7 +232,10 @@ class SubjectCheck:
                     continue
                 by_meaning = []
                 for start, end, claim in checked:
-                    by_word = self._named_elsewhere(claim, theme(clause, start, end, earlier=earlier))
+                    product = self._product_named(clause, start, end, earlier)
+                    by_word = None if product is None else self._product_elsewhere(claim, *product)
+                    if by_word is None:
+                        by_word = self._named_elsewhere(claim, theme(clause, start, end, earlier=earlier))
                     if by_word is None:
                         by_meaning.append(claim)
                     elif by_word:
@@ -268,6 +277,37 @@ class SubjectCheck:
         if about <= WEAK:
             return None
         return True if any(covers(named.topics, about) for named in same_kind) else None
+
+    def _product_named(self, clause: str, start: int, end: int, earlier: str) -> tuple[Mention, bool] | None:
+        """The product the number at `clause[start:end]` is said of, and whether it is the only one
+        named before it: the one named last before it in the clause, if named after any policy;
+        else, the clause naming only what is measured ("重さは"), the one named last in `earlier`."""
+        named = mentions(clause, self._products, before=start)
+        if not named:
+            if theme(clause, start, end) or not only_attributes(clause[:start]) or not CJK.search(clause):
+                return None
+            clause, start, named = earlier, len(earlier), mentions(earlier, self._products)
+        if not named or named[-1].end <= named_before(clause, start):
+            return None
+        return named[-1], len({mention.product for mention in named}) == 1
+
+    def _product_elsewhere(self, claim: Claim, mention: Mention, alone: bool) -> bool | None:
+        """False if the product's line states the number; True if it does not, the product is
+        named for certain (`Mention.sure`) and alone, and its line states another number of the
+        kind or the number is another product's and no policy's ("the towel weighs 0.8 kg", the
+        tablecloth's weight); None (left to meaning) otherwise: after a list of products ("the mug
+        and the teapot are 9,000원 and 25,000원") the one named last is not always the number's."""
+        product = mention.product
+        if claim.needs & product.values:
+            return False
+        if not (alone and mention.sure):
+            return None
+        kinds = _families({reading_kind(need) for need in claim.needs})
+        if _families(product.kinds) & kinds:
+            return True
+        another = any(claim.needs & other.values for other in self._products if other is not product)
+        policy = any(claim.needs & named.values and named.topics for named in self._named)
+        return True if another and not policy else None
 
     def _elsewhere(self, claim: Claim, similarity: np.ndarray) -> bool:
         kinds = _families({reading_kind(need) for need in claim.needs})

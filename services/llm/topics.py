@@ -170,6 +170,11 @@ def theme(clause: str, start: int, end: int, *, earlier: str = "") -> frozenset[
     return frozenset({nearest[2]})
 
 
+def named_before(text: str, before: int) -> int:
+    """Where the last topic named in `text[:before]` ends (-1: none is)."""
+    return max((stop for _, stop, _ in _mentions(text) if stop <= before), default=-1)
+
+
 def covers(named: frozenset[Topic], about: frozenset[Topic]) -> bool:
     """Whether a source clause naming `named` is about what a reply names (`about`): a topic in
     common, or a policy whose fee the source states."""

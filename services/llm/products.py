@@ -1,0 +1,139 @@
+"""Which product of the sources a reply names, in any script, and the numbers its line states.
+
+The subject check (`subjects.py`) reads a number's subject by the words that name a shop policy
+(`topics.py`), else by meaning. A catalogue line ("- Ceramic mug 350 ml, 9,000원") names its
+product in the shop's language, while a Korean or Japanese reply names most homeware by a loanword
+(머그컵, マグカップ, 바스타월, バスタオル) that the sentence encoder does not tie to "mug" or "bath
+towel": "コットンのバスタオルは ... 重さは0.8kg" (the tablecloth's weight) passed, "머그컵은 350ml"
+was taken for the teapot's. A loanword keeps the consonants of the word it borrows
+(`services.text.sounds`), so here a product is named by a Latin word that is its name's last word
+(its head: "pot" of "cast-iron pot"), or by a Hangul or katakana word that sounds like its name's
+last words ("바스타월" is "bath towel", "머그컵" a mug). Names in native words (냄비, 鍋) are not
+read here and stay with the encoder.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+from services.llm.fact_claims import located_claims, prepare, reading_kind
+from services.llm.topics import topics
+from services.text.sounds import consonants
+
+_LINE = re.compile(r"^\s*[-*•·]\s*(?P<name>[^\d,:;()（）]{2,40}?)\s*(?=[\d,(（])", re.MULTILINE)
+"""A catalogue line: a list item whose name comes before its first number ("- Glass teapot 600 ml,
+25,000원")."""
+_WORD = re.compile(r"[A-Za-z]+|[\uac00-\ud7a3]+|[\u30a1-\u30fa\u30fc]+")
+"""A word of a reply: a run of Latin letters, of Hangul or of katakana."""
+_KATAKANA = re.compile(r"[\u30a1-\u30fa]")
+MIN_SOUNDS = 2
+"""A name's sound shorter than this ("PS" is two) names nothing by itself in Hangul or katakana."""
+SURE_HANGUL = 3
+"""Native Korean words sound like short names ("무게", weight, is "MK" like "mug"; "목욕" too): a
+Hangul word names a product for certain only by this many sounds ("티포트", "바스타월"); by fewer it
+may confirm a number the product's line states, never condemn one."""
+
+
+@dataclass(frozen=True)
+class Mention:
+    end: int
+    """Where the name ends in the text."""
+    product: Product
+    sure: bool
+    """By a Latin head, katakana (loanwords all) or a long Hangul sound: `SURE_HANGUL`."""
+
+
+@dataclass(frozen=True)
+class Product:
+    name: str
+    head: str
+    """The name's last word, lower case: a Latin word naming the product."""
+    sounds: tuple[str, ...]
+    """The consonants of the name's last words, the head alone first: "TR", "PSTR", "KTNPSTR"."""
+    values: frozenset[str]
+    """What the numbers of its line state (`Claim.needs`)."""
+    kinds: frozenset[str]
+
+
+@functools.lru_cache(maxsize=64)
+def catalogue(sources: str) -> tuple[Product, ...]:
+    """The products the sources list, each with the numbers of its line."""
+    found = []
+    for match in _LINE.finditer(sources):
+        name = match.group("name").strip()
+        words = [word for word in re.split(r"[\s\-]+", name) if word]
+        line_end = sources.find("\n", match.end())
+        line = prepare(sources[match.start() : len(sources) if line_end < 0 else line_end])
+        needs = {need for _, _, claim in located_claims(line) for need in claim.needs}
+        if not words or not needs or topics(name):
+            continue
+        sounds = tuple(consonants("".join(words[index:])) for index in range(len(words) - 1, -1, -1))
+        kinds = frozenset(reading_kind(need) for need in needs)
+        found.append(Product(name, words[-1].lower(), sounds, frozenset(needs), kinds))
+    return tuple(found)
+
+
+def _singular(word: str) -> str:
+    return word[:-1] if word.endswith("s") and len(word) > 3 else word
+
+
+def _by_sound(word: str, products: tuple[Product, ...]) -> tuple[Product, int] | None:
+    """The product whose name's last words a Hangul or katakana `word` begins with the sound of,
+    and how many sounds: the longest such sound decides ("バスタオル" is the bath towel's "PSTR",
+    not a bath's "PS")."""
+    sound = consonants(word)
+    best: tuple[int, Product | None] = (0, None)
+    for product in products:
+        length = max((len(name) for name in product.sounds if sound.startswith(name)), default=0)
+        if length < MIN_SOUNDS or length < best[0]:
+            continue
+        best = (length, None if length == best[0] else product)
+    return None if best[1] is None else (best[1], best[0])
+
+
+def _by_head(words: list[str], products: tuple[Product, ...]) -> Product | None:
+    named = [product for product in products if product.head == _singular("".join(words).lower())]
+    return named[0] if len(named) == 1 else None
+
+
+def mentions(text: str, products: tuple[Product, ...], *, before: int | None = None) -> list[Mention]:
+    """Each product named in `text[:before]`, with where its name ends: a Latin word (or two written
+    apart: "tea pot") that is a name's head, or a Hangul or katakana word sounding like it."""
+    end = len(text) if before is None else before
+    words = [match for match in _WORD.finditer(text) if match.end() <= end]
+    found: list[Mention] = []
+    index = 0
+    while index < len(words):
+        word = words[index]
+        if not word.group().isascii():
+            sounded = _by_sound(word.group(), products)
+            if sounded is not None:
+                sure = _KATAKANA.match(word.group()) is not None or sounded[1] >= SURE_HANGUL
+                found.append(Mention(word.end(), sounded[0], sure))
+            index += 1
+            continue
+        pair = words[index : index + 2]
+        two = len(pair) == 2 and pair[1].group().isascii() and pair[0].end() + 1 == pair[1].start()
+        if two and (product := _by_head([w.group() for w in pair], products)) is not None:
+            found.append(Mention(pair[1].end(), product, True))
+            index += 2
+            continue
+        if (product := _by_head([word.group()], products)) is not None:
+            found.append(Mention(word.end(), product, True))
+        index += 1
+    return found
+
+
+_ATTRIBUTES = re.compile(
+    r"무게|중량|용량|크기|사이즈|지름|가격|값|길이|폭|가로|세로|높이|부피|그건|이건|요건|약|대략|총"
+    r"|重さ|重量|容量|大きさ|サイズ|直径|お?値段|価格|長さ|幅|縦|横|高さ|こちら|それ|約|およそ|全部で"
+)
+_PARTICLES = re.compile(r"(?:은|는|이|가|을|를|도|의|만)(?![\uac00-\ud7a3])|[はがもので]|[\s\W\d]+")
+
+
+def only_attributes(text: str) -> bool:
+    """Whether Korean or Japanese `text` names no thing of its own, only what is measured of one
+    ("重さは", "무게는 약"): a clause that goes on about the product its sentence named."""
+    return not _PARTICLES.sub("", _ATTRIBUTES.sub("", text))
