@@ -188,7 +188,29 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("이번 주문은 골드 회원으로 처리해 드릴게요.", FAIL),
         ("ゴールド会員の方は、毎回のご注文が5%オフになります。", PASS),
     ],
+    "a charge of the return or exchange the sentence is about": [
+        ("不良品の交換の場合も、往復送料6,000ウォンがかかります。", FAIL),
+        ("不良品の交換であっても、送料6,000ウォンはお客様のご負担となります。", FAIL),
+        ("단순 변심으로 교환하시면 왕복 배송비 6,000원이 들어요.", PASS),
+        ("반품은 7일 이내 가능하고, 배송비는 5만 원 이상 무료예요.", PASS),
+    ],
+    "a surcharge waived beside the threshold's waiver": [
+        ("Orders of ₩50,000 or more ship free, and Jeju deliveries don't cost anything extra.", FAIL),
+        ("5만 원 이상 주문하시면 배송비가 무료고, 제주도도 추가 비용 없어요.", FAIL),
+        ("Orders of 50,000 won or more ship free, but Jeju still costs 3,000 won extra.", PASS),
+    ],
+    "a unit of business weeks": [
+        ("Refunds reach your card within 3 business weeks after the return arrives at our warehouse.", FAIL),
+        ("Refunds reach your card within 3 business days after the return arrives at our warehouse.", PASS),
+    ],
     "a cancellation once the order has shipped": [
+        ("キャンセルは発送前なら無料で、発送後は3,000ウォンの手数料でキャンセルできます。", FAIL),
+        ("I can cancel it even though it has already shipped.", FAIL),
+        ("발송 전이라면 주문 취소는 무료이고, 이미 발송된 경우에는 반품 절차로 진행해 주셔야 합니다.", PASS),
+        (
+            "It hasn't shipped yet, so I can cancel it free of charge; once shipped it would be a return.",
+            PASS,
+        ),
         ("이미 출고된 주문이지만 바로 취소 처리해 드릴게요.", FAIL),
         ("Your order has already shipped, but I've cancelled it for you.", FAIL),
         ("既に発送済みですが、キャンセルいたします。", FAIL),
@@ -216,6 +238,17 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("The mug and the teapot are 9,000 won and 25,000 won.", PASS),  # a list: the last is not sure
         # ... nor does it hide the policy its clause names
         ("교환은 받으신 날로부터 48시간 안에 신청하셔야 해요.", FAIL),
+    ],
+    "a product known by its own numbers": [
+        # 24cm and 4L are the pot's: 39,000원 beside them is the tablecloth's price, in any words
+        ("고객님이 주문하신 무쇠 냄비는 24cm, 용량 4L, 가격 39,000원 제품입니다.", FAIL),
+        ("鍋は24cm、容量4L、価格は39,000ウォンです。", FAIL),
+        ("냄비는 24cm, 무게 3.2kg, 가격 39,000원이에요.", FAIL),
+        ("무쇠 냄비는 24cm, 용량 4L, 가격 89,000원 제품입니다.", PASS),
+        # another product named, or its own part of the sentence, says whose the number is
+        ("무쇠 냄비(24cm)는 89,000원, 리넨 식탁보는 39,000원입니다.", PASS),
+        ("냄비는 3.2kg, 89,000원이고 수건은 12,000원이에요.", PASS),
+        ("냄비는 3.2kg에 89,000원이고, 식탁보는 0.8kg에 39,000원이에요.", PASS),
     ],
     "an amount an order is measured against": [
         ("マグカップ5個は45,000ウォンで5万ウォンに届かないため、送料3,000ウォンがかかります。", PASS),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.llm.products import catalogue, mentions, only_attributes
+from services.llm.products import catalogue, mentions, named_loosely, only_attributes
 
 SOURCES = """1. Gift wrapping: 2,000원 per item.
 
@@ -81,3 +81,11 @@ def test_only_the_names_before_a_place_are_read() -> None:
 )
 def test_a_clause_that_names_only_what_is_measured(text: str, only: bool) -> None:
     assert only_attributes(text) is only
+
+
+def test_any_word_of_a_name_names_it_loosely() -> None:
+    """For telling a list of several products from one product's numbers: "리넨 식탁보" names the
+    linen tablecloth by its first word; what is measured ("무게", which sounds like "mug") none."""
+    assert "Linen tablecloth" in {product.name for product in named_loosely("리넨 식탁보는", PRODUCTS)}
+    assert {product.name for product in named_loosely("the cotton one", PRODUCTS)} == {"Cotton bath towel"}
+    assert named_loosely("냄비는 무게가", PRODUCTS) == set()

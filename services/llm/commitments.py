@@ -626,6 +626,8 @@ _NO_CHARGE = any_of(
     r"waive",
     r"at no (?:extra )?cost",
     r"(?:don't|do not|won't|will not|doesn't|does not) (?:have to |need to )?(?:pay|be charged)",
+    r"(?:don't|do not|won't|will not|doesn't|does not) cost (?:you )?"
+    r"(?:anything|a thing|a penny|a cent|a won|extra)",
     r"무료",
     r"면제",
     r"(?:비용|수수료|요금|돈|값|[가-힣]{1,3}비)\s*(?:은|는|이|가|를|을|따윈|따위는|같은\s*건|도)?\s*"
@@ -808,6 +810,7 @@ _CONDITIONS: list[tuple[Condition, re.Pattern[str]]] = [
         any_of(r"change of mind", r"changed? (?:your|my) mind", r"변심", r"お客様都合", r"気が変わ"),
     ),
 ]
+_CONDITION = dict(_CONDITIONS)
 
 _NEGATION = any_of(
     r"(?<!\bor )\b(?:no|not|never|cannot|can't|won't|isn't|aren't|don't|doesn't|unable|unfortunately)\b",
@@ -1059,6 +1062,43 @@ _EXTRA = any_of(
 """A surcharge (remote islands) is charged whatever the order's amount."""
 
 
+def _cancelled_late(sentence: str, cancellations: Sequence[tuple[int, int]]) -> bool:
+    """Whether a cancellation in `sentence` is said of an order that has shipped: the state its part
+    of the sentence names (the last before it, else the first after), else the nearest the sentence
+    names ("発送前なら無料で、発送後は手数料でキャンセルできます"); never one named as what the
+    customer gets instead ("취소 대신 반품으로")."""
+    if _NOT_CANCELLED.search(sentence):
+        return False
+    states = sorted(
+        [(match.start(), match.end(), True) for match in _SHIPPED.finditer(sentence)]
+        + [(m.start(), m.end(), False) for m in _CONDITION[Condition.BEFORE_DISPATCH].finditer(sentence)]
+    )
+    for start, end in cancellations:
+        first, last = next(((a, b) for a, b in _parts(sentence) if a <= start < b), (0, len(sentence)))
+        in_part = [state for state in states if first <= state[0] and state[1] <= last]
+        before = [state for state in in_part if state[1] <= start]
+        if before or in_part:
+            shipped = (before or in_part)[-1 if before else 0][2]
+        elif states:
+            shipped = min(
+                states, key=lambda state: start - state[1] if state[1] <= start else state[0] - end
+            )[2]
+        else:
+            shipped = False
+        if shipped:
+            return True
+    return False
+
+
+def _surcharge_waived(sentence: str) -> bool:
+    """A second waiver in `sentence`, of a surcharge, in a part of its own without a threshold."""
+    waivers = list(_NO_CHARGE.finditer(sentence))
+    return len(waivers) > 1 and any(
+        _EXTRA.search(part) and not _conditions(part) & {Condition.THRESHOLD}
+        for part in (_part_around(sentence, waiver) for waiver in waivers[1:])
+    )
+
+
 _FREE_DENIED = re.compile(
     r"\s*(?:되지|하지|가|이|는|은|로)?\s*(?:않|안\s*되|아니|아닙)|(?:では|じゃ|に)?(?:なりません|ありません|ならない|ない)"
 )
@@ -1120,8 +1160,13 @@ def _part_around(sentence: str, match: re.Match[str] | None) -> str:
 
 def _charged_near(sentence: str, match: re.Match[str] | None) -> Charged | None:
     """What the part of `sentence` around `match` charges for ("shipping is free, and wrapping adds
-    2,000원": shipping), else what the sentence does."""
-    return _charged(_part_around(sentence, match)) or _charged(sentence)
+    2,000원": shipping), else what the sentence does; the shipping of a return or an exchange the
+    sentence is about is that one's ("不良品の交換の場合も、往復送料6,000ウォンがかかります"), unless
+    an order's amount makes it the order's ("반품은 7일 이내, 배송비는 5만 원 이상 무료")."""
+    own = _charged(_part_around(sentence, match))
+    whole = _charged(sentence)
+    about = whole in (Charged.RETURN, Charged.EXCHANGE) and Condition.THRESHOLD not in _conditions(sentence)
+    return whole if own is Charged.SHIPPING and about else own or whole
 
 
 def _without_conditions(text: str) -> str:
@@ -1178,7 +1223,7 @@ def _read(
             )
     if _ONCE_BACK.search(sentence):  # "refunded right away once it reaches us" waits for the return
         found = [c for c in found if c.kind is not Kind.REFUND_NOW]
-    if not _SHIPPED.search(sentence) or Condition.BEFORE_DISPATCH in said or _NOT_CANCELLED.search(sentence):
+    if not _cancelled_late(sentence, spans.get(Kind.LATE_CANCELLATION, [])):
         found = [c for c in found if c.kind is not Kind.LATE_CANCELLATION]  # a cancellation, in time
     if not _KIND[Kind.REFUND].search(sentence):  # "we accept cash and bank transfer" refunds nothing
         found = [c for c in found if c.kind not in (Kind.CASH_REFUND, Kind.REFUND_ELSEWHERE, Kind.REFUND_NOW)]
@@ -1210,6 +1255,10 @@ def _read(
         if own is None:
             conditions |= inherited
         found.append(Commitment(Kind.CHARGE, granted=no_charge, charged=charged, conditions=conditions))
+        if no_charge and Condition.THRESHOLD in conditions and _surcharge_waived(sentence):
+            # "Orders of 50,000원 or more ship free, and Jeju costs nothing extra": the amount is the
+            # condition of one waiver; the surcharge is charged whatever the amount
+            found.append(replace(found[-1], conditions=conditions - {Condition.THRESHOLD}))
     priced = any(c.kind in (Kind.CHARGE, Kind.DISCOUNT) for c in found)
     if Kind.DONE in spans and priced and _only_applied(sentence, spans[Kind.DONE]):
         found = [c for c in found if c.kind is not Kind.DONE]

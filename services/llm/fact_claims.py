@@ -225,8 +225,8 @@ _SUFFIXES: list[tuple[re.Pattern[str], str]] = [
         (r"[ -]?(?:calendar )?days?\b", "day"),
         (r"일(?:간)?", "day|dom"),  # 7일: seven days, or the 7th
         (r"日(?:間)?", "day|dom"),
-        (r"[ -]?weeks?\b|[ -]?wks?\b", "week"),
-        (r" ?주(?:일|간)?(?![문소말년])", "week"),  # not 주문 (order), 주소, 주말, 주년
+        (r"[ -]?(?:(?:business|working|calendar)[ -])?(?:weeks?\b|wks?\b)", "week"),
+        (r" ?(?:영업)?주(?:일|간)?(?![문소말년])", "week"),  # not 주문 (order), 주소, 주말, 주년
         (r"週間|週", "week"),
         (r"[ -]?months?\b", "month"),
         (r" ?개월|か月|ヶ月|カ月|ヵ月|ケ月|箇月| ?달", "month"),

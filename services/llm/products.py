@@ -52,6 +52,8 @@ class Product:
     """The name's last word, lower case: a Latin word naming the product."""
     sounds: tuple[str, ...]
     """The consonants of the name's last words, the head alone first: "TR", "PSTR", "KTNPSTR"."""
+    words: tuple[str, ...]
+    """Each word of its name, lower case, and its consonants: what may name it loosely."""
     values: frozenset[str]
     """What the numbers of its line state (`Claim.needs`)."""
     kinds: frozenset[str]
@@ -71,7 +73,8 @@ def catalogue(sources: str) -> tuple[Product, ...]:
             continue
         sounds = tuple(consonants("".join(words[index:])) for index in range(len(words) - 1, -1, -1))
         kinds = frozenset(reading_kind(need) for need in needs)
-        found.append(Product(name, words[-1].lower(), sounds, frozenset(needs), kinds))
+        spelled = tuple(word.lower() for word in words) + tuple(consonants(word) for word in words)
+        found.append(Product(name, words[-1].lower(), sounds, spelled, frozenset(needs), kinds))
     return tuple(found)
 
 
@@ -137,3 +140,21 @@ def only_attributes(text: str) -> bool:
     """Whether Korean or Japanese `text` names no thing of its own, only what is measured of one
     ("重さは", "무게는 약"): a clause that goes on about the product its sentence named."""
     return not _PARTICLES.sub("", _ATTRIBUTES.sub("", text))
+
+
+def named_loosely(text: str, products: tuple[Product, ...]) -> set[Product]:
+    """The products any word of whose names `text` has (or a word sounding like it: "리넨 식탁보" is
+    the linen tablecloth's), as a list of several may name them; what is measured ("무게", weight,
+    sounds like "mug") names none."""
+    found = set()
+    for match in _WORD.finditer(_ATTRIBUTES.sub(" ", text)):
+        word = match.group()
+        heard = word.lower() if word.isascii() else consonants(word)
+        for product in products:
+            if word.isascii():
+                named = _singular(heard) in product.words
+            else:
+                named = any(len(sound) >= MIN_SOUNDS and heard.startswith(sound) for sound in product.words)
+            if named:
+                found.add(product)
+    return found

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from services.llm.fact_claims import Claim, located_claims, prepare, reading_kind
-from services.llm.products import Mention, catalogue, mentions, only_attributes
+from services.llm.products import Mention, Product, catalogue, mentions, named_loosely, only_attributes
 from services.llm.topics import WEAK, Topic, covers, named_before, theme, topics
 from services.text.patterns import CJK
 from services.understanding.encoder import SentenceEncoder, shared_encoder
@@ -56,6 +56,11 @@ _SENTENCE = re.compile(
 _CLAUSE = re.compile(
     r"[;；]\s*|,(?!\d)\s*|、|\s(?:but|while)\s|(?<=지만)\s|(?<=이고)\s|(?<=이며)\s|(?<=[었였았]고)\s"
 )
+_GROUP = re.compile(
+    r"[;；]\s*|\s(?:but|while|whereas)\s|(?<=지만)\s|(?<=이고)\s|(?<=이며)\s|(?<=[었였았]고)\s|(?<=で)、"
+)
+"""Where a sentence goes on to another thing ("냄비는 3.2kg이고 수건은 12,000원"): the parts a product's
+own numbers are read together in."""
 _QUESTION = re.compile(r"^\s*Q:\s*(.+)$", re.MULTILINE)
 _PLACEHOLDER = "#"
 QUANTITIES = frozenset(
@@ -73,8 +78,8 @@ _ORDER_AFTER = re.compile(
     r"(?:\s*(?:이상|이하|미만|초과|넘는|넘게|以上|未満|以下|or more|and (?:over|up)))?"
     r"(?:\s*(?:짜리\s*)?(?:주문|결제\s*건|구매\s*건|장바구니)|\s*(?:の|分の)?(?:ご)?注文"
     r"|\s*(?:worth of )?(?:order|purchase|basket)\b)"
-    r"|\s*(?:이상이|이상이라|이상이어서|이상이니|이상이므로|을\s*넘|를\s*넘|이\s*안\s*되|에\s*못\s*미치"
-    r"|以上(?:です|なので|ですので|となり|になり)|に(?:届か|満た)|を(?:超え|上回|下回))",
+    r"|\s*(?:이상|이하|미만|초과|을\s*넘|를\s*넘|이\s*안\s*되|에\s*못\s*미치"
+    r"|以上|未満|以下|に(?:届か|満た)|を(?:超え|上回|下回)|or more\b|and (?:over|up)\b)",
     re.IGNORECASE,
 )
 _ORDER_BEFORE = re.compile(
@@ -218,6 +223,7 @@ class SubjectCheck:
         previous = released[-1] if released else ""
         for sentence in sentences(reply):
             whole: np.ndarray | None = None
+            odd: set[int] | None = None
             at = 0
             for clause in _pieces(sentence, _CLAUSE):
                 at = sentence.find(clause, at)
@@ -240,6 +246,10 @@ class SubjectCheck:
                         by_meaning.append(claim)
                     elif by_word:
                         wrong.append(claim)
+                if odd is None:
+                    odd = self._odd_ones(sentence)
+                wrong.extend(claim for claim in by_meaning if at + clause.find(claim.text) in odd)
+                by_meaning = [claim for claim in by_meaning if at + clause.find(claim.text) not in odd]
                 if not by_meaning:
                     continue
                 if whole is None:
@@ -305,9 +315,41 @@ class SubjectCheck:
         kinds = _families({reading_kind(need) for need in claim.needs})
         if _families(product.kinds) & kinds:
             return True
+        return True if self._another_products(claim, product) else None
+
+    def _another_products(self, claim: Claim, product: Product) -> bool:
+        """The number is another product's, and no policy's."""
         another = any(claim.needs & other.values for other in self._products if other is not product)
-        policy = any(claim.needs & named.values and named.topics for named in self._named)
-        return True if another and not policy else None
+        return another and not any(claim.needs & named.values and named.topics for named in self._named)
+
+    def _odd_ones(self, sentence: str) -> set[int]:
+        """Where in `sentence` a number is said among one product's own (two of its line's numbers
+        or more, and no other product named): one of a kind its line states, of another value,
+        another product's ("무쇠 냄비는 24cm, 용량 4L, 가격 39,000원": the tablecloth's price). Its
+        numbers name the product where its name cannot be read (냄비, 鍋)."""
+        odd: set[int] = set()
+        offset = 0
+        for group in _pieces(sentence, _GROUP):
+            offset = sentence.find(group, offset)
+            said = [
+                (start, claim)
+                for start, end, claim in located_claims(group)
+                if {reading_kind(need) for need in claim.needs} <= QUANTITIES
+                and not _an_order_amount(group, start, end)
+            ]
+            named = named_loosely(group, self._products)
+            for product in self._products:
+                # its own numbers count though the customer's order states them too (24cm, 4L)
+                own = [claim for _, claim in said if claim.needs & product.values]
+                rest = [(start, claim) for start, claim in said if not claim.needs & product.values]
+                if named - {product} or len(own) < 2 or len(rest) != 1:
+                    continue
+                start, claim = rest[0]
+                kinds = _families({reading_kind(need) for need in claim.needs})
+                mine = _families(product.kinds) & kinds
+                if mine and self._stated(claim) and self._another_products(claim, product):
+                    odd.add(offset + start)
+        return odd
 
     def _elsewhere(self, claim: Claim, similarity: np.ndarray) -> bool:
         kinds = _families({reading_kind(need) for need in claim.needs})
