@@ -548,6 +548,9 @@ ARITHMETIC_FAQ = SUBJECT_FAQ + (
         ("The glass teapot and the mug come to 35,000원 together (25,000원 and 9,000원).", False),
         ("With 10% off, the 25,000원 teapot would be 22,500원.", False),  # 10% is no discount the FAQ gives
         ("Two glass teapots come to 60,000원.", False),
+        # a difference of two supported amounts
+        ("The glass teapot is 25,000원 and the mug 9,000원: the teapot costs 16,000원 more.", True),
+        ("The glass teapot is 25,000원 and the mug 9,000원: the teapot costs 15,000원 more.", False),
         ("Two mugs are 9,000원 each, so 18,000원, plus 3,000원 shipping: 22,000원 in total.", False),
         ("Shipping is 3,000원 per order, so 6,000원.", False),  # stated once, no count: not doubled
         ("Gift wrapping is 6,000원.", False),  # no count: 6,000원 stated of wrapping, not worked out

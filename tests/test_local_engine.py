@@ -345,6 +345,20 @@ def test_loading_the_model_and_its_vocabulary_writes_nothing_to_the_console(
     assert (out, err) == ("", "")
 
 
+def test_the_engine_runs_on_every_core_it_may_use_unless_told() -> None:
+    import os
+
+    cores = len(os.sched_getaffinity(0))
+    engine = LocalEngine(n_ctx=256)
+    told = LocalEngine(n_ctx=256, n_threads=1)
+    try:
+        assert (engine.threads, engine._llm.n_threads, engine._llm.n_threads_batch) == (cores,) * 3
+        assert (told.threads, told._llm.n_threads, told._llm.n_threads_batch) == (1, 1, 1)
+    finally:
+        engine.close()
+        told.close()
+
+
 def test_a_closed_engine_frees_the_model_once_and_refuses_to_decode() -> None:
     """A decode queued behind `close` (a worker thread outliving its request) is refused, not run on
     freed memory, which would kill the process; closing twice is harmless."""

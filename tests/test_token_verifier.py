@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import AsyncIterator
+from typing import Any, cast
 
 import pytest
 from aiohttp import web
@@ -17,9 +18,9 @@ from bench.openai_double import Fault, OpenAIDouble, ScriptedModel
 from services.faq.lookup import FaqAnswer, FaqLookupAnswerer
 from services.llm.acceptance import BlockOutcome, TopScores, accept_block
 from services.llm.config import LLMEndpoint, LLMRole, LLMRoles, VerifyMode
-from services.llm.gateway import LLMGateway
+from services.llm.gateway import CallLedger, LLMGateway
 from services.llm.speculative import AnswerRequest, SpeculativeAnswerer, Step, VerifiedAnswer
-from services.llm.token_verifier import MIN_RESYNC_TOKENS, TokenModeProbe
+from services.llm.token_verifier import MIN_RESYNC_TOKENS, TokenModeProbe, _Assembly
 from services.llm.tokens import encoding
 from services.llm.wire import serve_on_loopback
 from services.text.sentences import Language
@@ -134,6 +135,22 @@ async def test_a_budget_ending_inside_a_character_leaves_the_rest_of_it_to_the_t
     assert continuation.body["prompt"][-2:] == ids[:2], "from the last whole character on"
 
 
+async def test_bytes_that_make_no_character_are_looked_past_to_the_text_before(
+    double: OpenAIDouble, gateways: list[LLMGateway]
+) -> None:
+    """ "Hi" and four bytes that never become a character (a broken emoji and a stray lead byte):
+    the text released before the target goes on alone is "Hi", however many pieces follow it."""
+    gateway = LLMGateway(LLMRoles(target=[LLMEndpoint(base_url=double.base_url, model="target")], retries=0))
+    gateways.append(gateway)
+    whole = O200K.encode("Hi")
+    byte_token = cast(Any, O200K).encode_single_token  # the byte-level BPE's one token per byte
+    broken = [byte_token(bytes([byte])) for byte in (0xF0, 0x9F, 0x98, 0xF0)]
+    assembly = _Assembly(gateway, CallLedger())
+    assert await assembly.settle([*whole, *broken]) == "Hi"
+    assert assembly.whole == len(whole)
+    assert await assembly.settle([*whole, *broken]) == "", "nothing is released twice"
+
+
 # --- accepted blocks, re-sync ------------------------------------------------
 
 RESYNC_DRAFT = (
@@ -169,6 +186,20 @@ async def test_after_a_one_word_change_the_draft_is_picked_up_again(
     report = answer.report
     size = len(O200K.encode(RESYNC_DRAFT))
     assert report.accepted_tokens == size - 1, "every draft token kept but the one the target changed"
+    assert [c.kind for c in report.ledger.calls].count("completion") == 0, "no generation call needed"
+
+
+async def test_a_second_change_after_kept_tokens_starts_a_new_run_of_corrections(
+    double: OpenAIDouble, gateways: list[LLMGateway]
+) -> None:
+    """Two one-word changes ten tokens apart: the draft is picked up after each, the second looked
+    for near itself, not from where the first began (further than the re-sync window)."""
+    target = RESYNC_DRAFT.replace(" same day", " next day", 1).replace(" after 2", " past 2", 1)
+    double.models["target"].answer = lambda q: target
+    answer = token_answerer(double, gateways).stream(drafted(RESYNC_DRAFT, f"{RESYNC_DRAFT}\n{target}"))
+    assert await run(answer) == target
+    report = answer.report
+    assert report.accepted_tokens == len(O200K.encode(RESYNC_DRAFT)) - 2
     assert [c.kind for c in report.ledger.calls].count("completion") == 0, "no generation call needed"
 
 

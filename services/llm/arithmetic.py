@@ -174,8 +174,7 @@ def _basket(value: Decimal, stated: dict[Decimal, int], counted: set[int]) -> bo
 def _works_out(
     value: Decimal, operands: set[Decimal], given: set[Decimal], counted: set[int], percentages: set[Decimal]
 ) -> bool:
-    pairs = [(a, b) for a in operands for b in operands if a != b]
-    if any(a + b == value or a - b == value for a, b in pairs):
+    if any(a - b == value for a in operands for b in operands):  # sums are baskets (`_basket`)
         return True
     if any(count * base == value for count in counted if count > 1 for base in operands | given):
         return True

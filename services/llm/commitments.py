@@ -1277,8 +1277,8 @@ def _only_applied(sentence: str, done: Sequence[tuple[int, int]]) -> bool:
     """Every action the clause reports is a price applied ("배송비는 무료로 적용됐어요"): it restates
     the waiver or discount it applies, which is read and checked on its own; a refund "applied" is
     still an action taken."""
-    applied = [match.span() for match in _APPLIED.finditer(sentence)]
-    return all(any(a <= start < b for a, b in applied) for start, _ in done)
+    applied = {at for match in _APPLIED.finditer(sentence) for at in range(*match.span())}
+    return all(start in applied for start, _ in done)
 
 
 _REPLACEMENT = any_of(

@@ -576,9 +576,9 @@ def _joined(text: str, first: _Quantity, second: _Quantity) -> bool:
         return False  # "5-3 days" is no range
     if second.unit is not None and second.unit not in _TIME_UNITS and first.value >= second.value:
         return False
-    if first.unit is None and second.unit is not None:
+    if first.unit is None:  # "9-18시": one unit for both (none at all stays none)
         first.unit = "clock" if second.unit in _TIME_UNITS else second.unit
-    elif second.unit is None and first.unit is not None:
+    elif second.unit is None:
         second.unit = "clock" if first.unit in _TIME_UNITS else first.unit
     return True
 

@@ -99,11 +99,10 @@ class _Assembly:
     async def settle(self, tokens: Sequence[int]) -> str:
         """Before the target continues alone: release up to the last whole character of `tokens`.
 
-        A character is at most 4 bytes, so its pieces end within the last 3 tokens.
+        A character is at most 4 bytes, so its pieces end within the last 3 tokens; a run of bytes
+        that makes no character is looked past to the text before it.
         """
-        for count in range(len(tokens), max(self.whole, len(tokens) - 3) - 1, -1):
-            if count == self.whole:
-                break
+        for count in range(len(tokens), self.whole, -1):
             text = await self._model.detokenize(LLMRole.TARGET, tokens[:count], ledger=self._ledger)
             if not text.endswith(_PARTIAL):
                 return self._release(text, count)

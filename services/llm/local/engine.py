@@ -33,8 +33,9 @@ class LocalEngine:
     """Tokenizer, chat template and a forward pass with logits where they are needed."""
 
     def __init__(
-        self, model_path: Path | str | None = None, *, n_ctx: int = 4096, n_threads: int = 2
+        self, model_path: Path | str | None = None, *, n_ctx: int = 4096, n_threads: int | None = None
     ) -> None:
+        """`n_threads`: default, one per core this process may run on."""
         for name, value in DETERMINISTIC_ENV.items():
             os.environ.setdefault(name, value)
         try:
@@ -48,12 +49,12 @@ class LocalEngine:
         if not path.exists():
             raise LocalModelUnavailable(f"model file not found: {path}")
         self.path = path
+        self.threads = len(os.sched_getaffinity(0)) if n_threads is None else n_threads
         self._llm: Any = Llama(
             model_path=str(path),
             n_ctx=n_ctx,
-            n_threads=n_threads,
-            n_threads_batch=n_threads,
-            n_batch=512,
+            n_threads=self.threads,
+            n_threads_batch=self.threads,
             logits_all=False,
             flash_attn=False,
             verbose=False,
