@@ -548,6 +548,15 @@ ARITHMETIC_FAQ = SUBJECT_FAQ + (
         ("The glass teapot and the mug come to 35,000원 together (25,000원 and 9,000원).", False),
         ("With 10% off, the 25,000원 teapot would be 22,500원.", False),  # 10% is no discount the FAQ gives
         ("Two glass teapots come to 60,000원.", False),
+        # a total before the amounts it adds up are worked out
+        (
+            "That comes to 21,000원 in all. Two mugs at 9,000원 each are 18,000원, and shipping is 3,000원.",
+            True,
+        ),
+        (
+            "That comes to 22,000원 in all. Two mugs at 9,000원 each are 18,000원, and shipping is 3,000원.",
+            False,
+        ),
         # a difference of two supported amounts
         ("The glass teapot is 25,000원 and the mug 9,000원: the teapot costs 16,000원 more.", True),
         ("The glass teapot is 25,000원 and the mug 9,000원: the teapot costs 15,000원 more.", False),

@@ -318,6 +318,7 @@ def test_the_turn_ends_are_the_template_s_one_token_markers_and_eos() -> None:
     from services.llm.local.availability import bundled_model_path
     from services.llm.local.vocabulary import load_vocabulary
 
+    load_vocabulary.cache_clear()  # read here, not taken from another test's load
     vocabulary = load_vocabulary(str(bundled_model_path()))
     single = {
         text: vocabulary.encode(text, special=True)

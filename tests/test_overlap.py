@@ -36,6 +36,17 @@ def test_a_repeated_sentence_from_the_middle_is_cut_a_changed_one_stands() -> No
     assert strip_overlap(SHOWN, last_letter) == last_letter
 
 
+@pytest.mark.parametrize(
+    ("sentence", "cut"), [("We wrap gifts for a fee.", True), ("We wrap gifts for fees.", False)]
+)
+def test_an_inner_repeat_counts_from_24_characters(sentence: str, cut: bool) -> None:
+    """A sentence from the middle said again is cut from `MIN_INNER_REPEAT_CHARS` (24) characters
+    with its stop; a shorter one may be chance and stands."""
+    shown = f"{sentence} Orders ship on weekdays and arrive the next day. "
+    continued = f"{sentence} Jeju takes longer."
+    assert strip_overlap(shown, continued) == ("Jeju takes longer." if cut else continued)
+
+
 async def _pieces(text: str, size: int = 7) -> AsyncIterator[str]:
     for start in range(0, len(text), size):
         yield text[start : start + size]

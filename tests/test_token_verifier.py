@@ -6,6 +6,7 @@ position, so "what the target alone generates" is known exactly.
 
 from __future__ import annotations
 
+import logging
 import math
 import random
 from collections.abc import AsyncIterator
@@ -287,7 +288,12 @@ class Clock:
         return self.now
 
 
-async def test_a_refused_tokenize_probe_is_asked_again_after_a_cool_down(gateways: list[LLMGateway]) -> None:
+async def test_a_refused_tokenize_probe_is_asked_again_after_a_cool_down(
+    gateways: list[LLMGateway], caplog: pytest.LogCaptureFixture
+) -> None:
+    """Refused, the probe waits 5 minutes before asking again; the change is logged once each way,
+    not at every refusal."""
+    caplog.set_level(logging.INFO, logger="services.llm.token_verifier")
     probes: list[str] = []
     tokenizer_up = False
 
@@ -308,10 +314,19 @@ async def test_a_refused_tokenize_probe_is_asked_again_after_a_cool_down(gateway
         assert await probe.supported(gateway) is False
         clock.now = 299
         assert await probe.supported(gateway) is False and len(probes) == 1, "no probe during the cool-down"
-        tokenizer_up = True
         clock.now = 301
-        assert await probe.supported(gateway) is True and len(probes) == 2, "asked again after it"
-        assert await probe.supported(gateway) is True and len(probes) == 2
+        assert await probe.supported(gateway) is False and len(probes) == 2, "asked again after it"
+        tokenizer_up = True
+        clock.now = 602
+        assert await probe.supported(gateway) is True and len(probes) == 3
+        assert await probe.supported(gateway) is True and len(probes) == 3
+        said = [
+            record.getMessage() for record in caplog.records if record.name == "services.llm.token_verifier"
+        ]
+        assert [line.split(":")[0] for line in said] == [
+            "the target has no tokenizer API",
+            "the target's tokenizer API answers again",
+        ]
     finally:
         await runner.cleanup()
 

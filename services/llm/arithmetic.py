@@ -31,8 +31,6 @@ from services.llm.fact_claims import CURRENCIES, Claim, claims
 from services.llm.subjects import sentences
 from services.text.numerals import ENGLISH_SMALL, NATIVE_KOREAN
 
-ROUNDS = 3
-"""Worked-out amounts feed the next round's sums: a total of a multiple and a fee is two steps."""
 BASKET_TERMS = 3
 """A total adds at most this many amounts: a basket of two things and its shipping."""
 MAX_COUNT = 20
@@ -122,7 +120,7 @@ def worked_out(reply: str, offers: frozenset[str], *, before: str = "") -> froze
             given.setdefault(kind, set()).add(Decimal(value))
     percentages = _percentages(stated, offers)
     result: set[str] = set()
-    for _ in range(ROUNDS):
+    while True:  # until a round works out nothing new: each round adds to a finite set of claims
         grown = False
         for sentence in sentences(reply):
             counted = counts(sentence)

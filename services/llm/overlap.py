@@ -42,7 +42,7 @@ def strip_overlap(shown: str, continuation: str, *, window: int = OVERLAP_WINDOW
     # Only whole sentences count as an inner repeat: "Orders after 2 p.m. ship next week" re-says
     # the start of a shown sentence in order to change it, and must stand.
     # The stop just after the repeated words closes the repeated sentence and goes with it.
-    ends = [m.end() for m in _SENTENCE_END.finditer(continuation, 0, repeated + 1)]
+    ends = [m.end() for m in _SENTENCE_END.finditer(continuation[: repeated + 1])]
     if ends and ends[-1] >= MIN_INNER_REPEAT_CHARS:
         return continuation[ends[-1] :].lstrip()
     return continuation
