@@ -37,6 +37,15 @@ def test_the_split_matches_the_weights_within_sampling_error_over_10000_users() 
             assert abs(counts[arm] - USERS * share) < 4 * sigma, (arm, counts[arm], canaries)
 
 
+def test_an_arm_named_without_a_weight_serves_nobody_until_given_one() -> None:
+    """A shop may declare its candidate first and send customers to it later."""
+    arm = CanaryArm(name="candidate")
+    served = {
+        choose_arm(user, "baseline", [(arm.name, arm.weight)], salt="csbot") for user in range(1, USERS + 1)
+    }
+    assert served == {"baseline"}
+
+
 def test_a_customer_keeps_their_arm_and_a_growing_canary_only_adds_customers() -> None:
     users = range(7_000_000, 7_000_000 + 2_000)
     at_5 = {u for u in users if choose_arm(u, "base", [("c", 5.0)], salt="csbot") == "c"}

@@ -281,6 +281,14 @@ async def test_reasoning_models_known_by_name_get_their_options_first_time(doubl
     assert not {"max_tokens", "temperature", "logprobs"} & sent.body.keys()
 
 
+async def test_a_reasoning_effort_goes_to_reasoning_models_only(double: OpenAIDouble) -> None:
+    """A shared setting's `reasoning_effort` is not sent to a chat model, which would refuse it."""
+    llm = gateway(endpoint(double, "primary", reasoning_effort="low"))
+    await llm.chat(LLMRole.TARGET, MESSAGES, ledger=CallLedger(), max_tokens=20)
+    [sent] = double.calls("/v1/chat/completions", "primary")
+    assert "reasoning_effort" not in sent.body and sent.body["max_tokens"] == 20
+
+
 async def test_other_bad_requests_are_neither_retried_nor_learned(double: OpenAIDouble) -> None:
     double.models["primary"].faults.append(Fault("400"))
     llm = gateway(endpoint(double, "primary"))

@@ -346,6 +346,24 @@ def test_loading_the_model_and_its_vocabulary_writes_nothing_to_the_console(
     assert (out, err) == ("", "")
 
 
+def test_a_prompt_of_exactly_one_batch_gives_its_last_logits() -> None:
+    """llama.cpp takes a prompt in batches of `n_batch` tokens; one that fills its last batch exactly
+    still gives its last position's logits, those it gives fed in two parts."""
+    engine = LocalEngine(n_ctx=600)
+    try:
+        size = engine._llm.n_batch
+        tokens = (engine.tokenize("Orders ship the same day. " * 200))[:size]
+        assert len(tokens) == size
+        whole = engine.forward(tokens, 0)
+        engine.forward(tokens[:-1], 0)
+        parted = engine.forward(tokens[-1:], size - 1)
+        assert whole.shape[-1] == engine.n_vocab
+        assert int(np.argmax(whole[-1])) == int(np.argmax(parted[-1]))
+        assert np.allclose(whole[-1], parted[-1], atol=1e-2)
+    finally:
+        engine.close()
+
+
 def test_the_engine_runs_on_every_core_it_may_use_unless_told() -> None:
     import os
 

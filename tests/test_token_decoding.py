@@ -176,3 +176,16 @@ def test_pass_costs_are_measured_as_the_time_each_pass_took() -> None:
     costs = measure_pass_costs(model, context, 8, sizes=(0, 1, 3), repeats=2, clock=lambda: now[0])
     assert costs.ms[:4] == pytest.approx([10.0, 20.0, 30.0, 40.0])
     assert model.cache == list(context), "the cache is left holding the context only"
+
+
+def test_top_logprobs_hold_for_logits_far_from_zero() -> None:
+    """Raw logits may be in the thousands: the log-probabilities of the top tokens are still finite
+    and those of the whole distribution (here all of it) add up to one."""
+    from services.llm.local.decoding import _top_logprobs
+
+    logits = np.array([1000.0, 999.0, 998.0], dtype=np.float32)
+    top = _top_logprobs(logits, 3)
+    assert sorted(top, key=top.__getitem__, reverse=True) == [0, 1, 2]
+    assert all(np.isfinite(value) for value in top.values())
+    assert sum(np.exp(value) for value in top.values()) == pytest.approx(1.0)
+    assert top[0] - top[1] == pytest.approx(1.0)

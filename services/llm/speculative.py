@@ -232,7 +232,7 @@ class SpeculativeAnswerer:
             raise NoAnswer
         messages = await self._prompts.answer_messages(request, report)
         token_mode = await self._token_probe.supported(model)
-        model_drafted = (report.draft_tokens, report.accepted_tokens)
+        drafted_before = report.draft_tokens  # a rejected entry's, drafted and none accepted
         draft: AsyncIterator[str] | None = None
         if retrieval:
             report.drafter = "retrieval"
@@ -281,9 +281,7 @@ class SpeculativeAnswerer:
             async for delta in self._target_writes(messages, report):
                 yield delta
         if report.drafter == "model":
-            self._drafters.record(
-                report.draft_tokens - model_drafted[0], report.accepted_tokens - model_drafted[1]
-            )
+            self._drafters.record(report.draft_tokens - drafted_before, report.accepted_tokens)
 
     def _target_writes(self, messages: list[Message], report: ReplyReport) -> AsyncIterator[str]:
         """The target answering by itself (no draft, or the rest after a rejected block)."""
