@@ -296,3 +296,14 @@ def test_an_amount_over_the_threshold_waives_one_charge_not_two(guard: FactGuard
     """The order's amount is the condition of one waiver; a second waived in the same clause (the
     Jeju surcharge, charged whatever the amount) is a promise of its own."""
     assert guard.check(reply).commitments == ("no charge for shipping",)
+
+
+def test_the_threshold_is_read_from_the_waiver_not_the_fee() -> None:
+    """"3,000원 per order; free for orders of 50,000원 or more": 50,000원 waives shipping, and the
+    fee beside it is no threshold (an order of 40,000원 does not ship free)."""
+    from services.llm.commitments import Charged, thresholds_of
+
+    assert thresholds_of(faq_text()) == {Charged.SHIPPING: ("KRW", 50000)}
+    guard = FactGuard.for_sources(facts="", faq_text=faq_text())
+    assert guard.check("40,000원 주문이시면 배송비가 무료예요.").commitments == ("no charge for shipping",)
+    assert guard.check("60,000원 주문이시면 배송비가 무료예요.").commitments == ()
