@@ -299,7 +299,7 @@ def test_an_amount_over_the_threshold_waives_one_charge_not_two(guard: FactGuard
 
 
 def test_the_threshold_is_read_from_the_waiver_not_the_fee() -> None:
-    """"3,000원 per order; free for orders of 50,000원 or more": 50,000원 waives shipping, and the
+    """ "3,000원 per order; free for orders of 50,000원 or more": 50,000원 waives shipping, and the
     fee beside it is no threshold (an order of 40,000원 does not ship free)."""
     from services.llm.commitments import Charged, thresholds_of
 

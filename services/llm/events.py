@@ -188,8 +188,8 @@ def _dated(clause: str) -> list[tuple[Claim, Event]]:
         if not any(need.startswith(("date:", "md:")) for need in claim.needs):
             continue
         after = [event for at, event in words if at >= end]
-        before = [event for at, event in words if at < start]
-        sides = (after[:1], before[-1:]) if after_first else (before[-1:], after[:1])
+        before = [event for at, event in reversed(words) if at < start]  # the nearest first
+        sides = (after, before) if after_first else (before, after)
         event = next((side[0] for side in sides if side), None)
         if event is not None:
             found.append((claim, event))
