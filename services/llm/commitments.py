@@ -108,6 +108,8 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"without (?:a |any )?(?:return|sending it back)",
             r"without (?:sending|shipping|returning|mailing|posting)\b",
             r"no (?:need to )?return",
+            r"(?:don't|do not|won't|will not) (?:even )?(?:need|have) to "
+            r"(?:return|send (?:it|them|the \w+) back)",
             r"no need to (?:send|ship|mail|post|give) (?:it|them|the \w+|anything) back",
             r"(?:you can |just )?keep (?:it|them)\b(?! (?:in|unused|clean|safe|until|for))",
             r"no return (?:is )?(?:needed|necessary|required)",
@@ -155,7 +157,9 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
     (
         Kind.REFUND_NOW,
         any_of(
-            r"refund[^.!?]{0,30}(?:right away|immediately|straight away|today|right now|at once|in advance)",
+            r"refund[^.!?]{0,30}"
+            r"(?:right away|immediately|straight away|today|right now|at once|in advance|instant)",
+            r"instant(?:ly)? refund",
             r"(?:right away|immediately|straight away|today|right now|at once|in advance)[^.!?]{0,20}refund",
             r"refund[^.!?]{0,40}before (?:it|the (?:item|return|parcel)|you)",
             r"(?:바로|즉시|당장|오늘|미리|먼저)\s*(?:\S+\s*){0,2}환불",
@@ -266,7 +270,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
     (
         Kind.CALLBACK,
         any_of(
-            r"(?:call|phone|ring|contact|text) you",
+            r"\b(?:call|phone|ring|contact|text) you\b",
             r"call (?:you )?back",
             r"get back to you",
             r"reach out to you",
@@ -430,6 +434,9 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"(?:(?:don't|do not|doesn't|does not|won't|will not) (?:even )?(?:need|have)|no need) to "
             r"(?:send|include|attach|provide|keep|take) (?:us )?(?:a |any |the )?"
             r"(?:photos?|pictures?|receipt|packaging|box)",
+            r"\b(?:box|packaging|receipt|tags?) or no (?:box|packaging|receipt|tags?)\b",
+            r"\b(?:with or without|whether or not you have) (?:the |a |its |your )?(?:original )?"
+            r"(?:box|packaging|receipt|tags?)",
             r"(?:photos?|pictures?|receipt|packaging|box)\b[^.!?;]{0,25}?(?: is| are|'s)? "
             r"(?:not needed|not required|optional|unnecessary)",
             r"(?:사진|포장|박스|상자|영수증|증빙)\S{0,3}\s*(?:(?:첨부|촬영|동봉|보관)\S{0,2}\s*)?"
@@ -480,6 +487,8 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"\bused (?:it|them|once|twice|a few times|a couple of times)\b",
             r"(?:一度|何度か|数回|少し|ちょっと)(?:お)?使(?:っ|い)",
             r"使(?:っていた|いかけ)",
+            r"(?:[一二三]、?[一二三]?回|\d+回)(?:ほど|だけ)?(?:お)?使(?:っ|い|用)",
+            r"\bused or (?:not|unused)\b",
             r"(?<!未)使用(?:済|後|した|された|して)",
             r"\b(?:washed|laundered|worn)\b(?! out)",
             r"(?:세탁|착용)(?:한|하신|했|하셨|된|후|감|흔적)",
@@ -649,6 +658,7 @@ _SOME_CHARGE = any_of(
     r"\bpays?\b(?!\s+(?:(?:it|them|you|this|that|the \w+)\s+)?(?:out|back)\b)",  # paying out is a refund
     r"\bcosts?\b",
     r"\bat your (?:own )?expense",
+    r"\bstill appl(?:y|ies)\b",
     r"(?:you|customer)(?:'ll| will)? (?:cover|bear)(?! (?:it|the) (?:cost )?for you)",
     r"수수료",
     r"부과",
@@ -745,6 +755,9 @@ _CONDITIONS: list[tuple[Condition, re.Pattern[str]]] = [
             r"다른\s*상품",
             r"주문(?:하신|한)\s*(?:것|상품|물건|제품)(?:과|와|이랑)\s*(?:다르|달라)",
             r"(?:注文|ご注文)(?:した|された|いただいた)?(?:もの|商品|品)と(?:違|異な)",
+            r"(?:ご)?注文(?:内容)?と(?:違う|異なる)",
+            r"(?:물건|상품|제품)에\s*문제가",
+            r"다른\s*(?:걸|것을?|물건을?|상품을?)\s*(?:보내|보낸|보냈)",
             r"(?:not|isn't|wasn't) what you ordered",
             r"잘못\s*(?:보내|보낸|보냈|발송|배송|온|간|갔)",
             r"不良",
@@ -984,17 +997,34 @@ def _clauses(
     it inherits and those its whole sentence puts."""
     subject: Charged | None = None
     inherited: frozenset[Condition] = frozenset()
+    situation: frozenset[Condition] = frozenset()
     context = _sentences(after)
     for index, sentence in enumerate([*context, *_sentences(text)]):
         # A sentence naming nothing charged for goes on about the one before: "If it is defective,
         # return shipping is free. You pay nothing." keeps both the object and the condition.
         own = _charged(sentence)
+        stated = _conditions(sentence)
         if own is not None:
-            subject, inherited = own, frozenset()
+            # One stating no condition of its own is said in the situation the sentences before
+            # told of ("別の商品が届いてしまったとのこと、申し訳ございません。返送料は..."), and one
+            # that goes on with "also" in that of the one before ("不良品の交換に手数料はかかりません。
+            # 返送料も無料です。").
+            carried: frozenset[Condition] = frozenset()
+            if not stated:
+                carried = situation | (inherited if _ALSO.search(sentence) else frozenset())
+            subject, inherited = own, carried
         for clause in _CLAUSE.split(sentence):
             if clause.strip() and index >= len(context):
-                yield clause, subject, inherited, _conditions(sentence)
-        inherited = _conditions(sentence) if own is not None else frozenset()
+                yield clause, subject, inherited, stated
+        if own is not None:
+            inherited = stated | inherited
+        else:
+            situation, inherited = stated or situation, frozenset()
+
+
+_ALSO = any_of(r"\b(?:also|too|as well)\b", r"(?<=[가-힣])도(?=\s)", r"(?<=[ぁ-んァ-ヶ一-龯])も")
+"""A sentence going on in the same case as the one before: "Return shipping is free too",
+"返送料も無料です", "반품 배송비도 무료예요"."""
 
 
 def _stated_amounts(clause: str) -> dict[str, set[Decimal]]:
@@ -1252,7 +1282,7 @@ def _read(
         bare_charge = _SOME_CHARGE.search(unconditioned)
         if bare_charge and not free and _negated_near(unconditioned, bare_charge):
             no_charge = True  # "isn't charged", "we don't charge anything", "부과되지 않습니다"
-        if own is None:
+        if own is None or not conditions:
             conditions |= inherited
         found.append(Commitment(Kind.CHARGE, granted=no_charge, charged=charged, conditions=conditions))
         if no_charge and Condition.THRESHOLD in conditions and _surcharge_waived(sentence):

@@ -223,6 +223,8 @@ _SUFFIXES: list[tuple[re.Pattern[str], str]] = [
         (r"영업 ?일", "bday"),
         (r"営業日", "bday"),
         (r"[ -]?(?:calendar )?days?\b", "day"),
+        (r"일(?=\s*(?:전|후|뒤|이내|안에|만에))", "day"),  # 30일 전: days ago, not the 30th
+        (r"日(?=前|後|以内|以上|ほど|くらい|ぐらい)", "day"),
         (r"일(?:간)?", "day|dom"),  # 7일: seven days, or the 7th
         (r"日(?:間)?", "day|dom"),
         (r"[ -]?(?:(?:business|working|calendar)[ -])?(?:weeks?\b|wks?\b)", "week"),

@@ -81,7 +81,10 @@ _OTHER_CUSTOMER = re.compile(
     r"\b(?:previous|last|other|another|different|earlier) (?:customer|buyer|shopper|client)"
     r"|(?:직전|이전|다른)\s*(?:고객|주문자|구매자|손님)"
     r"|(?:直前|前|他|別)の(?:お客様|ご注文者|注文者|購入者)"
-    r"|\b(?:her|his) (?:flat|apartment|phone(?: number)?|order|parcel|package)\b",
+    r"|\b(?:her|his) (?:flat|apartment|phone(?: number)?|order|parcel|package)\b"
+    r"|\b(?:customer|buyer|shopper)s?'? (?:names|phone numbers|addresses|contact details)\b"
+    r"|お客様(?:を)?\d+名|(?:お名前|氏名)と(?:ご連絡先|電話番号|ご住所|住所)"
+    r"|(?<!님)(?:고객|구매자|주문자)(?:들)?(?:의)?\s*(?:이름|성함)(?:과|와|이랑)\s*(?:연락처|전화번호|주소)",
     re.IGNORECASE,
 )
 _WONT_SHARE = re.compile(

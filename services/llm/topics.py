@@ -149,10 +149,10 @@ def topics(text: str) -> frozenset[Topic]:
 def theme(clause: str, start: int, end: int, *, earlier: str = "") -> frozenset[Topic]:
     """What the number at `clause[start:end]` is said of: the topic named last before it (Korean and
     Japanese name it first: "교환은 ... 48시간"), or in English the nearer of that and one named just
-    after it ("6,000 won wrapping and 3,000 won shipping"), else the one named last in `earlier` (its
-    sentence's clauses before it: "破損のご連絡は、お届けから7日以内"); the shipping fee after a policy
-    named before it, in the clause or in `earlier` ("お客様都合の交換の場合、送料は..."), is that
-    policy's shipping."""
+    after it ("6,000 won wrapping and 3,000 won shipping"), else in Korean and Japanese the one named
+    last in `earlier` (its sentence's clauses before it: "破損のご連絡は、お届けから7日以内"); the
+    shipping fee after a policy named before it, in the clause or in `earlier` ("お客様都合の交換の
+    場合、送料は..."), is that policy's shipping."""
     mentions = _mentions(clause)
     before = [m for m in mentions if m[1] <= start]
     after = [m for m in mentions if m[0] >= end and m[0] - end <= AFTER_REACH]
@@ -161,8 +161,10 @@ def theme(clause: str, start: int, end: int, *, earlier: str = "") -> frozenset[
     if after and english and (nearest is None or after[0][0] - end < start - nearest[1]):
         nearest = after[0]
     if nearest is None:
-        # a clause naming nothing goes on about its sentence's topic ("破損のご連絡は、お届けから7日以内")
-        return theme(earlier, len(earlier), len(earlier)) if earlier else frozenset()
+        # a Korean or Japanese clause naming nothing goes on about its sentence's topic ("破損のご
+        # 連絡は、お届けから7日以内"); an English one names its own, often after the number ("within
+        # 48 hours (the 7-day window is for normal returns)")
+        return theme(earlier, len(earlier), len(earlier)) if earlier and not english else frozenset()
     if nearest[2] is Topic.SHIPPING:
         named = {topic for _, stop, topic in before if stop <= nearest[0]} | topics(earlier)
         policies = {topic for topic in named if topic in _JOINED.values()}
