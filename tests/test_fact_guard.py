@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 import pytest
 
+from bench.guard_corpora import faq_text
 from bench.openai_double import ChatRequest, OpenAIDouble, ScriptedModel
 from services.faq.lookup import FaqAnswer, FaqDocument, FaqLookupAnswerer
 from services.llm.arithmetic import counts
@@ -558,8 +559,14 @@ ARITHMETIC_FAQ = SUBJECT_FAQ + (
             False,
         ),
         # a difference of two supported amounts
-        ("The glass teapot is 25,000원 and the mug 9,000원: the teapot costs 16,000원 more.", True),
-        ("The glass teapot is 25,000원 and the mug 9,000원: the teapot costs 15,000원 more.", False),
+        (
+            "The glass teapot is 25,000원 and the ceramic mug is 9,000원, so the teapot is 16,000원 more.",
+            True,
+        ),
+        (
+            "The glass teapot is 25,000원 and the ceramic mug is 9,000원, so the teapot is 15,000원 more.",
+            False,
+        ),
         ("Two mugs are 9,000원 each, so 18,000원, plus 3,000원 shipping: 22,000원 in total.", False),
         ("Shipping is 3,000원 per order, so 6,000원.", False),  # stated once, no count: not doubled
         ("Gift wrapping is 6,000원.", False),  # no count: 6,000원 stated of wrapping, not worked out
@@ -571,6 +578,20 @@ def test_an_amount_worked_out_from_supported_ones_is_supported(reply: str, ok: b
     sources support is no new fact; an operand or a result they do not support still is."""
     verdict = FactGuard.for_sources(facts="", faq_text=ARITHMETIC_FAQ).check(reply)
     assert verdict.ok is ok, verdict.reason
+
+
+def test_a_difference_is_not_taken_from_an_amount_said_of_the_wrong_thing() -> None:
+    """6,000원 is the return fee, said here of Jeju; 9,000원 (the mug's price) minus the shipping
+    works it out, but 9,000원 is said of the total, not of the mug: a sum of the two stands, the
+    difference does not make the surcharge true."""
+    guard = FactGuard.for_sources(facts="", faq_text=faq_text())
+    wrong = (
+        "Delivery to Jeju has a 6,000 won surcharge on top of the normal 3,000 won shipping, "
+        "so 9,000 won in total for your order."
+    )
+    assert guard.check(wrong).unsupported == ("6,000 won (said of another subject)",)
+    together = "식탁보(39,000원)와 목욕 수건(12,000원)을 함께 주문하시면 51,000원이라 배송비가 무료예요."
+    assert guard.check(together).ok
 
 
 def test_a_worked_out_amount_keeps_its_own_subject() -> None:

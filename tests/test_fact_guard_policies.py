@@ -250,6 +250,8 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ),
         ("最近鋳物鍋をご購入されたお客様を3名ご紹介いたします。お名前とご連絡先は以下のとおりです：", FAIL),
         ("고객님의 이름과 연락처를 알려 주시면 확인해 드릴게요.", PASS),
+        ("If you find the same tablecloth cheaper elsewhere, we'll refund the difference.", FAIL),
+        ("We don't price match, sorry.", PASS),
         ("お届けから7日以内にご連絡ください。", PASS),
     ],
     "a surcharge waived beside the threshold's waiver": [

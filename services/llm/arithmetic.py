@@ -100,10 +100,14 @@ def _shares(amount: Decimal, percent: Decimal) -> set[Decimal]:
     return found
 
 
-def worked_out(reply: str, offers: frozenset[str], *, before: str = "") -> frozenset[str]:
+def worked_out(
+    reply: str, offers: frozenset[str], *, before: str = "", misplaced: frozenset[str] = frozenset()
+) -> frozenset[str]:
     """The amounts of `reply` (as its claims write them) worked out from supported ones; `offers`
     are the sources' (`Claim.offers`), `before` is the reply's text already released, whose
-    amounts may be operands too."""
+    amounts may be operands too; `misplaced`: amounts said of the wrong thing, which a difference
+    is not taken from ("a 6,000 won Jeju surcharge on top of 3,000 won shipping, 9,000 won": the
+    return fee said of Jeju is not the difference of the mug's price and the shipping)."""
     stated = claims(before) + claims(reply)
     supported: dict[str, set[Decimal]] = {}
     seen: dict[tuple[str, Decimal], int] = {}
@@ -112,6 +116,7 @@ def worked_out(reply: str, offers: frozenset[str], *, before: str = "") -> froze
         if amount is not None and claim.needs & offers:
             supported.setdefault(amount[0], set()).add(amount[1])
             seen[amount] = seen.get(amount, 0) + 1
+    wrong = {_amount(claim) for claim in stated if claim.text in misplaced}
     doubled = {currency: {value * 2} for (currency, value), times in seen.items() if times > 1}
     given: dict[str, set[Decimal]] = {}
     for offer in offers:
@@ -132,11 +137,12 @@ def worked_out(reply: str, offers: frozenset[str], *, before: str = "") -> froze
                     continue
                 currency, amount_value = amount
                 operands = supported.get(currency, set()) - {amount_value}
+                placed = {value for value in operands if (currency, value) not in wrong}
                 bases = given.get(currency, set())
                 times = {value: seen.get((currency, value), 1) for value in operands}
                 if (
                     amount_value in doubled.get(currency, set())
-                    or _works_out(amount_value, operands, bases, counted, percentages)
+                    or _works_out(amount_value, operands, placed, bases, counted, percentages)
                     or _basket(amount_value, times, counted)
                 ):
                     worked.add(claim.text)
@@ -170,9 +176,16 @@ def _basket(value: Decimal, stated: dict[Decimal, int], counted: set[int]) -> bo
 
 
 def _works_out(
-    value: Decimal, operands: set[Decimal], given: set[Decimal], counted: set[int], percentages: set[Decimal]
+    value: Decimal,
+    operands: set[Decimal],
+    placed: set[Decimal],
+    given: set[Decimal],
+    counted: set[int],
+    percentages: set[Decimal],
 ) -> bool:
-    if any(a - b == value for a in operands for b in operands):  # sums are baskets (`_basket`)
+    """A difference of two `placed` operands (those said of what the sources say them of), a
+    multiple of an operand or a given amount by a count, a share of one; sums are baskets."""
+    if any(a - b == value for a in placed for b in placed):
         return True
     if any(count * base == value for count in counted if count > 1 for base in operands | given):
         return True

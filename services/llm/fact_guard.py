@@ -262,18 +262,17 @@ class FactGuard:
     def check(self, reply: str, *, before: str = "") -> GuardVerdict:
         """`before`: the reply's text already released, which a sentence may go on about ("If it is
         defective, return shipping is free. You pay nothing.")."""
-        derived = worked_out(reply, self._offers, before=before) | self._events.deadlines_stated(reply)
+        misplaced = self._subjects.misplaced(reply, before=before)
+        derived = worked_out(
+            reply, self._offers, before=before, misplaced=frozenset(claim.text for claim in misplaced)
+        ) | self._events.deadlines_stated(reply)
         unsupported = (
             [
                 claim.text if claim.text == claim.shown else f"{claim.text} ({claim.shown})"
                 for claim in claims(reply)
                 if not claim.needs & self._offers and claim.text not in derived
             ]
-            + [
-                f"{claim.text} (said of another subject)"
-                for claim in self._subjects.misplaced(reply, before=before)
-                if claim.text not in derived
-            ]
+            + [f"{claim.text} (said of another subject)" for claim in misplaced if claim.text not in derived]
             + [f"{claim.text} (counted from another event)" for claim in self._events.misplaced(reply)]
             + [f"{claim.text} (the date of another event)" for claim in self._events.misdated(reply)]
             + [
