@@ -6,18 +6,11 @@ import asyncio
 
 from services.llm import deadline as deadlines
 from services.llm.deadline import Deadline, within
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
+from tests.clock import ManualClock
 
 
 def test_remaining_counts_down_and_never_goes_negative() -> None:
-    clock = FakeClock()
+    clock = ManualClock(100.0)
     budget = Deadline(20, clock=clock)
     assert budget.remaining() == 20 and not budget.expired
     clock.now += 15
@@ -30,7 +23,7 @@ def test_remaining_counts_down_and_never_goes_negative() -> None:
 
 async def test_the_current_deadline_reaches_tasks_started_within_it() -> None:
     assert deadlines.current() is None and deadlines.remaining(30) == 30
-    clock = FakeClock()
+    clock = ManualClock(100.0)
     budget = Deadline(2, clock=clock)
     with within(budget):
         seen = await asyncio.create_task(_read_current())

@@ -19,6 +19,7 @@ from bot.app import App, build_app
 from bot.inbox_worker import InboxWorker
 from bot.journal_peers import RedisJournalPeers
 from services.settings import Settings
+from tests.clock import ManualClock
 from tests.harness import DEMO_USER_ID, Harness
 from tests.test_inbound_states import (
     APOLOGY,
@@ -34,18 +35,10 @@ from tests.test_state_store import REDIS_URL, redis_answers
 needs_redis = pytest.mark.skipif(not redis_answers(), reason="no Redis server at 127.0.0.1:6379")
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @needs_redis
 async def test_an_instance_sees_another_instances_journal_until_it_is_replayed(tmp_path: Path) -> None:
     redis = Redis.from_url(REDIS_URL)
-    prefix, clock = f"csbot-test-{uuid.uuid4().hex}", Clock()
+    prefix, clock = f"csbot-test-{uuid.uuid4().hex}", ManualClock(1_000_000.0)
     one = RedisJournalPeers(redis, prefix=prefix, journal=tmp_path / "a" / "journal.jsonl", clock=clock)
     two = RedisJournalPeers(redis, prefix=prefix, journal=tmp_path / "b" / "journal.jsonl", clock=clock)
     try:

@@ -4,18 +4,11 @@ moves."""
 from __future__ import annotations
 
 from services.llm.limits import Cooldown
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
+from tests.clock import ManualClock
 
 
 def test_failures_in_a_row_rest_the_endpoint_and_a_success_starts_the_count_over() -> None:
-    clock = Clock()
+    clock = ManualClock()
     cooldown = Cooldown(2, 30.0, clock=clock)
     cooldown.failed()
     cooldown.succeeded()
@@ -30,7 +23,7 @@ def test_failures_in_a_row_rest_the_endpoint_and_a_success_starts_the_count_over
 
 
 def test_after_a_rest_the_count_starts_over() -> None:
-    clock = Clock()
+    clock = ManualClock()
     cooldown = Cooldown(2, 30.0, clock=clock)
     cooldown.failed()
     cooldown.failed()
@@ -42,7 +35,7 @@ def test_after_a_rest_the_count_starts_over() -> None:
 
 
 def test_a_rest_the_endpoint_asks_for_is_kept_whole_and_starts_the_count_over() -> None:
-    clock = Clock()
+    clock = ManualClock()
     cooldown = Cooldown(2, 10.0, clock=clock)
     cooldown.failed()
     cooldown.rest_for(120.0)

@@ -4,18 +4,11 @@ from __future__ import annotations
 
 from services.resilience import CircuitBreaker
 from services.shop.sources.cache import TTLCache
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
+from tests.clock import ManualClock
 
 
 def test_cache_answers_until_the_ttl_then_forgets() -> None:
-    clock = Clock()
+    clock = ManualClock()
     cache = TTLCache(15, max_entries=2, clock=clock)
     cache.put("a", 1)
     clock.now = 14.9
@@ -29,7 +22,7 @@ def test_cache_answers_until_the_ttl_then_forgets() -> None:
 
 
 def test_breaker_opens_after_repeated_failures_and_one_trial_closes_it() -> None:
-    clock = Clock()
+    clock = ManualClock()
     breaker = CircuitBreaker(threshold=3, cooldown=30, clock=clock)
     for _ in range(2):
         assert breaker.allow()

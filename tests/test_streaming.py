@@ -14,21 +14,14 @@ from db.models import OutboundMessage
 from handlers.streaming import GenerationRegistry, ReplyStreamer
 from services.llm.speculative import Step, VerifiedAnswer
 from services.text.html import to_plain
+from tests.clock import ManualClock
 from tests.harness import DEMO_USER_ID, Harness
 
 PREVIEW_CROWD = 15
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def scripted(
-    chunks: Sequence[tuple[float, str]], clock: Clock, *, replacement: str | None = None
+    chunks: Sequence[tuple[float, str]], clock: ManualClock, *, replacement: str | None = None
 ) -> VerifiedAnswer:
     """An answer whose chunks arrive at the given (fake) times."""
 
@@ -42,13 +35,13 @@ def scripted(
     return VerifiedAnswer(produce)
 
 
-def streamer(session: RecordingSession, clock: Clock, *, chat_id: int = 5) -> ReplyStreamer:
+def streamer(session: RecordingSession, clock: ManualClock, *, chat_id: int = 5) -> ReplyStreamer:
     bot = create_bot(LOCAL_BOT_TOKEN, session=session)
     return ReplyStreamer(bot, chat_id, registry=GenerationRegistry(preview_crowd=PREVIEW_CROWD), clock=clock)
 
 
 async def test_private_chat_drafts_at_most_once_a_second_then_commits() -> None:
-    session, clock = RecordingSession(), Clock()
+    session, clock = RecordingSession(), ManualClock()
     chunks = [(t / 10, f"part{t} ") for t in range(25)]  # 25 chunks over 2.4 s
     final = await streamer(session, clock).stream(scripted(chunks, clock))
     drafts = session.sent(SendMessageDraft)
@@ -61,7 +54,7 @@ async def test_private_chat_drafts_at_most_once_a_second_then_commits() -> None:
 
 
 async def test_retry_after_slows_drafts_down() -> None:
-    session, clock = RecordingSession(), Clock()
+    session, clock = RecordingSession(), ManualClock()
     session.queue_error(SendMessageDraft, error_code=429, description="Too Many Requests", retry_after=5)
     chunks = [(t / 2, "x ") for t in range(20)]  # 10 s of chunks, two a second
     await streamer(session, clock).stream(scripted(chunks, clock))
@@ -72,7 +65,7 @@ async def test_retry_after_slows_drafts_down() -> None:
 
 
 async def test_a_long_answer_is_committed_in_parts_at_sentence_boundaries() -> None:
-    session, clock = RecordingSession(), Clock()
+    session, clock = RecordingSession(), ManualClock()
     sentence = "주문은 평일 오후 2시까지 결제되면 당일 발송됩니다. "
     chunks = [(i * 0.01, sentence) for i in range(400)]
     await streamer(session, clock).stream(scripted(chunks, clock))
@@ -84,7 +77,7 @@ async def test_a_long_answer_is_committed_in_parts_at_sentence_boundaries() -> N
 
 
 async def test_replacement_is_what_gets_committed() -> None:
-    session, clock = RecordingSession(), Clock()
+    session, clock = RecordingSession(), ManualClock()
     await streamer(session, clock).stream(
         scripted([(0, "Shipping is free. ")], clock, replacement="FAQ text.")
     )
@@ -92,7 +85,7 @@ async def test_replacement_is_what_gets_committed() -> None:
 
 
 async def test_stop_button_cancels_generation_and_keeps_what_was_shown() -> None:
-    session, clock = RecordingSession(), Clock()
+    session, clock = RecordingSession(), ManualClock()
     registry = GenerationRegistry(preview_crowd=PREVIEW_CROWD)
     bot = create_bot(LOCAL_BOT_TOKEN, session=session)
     reply = ReplyStreamer(bot, 5, registry=registry, clock=clock)
@@ -133,7 +126,7 @@ async def test_stop_update_reaches_the_registry_through_the_dispatcher(harness: 
 
 
 async def test_model_text_is_escaped_html_and_the_label_is_set_apart() -> None:
-    session, clock = RecordingSession(), Clock()
+    session, clock = RecordingSession(), ManualClock()
     text = "Use <b>My Page > Orders</b> & pay <script>x</script>."
     answer = scripted([(0.0, text)], clock)
     answer.report.mode.step = Step.TOKEN  # a model wrote it, so it carries the label
@@ -149,7 +142,7 @@ async def test_model_text_is_escaped_html_and_the_label_is_set_apart() -> None:
 
 
 async def test_a_parse_error_sends_the_same_words_as_plain_text() -> None:
-    session, clock = RecordingSession(), Clock()
+    session, clock = RecordingSession(), ManualClock()
     refused = "Bad Request: can't parse entities: Unsupported start tag at byte offset 4"
     session.queue_error(SendMessageDraft, error_code=400, description=refused)
     session.queue_error(SendMessage, error_code=400, description=refused)
@@ -185,7 +178,7 @@ async def test_the_shops_faq_text_goes_out_whole_without_a_preview(harness: Harn
 async def test_a_crowd_streaming_at_once_gets_no_previews() -> None:
     """Previews and final messages share Telegram's 30 a second: while more answers stream than
     half of that, the places go to final messages."""
-    session, clock = RecordingSession(), Clock()
+    session, clock = RecordingSession(), ManualClock()
     registry = GenerationRegistry(preview_crowd=PREVIEW_CROWD)
     bot = create_bot(LOCAL_BOT_TOKEN, session=session)
     chunks = [(t / 10, f"part{t} ") for t in range(25)]

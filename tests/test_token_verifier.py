@@ -25,6 +25,7 @@ from services.llm.token_verifier import MIN_RESYNC_TOKENS, TokenModeProbe, _Asse
 from services.llm.tokens import encoding
 from services.llm.wire import serve_on_loopback
 from services.text.sentences import Language
+from tests.clock import ManualClock
 
 LOOKUP = FaqLookupAnswerer([])
 O200K = encoding("o200k_base")
@@ -280,14 +281,6 @@ async def test_greedy_the_servers_stop_ends_the_answer_with_no_call_to_read_the_
 # --- the token-mode probe -----------------------------------------------------
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 async def test_a_refused_tokenize_probe_is_asked_again_after_a_cool_down(
     gateways: list[LLMGateway], caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -309,7 +302,7 @@ async def test_a_refused_tokenize_probe_is_asked_again_after_a_cool_down(
     try:
         gateway = LLMGateway(LLMRoles(target=[LLMEndpoint(base_url=base_url, model="m")], retries=0))
         gateways.append(gateway)
-        clock = Clock()
+        clock = ManualClock()
         probe = TokenModeProbe(clock=clock)  # after a refusal, asked again 5 minutes later
         assert await probe.supported(gateway) is False
         clock.now = 299
@@ -346,7 +339,7 @@ async def test_an_endpoint_probed_without_token_mode_is_not_asked_for_tokens_at_
         found = gateway.capabilities(LLMRole.TARGET)
         assert found is not None and found.chat and not found.tokenize
         asked = len(double.calls("/tokenize"))
-        probe = TokenModeProbe(recheck_after=300, clock=Clock())
+        probe = TokenModeProbe(recheck_after=300, clock=ManualClock())
         assert [await probe.supported(gateway) for _ in range(3)] == [False, False, False]
         assert len(double.calls("/tokenize")) == asked
     finally:
