@@ -18,8 +18,11 @@ A FAQ entry's answer sentences are read with its question ("Q: How much is gift 
 Words decide first where they can: a number said of one of the shop's policies by name ("교환은
 ... 48시간", "ギフトラッピングは ... 3,000ウォン"; `topics.py`) is checked against the source clauses
 about that policy, which the encoder cannot do across languages (a Korean clause against an
-English FAQ scores every policy about 0.25). A number said as an order's amount ("39,000원 주문")
-is the customer's basket and no subject's.
+English FAQ scores every policy about 0.25). A number said of a product by its name, in any script
+("コットンのバスタオルは ... 0.8kg"; `products.py`), is checked against that product's catalogue
+line, and one said among a product's own numbers ("무쇠 냄비는 24cm, 용량 4L, 가격 39,000원") is
+that product's too, where its name is a native word no sound ties to the catalogue. A number said
+as an order's amount ("39,000원 주문") is the customer's basket and no subject's.
 """
 
 from __future__ import annotations
