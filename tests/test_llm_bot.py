@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator
 
 import pytest
@@ -54,7 +55,9 @@ async def test_faq_answer_is_verified_streamed_and_logged(
 ) -> None:
     """Text the target writes token by token is previewed while it comes; the FAQ text the target
     vouched for goes out whole, as written, with no preview of the same words before it."""
+    began = time.perf_counter()
     calls = await llm_harness.feed(llm_harness.updates.text(DEMO_USER_ID, QUESTION))
+    elapsed_ms = (time.perf_counter() - began) * 1000
     assert any(isinstance(c, SendMessageDraft) for c in calls) is previewed
     [committed] = [c.text for c in calls if isinstance(c, SendMessage)]
     assert committed == TARGET_SAYS
@@ -62,6 +65,7 @@ async def test_faq_answer_is_verified_streamed_and_logged(
     assert reply.mode == mode and reply.drafter == "retrieval"
     assert 0 < reply.accepted_tokens <= reply.draft_tokens and reply.verify_calls >= 1
     assert reply.cost_usd > 0 and reply.ttft_ms is not None
+    assert 0 < reply.ttft_ms <= reply.total_ms <= elapsed_ms, "times within the reply, in order"
     assert call_kind in {c.kind for c in await llm_harness.rows(LLMCall)}
     [inbound] = await llm_harness.rows(InboundMessage)
     assert inbound.answer_source == f"llm:{mode}"
