@@ -1209,6 +1209,24 @@ def test_a_deadline_date_is_the_day_a_duration_ends_from_its_event(reply: str, o
 @pytest.mark.parametrize(
     ("reply", "ok"),
     [
+        ("You can return it until 7 December.", True),
+        ("12월 7일까지 반품하실 수 있어요.", True),
+        ("You can return it until 8 December.", False),
+    ],
+)
+def test_with_one_duration_in_the_faq_a_deadline_is_that_one(reply: str, ok: bool) -> None:
+    """Nothing to tell apart: the only duration the FAQ counts from a known day is the one a
+    deadline date ends."""
+    facts = "Order 20261128-000451: placed 2026-11-28, delivered 2026-11-30."
+    verdict = FactGuard.for_sources(
+        facts=facts, faq_text="Returns: within 7 days of receiving the item."
+    ).check(reply)
+    assert verdict.ok is ok, verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("reply", "ok"),
+    [
         ("머그컵 2개(각 9,000원)와 목욕 타월 1장(12,000원)은 합계 30,000원입니다.", True),
         ("머그컵 2개(각 9,000원)와 목욕 타월 1장(12,000원)은 합계 31,000원입니다.", False),
         ("Two towels are 24,000 won; shipping 3,000 won plus a 3,000 won surcharge: 30,000 won.", True),
