@@ -329,6 +329,36 @@ def test_the_turn_ends_are_the_template_s_one_token_markers_and_eos() -> None:
     assert vocabulary.end_tokens == {vocabulary.eos, *single["<|im_end|>"], *single["<|endoftext|>"]}
 
 
+INDENTED_TEMPLATE = """{% for message in messages %}
+  {% if message['role'] == 'system' %}
+  <|system|>
+  {% else %}
+  <|{{ message['role'] }}|>
+  {% endif %}
+  {{ message['content'] }}
+{% endfor %}
+{% if add_generation_prompt %}
+  <|assistant|>
+{% endif %}"""
+
+
+def test_a_chat_template_renders_as_llama_cpp_pythons_own_server_renders_it() -> None:
+    """A GGUF's template with its tags on lines of their own, indented: the prompt is the text
+    llama-cpp-python's chat formatter makes of it, block lines and their indent trimmed alike."""
+    import copy
+
+    from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+    from services.llm.local.availability import bundled_model_path
+    from services.llm.local.vocabulary import load_vocabulary
+
+    vocabulary = copy.copy(load_vocabulary(str(bundled_model_path())))
+    vocabulary._template = INDENTED_TEMPLATE
+    messages = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "hi"}]
+    theirs = Jinja2ChatFormatter(template=INDENTED_TEMPLATE, eos_token="", bos_token="")(messages=messages)
+    assert vocabulary.decode(vocabulary.render(messages)) == theirs.prompt
+
+
 def test_loading_the_model_and_its_vocabulary_writes_nothing_to_the_console(
     capfd: pytest.CaptureFixture[str],
 ) -> None:
