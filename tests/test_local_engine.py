@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator, Iterator
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -355,7 +355,8 @@ def test_a_chat_template_renders_as_llama_cpp_pythons_own_server_renders_it() ->
     vocabulary = copy.copy(load_vocabulary(str(bundled_model_path())))
     vocabulary._template = INDENTED_TEMPLATE
     messages = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "hi"}]
-    theirs = Jinja2ChatFormatter(template=INDENTED_TEMPLATE, eos_token="", bos_token="")(messages=messages)
+    formatter = Jinja2ChatFormatter(template=INDENTED_TEMPLATE, eos_token="", bos_token="")
+    theirs = formatter(messages=cast(Any, messages))
     assert vocabulary.decode(vocabulary.render(messages)) == theirs.prompt
 
 
