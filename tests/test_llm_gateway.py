@@ -483,6 +483,18 @@ async def test_a_broken_stream_counts_toward_the_cooldown(double: OpenAIDouble) 
     assert len(double.calls("/v1/chat/completions", "primary")) == 1
 
 
+async def test_a_broken_stream_is_logged_with_its_endpoint_and_how_much_was_shown(
+    double: OpenAIDouble, caplog: pytest.LogCaptureFixture
+) -> None:
+    double.models["primary"].faults.append(Fault("cut", after_tokens=5))
+    llm = gateway(endpoint(double, "primary"), endpoint(double, "backup"))
+    with caplog.at_level(logging.WARNING, logger="services.llm.gateway"):
+        await collect(llm.stream_chat(LLMRole.TARGET, MESSAGES, ledger=CallLedger(), max_tokens=200))
+    [failed] = [record for record in caplog.records if record.getMessage() == "llm stream failed"]
+    assert failed.__dict__["endpoint"].startswith("primary@") and failed.__dict__["shown_chars"] > 0
+    assert failed.__dict__["role"] == LLMRole.TARGET and failed.__dict__["error"]
+
+
 async def test_a_whole_stream_between_two_broken_ones_starts_the_failure_count_over(
     double: OpenAIDouble,
 ) -> None:
