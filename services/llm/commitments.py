@@ -1107,8 +1107,10 @@ def _cancelled_late(sentence: str, cancellations: Sequence[tuple[int, int]]) -> 
         first, last = next(((a, b) for a, b in _parts(sentence) if a <= start < b), (0, len(sentence)))
         in_part = [state for state in states if first <= state[0] and state[1] <= last]
         before = [state for state in in_part if state[1] <= start]
-        if before or in_part:
-            shipped = (before or in_part)[-1 if before else 0][2]
+        if before:
+            shipped = before[-1][2]
+        elif in_part:
+            shipped = in_part[0][2]
         elif states:
             shipped = min(
                 states, key=lambda state: start - state[1] if state[1] <= start else state[0] - end
