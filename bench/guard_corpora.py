@@ -58,9 +58,11 @@ PARTS = (
     "holdout13",
     "holdout14",
     "holdout15",
+    "holdout16",
+    "holdout17",
 )
-"""`tuning2` and `holdout2` were held out, measured once, then tuned on; `holdout3` to `holdout13`
-were measured, then their misses read and closed; `holdout14`'s and `holdout15`'s never were
+"""`tuning2` and `holdout2` were held out, measured once, then tuned on; `holdout3` to `holdout15`
+were measured, then their misses read and closed; `holdout16`'s and `holdout17`'s never were
 (docs/benchmarks.md says how each part was used)."""
 ECHO = "<<ECHO_INSTRUCTIONS>>"
 ORDER = (
