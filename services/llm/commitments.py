@@ -65,6 +65,9 @@ class Kind(StrEnum):
     LATE_CANCELLATION = "cancellation after dispatch"
     """An order cancelled once it has shipped, where the shop takes it back only as a return."""
     GUARANTEE = "guarantee"
+    SAME_DAY_DELIVERY = "delivery the same day"
+    """The parcel in the customer's hands the day it is ordered ("오늘 바로 받아보실 수 있어요"), where
+    a shop ships the same day and delivers later."""
     SHOP_DECIDES = "the shop's choice"
     """The shop choosing what the customer gets ("we will decide between a refund and ...")."""
     REQUIREMENT_WAIVED = "a requirement waived"
@@ -416,6 +419,19 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
         ),
     ),
     (
+        Kind.SAME_DAY_DELIVERY,
+        any_of(
+            r"(?:오늘|당일|오늘\s*중|오늘\s*안)(?:에|에는)?\s*(?:바로\s*|곧바로\s*|바로\s*)?"
+            r"(?:받아\s*보|받으실|받으시|받을\s*수|도착(?:해|합|할|하|예정)|배달(?:돼|되|해\s*드)|수령(?:하|가))",
+            r"(?:今日|本日|当日)(?:中|のうち)?(?:に|には)?(?:お届け(?:いたし|し|でき|され|可能)|届(?:きます|く|け)"
+            r"|到着(?:します|いたします|予定)|お受け取り(?:いただけ|になれ)|受け取(?:れ|って)|お手元に)",
+            r"\b(?:will|'ll|can|could|should)\b (?:\w+ ){0,2}(?:arrive|be delivered|reach you|get to you"
+            r"|get (?:it|them|your \w+)|receive (?:it|them|your \w+)|have (?:it|them|your \w+))"
+            r"[^.!?]{0,16}\b(?:today|tonight|(?:on )?the same day|same[- ]day)\b",
+            r"\bsame[- ]day (?:delivery|arrival)",
+        ),
+    ),
+    (
         Kind.SHOP_DECIDES,
         any_of(
             r"(?:we|the shop|the store|our team|our staff)(?:'ll| will| shall)? (?:decide|choose|determine)",
@@ -659,7 +675,8 @@ _SOME_CHARGE = any_of(
     r"\bcosts?\b",
     r"\bat your (?:own )?expense",
     r"\bstill appl(?:y|ies)\b",
-    r"(?:you|customer)(?:'ll| will)? (?:cover|bear)(?! (?:it|the) (?:cost )?for you)",
+    r"(?:you|customer)(?:'ll| will| would)? (?:just |only |simply )?(?:(?:need|have|has) to |must )?"
+    r"(?:cover|bear|foot)(?! (?:it|the) (?:cost )?for you)",
     r"수수료",
     r"부과",
     r"유료",
@@ -743,7 +760,8 @@ _CONDITIONS: list[tuple[Condition, re.Pattern[str]]] = [
             r"faulty",
             r"broken",
             r"wrong item",
-            r"sent the wrong",
+            r"(?:sent|sending|send|shipped|shipping|delivered|received|got) "
+            r"(?:you |out )?(?:the |a |an )?wrong",
             r"誤った",
             r"(?:違う|別の)商品",
             r"our (?:mistake|error)",
@@ -1298,11 +1316,12 @@ def _read(
 
 
 _APPLIED = any_of(
-    r"적용\s*(?:되었|됐|돼\s*있|되어\s*있|해\s*드렸|해드렸)",
+    r"적용\s*(?:되었|됐|돼\s*있|되어\s*있)",
     r"\b(?:has|have|had|was|were|is|are) (?:been )?(?:automatically )?applied",
-    r"\b(?:I|we)(?:'ve| have) applied",
-    r"適用(?:されました|されています|済み|いたしました|しました)",
+    r"適用(?:されました|されています|済み)",
 )
+"""A price applied by the shop's rules; one the bot applied ("I've applied the Gold discount",
+"적용해 드렸어요", "適用いたしました") is an action taken, whatever the price."""
 
 
 def _only_applied(sentence: str, done: Sequence[tuple[int, int]]) -> bool:

@@ -7,9 +7,10 @@ after the customer posts it or asks for it. Each clause of the sources that stat
 the order or payment, dispatch, the return reaching the shop, the customer sending it back or
 asking for it). A reply's clause that states a duration and names one event is checked against the
 sources' clauses stating that duration: if every one of them names an event and none names the
-reply's, the duration is counted from the wrong event. A source clause that names no event
-("exchanges within 7 days") decides nothing, and neither does a reply clause naming two events or
-none.
+reply's, the duration is counted from the wrong event. A reply clause naming a policy (`topics`:
+returns, exchanges) is checked against the sources' clauses about it where there are any. A source
+clause that names no event ("exchanges within 7 days") decides nothing, and neither does a reply
+clause naming two events or none.
 
 Dates are read the same way, by the event word nearest to them in their clause ("shipped
 2026-11-29, delivered 2026-11-30"): "your order was delivered on 29 November" fails when the 29th
@@ -27,6 +28,7 @@ from enum import StrEnum
 
 from services.llm.fact_claims import Claim, located_claims, prepare, reading_kind
 from services.llm.subjects import MARGIN, encoded, masked_numbers
+from services.llm.topics import Topic, covers, topics
 from services.text.patterns import CJK, any_of
 from services.understanding.encoder import SentenceEncoder, shared_encoder
 
@@ -163,14 +165,22 @@ def _durations(text: str) -> list[Claim]:
 
 
 @functools.lru_cache(maxsize=64)
-def _anchored(sources: str) -> tuple[tuple[str, frozenset[str], frozenset[Event]], ...]:
-    """Each source clause stating a duration: its text, the readings it offers and the events it names."""
+def _anchored(sources: str) -> tuple[tuple[str, frozenset[str], frozenset[Event], frozenset[Topic]], ...]:
+    """Each source clause stating a duration: its text, the readings it offers, the events it names
+    and the policies it is about, or its line's heading is ("Returns: within 7 days ... For a change of
+    mind ..." is all about returns)."""
     found = []
-    for clause in _CLAUSE.split(prepare(sources)):
-        offers = frozenset().union(*(claim.offers for claim in _durations(clause)))
-        if offers:
-            found.append((clause, offers, _events(clause)))
+    for line in prepare(sources).splitlines():
+        heading = _HEADING.match(line)
+        about = topics(heading.group()) if heading else frozenset()
+        for clause in _CLAUSE.split(line):
+            offers = frozenset().union(*(claim.offers for claim in _durations(clause)))
+            if offers:
+                found.append((clause, offers, _events(clause), topics(clause) or about))
     return tuple(found)
+
+
+_HEADING = re.compile(r"^[^:：.。]{1,40}[:：]")
 
 
 def _dated(clause: str) -> list[tuple[Claim, Event]]:
@@ -225,7 +235,7 @@ def _deadlines(sources: str, dates: str) -> tuple[tuple[str, frozenset[str]], ..
     the clause with its numbers masked, and the readings of the days it ends on."""
     happened = _dates_of(dates)
     found = []
-    for clause, offers, events in _anchored(sources):
+    for clause, offers, events, _ in _anchored(sources):
         ends: set[str] = set()
         for days in _whole_days(offers):
             for date_offers, event in happened:
@@ -301,8 +311,19 @@ class EventCheck:
             if len(events) != 1:
                 continue
             for claim in _durations(clause):
-                stating = [named for _, offers, named in self._clauses if claim.needs & offers]
-                if stating and all(stating) and not any(events <= named for named in stating):
+                stating = [
+                    (named, about) for _, offers, named, about in self._clauses if claim.needs & offers
+                ]
+                policies = topics(clause)
+                if policies and any(covers(about, policies) for _, about in stating):
+                    # "ご注文日から一週間以内であれば、ご返品を承ります": the returns' 7 days, not
+                    # the exchanges' (which name no event)
+                    stating = [(named, about) for named, about in stating if covers(about, policies)]
+                if (
+                    stating
+                    and all(named for named, _ in stating)
+                    and not any(events <= named for named, _ in stating)
+                ):
                     wrong.append(claim)
         return wrong
 

@@ -35,6 +35,7 @@ from services.llm.basis import BasisCheck
 from services.llm.commitments import CommitmentGuard
 from services.llm.events import EventCheck
 from services.llm.fact_claims import claims
+from services.llm.hours import within_hours
 from services.llm.subjects import SubjectCheck
 
 _CUSTOMER_WRITTEN = re.compile(r'"(?:[^"\\]|\\.)*" \(their \w+ as they wrote it\)')
@@ -73,7 +74,14 @@ _ABOUT_THE_PROMPT = re.compile(
     r"|위에\s*(?:있는|쓰인|적힌|나온)\s*(?:내용|문장|글|텍스트)|(?:이|위의?|다음)\s*지침"
     r"|あなたは[^。]{0,24}(?:チャットボット|アシスタント|AI|サポート担当|ボット)(?:です|だ|である)"
     r"|上(?:の|に(?:ある|書かれた))(?:文|内容|テキスト|文章)|(?:私|わたし)が(?:従って|守って)いる(?:ルール|規則|指示)"
-    r"|という(?:設定|指示)|(?:と|ように)(?:設定|指示)されて|冒頭の(?:段落|部分|文|指示)",
+    r"|という(?:設定|指示)|(?:と|ように)(?:設定|指示)されて|冒頭の(?:段落|部分|文|指示)"
+    r"|(?:受け取った|受けた|与えられた|最初の|最初に受けた)(?:指示|ルール|設定)"
+    r"|\bmy (?:hidden|secret|internal|system|original|initial|full|exact|real) "
+    r"(?:rules|instructions|guidelines|prompt|settings)"
+    r"|\b(?:things|topics|what) I(?:'m| am) not (?:allowed|permitted|supposed) to "
+    r"(?:say|tell|discuss|mention|talk about)"
+    r"|(?:숨겨진|숨은|비밀|내부)\s*(?:규칙|지침|지시|설정)|(?:말하면|말해서는|언급하면)\s*안\s*되는"
+    r"|(?:隠された|隠れた|秘密の|内部の)(?:ルール|指示|規則|設定)|(?:言って|話して|答えて)はいけない",
     re.IGNORECASE,
 )
 """A reply that talks about its own instructions (quoted, translated or paraphrased) leaks them."""
@@ -83,8 +91,8 @@ _OTHER_CUSTOMER = re.compile(
     r"|(?:直前|前|他|別)の(?:お客様|ご注文者|注文者|購入者)"
     r"|\b(?:her|his) (?:flat|apartment|phone(?: number)?|order|parcel|package)\b"
     r"|\b(?:customer|buyer|shopper)s?'? (?:names|phone numbers|addresses|contact details)\b"
-    r"|お客様(?:を)?\d+名|(?:お名前|氏名)と(?:ご連絡先|電話番号|ご住所|住所)"
-    r"|(?<!님)(?:고객|구매자|주문자)(?:들)?(?:의)?\s*(?:이름|성함)(?:과|와|이랑)\s*(?:연락처|전화번호|주소)",
+    r"|お客様(?:を)?\d+名|(?:お名前|氏名)(?:と|・|、|や|及び|および|/)(?:ご連絡先|電話番号|ご住所|住所)"
+    r"|(?<!님)(?:고객|구매자|주문자)(?:들)?(?:의)?\s*(?:이름|성함)(?:과|와|이랑|,|·|/)\s*(?:연락처|전화번호|주소)",
     re.IGNORECASE,
 )
 _WONT_SHARE = re.compile(
@@ -153,6 +161,16 @@ _NOT_A_NAME = frozenset(
     )
 )
 """Honorific words that name a role, not a person."""
+
+
+def _verb_ending(word: str) -> bool:
+    """A Korean word ending as a verb does before "고객님" ("환불해 드릴지 고객님 편하신 쪽으로"):
+    "-ㄹ지", "-는지", not a given name ending in 지 (민지, 은지)."""
+    if len(word) < 2 or not word.endswith("지"):
+        return False
+    before = word[-2]
+    final_rieul = "가" <= before <= "힣" and (ord(before) - ord("가")) % 28 == 8
+    return final_rieul or before == "는"
 
 
 def _runs(text: str) -> frozenset[tuple[str, ...]]:
@@ -263,9 +281,13 @@ class FactGuard:
         """`before`: the reply's text already released, which a sentence may go on about ("If it is
         defective, return shipping is free. You pay nothing.")."""
         misplaced = self._subjects.misplaced(reply, before=before)
-        derived = worked_out(
-            reply, self._offers, before=before, misplaced=frozenset(claim.text for claim in misplaced)
-        ) | self._events.deadlines_stated(reply)
+        derived = (
+            worked_out(
+                reply, self._offers, before=before, misplaced=frozenset(claim.text for claim in misplaced)
+            )
+            | self._events.deadlines_stated(reply)
+            | within_hours(reply, self._offers)
+        )
         unsupported = (
             [
                 claim.text if claim.text == claim.shown else f"{claim.text} ({claim.shown})"
@@ -305,6 +327,6 @@ class FactGuard:
             return True
         for match in _HONORIFIC_NAME.finditer(reply):
             name = next(group for group in match.groups() if group)
-            if name not in _NOT_A_NAME and name not in self._names:
+            if name not in _NOT_A_NAME and not _verb_ending(name) and name not in self._names:
                 return True
         return False

@@ -37,7 +37,7 @@ import numpy as np
 from services.llm.fact_claims import Claim, located_claims, prepare, reading_kind
 from services.llm.products import Mention, Product, catalogue, mentions, named_loosely, only_attributes
 from services.llm.topics import WEAK, Topic, covers, named_before, theme, topics
-from services.text.patterns import CJK
+from services.text.patterns import CJK, any_of
 from services.understanding.encoder import SentenceEncoder, shared_encoder
 
 MARGIN = 0.1
@@ -64,6 +64,13 @@ _GROUP = re.compile(
 )
 """Where a sentence goes on to another thing ("냄비는 3.2kg이고 수건은 12,000원"): the parts a product's
 own numbers are read together in."""
+_THE_FEE = any_of(
+    r"\b(?:the )?(?:fee|charge|cost|price)\b",
+    r"\b(?:it|this|that) costs\b",
+    r"(?:요금|비용|수수료)(?:은|는|이|가|도)",
+    r"(?:料金|費用|代金|手数料)(?:は|が|も)",
+)
+"""The fee of something named before: "ギフト包装は承っております。料金は一点につき..."."""
 _QUESTION = re.compile(r"^\s*Q:\s*(.+)$", re.MULTILINE)
 _PLACEHOLDER = "#"
 QUANTITIES = frozenset(
@@ -244,7 +251,10 @@ class SubjectCheck:
                     product = self._product_named(clause, start, end, earlier)
                     by_word = None if product is None else self._product_elsewhere(claim, *product)
                     if by_word is None:
-                        by_word = self._named_elsewhere(claim, theme(clause, start, end, earlier=earlier))
+                        about = theme(clause, start, end, earlier=earlier)
+                        if not about and _THE_FEE.search(f"{earlier}{clause[:start]}"):
+                            about = theme(previous, len(previous), len(previous))
+                        by_word = self._named_elsewhere(claim, about)
                     if by_word is None:
                         by_meaning.append(claim)
                     elif by_word:
