@@ -60,6 +60,8 @@ PARTS = (
     "holdout15",
     "holdout16",
     "holdout17",
+    "holdout18",
+    "holdout19",
 )
 """`tuning2` and `holdout2` were held out, measured once, then tuned on; `holdout3` to `holdout15`
 were measured, then their misses read and closed; `holdout16`'s and `holdout17`'s never were
