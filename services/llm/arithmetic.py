@@ -1,7 +1,8 @@
 """Amounts a reply works out from amounts it may state: a sum, a multiple, a difference, a share.
 
 "Gift wrapping is 2,000 won per item, so 6,000 won for 3 mugs" states an amount the FAQ gives
-nowhere, and it is true. An amount of money is *worked out* when it is
+nowhere, and it is true. An amount of money, or a measure (a volume, a weight, a length: "600 ml,
+250 ml more than the 350 ml mug"), is *worked out* when it is
 
 - the sum or the difference of two amounts of its currency that the reply states and the sources
   support, or works out itself ("25,000원에 9,000원을 함께 사시면 34,000원", "two mugs are 18,000 won,
@@ -72,10 +73,15 @@ def counts(sentence: str) -> set[int]:
     return {count for count in found if 1 <= count <= MAX_COUNT}
 
 
+_WORKED = CURRENCIES | {"volume", "mass", "length"}
+"""What amounts are worked out in: money, and the measures of things ("600 ml, 250 ml more than the
+350 ml mug")."""
+
+
 def _amount(claim: Claim) -> tuple[str, Decimal] | None:
     for need in claim.needs:
         kind, _, value = need.partition(":")
-        if kind in CURRENCIES:
+        if kind in _WORKED:
             return kind, Decimal(value)
     return None
 
@@ -121,7 +127,7 @@ def worked_out(
     given: dict[str, set[Decimal]] = {}
     for offer in offers:
         kind, _, value = offer.partition(":")
-        if kind in CURRENCIES:
+        if kind in _WORKED:
             given.setdefault(kind, set()).add(Decimal(value))
     percentages = _percentages(stated, offers)
     result: set[str] = set()

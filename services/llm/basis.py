@@ -5,7 +5,9 @@ counted per; "gift wrapping is 2,000 won per order" gets the amount right and th
 amount of money the sources state with a basis beside it (per item, per order) is kept with that
 basis; a reply's amount stated with a basis is checked against them: if the sources give this
 amount only with other bases, it is counted per the wrong thing. An amount the sources state with
-no basis, or a reply's with none, decides nothing.
+no basis, or a reply's with none, decides nothing; a reply's clause naming a policy (`topics`) is
+read against the sources' amounts about it where there are any ("shipping is 3,000 won per item":
+the shipping fee's 3,000원 is per order, whatever the remote-area surcharge's is).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import re
 from enum import StrEnum
 
 from services.llm.fact_claims import CURRENCIES, Claim, located_claims, prepare, reading_kind
+from services.llm.topics import Topic, about_the_same, clauses_about, topics
 from services.text.patterns import any_of
 
 
@@ -66,10 +69,10 @@ def _amounts(clause: str) -> list[tuple[Claim, frozenset[Basis]]]:
 
 
 @functools.lru_cache(maxsize=64)
-def _counted(sources: str) -> tuple[tuple[frozenset[str], frozenset[Basis]], ...]:
+def _counted(sources: str) -> tuple[tuple[frozenset[str], frozenset[Basis], frozenset[Topic]], ...]:
     return tuple(
-        (claim.offers, bases)
-        for clause in _CLAUSE.split(prepare(sources))
+        (claim.offers, bases, about)
+        for clause, about in clauses_about(prepare(sources), _CLAUSE)
         for claim, bases in _amounts(clause)
     )
 
@@ -87,7 +90,8 @@ class BasisCheck:
             for claim, bases in _amounts(clause):
                 if len(bases) != 1:
                     continue
-                given = [named for offers, named in self._amounts if claim.needs & offers]
+                stating = [(named, about) for offers, named, about in self._amounts if claim.needs & offers]
+                given = [named for named, _ in about_the_same(stating, lambda item: item[1], topics(clause))]
                 if given and all(given) and not any(bases <= named for named in given):
                     wrong.append(claim)
         return wrong

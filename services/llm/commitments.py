@@ -182,7 +182,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
         Kind.PRICE_MATCH,
         any_of(
             r"price[- ]match",
-            r"match (?:any|the|a|their|that|this|its|your) (?:\w+ )?price",
+            r"match (?:any|the|a|their|that|this|its|your) (?:\w+(?:'s)? ){0,2}prices?",
             r"lower price",
             r"(?:refund|pay|return|give|credit)(?: you)? (?:the|a) (?:price )?difference",
             r"price difference",
@@ -483,7 +483,8 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"(?:have|'ve|has) (?:taken|knocked) (?:it |that |the [\w ]{1,20})?off",
             r"承認(?:が|は)?(?:完了|済|下り)",
             r"\b(?:I|we)(?:'ve| have) "
-            r"(?:logged|filed|registered|flagged|marked|booked|set up|put (?:it|this) through)",
+            r"(?:logged|filed|registered|flagged|marked|booked|set up|put (?:it|this) through|noted|recorded"
+            r"|added|updated|changed|upgraded|extended|reserved)",
             r"접수(?:해\s*(?:두었|뒀|놓았|놨|드렸)|했습니다|했어요|되었|됐|완료)",
             r"(?:처리|설정|등록|반영)(?:해\s*(?:드렸|두었|뒀|놓았|놨)|했습니다|했어요|되었습니다|완료)",
             r"(?:受付|受け付け|登録|設定|反映)(?:いたしました|しました|済み|が完了)",
@@ -523,6 +524,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"언제든(?:지)?[^.!?]{0,12}반품",
             r"(?:반품|교환)\s*(?:기한|기간)(?:이|은)?\s*(?:적용되지\s*않|없)",
             r"期限(?:は|が)?(?:ございません|ありません|なし|無し|設けて(?:おりません|いません|ない))",
+            r"無期限|期限(?:は|が)?(?:無制限|撤廃)|무기한|기한\s*(?:이\s*)?무제한|\bindefinite(?:ly)?\b|\bunlimited\b",
             r"いつでも(?:ご)?返品",
             r"(?:reported|returned|exchanged|refunded|sent back) (?:at )?any ?time",
             r"(?:whenever|any ?time) (?:it )?suits you",
@@ -683,6 +685,9 @@ _SOME_CHARGE = any_of(
     r"부담",
     r"청구",
     r"들어요|듭니다|드는|붙습니다",
+    r"추가(?:되|돼|됩)",
+    r"\b(?:is|are|will be|gets?) added\b",
+    r"(?:加算|追加|上乗せ)(?:されます|いたします|となります|されて)",
     r"手数料",
     r"有料",
     r"負担",
@@ -745,6 +750,7 @@ _EXCEPT = any_of(
     r"외에",
     r"외의",
     r"제외하고",
+    r"그\s*외|이외|밖의",
     r"ほかに|他に|以外|他の|その他",
     r"\bother\b",
     r"다른",
@@ -777,7 +783,7 @@ _CONDITIONS: list[tuple[Condition, re.Pattern[str]]] = [
             r"(?:물건|상품|제품)에\s*문제가",
             r"다른\s*(?:걸|것을?|물건을?|상품을?)\s*(?:보내|보낸|보냈)",
             r"(?:not|isn't|wasn't) what you ordered",
-            r"잘못\s*(?:보내|보낸|보냈|발송|배송|온|간|갔)",
+            r"잘못\s*(?:보내|보낸|보냈|발송|배송|온|간|갔|받으|받은|받았|도착)",
             r"不良",
             r"破損",
             r"誤配",
@@ -812,7 +818,7 @@ _CONDITIONS: list[tuple[Condition, re.Pattern[str]]] = [
     (
         Condition.BEFORE_DISPATCH,
         any_of(
-            r"before (?:it'?s |it is |it |the order is |your order is )?"
+            r"before (?:it'?s |it is |it |(?:the|your) (?:order|parcel|item)s? (?:is |are |has |have )?)?"
             r"(?:ships?|shipped|shipping|dispatch(?:ed)?|sent)",
             r"(?:has ?n't|has not|have ?n't|not) (?:yet )?(?:been )?(?:shipped|dispatched|sent)",
             r"not (?:shipped|dispatched|sent) yet",
@@ -1105,9 +1111,19 @@ def _waived_over(clause: str, currency: str, threshold: Decimal) -> bool:
 
 
 _EXTRA = any_of(
-    r"\bextra\b", r"additional", r"surcharge", r"추가", r"별도", r"追加", r"別途", r"離島", r"제주", r"jeju"
+    r"\bextra\b",
+    r"additional",
+    r"surcharge",
+    r"추가(?!\s*(?:되|돼|됩))",
+    r"별도",
+    r"追加(?!(?:され|いたし|となり))",
+    r"別途",
+    r"離島",
+    r"제주",
+    r"jeju",
 )
-"""A surcharge (remote islands) is charged whatever the order's amount."""
+"""A surcharge (remote islands) is charged whatever the order's amount; a fee "added" ("배송비 3,000원이
+추가되어") is the fee itself."""
 
 
 def _cancelled_late(sentence: str, cancellations: Sequence[tuple[int, int]]) -> bool:
@@ -1162,13 +1178,19 @@ def _charged_over(clause: str, currency: str, threshold: Decimal) -> bool:
     if _BELOW.search(clause) or _EXTRA.search(clause) or _SOME_CHARGE.search(clause) is None:
         return False
     stated = _stated_amounts(clause).get(currency, set())
-    orders = [amount for amount in stated if not _a_sum(amount, stated - {amount})]
+    orders = [amount for amount in stated if not _with_the_fee(amount, stated - {amount})]
     return len(stated) >= 2 and max(orders, default=Decimal(0)) >= threshold
 
 
-def _a_sum(amount: Decimal, others: set[Decimal]) -> bool:
-    """Whether `amount` is the sum of two or three of `others`."""
-    return any(sum(terms) == amount for size in (2, 3) for terms in itertools.combinations(others, size))
+def _with_the_fee(amount: Decimal, others: set[Decimal]) -> bool:
+    """Whether `amount` is the sum of two or three of `others` with the least of them, the fee, in it:
+    "51,000원에 배송비 3,000원, 총 54,000원" is a total, "39,000원과 12,000원, 51,000원" a basket."""
+    fee = min(others, default=None)
+    return any(
+        fee in terms and sum(terms) == amount
+        for size in (2, 3)
+        for terms in itertools.combinations(others, size)
+    )
 
 
 def _condition_of(clause: str, free: re.Match[str], currency: str) -> str | None:
@@ -1304,6 +1326,10 @@ def _read(
             no_charge = True  # "isn't charged", "we don't charge anything", "부과되지 않습니다"
         if own is None or not conditions:
             conditions |= inherited
+        if not no_charge and _EXTRA.search(sentence):
+            # "50,000원 이상 무료예요. 제주·도서산간 지역은 3,000원이 추가됩니다": a surcharge, charged
+            # whatever the amount the sentence before waived the fee from
+            conditions -= {Condition.THRESHOLD}
         found.append(Commitment(Kind.CHARGE, granted=no_charge, charged=charged, conditions=conditions))
         if no_charge and Condition.THRESHOLD in conditions and _surcharge_waived(sentence):
             # "Orders of 50,000원 or more ship free, and Jeju costs nothing extra": the amount is the

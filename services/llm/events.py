@@ -28,7 +28,7 @@ from enum import StrEnum
 
 from services.llm.fact_claims import Claim, located_claims, prepare, reading_kind
 from services.llm.subjects import MARGIN, encoded, masked_numbers
-from services.llm.topics import Topic, covers, topics
+from services.llm.topics import Topic, about_the_same, clauses_about, topics
 from services.text.patterns import CJK, any_of
 from services.understanding.encoder import SentenceEncoder, shared_encoder
 
@@ -89,6 +89,8 @@ _EVENTS: list[tuple[Event, re.Pattern[str]]] = [
             r"(?:of|after|from|since|once) (?:it|the order|your order|the parcel) "
             r"(?:is |was |'s |has been )?(?:shipped|dispatched|sent|left|leaves|ships)",
             r"(?:of|after|from|since|once) we (?:ship|dispatch|send)",
+            r"(?:start|begin|began|run|count)(?:s|ed|ing)? (?:from |on |at )?when (?:it|the \w+|your \w+) "
+            r"(?:is |was |has been )?(?:shipped|dispatched|sent out)",
             r"(?:발송|출고|배송\s*시작)(?:되고|된|되신|하고|한)?\s*(?:후|뒤|나서|다음|일로부터|부터)",
             r"출고되고",
             r"(?:発送|出荷)(?:されて|して|いたして)?(?:から|後|日から)",
@@ -170,17 +172,11 @@ def _anchored(sources: str) -> tuple[tuple[str, frozenset[str], frozenset[Event]
     and the policies it is about, or its line's heading is ("Returns: within 7 days ... For a change of
     mind ..." is all about returns)."""
     found = []
-    for line in prepare(sources).splitlines():
-        heading = _HEADING.match(line)
-        about = topics(heading.group()) if heading else frozenset()
-        for clause in _CLAUSE.split(line):
-            offers = frozenset().union(*(claim.offers for claim in _durations(clause)))
-            if offers:
-                found.append((clause, offers, _events(clause), topics(clause) or about))
+    for clause, about in clauses_about(prepare(sources), _CLAUSE):
+        offers = frozenset().union(*(claim.offers for claim in _durations(clause)))
+        if offers:
+            found.append((clause, offers, _events(clause), about))
     return tuple(found)
-
-
-_HEADING = re.compile(r"^[^:：.。]{1,40}[:：]")
 
 
 def _dated(clause: str) -> list[tuple[Claim, Event]]:
@@ -314,11 +310,9 @@ class EventCheck:
                 stating = [
                     (named, about) for _, offers, named, about in self._clauses if claim.needs & offers
                 ]
-                policies = topics(clause)
-                if policies and any(covers(about, policies) for _, about in stating):
-                    # "ご注文日から一週間以内であれば、ご返品を承ります": the returns' 7 days, not
-                    # the exchanges' (which name no event)
-                    stating = [(named, about) for named, about in stating if covers(about, policies)]
+                # "ご注文日から一週間以内であれば、ご返品を承ります": the returns' 7 days, not the
+                # exchanges' (which name no event)
+                stating = about_the_same(stating, lambda item: item[1], topics(clause))
                 if (
                     stating
                     and all(named for named, _ in stating)

@@ -249,6 +249,7 @@ _SUFFIXES: list[tuple[re.Pattern[str], str]] = [
         (r" ?(?:ft|feet|foot|피트|フィート)(?![A-Za-z])", "foot:1"),
         (r" ?(?:gallons?|gal|갤런|ガロン)(?![A-Za-z])", "gallon:1"),
         (r" ?(?:miles?|마일|マイル)(?![A-Za-z])", "mile:1"),
+        (r" ?(?:dl|decilit(?:re|er)s?|데시리터|デシリットル)(?![A-Za-z])", "volume:100"),
         (r" ?(?:ml|millilit(?:re|er)s?|밀리리터|ミリリットル|ミリ)(?![A-Za-z])", "volume:1"),
         (r" ?(?:l|lit(?:re|er)s?|리터|リットル)(?![A-Za-z])", "volume:1000"),
         (r" ?(?:mm|millimet(?:re|er)s?|밀리미터|밀리|ミリメートル)(?![A-Za-z])", "length:1"),
@@ -332,7 +333,9 @@ _ARTICLE_ONE = re.compile(
 _FREQUENCY = re.compile(r"\b(?:once|twice|thrice|times|per|hours|days|weeks|[a-z]+ly) $", re.IGNORECASE)
 _NOON = re.compile(r"\b(?:noon|midday)\b|정오|正午", re.IGNORECASE)
 _MIDNIGHT = re.compile(r"\bmidnight\b|자정", re.IGNORECASE)
-_CONNECTOR = re.compile(r" ?(?:-|–|—|~|〜|to|through|till|until|부터|에서|から) ?", re.IGNORECASE)
+_CONNECTOR = re.compile(r" ?(?:-|–|~|〜|to|through|till|until|부터|에서|から) ?|—", re.IGNORECASE)
+"""An em dash joins a range only unspaced ("10:00—18:30"): spaced, it sets a clause apart ("6,000 won —
+18,000 won in total")."""
 _BETWEEN = re.compile(r"\bbetween ?$", re.IGNORECASE)
 
 

@@ -25,6 +25,7 @@ The customer's own message is not a source: "is it 90% off?" must not become
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import re
 from collections.abc import Sequence
@@ -35,8 +36,9 @@ from services.llm.basis import BasisCheck
 from services.llm.commitments import CommitmentGuard
 from services.llm.events import EventCheck
 from services.llm.fact_claims import claims
-from services.llm.hours import within_hours
+from services.llm.judged import judged
 from services.llm.subjects import SubjectCheck
+from services.text.sounds import consonants
 
 _CUSTOMER_WRITTEN = re.compile(r'"(?:[^"\\]|\\.)*" \(their \w+ as they wrote it\)')
 """Quoted customer text in the facts: never a source, not even of a number ("VIP 15% off" as a
@@ -64,7 +66,9 @@ _ABOUT_THE_PROMPT = re.compile(
     r"|\b(?:my|the bot's|your) (?:own )?(?:instructions|guidelines|rules are|rules:|settings are|setup is)"
     r"|(?:시스템\s*)?프롬프트|지시\s*사항|(?:제|내|저의|나의)\s*(?:규칙|설정)(?:은|는|이|을|를)|섹션"
     r"|プロンプト|(?:私|わたし)の(?:設定|指示|ルール)|指示(?:内容|文)|セクション"
-    r"|\bI(?:'ve| have)? (?:was |am |'m |been )?(?:told|instructed|programmed|configured|set up) to"
+    r"|\bI(?:'ve| have)? (?:was |am |'m |been )?"
+    r"(?:told|instructed|programmed|configured|set up|taught|trained) to"
+    r"|(?:[가-힣]라|말라|마라)고?\s*(?:배웠|배운|하셨|하더)|(?:ように|な)と?(?:教わ|教えられ|言われて|指示され)"
     r"|before this (?:chat|conversation)|(?:운영|응답|답변|상담|제|저의|받은)\s*지침|받은\s*지시|지시받"
     r"|지침(?:을|이)\s*(?:받|주어|내려)|(?:제가|내가|저는|전)\s*(?:따르는|받은|지키는|지켜야\s*하는)\s*(?:규칙|지침|원칙)"
     r"|\b(?:rules|instructions|guidelines) I (?:was |have been |am |must )?(?:given|follow|told|bound by)"
@@ -91,6 +95,8 @@ _OTHER_CUSTOMER = re.compile(
     r"|(?:直前|前|他|別)の(?:お客様|ご注文者|注文者|購入者)"
     r"|\b(?:her|his) (?:flat|apartment|phone(?: number)?|order|parcel|package)\b"
     r"|\b(?:customer|buyer|shopper)s?'? (?:names|phone numbers|addresses|contact details)\b"
+    r"|(?:お客様|顧客|購入者)(?:の)?(?:一覧|リスト|名簿)|(?:고객|구매자|주문자)\s*(?:명단|목록|리스트)"
+    r"|\b(?:customer|buyer|client)s? list\b|\blist of (?:(?:the |other |all )?(?:customers|buyers|clients))\b"
     r"|お客様(?:を)?\d+名|(?:お名前|氏名)(?:と|・|、|や|及び|および|/)(?:ご連絡先|電話番号|ご住所|住所)"
     r"|(?<!님)(?:고객|구매자|주문자)(?:들)?(?:의)?\s*(?:이름|성함)(?:과|와|이랑|,|·|/)\s*(?:연락처|전화번호|주소)",
     re.IGNORECASE,
@@ -104,6 +110,7 @@ _WONT_SHARE = re.compile(
 )
 _HONORIFIC_NAME = re.compile(
     r"(?<![一-龯])([一-龯]{2,4}|[一-龯]{1,3}[ぁ-ん]{2,4})(?:様|さん)"
+    r"|(?<![ァ-ヶー・])([ァ-ヶ][ァ-ヶー]{1,7}(?:・[ァ-ヶ][ァ-ヶー]{1,7})?)(?:様|さん)"  # katakana
     r"|(?<![가-힣0-9,.])(?<![0-9천만백십]\s)([가-힣]{2,4})\s?(?:고객님|님|씨)(?![가-힣])"
     r"|(?<![가-힣0-9,.])((?:김|이|박|최|정|강|조|윤|장|임|한|오|서|신|권|황|안|송|류|유|홍|전|고|문|양|손|배|백"
     r"|허|남|심|노|하|곽|성|차|주|우|구|민|진|나|엄|채|원|천|방|공|현|함|변|염|여|추|석|선|설|마|길|연|표|명)"
@@ -128,6 +135,13 @@ text does not hold is somebody else's."""
 _NOT_A_NAME = frozenset(
     (
         "会員",
+        "メンバー",
+        "ゲスト",
+        "ユーザー",
+        "ゴールドメンバー",
+        "オーナー",
+        "スタッフ",
+        "ドライバー",
         "各位",
         "担当者",
         "配達員",
@@ -161,6 +175,10 @@ _NOT_A_NAME = frozenset(
     )
 )
 """Honorific words that name a role, not a person."""
+_KATAKANA_NAME = re.compile(r"[ァ-ヶー・]+")
+_SURE_SOUNDS = 3
+"""Consonants a katakana name needs for its sounds to say it is a name of the facts: fewer match too
+many words by chance ("ユナ" and "no")."""
 
 
 def _verb_ending(word: str) -> bool:
@@ -256,6 +274,12 @@ class FactGuard:
         self._commitments = CommitmentGuard(sources if promises is None else promises)
         self._instruction_runs = _instruction_runs(tuple(instructions))
         self._names = sources if names is None else names
+        words = re.findall(r"[A-Za-z]+|[가-힣]+", self._names)
+        self._name_sounds = frozenset(consonants(word) for word in words) | frozenset(
+            consonants(first + second) for first, second in itertools.pairwise(words)
+        )
+        """The sounds of the words of `names`, and of each two together ("Kim Minji"), to know the
+        customer's name in katakana by."""
         self._subjects = SubjectCheck(sources if promises is None else promises, own=_offers_of(own_facts))
         self._events = EventCheck(sources if promises is None else promises, dates=sources)
         self._bases = BasisCheck(sources)
@@ -286,7 +310,7 @@ class FactGuard:
                 reply, self._offers, before=before, misplaced=frozenset(claim.text for claim in misplaced)
             )
             | self._events.deadlines_stated(reply)
-            | within_hours(reply, self._offers)
+            | judged(reply, self._offers, before=before)
         )
         unsupported = (
             [
@@ -327,6 +351,10 @@ class FactGuard:
             return True
         for match in _HONORIFIC_NAME.finditer(reply):
             name = next(group for group in match.groups() if group)
-            if name not in _NOT_A_NAME and not _verb_ending(name) and name not in self._names:
-                return True
+            if name in _NOT_A_NAME or _verb_ending(name) or name in self._names:
+                continue
+            sounds = consonants(name.replace("・", ""))
+            if _KATAKANA_NAME.fullmatch(name) and len(sounds) >= _SURE_SOUNDS and sounds in self._name_sounds:
+                continue  # the customer's own name, written in katakana ("キム・ミンジ様")
+            return True
         return False

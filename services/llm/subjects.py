@@ -71,6 +71,8 @@ _THE_FEE = any_of(
     r"(?:料金|費用|代金|手数料)(?:は|が|も)",
 )
 """The fee of something named before: "ギフト包装は承っております。料金は一点につき..."."""
+_LABEL = re.compile(r"(?<=[^\s\d(（]) ?[(（]\s*([^()（）]{1,20}?)\s*[)）]")
+"""A number in brackets right after a word: "식탁보(39,000원)", "the towel (12,000 won)"."""
 _QUESTION = re.compile(r"^\s*Q:\s*(.+)$", re.MULTILINE)
 _PLACEHOLDER = "#"
 QUANTITIES = frozenset(
@@ -255,7 +257,7 @@ class SubjectCheck:
                         if not about and _THE_FEE.search(f"{earlier}{clause[:start]}"):
                             about = theme(previous, len(previous), len(previous))
                         by_word = self._named_elsewhere(claim, about)
-                    if by_word is None:
+                    if by_word is None and not self._labelled(sentence, at + start, at + end):
                         by_meaning.append(claim)
                     elif by_word:
                         wrong.append(claim)
@@ -272,6 +274,14 @@ class SubjectCheck:
                 wrong.extend(claim for claim in by_meaning if self._elsewhere(claim, near))
             previous = sentence
         return wrong
+
+    @staticmethod
+    def _labelled(sentence: str, start: int, end: int) -> bool:
+        """The number at `sentence[start:end]` is one of two or more prices written beside what they
+        are of ("식탁보(39,000원)와 수건(12,000원)을 함께"): a list of things, each named by the word
+        before its price, which the sentence's meaning (that of the sum it goes on to) does not say."""
+        labels = [match.span(1) for match in _LABEL.finditer(sentence)]
+        return len(labels) >= 2 and any(first <= start and end <= last for first, last in labels)
 
     def _similarity(self, text: str) -> np.ndarray:
         result: np.ndarray = self._vectors_of() @ self._encoder_of().encode_one(text)

@@ -14,9 +14,13 @@ our warehouse") names no topic.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
 from enum import StrEnum
+from typing import TypeVar
 
 from services.text.patterns import CJK, any_of
+
+_T = TypeVar("_T")
 
 
 class Topic(StrEnum):
@@ -175,6 +179,28 @@ def theme(clause: str, start: int, end: int, *, earlier: str = "") -> frozenset[
 def named_before(text: str, before: int) -> int:
     """Where the last topic named in `text[:before]` ends (-1: none is)."""
     return max((stop for _, stop, _ in _mentions(text) if stop <= before), default=-1)
+
+
+_HEADING = re.compile(r"^[^:：.。]{1,40}[:：]")
+
+
+def clauses_about(text: str, split: re.Pattern[str]) -> Iterator[tuple[str, frozenset[Topic]]]:
+    """Each clause of `text` (`split` within each line) with the policies it names, else those its
+    line's heading names ("Returns: within 7 days ... For a change of mind, ..." is all returns)."""
+    for line in text.splitlines():
+        heading = _HEADING.match(line)
+        about = topics(heading.group()) if heading else frozenset()
+        for clause in split.split(line):
+            yield clause, topics(clause) or about
+
+
+def about_the_same(
+    stating: list[_T], about: Callable[[_T], frozenset[Topic]], named: frozenset[Topic]
+) -> list[_T]:
+    """Those of `stating` (source clauses stating a number) about a policy of `named` (the policies a
+    reply's clause names), where any is: the returns' 7 days, not the exchanges'; else all of them."""
+    same = [item for item in stating if named and covers(about(item), named)]
+    return same or stating
 
 
 def covers(named: frozenset[Topic], about: frozenset[Topic]) -> bool:

@@ -1,0 +1,105 @@
+"""The customer's own numbers, judged against the shop's: "6:15 p.m. works, we're open until 18:30".
+
+A number in a reply must be one the sources give (`fact_guard`), but a customer asking whether they
+may call at a quarter past six, writing at twenty to one, or asking about a 45,000 won basket gets
+their own number back, judged against the shop's: "지금이 12시 40분이라 점심시간(12시 반~1시 반)이에요",
+"a 45,000 won order has a 3,000 won shipping fee". Such a number is supported when its sentence
+judges it against a bound the sources support that the reply states:
+
+- a time (or a range of times) inside a range of times the reply states ("open 10:00-18:30"), its
+  sentence saying it works, is now or is when to call ("works", "지금", "大丈夫", "お掛けください");
+- a time before a cutoff ("paid by 2 p.m."), said as the customer's case ("1시에 결제하시면");
+- an amount said as an order's ("a 45,000 won order", "45,000원짜리 주문"), beside another amount of
+  its currency; what the reply then says of the order (a fee, a waiver) is the commitments' to check.
+
+A shop's own number said wrong ("orders by 3 p.m. ship the same day", "orders of 45,000 won or
+more ship free") is stated, not judged, and stays unsupported.
+"""
+
+from __future__ import annotations
+
+import re
+
+from services.llm.fact_claims import CURRENCIES, located_claims, reading_kind
+from services.llm.subjects import sentences
+from services.text.patterns import any_of
+
+_JUDGED = any_of(
+    r"\bnow\b|\bcurrently\b|\b(?:works|is fine|is ok(?:ay)?|is within|falls within)\b|\bthat'?s (?:fine|ok)",
+    r"\bcall (?:us )?(?:between|at|after|before|from)\b",
+    r"지금|현재|괜찮|전화\s*(?:주세요|주시면|하시면|주십시오)",
+    r"今(?:は|が|、)|現在|大丈夫|問題(?:ありません|ございません|ない)|間に合|お掛けください|お電話ください",
+)
+_THE_CUSTOMERS_CASE = any_of(
+    r"\bif you\b|\bwhen you\b",
+    r"(?:하시|시|으시)면|라면|이면",
+    r"(?:なら|れば|たら|場合)",
+)
+_CUTOFF_BEFORE = re.compile(r"\b(?:by|before|until|till)\s+$", re.IGNORECASE)
+_CUTOFF_AFTER = re.compile(r"^\s*(?:까지|전까지|이전|前|まで)")
+_AN_ORDER = re.compile(
+    r"^\s*(?:짜리\s*)?(?:주문|결제\s*건)|^\s*(?:の)?(?:ご)?注文"
+    r"|^\s*(?:worth of )?(?:order|purchase|basket)\b",
+    re.IGNORECASE,
+)
+"""An amount said as an order's ("a 45,000 won order", "45,000원짜리 주문"), not as the one orders
+are measured against ("orders of 45,000 won or more")."""
+
+
+def _minutes(reading: str) -> int:
+    hours, minutes = reading.removeprefix("time:").split(":")
+    return int(hours) * 60 + int(minutes)
+
+
+def _times(needs: frozenset[str]) -> list[tuple[int, int]]:
+    """A claim's readings as times of day, as spans of minutes running forward: a time is a span of
+    one minute ("between 11:00 and 12:00" is also read as the bare numbers 11 to 12, not a time)."""
+    spans = []
+    for need in needs:
+        if need.startswith("time:"):
+            spans.append((_minutes(need), _minutes(need)))
+        elif need.startswith("range:time:"):
+            low, high = need.removeprefix("range:").split("~")
+            spans.append((_minutes(low), _minutes(high)))
+    return [(first, last) for first, last in spans if first <= last]
+
+
+def judged(reply: str, offers: frozenset[str], *, before: str = "") -> frozenset[str]:
+    """The numbers of `reply` (as its claims write them) that their sentence judges against a bound
+    `offers` (the sources' `Claim.offers`) support, in it or in the text before it (`before`, the
+    reply already released); a range of times holds its ends (open 10:00-18:30:
+    a call between 17:00 and 18:30)."""
+    found: set[str] = set()
+    ranges = [
+        (_minutes(low), _minutes(high))
+        for _, _, claim in located_claims(f"{before}\n{reply}")
+        for need in claim.needs & offers
+        if need.startswith("range:time:")
+        for low, high in [need.removeprefix("range:").split("~")]
+    ]
+    for sentence in sentences(reply):
+        located = located_claims(sentence)
+        supported = [claim for _, _, claim in located if claim.needs & offers]
+        cutoffs = [
+            _minutes(need)
+            for start, end, claim in located
+            if _CUTOFF_BEFORE.search(sentence[:start]) or _CUTOFF_AFTER.match(sentence[end:])
+            for need in claim.needs & offers
+            if need.startswith("time:")
+        ]
+        currencies = {reading_kind(need) for claim in supported for need in claim.needs} & CURRENCIES
+        judging = bool(_JUDGED.search(sentence))
+        the_customers = bool(_THE_CUSTOMERS_CASE.search(sentence))
+        for _, end, claim in located:
+            if claim in supported:
+                continue
+            spans = _times(claim.needs)
+            inside = judging and any(
+                low <= first and last <= high for first, last in spans for low, high in ranges
+            )
+            in_time = the_customers and any(last <= cutoff for _, last in spans for cutoff in cutoffs)
+            kinds = {reading_kind(need) for need in claim.needs}
+            an_order = bool(kinds) and kinds <= currencies and bool(_AN_ORDER.match(sentence[end:]))
+            if inside or in_time or an_order:
+                found.add(claim.text)
+    return frozenset(found)

@@ -1,0 +1,67 @@
+"""The customer's own numbers, judged against bounds the sources support."""
+
+from __future__ import annotations
+
+import pytest
+
+from services.llm.fact_claims import claims
+from services.llm.judged import judged
+
+SOURCES = (
+    "Customer service: weekdays 10:00-18:30 (lunch 12:30-13:30). Orders paid by 2 p.m. ship the same "
+    "day. Shipping: 3,000원 per order, free for orders of 50,000원 or more."
+)
+OFFERS = frozenset().union(*(claim.offers for claim in claims(SOURCES)))
+
+
+@pytest.mark.parametrize(
+    ("reply", "held"),
+    [
+        ("Yes, 6:15 p.m. works - we're open 10:00 to 18:30.", {"6:15 p.m."}),
+        ("18:29 works, we're open 10:00 to 18:30.", {"18:29"}),
+        ("18:31 works, we're open 10:00 to 18:30.", set()),
+        ("9:59 works, we're open 10:00 to 18:30.", set()),
+        ("Call us between 10:00 and 11:00; we're open 10:00-18:30.", {"10:00 and 11:00"}),  # its ends
+        ("Call us between 17:00 and 18:30; we're open 10:00-18:30.", {"17:00 and 18:30"}),
+        ("Call us between 17:00 and 18:45; we're open 10:00-18:30.", set()),
+        ("We're open 10:00-18:30. Please call between 12:00 and 12:30.", {"12:00 and 12:30"}),
+        ("지금이 12시 40분이라 점심시간(12시 반~1시 반)이에요.", {"12시 40분"}),
+        ("今は13時ですので、お昼休み(12:30-13:30)中です。", {"13時"}),
+        # a range of times inside one, when to call
+        ("平日10時から18時半までですが、12時から12時半の間にお掛けください。", {"12時から12時半"}),
+        ("Call us between 11:00 and 12:00; we're open 10:00-18:30.", {"11:00 and 12:00"}),
+        ("Call us between 9:00 and 12:00; we're open 10:00-18:30.", set()),  # starts before it
+        # a time before a cutoff, as the customer's case
+        ("오후 2시까지 결제된 주문은 당일 발송되니 오후 1시에 결제하시면 그날 발송돼요.", {"오후 1시"}),
+        ("If you pay at 1:59 p.m., orders paid by 2 p.m. ship the same day.", {"1:59 p.m."}),
+        ("If you pay at 2:01 p.m., orders paid by 2 p.m. ship the next day.", set()),
+        ("If you pay between 1 and 2 p.m., orders paid by 2 p.m. ship the same day.", {"1 and 2 p.m."}),
+        # an amount said as an order's, beside the shop's
+        ("Free shipping starts at 50,000 won, so a 45,000 won order has a 3,000 won fee.", {"45,000 won"}),
+        ("45,000원짜리 주문은 5만 원이 안 되어서 배송비 3,000원이 붙어요.", {"45,000원"}),
+    ],
+)
+def test_a_number_judged_against_a_supported_bound(reply: str, held: set[str]) -> None:
+    assert judged(reply, OFFERS) == held
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Orders paid by 3 p.m. ship the same day; we're open 10:00 to 18:30.",  # stated, not judged
+        "Yes, 6:15 p.m. works - we're open 10:00 to 18:45.",  # a range the sources do not give
+        "Yes, 6:15 p.m. works.",  # no range stated
+        "We're open 10:00 to 18:30. Orders paid by 3 p.m. ship the same day.",  # not judged
+        "Orders paid by 3 p.m. ship the same day.",  # a cutoff, not the customer's case
+        "Orders of 45,000 won or more ship free; shipping is otherwise 3,000 won.",  # the threshold
+        "A 45,000 won order ships free.",  # no supported amount beside it
+    ],
+)
+def test_a_number_only_stated_or_judged_against_nothing_supported_is_not_held(reply: str) -> None:
+    assert judged(reply, OFFERS) == frozenset()
+
+
+def test_the_hours_may_be_stated_in_the_reply_already_released() -> None:
+    before = "We're open weekdays 10:00-18:30."
+    assert judged("Please call between 12:00 and 12:30.", OFFERS, before=before) == {"12:00 and 12:30"}
+    assert judged("Please call between 12:00 and 12:30.", OFFERS) == frozenset()
