@@ -65,3 +65,6 @@ def test_the_hours_may_be_stated_in_the_reply_already_released() -> None:
     before = "We're open weekdays 10:00-18:30."
     assert judged("Please call between 12:00 and 12:30.", OFFERS, before=before) == {"12:00 and 12:30"}
     assert judged("Please call between 12:00 and 12:30.", OFFERS) == frozenset()
+    before = "Orders paid by 2 p.m. ship the same day."
+    assert judged("If you pay at 1 p.m., it ships today.", OFFERS, before=before) == {"1 p.m."}
+    assert judged("If you pay at 1 p.m., it ships today.", OFFERS) == frozenset()

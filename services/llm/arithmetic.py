@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 
 from services.llm.fact_claims import CURRENCIES, Claim, claims
@@ -107,13 +107,20 @@ def _shares(amount: Decimal, percent: Decimal) -> set[Decimal]:
 
 
 def worked_out(
-    reply: str, offers: frozenset[str], *, before: str = "", misplaced: frozenset[str] = frozenset()
+    reply: str,
+    offers: frozenset[str],
+    *,
+    before: str = "",
+    misplaced: frozenset[str] = frozenset(),
+    named: Callable[[str], Iterable[str]] | None = None,
 ) -> frozenset[str]:
     """The amounts of `reply` (as its claims write them) worked out from supported ones; `offers`
     are the sources' (`Claim.offers`), `before` is the reply's text already released, whose
     amounts may be operands too; `misplaced`: amounts said of the wrong thing, which a difference
     is not taken from ("a 6,000 won Jeju surcharge on top of 3,000 won shipping, 9,000 won": the
-    return fee said of Jeju is not the difference of the mug's price and the shipping)."""
+    return fee said of Jeju is not the difference of the mug's price and the shipping); `named`:
+    the amounts the sources give for what a sentence names (readings), terms of its totals when the
+    reply states none of them ("the two towels plus the tablecloth, sixty-three thousand won")."""
     stated = claims(before) + claims(reply)
     supported: dict[str, set[Decimal]] = {}
     seen: dict[tuple[str, Decimal], int] = {}
@@ -136,6 +143,7 @@ def worked_out(
         for sentence in sentences(reply):
             counted = counts(sentence)
             found = claims(sentence)
+            unstated = _unstated(named(sentence) if named else (), seen)
             worked = set()
             for claim in found:
                 amount = _amount(claim)
@@ -146,10 +154,11 @@ def worked_out(
                 placed = {value for value in operands if (currency, value) not in wrong}
                 bases = given.get(currency, set())
                 times = {value: seen.get((currency, value), 1) for value in operands}
+                terms = {**times, **{value: 1 for value in unstated.get(currency, set()) - {amount_value}}}
                 if (
                     amount_value in doubled.get(currency, set())
                     or _works_out(amount_value, operands, placed, bases, counted, percentages)
-                    or _basket(amount_value, times, counted)
+                    or _basket(amount_value, terms, counted)
                 ):
                     worked.add(claim.text)
                     supported.setdefault(currency, set()).add(amount_value)
@@ -161,6 +170,17 @@ def worked_out(
         if not grown:
             break
     return frozenset(result)
+
+
+def _unstated(readings: Iterable[str], seen: dict[tuple[str, Decimal], int]) -> dict[str, set[Decimal]]:
+    """The amounts of `readings` the reply does not state (`seen`), per currency: a price stated
+    beside its product is that product's, not a second term ("the towel (12,000 won)")."""
+    found: dict[str, set[Decimal]] = {}
+    for reading in readings:
+        kind, _, value = reading.partition(":")
+        if (kind, Decimal(value)) not in seen:
+            found.setdefault(kind, set()).add(Decimal(value))
+    return found
 
 
 def _basket(value: Decimal, stated: dict[Decimal, int], counted: set[int]) -> bool:

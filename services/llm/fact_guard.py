@@ -307,7 +307,11 @@ class FactGuard:
         misplaced = self._subjects.misplaced(reply, before=before)
         derived = (
             worked_out(
-                reply, self._offers, before=before, misplaced=frozenset(claim.text for claim in misplaced)
+                reply,
+                self._offers,
+                before=before,
+                misplaced=frozenset(claim.text for claim in misplaced),
+                named=self._subjects.amounts_named,
             )
             | self._events.deadlines_stated(reply)
             | judged(reply, self._offers, before=before)

@@ -8,7 +8,8 @@ judges it against a bound the sources support that the reply states:
 
 - a time (or a range of times) inside a range of times the reply states ("open 10:00-18:30"), its
   sentence saying it works, is now or is when to call ("works", "지금", "大丈夫", "お掛けください");
-- a time before a cutoff ("paid by 2 p.m."), said as the customer's case ("1시에 결제하시면");
+- a time before a cutoff the reply states ("paid by 2 p.m."), said as the customer's case ("1시에
+  결제하시면");
 - an amount said as an order's ("a 45,000 won order", "45,000원짜리 주문"), beside another amount of
   its currency; what the reply then says of the order (a fee, a waiver) is the commitments' to check.
 
@@ -70,23 +71,21 @@ def judged(reply: str, offers: frozenset[str], *, before: str = "") -> frozenset
     reply already released); a range of times holds its ends (open 10:00-18:30:
     a call between 17:00 and 18:30)."""
     found: set[str] = set()
-    ranges = [
-        (_minutes(low), _minutes(high))
-        for _, _, claim in located_claims(f"{before}\n{reply}")
-        for need in claim.needs & offers
-        if need.startswith("range:time:")
-        for low, high in [need.removeprefix("range:").split("~")]
-    ]
+    ranges: list[tuple[int, int]] = []
+    cutoffs: list[int] = []
+    for sentence in sentences(f"{before}\n{reply}"):
+        for start, end, claim in located_claims(sentence):
+            for need in claim.needs & offers:
+                if need.startswith("range:time:"):
+                    low, high = need.removeprefix("range:").split("~")
+                    ranges.append((_minutes(low), _minutes(high)))
+                elif need.startswith("time:") and (
+                    _CUTOFF_BEFORE.search(sentence[:start]) or _CUTOFF_AFTER.match(sentence[end:])
+                ):
+                    cutoffs.append(_minutes(need))
     for sentence in sentences(reply):
         located = located_claims(sentence)
         supported = [claim for _, _, claim in located if claim.needs & offers]
-        cutoffs = [
-            _minutes(need)
-            for start, end, claim in located
-            if _CUTOFF_BEFORE.search(sentence[:start]) or _CUTOFF_AFTER.match(sentence[end:])
-            for need in claim.needs & offers
-            if need.startswith("time:")
-        ]
         currencies = {reading_kind(need) for claim in supported for need in claim.needs} & CURRENCIES
         judging = bool(_JUDGED.search(sentence))
         the_customers = bool(_THE_CUSTOMERS_CASE.search(sentence))

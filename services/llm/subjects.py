@@ -34,9 +34,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from services.llm.fact_claims import Claim, located_claims, prepare, reading_kind
+from services.llm.fact_claims import CURRENCIES, Claim, located_claims, prepare, reading_kind
 from services.llm.products import Mention, Product, catalogue, mentions, named_loosely, only_attributes
-from services.llm.topics import WEAK, Topic, covers, named_before, theme, topics
+from services.llm.topics import TITLE, WEAK, Topic, covers, named_before, theme, topics
 from services.text.patterns import CJK, any_of
 from services.understanding.encoder import SentenceEncoder, shared_encoder
 
@@ -73,6 +73,7 @@ _THE_FEE = any_of(
 """The fee of something named before: "ギフト包装は承っております。料金は一点につき..."."""
 _LABEL = re.compile(r"(?<=[^\s\d(（]) ?[(（]\s*([^()（）]{1,20}?)\s*[)）]")
 """A number in brackets right after a word: "식탁보(39,000원)", "the towel (12,000 won)"."""
+_THRESHOLD = re.compile(r"or more|and over|or over|\bover\b|\bfrom\b|이상|넘|以上|から", re.IGNORECASE)
 _QUESTION = re.compile(r"^\s*Q:\s*(.+)$", re.MULTILINE)
 _PLACEHOLDER = "#"
 QUANTITIES = frozenset(
@@ -176,9 +177,9 @@ class _Named:
     topics: frozenset[Topic]
     kinds: frozenset[str]
     values: frozenset[str]
-
-
-_TITLE = re.compile(r"^\s*(?:\d+[.)]\s*)?([^:：\n]{1,40})[:：]")
+    fee: bool
+    """Whether its amounts are what is charged, not an amount orders are measured against ("free for
+    orders of 50,000원 or more")."""
 
 
 @functools.lru_cache(maxsize=64)
@@ -189,7 +190,7 @@ def _named_of(sources: str) -> tuple[_Named, ...]:
     names none."""
     named: list[_Named] = []
     for question, line, sentence in _source_sentences(sources):
-        title = _TITLE.match(line)
+        title = TITLE.match(line)
         heading = title.group(1) if title else question
         for clause in _pieces(sentence, _CLAUSE):
             found = [claim for _, _, claim in located_claims(clause)]
@@ -197,7 +198,8 @@ def _named_of(sources: str) -> tuple[_Named, ...]:
             if needs:
                 about = topics(clause) or topics(sentence) or topics(heading)
                 offers = frozenset().union(*(claim.offers for claim in found))
-                named.append(_Named(about, frozenset(_families(needs)), offers))
+                fee = _THRESHOLD.search(clause) is None
+                named.append(_Named(about, frozenset(_families(needs)), offers, fee))
     return tuple(named)
 
 
@@ -274,6 +276,23 @@ class SubjectCheck:
                 wrong.extend(claim for claim in by_meaning if self._elsewhere(claim, near))
             previous = sentence
         return wrong
+
+    def amounts_named(self, sentence: str) -> list[str]:
+        """The amounts of money the sources give for what `sentence` names, as readings
+        (`Claim.needs`): the price of each product it names for certain, the fee of each policy it
+        names ("기본 배송비에 3,000원이 더 붙어서 총 6,000원": the shipping fee is 3,000원)."""
+        found = [
+            need
+            for mention in mentions(sentence, self._products)
+            if mention.sure
+            for need in mention.product.values
+            if reading_kind(need) in CURRENCIES
+        ]
+        about = topics(sentence)
+        for named in self._named:
+            if named.fee and named.topics and named.topics <= about:
+                found.extend(need for need in named.values if reading_kind(need) in CURRENCIES)
+        return found
 
     @staticmethod
     def _labelled(sentence: str, start: int, end: int) -> bool:

@@ -181,15 +181,16 @@ def named_before(text: str, before: int) -> int:
     return max((stop for _, stop, _ in _mentions(text) if stop <= before), default=-1)
 
 
-_HEADING = re.compile(r"^[^:：.。]{1,40}[:：]")
+TITLE = re.compile(r"^\s*(?:\d+[.)]\s*)?([^:：\n]{1,40})[:：]")
+"""A line's title: "3. Returns:", "Shipping fee:"."""
 
 
 def clauses_about(text: str, split: re.Pattern[str]) -> Iterator[tuple[str, frozenset[Topic]]]:
     """Each clause of `text` (`split` within each line) with the policies it names, else those its
-    line's heading names ("Returns: within 7 days ... For a change of mind, ..." is all returns)."""
+    line's title names ("3. Returns: within 7 days ... For a change of mind, ..." is all returns)."""
     for line in text.splitlines():
-        heading = _HEADING.match(line)
-        about = topics(heading.group()) if heading else frozenset()
+        title = TITLE.match(line)
+        about = topics(title.group(1)) if title else frozenset()
         for clause in split.split(line):
             yield clause, topics(clause) or about
 
