@@ -380,7 +380,14 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
             PASS,
         ),
     ],
+    "a total of the products a sentence names": [
+        ("So the two towels plus the tablecloth come to sixty-three thousand won.", PASS),
+        ("So the two towels plus the tablecloth come to 75,000 won.", FAIL),
+        ("The towel (12,000 won) costs 24,000 won.", FAIL),  # its stated price is not a second term
+    ],
     "a measure worked out": [
+        ("The ceramic mug holds 35 cl and costs 9,000 won.", PASS),
+        ("The ceramic mug holds 3.5 cl.", FAIL),
         ("The glass teapot holds 600 ml, which is 250 ml more than our 350 ml ceramic mug.", PASS),
         ("The teapot holds 250 ml.", FAIL),
     ],
@@ -472,3 +479,13 @@ def test_the_threshold_is_read_from_the_waiver_not_the_fee() -> None:
     guard = FactGuard.for_sources(facts="", faq_text=faq_text())
     assert guard.check("40,000원 주문이시면 배송비가 무료예요.").commitments == ("no charge for shipping",)
     assert guard.check("60,000원 주문이시면 배송비가 무료예요.").commitments == ()
+
+
+def test_a_total_of_amounts_worked_out_in_the_reply_already_released(guard: FactGuard) -> None:
+    before = (
+        "マグカップ2個（18,000ウォン）とバスタオル1枚（12,000ウォン）で合計30,000ウォンとなり、送料3,000ウォンに"
+        "済州島の追加料金3,000ウォンがかかり、送料は合計6,000ウォンです。"
+    )
+    assert guard.check("お支払い総額は36,000ウォンとなります。", before=before).ok
+    assert not guard.check("お支払い総額は37,000ウォンとなります。", before=before).ok
+    assert not guard.check("お支払い総額は36,000ウォンとなります。").ok

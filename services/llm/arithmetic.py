@@ -140,7 +140,9 @@ def worked_out(
     result: set[str] = set()
     while True:  # until a round works out nothing new: each round adds to a finite set of claims
         grown = False
-        for sentence in sentences(reply):
+        # the text already released too: what it worked out is an operand ("合計30,000ウォン ... 送料は
+        # 合計6,000ウォンです。お支払い総額は36,000ウォン")
+        for sentence in [*sentences(before), *sentences(reply)]:
             counted = counts(sentence)
             found = claims(sentence)
             unstated = _unstated(named(sentence) if named else (), seen)
@@ -169,7 +171,7 @@ def worked_out(
             result |= worked
         if not grown:
             break
-    return frozenset(result)
+    return frozenset(result) & {claim.text for claim in claims(reply)}
 
 
 def _unstated(readings: Iterable[str], seen: dict[tuple[str, Decimal], int]) -> dict[str, set[Decimal]]:
