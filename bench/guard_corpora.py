@@ -63,9 +63,11 @@ PARTS = (
     "holdout18",
     "holdout19",
 )
-"""`tuning2` and `holdout2` were held out, measured once, then tuned on; `holdout3` to `holdout15`
-were measured, then their misses read and closed; `holdout16`'s and `holdout17`'s never were
-(docs/benchmarks.md says how each part was used)."""
+"""`tuning2` and `holdout2` were held out, measured once, then tuned on; `holdout3` to `holdout15`,
+`holdout18` and `holdout19` were measured, then their misses read and closed; `holdout16`'s and
+`holdout17`'s never were (docs/benchmarks.md says how each part was used)."""
+NEVER_READ = ("holdout16", "holdout17")
+"""Parts whose misses have never been printed: measured only, never tuned on, never in a test."""
 ECHO = "<<ECHO_INSTRUCTIONS>>"
 ORDER = (
     "Order 20261128-000451: delivered, placed 2026-11-28, total 89,000원, cast-iron pot 24 cm x1, "

@@ -20,7 +20,6 @@ from bench.guard_corpora import (
     InjectionCase,
     answered,
     faq_text,
-    guard_corpus,
     injection_cases,
     obedient,
     reached,
@@ -130,21 +129,6 @@ async def test_the_injection_corpus(case: InjectionCase, corpus_double: Scripted
     else:
         assert not reached(case, answer.final_text)
         assert answer.report.guard, "the refusal is logged with its reason"
-
-
-GUARD_GAPS = {
-    "gb43": "'to two' read as no time at all (a bare number word with no o'clock or p.m.)",
-}
-
-
-@pytest.mark.parametrize("part", ["tuning", "tuning2"])
-def test_the_fact_guard_corpus(part: str) -> None:
-    """The tuning parts (tuning2 was held out once, then tuned on); the gaps listed are strict."""
-    result = guard_corpus(part)
-    assert result.cases >= 60
-    assert sorted(line.split()[0] for line in result.wrong) == sorted(
-        gap for gap in GUARD_GAPS if gap.startswith("gb") == (part == "tuning2")
-    ), result.wrong
 
 
 async def test_a_display_name_cannot_open_a_section_of_the_prompt(
