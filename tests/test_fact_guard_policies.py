@@ -384,6 +384,8 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("So the two towels plus the tablecloth come to sixty-three thousand won.", PASS),
         ("So the two towels plus the tablecloth come to 75,000 won.", FAIL),
         ("The towel (12,000 won) costs 24,000 won.", FAIL),  # its stated price is not a second term
+        ("A mug with gift wrapping comes to 11,000 won.", PASS),  # a policy's fee, named
+        ("A mug with gift wrapping comes to 12,000 won.", FAIL),
     ],
     "a measure worked out": [
         ("The ceramic mug holds 35 cl and costs 9,000 won.", PASS),

@@ -524,7 +524,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"언제든(?:지)?[^.!?]{0,12}반품",
             r"(?:반품|교환)\s*(?:기한|기간)(?:이|은)?\s*(?:적용되지\s*않|없)",
             r"期限(?:は|が)?(?:ございません|ありません|なし|無し|設けて(?:おりません|いません|ない))",
-            r"無期限|期限(?:は|が)?(?:無制限|撤廃)|무기한|기한\s*(?:이\s*)?무제한|\bindefinite(?:ly)?\b|\bunlimited\b",
+            r"無期限|期限(?:は|が)?(?:無制限|撤廃)|무기한|기한\s*(?:이\s*)?무제한",
             r"いつでも(?:ご)?返品",
             r"(?:reported|returned|exchanged|refunded|sent back) (?:at )?any ?time",
             r"(?:whenever|any ?time) (?:it )?suits you",

@@ -169,8 +169,8 @@ def _durations(text: str) -> list[Claim]:
 @functools.lru_cache(maxsize=64)
 def _anchored(sources: str) -> tuple[tuple[str, frozenset[str], frozenset[Event], frozenset[Topic]], ...]:
     """Each source clause stating a duration: its text, the readings it offers, the events it names
-    and the policies it is about, or its line's heading is ("Returns: within 7 days ... For a change of
-    mind ..." is all about returns)."""
+    and the policies it is about, or its line's title is ("3. Returns: within 7 days ... For a change
+    of mind ..." is all about returns)."""
     found = []
     for clause, about in clauses_about(prepare(sources), _CLAUSE):
         offers = frozenset().union(*(claim.offers for claim in _durations(clause)))

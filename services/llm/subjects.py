@@ -280,7 +280,7 @@ class SubjectCheck:
     def amounts_named(self, sentence: str) -> list[str]:
         """The amounts of money the sources give for what `sentence` names, as readings
         (`Claim.needs`): the price of each product it names for certain, the fee of each policy it
-        names ("기본 배송비에 3,000원이 더 붙어서 총 6,000원": the shipping fee is 3,000원)."""
+        names ("a mug with gift wrapping comes to 11,000 won": 9,000원 and 2,000원)."""
         found = [
             need
             for mention in mentions(sentence, self._products)
