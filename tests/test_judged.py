@@ -35,6 +35,7 @@ OFFERS = frozenset().union(*(claim.offers for claim in claims(SOURCES)))
         ("오후 2시까지 결제된 주문은 당일 발송되니 오후 1시에 결제하시면 그날 발송돼요.", {"오후 1시"}),
         ("If you pay at 1:59 p.m., orders paid by 2 p.m. ship the same day.", {"1:59 p.m."}),
         ("If you pay at 2:01 p.m., orders paid by 2 p.m. ship the next day.", set()),
+        ("오후 2시까지 결제된 주문은 당일 발송되니 3시에 결제하시면 그날 발송돼요.", set()),  # 15:00 too
         ("If you pay between 1 and 2 p.m., orders paid by 2 p.m. ship the same day.", {"1 and 2 p.m."}),
         # an amount said as an order's, beside the shop's
         ("Free shipping starts at 50,000 won, so a 45,000 won order has a 3,000 won fee.", {"45,000 won"}),
@@ -55,6 +56,7 @@ def test_a_number_judged_against_a_supported_bound(reply: str, held: set[str]) -
         "Orders paid by 3 p.m. ship the same day.",  # a cutoff, not the customer's case
         "Orders of 45,000 won or more ship free; shipping is otherwise 3,000 won.",  # the threshold
         "A 45,000 won order ships free.",  # no supported amount beside it
+        "If you pay 45,000 won by 2 p.m., it ships the same day.",  # an amount is no time
     ],
 )
 def test_a_number_only_stated_or_judged_against_nothing_supported_is_not_held(reply: str) -> None:

@@ -9,7 +9,7 @@ judges it against a bound the sources support that the reply states:
 - a time (or a range of times) inside a range of times the reply states ("open 10:00-18:30"), its
   sentence saying it works, is now or is when to call ("works", "지금", "大丈夫", "お掛けください");
 - a time before a cutoff the reply states ("paid by 2 p.m."), said as the customer's case ("1시에
-  결제하시면");
+  결제하시면"), however it is read (3시 may be 15:00);
 - an amount said as an order's ("a 45,000 won order", "45,000원짜리 주문"), beside another amount of
   its currency; what the reply then says of the order (a fee, a waiver) is the commitments' to check.
 
@@ -96,7 +96,12 @@ def judged(reply: str, offers: frozenset[str], *, before: str = "") -> frozenset
             inside = judging and any(
                 low <= first and last <= high for first, last in spans for low, high in ranges
             )
-            in_time = the_customers and any(last <= cutoff for _, last in spans for cutoff in cutoffs)
+            # every reading before it: "3시에 결제하시면" may be 15:00, after a 14:00 cutoff
+            in_time = (
+                the_customers
+                and bool(spans)
+                and any(all(last <= cutoff for _, last in spans) for cutoff in cutoffs)
+            )
             kinds = {reading_kind(need) for need in claim.needs}
             an_order = bool(kinds) and kinds <= currencies and bool(_AN_ORDER.match(sentence[end:]))
             if inside or in_time or an_order:
