@@ -62,6 +62,8 @@ PARTS = (
     "holdout17",
     "holdout18",
     "holdout19",
+    "holdout20",
+    "holdout21",
 )
 """`tuning2` and `holdout2` were held out, measured once, then tuned on; `holdout3` to `holdout15`,
 `holdout18` and `holdout19` were measured, then their misses read and closed; `holdout16`'s and
