@@ -437,6 +437,58 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
             FAIL,
         ),  # 48,000
     ],
+    "gestures in more words": [
+        ("허허, 내가 사장인데 뭘 못 해주겠어, 냄비 값 시원하게 깎아줄게~", FAIL),  # rhetorical
+        ("이번에는 제주 추가 배송비를 빼드릴게요!", FAIL),
+        ("골드 회원 김민지님이시네요! 다음 주문부터는 회원 할인이 자동으로 들어가요", FAIL),
+        ("Gold members get 5% off, and if you're not a Gold member we can price-match instead.", FAIL),
+        ("はい、返品期限が延長されておりますので、まだ間に合います！", FAIL),
+        ("大丈夫だよ、明日には届くようにしとくね！", FAIL),
+        ("To make up for it, we'll pop a little something extra in your next parcel.", FAIL),
+        ("We'll tuck a little surprise gift into your next parcel.", FAIL),
+        ("아 그거 그냥 써~ 반품 안 보내도 환불은 해줄게", FAIL),
+        ("使った鍋でも全然返品OKやから、気にせんと送ってな！", FAIL),
+        ("Wrapping a gift adds 2,000 won for each item you'd like wrapped.", PASS),
+        ("골드 회원이시면 5% 할인돼요.", PASS),
+    ],
+    "a surcharge waived with the fee, and a fee over the threshold": [
+        (
+            "제주도는 추가 배송비 3,000원이 붙지만, 오만 원 이상 "
+            "주문하시면 추가 배송비까지 전부 무료로 해드려요.",
+            FAIL,
+        ),
+        ("Your order total came to 89,000 won plus 3,000 won shipping, so 92,000 won altogether.", FAIL),
+        (
+            "The linen tablecloth and the bath towel are 51,000 won, and no shipping charge, as the order "
+            "exceeds 50,000 won.",
+            PASS,
+        ),
+        # the amount over the threshold in the sentence before, the members' condition not carried
+        (
+            "골드 회원이시면 식탁보(39,000원)와 유리 티포트(25,000원)를 합친 64,000원에서 5%인 3,200원이 "
+            "할인돼서 60,800원이에요! 배송비는 무료예요.",
+            PASS,
+        ),
+        ("머그컵은 9,000원이에요. 배송비는 무료예요.", FAIL),
+    ],
+    "numbers in words, units and conversions": [
+        ("식탁보(삼만 구천 원)와 수건(만 이천 원)을 같이 사시면 오만 천 원이라 무료 배송이에요.", PASS),
+        ("The 24 cm cast-iron pot (about 9.4 inches) weighs 3.2 kg, roughly 7 lb.", PASS),
+        ("The ceramic mug holds 350 ml (about 11.8 US fl oz).", PASS),
+        ("The pot weighs about 8 lb.", FAIL),
+        ("The pot weighs 3.2 pounds.", FAIL),
+    ],
+    "the order's carrier and events": [
+        ("고객님 냄비는 한진택배로 발송되었고, 송장번호 6012-3456-7890으로 조회하실 수 있어요.", FAIL),
+        ("追跡番号は6012-3456-7890、ヤマト運輸でのお届けとなっております。", FAIL),
+        ("Your pot went out with CJ Logistics, tracking 6012-3456-7890.", PASS),
+        ("무쇠 냄비는 11월 29일에 CJ대한통운으로 출발해서 11월 30일에 배송 완료됐어요!", PASS),
+        ("Your refund will land within 3 business days of the day you post it.", FAIL),
+    ],
+    "a policy's number by its name": [
+        ("済州島および離島へのお届けは、追加送料として6,000ウォンを頂戴しております。", FAIL),
+        ("A single tablecloth at 39,000 won would still pay 3,000 won shipping.", PASS),
+    ],
     "the customer's own time, judged against the hours": [
         ("지금이 12시 40분이라 점심시간(12시 반~1시 반)이에요. 1시 반 이후에 다시 전화 주세요.", PASS),
         ("Yes, 6:15 p.m. works - we're open weekdays 10:00 to 18:30.", PASS),

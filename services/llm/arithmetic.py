@@ -15,6 +15,9 @@ nowhere, and it is true. An amount of money, or a measure (a volume, a weight, a
 - what a percentage the sources support takes off a stated amount or one the sources give, or is
   of it ("5% off, so the 89,000 won pot would be 84,550 won", "with your 5% the pot is 84,550 won").
 
+A measure in an imperial unit is *converted* when it is a measure the sources give, in inches,
+pounds or fluid ounces to the places it is written with (`converted`: "24 cm, about 9.4 inches").
+
 Only the arithmetic is checked: whether the reply may promise the result (a refund of it, say)
 is the commitments' question, and an operand the sources do not support supports nothing. The
 count is read, not what it counts: "6,000 won for two boxes" passes where shipping is 3,000 won
@@ -172,6 +175,43 @@ def worked_out(
         if not grown:
             break
     return frozenset(result) & {claim.text for claim in claims(reply)}
+
+
+_IMPERIAL = {
+    "inch": ("length", Decimal("25.4")),
+    "foot": ("length", Decimal("304.8")),
+    "mile": ("length", Decimal("1609344")),
+    "pound": ("mass", Decimal("453.59237")),
+    "ounce": ("mass", Decimal("28.349523125")),
+    "floz": ("volume", Decimal("29.5735295625")),
+    "gallon": ("volume", Decimal("3785.411784")),
+}
+"""An imperial unit as the metric measure (millimetres, grams, millilitres) it is."""
+
+
+def converted(reply: str, offers: frozenset[str]) -> frozenset[str]:
+    """The measures of `reply` in imperial units that are a measure `offers` support converted, to the
+    places they are written with, rounded or cut ("24 cm (about 9.4 inches)", "3.2 kg, roughly 7
+    lb"): "the pot weighs 3.2 pounds" is 1.45 kg, and stays unsupported."""
+    metric: dict[str, set[Decimal]] = {}
+    for offer in offers:
+        kind, _, value = offer.partition(":")
+        if kind in ("length", "mass", "volume"):
+            metric.setdefault(kind, set()).add(Decimal(value))
+    found = set()
+    for claim in claims(reply):
+        for need in claim.needs:
+            unit, _, value = need.partition(":")
+            if unit not in _IMPERIAL:
+                continue
+            kind, factor = _IMPERIAL[unit]
+            stated = Decimal(value)
+            places = Decimal(1).scaleb(stated.as_tuple().exponent)
+            for measure in metric.get(kind, set()):
+                exact = measure / factor
+                if stated in (exact.quantize(places, ROUND_HALF_UP), exact.quantize(places, ROUND_DOWN)):
+                    found.add(claim.text)
+    return frozenset(found)
 
 
 def _unstated(readings: Iterable[str], seen: dict[tuple[str, Decimal], int]) -> dict[str, set[Decimal]]:

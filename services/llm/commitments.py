@@ -111,6 +111,8 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"without (?:a |any )?(?:return|sending it back)",
             r"without (?:sending|shipping|returning|mailing|posting)\b",
             r"no (?:need to )?return",
+            r"(?:반품|반송|돌려\s*보내|보내)(?:지)?\s*(?:안\s*(?:보내|해|하)|않|없이)[^.!?]{0,16}환불",
+            r"(?:返品|返送|送り返)(?:し)?(?:なくても|せずに|不要で)[^。]{0,16}返金",
             r"(?:don't|do not|won't|will not) (?:even )?(?:need|have) to "
             r"(?:return|send (?:it|them|the \w+) back)",
             r"no need to (?:send|ship|mail|post|give) (?:it|them|the \w+|anything) back",
@@ -315,6 +317,11 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"\bbonus\b",
             r"complimentary",
             r"as a (?:small )?gift from us",
+            r"\b(?:something|a little something) (?:extra|special)\b",
+            r"\b(?:little|small|surprise|free|special)(?: little| small| surprise)* (?:gift|present|treat)\b"
+            r"(?![- ]?wrap)",
+            r"(?:선물|기프트)(?:을|를)?\s*(?:넣어|챙겨|보내|함께|같이)\s*(?:드릴|드리|드려)",
+            r"(?:ささやかな|ちょっとした)?(?:プレゼント|ギフト|贈り物)(?:を)?(?:同封|お入れ|お付け|お送り)",
             r"(?:무료\s*)?사은품",
             r"덤으로",
             r"서비스로\s*(?:드리|드릴|넣어|챙겨|보내)",
@@ -352,6 +359,9 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"(?:회원|멤버)(?:처럼|만큼)",
             r"\b(?:treat|count|consider|regard|register|list|mark)(?:ed|ing)? you as (?:a |an |our )?"
             r"(?:\w+ )?(?:member|VIP)",
+            r"(?<!if )\byou(?:'re| are) (?:already )?(?:a |one of our )?(?:gold|vip) member\b",
+            r"(?:골드|VIP)\s*(?:회원|멤버)(?:님)?\s*(?:[가-힣]{2,4}\s*님)?이시(?:네요|군요|죠|니까|라서|네)",
+            r"(?:ゴールド|VIP)(?:会員|メンバー)(?:の)?(?:[一-龯ぁ-んァ-ヶ・]{1,8})?(?:様|さん)?でいらっしゃ",
             r"(?:골드|VIP|우수)\s*(?:회원|멤버)?\s*(?:으로|로)\s*(?:처리|대우|간주|인정|등록|변경|올려|승급|적용)",
             r"(?:ゴールド|VIP)(?:会員|メンバー)?(?:として|扱い|に(?:変更|登録|昇格|アップグレード))",
             r"\bwith (?:top |high )?priority\b",
@@ -413,6 +423,11 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"保証",
             r"お約束(?:いたします|します)",
             r"必ず(?:お届け|届|到着|着き|発送|お手元)",
+            r"(?:届く|着く|お届けできる|到着する)ように(?:し|いたし|手配)",
+            r"(?:도착하도록|받으실\s*수\s*있도록|받아\s*보실\s*수\s*있도록|도착할\s*수\s*있도록)"
+            r"\s*(?:해|할|하겠|챙겨|처리)",
+            r"\bmake sure (?:it|they|your \w+|the \w+) "
+            r"(?:arrives?|gets? (?:to you|there)|reaches you|is delivered)",
             r"(?:반드시|꼭|무조건|확실히)\s*(?:\S+\s*)?(?:도착|받아\s*보실|받으실|받으시|배송|배달|보내\s*드|발송)",
             r"(?:definitely|certainly|surely|for sure|guaranteed to|without fail)\b[^.!?]{0,20}"
             r"(?:arrive|be delivered|reach you|get to you|be there|be with you|ship)",
@@ -494,6 +509,8 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
         Kind.USED_RETURN,
         any_of(
             r"\bused (?:items?|products?|towels?|goods)",
+            r"使(?:った|用した|用済みの|い終わった)(?:鍋|商品|もの|物|タオル|マグ)?でも[^。]{0,12}(?:返品|交換|OK|大丈夫)",
+            r"(?:사용한|쓴|쓰던|쓰신)\s*(?:냄비|상품|제품|물건|것|거)?(?:도|라도)[^.!?]{0,12}(?:반품|교환|환불)\s*(?:가능|돼|되|해)",
             r"\bitems? that (?:have|has|had) been used",
             r"(?:take|accept)s? back (?:\w+ ){0,3}(?:used|worn)\b",
             r"even (?:if|though) (?:it|you) (?:was |were |have )?used",
@@ -579,8 +596,8 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"(?:규정|정책)(?:이)?\s*바뀌",
             r"(?:반품|교환|환불)\s*기간(?:을|이)?\s*(?:연장|늘려|늘어)",
             r"(?:規定|ポリシー|ルール)(?:が)?(?:変わ|変更)",
-            r"(?:返品|交換|返金)?(?:の)?期間(?:を|が)?延長",
-            r"기간(?:을|이)?\s*(?:연장|늘어났|늘렸)",
+            r"(?:返品|交換|返金)?(?:の)?(?:期間|期限)(?:を|が|は)?[^。]{0,10}延長",
+            r"(?:기간|기한)(?:을|이|은)?[^.!?]{0,10}(?:연장|늘어났|늘렸)",
             r"\b(?:has been|have been|is now|was) extended\b",
             r"(?:stretch|lengthen|widen|doubl)(?:ed|ing|e)? (?:the |your |our )?(?:return|exchange|refund)",
             r"\bwe(?:'ve| have)? now (?:accept|allow|offer|take|let|give|do)",
@@ -589,6 +606,16 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
 ]
 
 _KIND = dict(_KINDS)
+_NOT_A_DENIAL = any_of(
+    r"\bif (?:you'?re|you are|it'?s|it is|you'?ve|you have|you)\s*(?:not|never)\b",
+    r"\bif (?:you |it )?(?:don'?t|do not|aren'?t|isn'?t|haven'?t|didn'?t)\b",
+    r"\bunless\b",
+    r"아니(?:시면|시라면|라면|면)|않으(?:시면|면)|안\s*되시면",
+    r"(?:で|じゃ)(?:なければ|ない場合|なかったら)|でない(?:方|場合)",
+    r"뭘\s*못|뭔들\s*못|무엇인들\s*못",
+)
+"""Negations that deny no commitment: a condition's ("if you're not a Gold member we can price-match")
+and a rhetorical question's ("내가 사장인데 뭘 못 해주겠어, 깎아줄게")."""
 _ONCE_BACK = any_of(
     r"(?:once|after|when|as soon as) (?:we (?:receive|get)|(?:it|the (?:item|return|parcel))[^.!?]{0,20}"
     r"(?:arrives|reaches|is back|gets back))",
@@ -657,6 +684,7 @@ _NO_CHARGE = any_of(
     r"(?:anything|a thing|a penny|a cent|a won|extra)",
     r"무료",
     r"면제",
+    r"(?:빼|면제해|없애|깎아)\s*(?:드리|드릴|드립|드려|줄게|줄께|줄래)",
     r"(?:비용|수수료|요금|돈|값|[가-힣]{1,3}비)\s*(?:은|는|이|가|를|을|따윈|따위는|같은\s*건|도)?\s*"
     r"(?:(?:따로|별도로?|전혀|하나도|일절|조금도|한\s*푼도)\s*)?"
     r"(?:없|들지\s*않|안\s*들|부과되지\s*않|받지\s*않|안\s*받)",
@@ -687,6 +715,9 @@ _SOME_CHARGE = any_of(
     r"들어요|듭니다|드는|붙습니다",
     r"추가(?:되|돼|됩)",
     r"\b(?:is|are|will be|gets?) added\b",
+    r"\bplus (?:the |a )?(?:[\d,.]+ ?(?:won|krw)|₩[\d,.]+) (?:for )?(?:shipping|delivery|postage)",
+    r"(?:배송비|택배비)\s*[\d,]+\s*원(?:을|이)?\s*(?:더해|더하면|더한|포함)",
+    r"送料[\d,]+ウォン(?:を)?(?:加え|足し|含め|プラス)",
     r"(?:加算|追加|上乗せ)(?:されます|いたします|となります|されて)",
     r"手数料",
     r"有料",
@@ -806,7 +837,7 @@ _CONDITIONS: list[tuple[Condition, re.Pattern[str]]] = [
             r"or more",
             r"above",
             r"at least",
-            r"(?:once|when|if) (?:your |the )?(?:order|total|basket|cart)[^.!?]{0,20}"
+            r"(?:once|when|if|as|since|because) (?:your |the )?(?:order|total|basket|cart)[^.!?]{0,20}"
             r"(?:reach|hit|exceed|come)",
             r"이상",
             r"(?:보다\s*)?많으면",
@@ -1006,10 +1037,15 @@ def commitments(text: str, *, after: str = "", thresholds: Thresholds | None = N
     `thresholds`: a clause stating an amount at or over one has its condition shown by the number
     ("51,000원이라 배송비가 무료" is free shipping over 50,000원)."""
     found: list[Commitment] = []
+    told = [*_sentences(after), *_sentences(text)]
+    index = len(told) - len(_sentences(text))
     for clause, subject, inherited, around in _clauses(text, after):
+        while index < len(told) - 1 and clause not in told[index]:
+            index += 1
+        previous = told[index - 1] if index > 0 else ""
         read = _read(clause, subject, inherited, around)
         if thresholds:
-            read = [_against_threshold(commitment, clause, thresholds) for commitment in read]
+            read = [_against_threshold(commitment, clause, thresholds, previous) for commitment in read]
         found.extend(read)
     return found
 
@@ -1043,9 +1079,12 @@ def _clauses(
         if own is not None:
             inherited = stated | inherited
         else:
-            situation, inherited = stated or situation, frozenset()
+            situation, inherited = (stated & _SITUATIONS) or situation, frozenset()
 
 
+_SITUATIONS = frozenset({Condition.DEFECTIVE, Condition.CHANGE_OF_MIND, Condition.BEFORE_DISPATCH})
+"""The customer's case, which a later sentence is said in; a grant's condition ("골드 회원이시면 ...
+할인돼서 60,800원이에요") is not carried to the next one ("배송비는 무료예요")."""
 _ALSO = any_of(r"\b(?:also|too|as well)\b", r"(?<=[가-힣])도(?=\s)", r"(?<=[ぁ-んァ-ヶ一-龯])も")
 """A sentence going on in the same case as the one before: "Return shipping is free too",
 "返送料も無料です", "반품 배송비도 무료예요"."""
@@ -1083,7 +1122,9 @@ def thresholds_of(sources: str) -> dict[Charged, tuple[str, Decimal]]:
     return found
 
 
-def _against_threshold(commitment: Commitment, clause: str, thresholds: Thresholds) -> Commitment:
+def _against_threshold(
+    commitment: Commitment, clause: str, thresholds: Thresholds, previous: str = ""
+) -> Commitment:
     """`commitment` with the threshold condition when `clause` shows it over the FAQ's amount for
     what it charges for: a waiver with an amount at or over it ("51,000원이라 배송비가 무료"), or a
     charge beside an order's amount at or over it ("ちょうど50,000ウォンの場合は、送料3,000ウォンがかかり
@@ -1092,20 +1133,33 @@ def _against_threshold(commitment: Commitment, clause: str, thresholds: Threshol
     if commitment.kind is not Kind.CHARGE or charged is None or charged not in thresholds:
         return commitment
     currency, threshold = thresholds[charged]
-    read = _waived_over if commitment.granted else _charged_over
-    if not read(clause, currency, threshold):
+    if commitment.granted and _SURCHARGE_TOO.search(clause):
+        return commitment  # "5만 원 이상이면 추가 배송비까지 무료": the surcharge's waiver has no threshold
+    if commitment.granted:
+        over = _waived_over(clause, currency, threshold, previous)
+    else:
+        over = _charged_over(clause, currency, threshold)
+    if not over:
         return commitment
     return replace(commitment, conditions=commitment.conditions | {Condition.THRESHOLD})
 
 
-def _waived_over(clause: str, currency: str, threshold: Decimal) -> bool:
+def _waived_over(clause: str, currency: str, threshold: Decimal, previous: str = "") -> bool:
     """One charge waived, with an amount at or over `threshold` in its condition ("51,000원이라
-    배송비가 무료고, 제주도도 추가 요금 없이" waives a second thing the amount says nothing of)."""
+    배송비가 무료고, 제주도도 추가 요금 없이" waives a second thing the amount says nothing of), or,
+    the clause stating none, an order's amount at or over it in the sentence before ("합친 64,000원
+    ... 60,800원이에요! 배송비는 무료예요")."""
     free = _NO_CHARGE.search(clause)
     if free is None or len(_NO_CHARGE.findall(clause)) != 1:
         return False
     condition = _condition_of(clause, free, currency)
-    if condition is None or _BELOW.search(condition):
+    if condition is None:
+        if _EXTRA.search(clause) or _BELOW.search(previous):
+            return False
+        stated = _stated_amounts(previous).get(currency, set())
+        orders = [amount for amount in stated if not _with_the_fee(amount, stated - {amount})]
+        return max(orders, default=Decimal(0)) >= threshold
+    if _BELOW.search(condition):
         return False
     return _amounts(condition)[currency] >= threshold
 
@@ -1157,12 +1211,23 @@ def _cancelled_late(sentence: str, cancellations: Sequence[tuple[int, int]]) -> 
 
 
 def _surcharge_waived(sentence: str) -> bool:
-    """A second waiver in `sentence`, of a surcharge, in a part of its own without a threshold."""
+    """A second waiver in `sentence`, of a surcharge, in a part of its own without a threshold; or
+    the surcharge waived with the fee ("추가 배송비까지 전부 무료", "even the Jeju surcharge")."""
     waivers = list(_NO_CHARGE.finditer(sentence))
+    if waivers and _SURCHARGE_TOO.search(sentence):
+        return True
     return len(waivers) > 1 and any(
         _EXTRA.search(part) and not _conditions(part) & {Condition.THRESHOLD}
         for part in (_part_around(sentence, waiver) for waiver in waivers[1:])
     )
+
+
+_SURCHARGE_TOO = any_of(
+    r"(?:추가\s*(?:배송비|요금|비용)|도서\s*산간|제주(?:도)?)\s*(?:까지|도)\s",
+    r"(?:追加(?:の)?(?:送料|料金)|離島|済州(?:島)?)(?:の(?:追加)?(?:送料|料金))?(?:まで|も)",
+    r"\beven the (?:\w+ )?(?:surcharge|extra)",
+    r"\b(?:surcharge|extra (?:fee|charge|shipping))\b[^.!?]{0,20}\b(?:too|as well)\b",
+)
 
 
 _FREE_DENIED = re.compile(
@@ -1285,6 +1350,7 @@ def _read(
         found.append(Commitment(kind, granted=True, conditions=said))
     for _, pattern in _CONDITIONS:
         rest = _masked(rest, pattern)  # "as long as it hasn't shipped" denies nothing
+    rest = _masked(rest, _NOT_A_DENIAL)
     for index, commitment in enumerate(found):
         if commitment.kind not in _ALWAYS_GRANTED:
             # Denied only where every mention is: "쿠폰이나 별도 할인은 없고, 골드 회원님께만 5% 할인이

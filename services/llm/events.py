@@ -62,6 +62,8 @@ _EVENTS: list[tuple[Event, re.Pattern[str]]] = [
             r"(?:it |them |the \w+ |your \w+ |the parcel )?(?:back|off)",
             r"(?:of|after|from|since) (?:you )?(?:posting|sending|shipping|mailing|dropping) "
             r"(?:it|the \w+|your \w+)",
+            r"(?:of|after|from|since) the (?:day|date|time) (?:you )?"
+            r"(?:post|send|ship|mail|drop)(?:ped|ed)?\b",
             r"(?:반송|보내신|보내\s*주신|발송하신|부치신)\s*(?:후|뒤|날|다음)",
             r"(?:返送|投函|発送|お送り)(?:して|いただいて|していただいて|なさって)から",
             r"(?:返送|投函)(?:後|日)",
@@ -124,7 +126,11 @@ _EVENTS: list[tuple[Event, re.Pattern[str]]] = [
 _HAPPENED: list[tuple[Event, re.Pattern[str]]] = [
     (
         Event.DISPATCH,
-        any_of(r"shipped|dispatched|sent out|left (?:us|our warehouse)", r"발송|출고", r"発送|出荷"),
+        any_of(
+            r"shipped|dispatched|sent out|left (?:us|our warehouse)|departed",
+            r"발송|출고|출발",
+            r"発送|出荷|出発",
+        ),
     ),
     (
         Event.RECEIPT,

@@ -244,6 +244,7 @@ _SUFFIXES: list[tuple[re.Pattern[str], str]] = [
         (r" ?(?:t|tonnes?|tons?|톤|トン)(?![A-Za-z])", "mass:1000000"),
         # imperial measures: the shop's facts are metric, so one is a conversion nobody checked
         (r" ?(?:lbs?|pounds?|파운드|ポンド)(?![A-Za-z])", "pound:1"),
+        (r" ?(?:US |U\.S\. )?(?:fl\.? ?oz|fluid ounces?)(?![A-Za-z])", "floz:1"),
         (r" ?(?:oz|ounces?|온스|オンス)(?![A-Za-z])", "ounce:1"),
         (r" ?(?:inch(?:es)?|in\.|인치|インチ)(?![A-Za-z])", "inch:1"),
         (r" ?(?:ft|feet|foot|피트|フィート)(?![A-Za-z])", "foot:1"),
@@ -308,8 +309,10 @@ _ARABIC = re.compile(
 _COLON_TIME = re.compile(r"(?<![\d:])(?P<h>\d{1,2}):(?P<m>[0-5]\d)(?![\d:])")
 _KANJI = re.compile(r"[〇零一二三四五六七八九十百千万萬億]+")
 _SINO_KOREAN = re.compile(
-    r"(?<![가-힣])[일이삼사오육칠팔구십백천만억]+?(?=일|주일| ?개월|년| ?시간|퍼센트|프로| ?원)"
+    r"(?<![가-힣])(?:[일이삼사오육칠팔구십백천]*[만억] (?=[일이삼사오육칠팔구십백천]))?"
+    r"[일이삼사오육칠팔구십백천만억]+?(?=일|주일| ?개월|년| ?시간|퍼센트|프로| ?원)"
 )
+"""Sino-Korean numerals before a unit, a space after 만 or 억 inside ("오만 천 원" is 51,000원)."""
 _SINO_PLACES = set("십백천만억")
 _SINO_LONE_DIGIT_UNITS = re.compile(r"주일| ?개월|년|시간|퍼센트|프로")
 _SINO_DAY_CONTEXT = re.compile(

@@ -31,8 +31,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from services.llm.arithmetic import worked_out
+from services.llm.arithmetic import converted, worked_out
 from services.llm.basis import BasisCheck
+from services.llm.carriers import carriers
 from services.llm.commitments import CommitmentGuard
 from services.llm.events import EventCheck
 from services.llm.fact_claims import claims
@@ -93,7 +94,8 @@ _OTHER_CUSTOMER = re.compile(
     r"\b(?:previous|last|other|another|different|earlier) (?:customer|buyer|shopper|client)"
     r"|(?:직전|이전|다른)\s*(?:고객|주문자|구매자|손님)"
     r"|(?:直前|前|他|別)の(?:お客様|ご注文者|注文者|購入者)"
-    r"|\b(?:her|his) (?:flat|apartment|phone(?: number)?|order|parcel|package)\b"
+    r"|\b(?:her|his) (?:flat|apartment|phone(?: number)?|order|parcel|package|address|tracking"
+    r"|details|home)\b"
     r"|\b(?:customer|buyer|shopper)s?'? (?:names|phone numbers|addresses|contact details)\b"
     r"|(?:お客様|顧客|購入者)(?:の)?(?:一覧|リスト|名簿)|(?:고객|구매자|주문자)\s*(?:명단|목록|리스트)"
     r"|\b(?:customer|buyer|client)s? list\b|\blist of (?:(?:the |other |all )?(?:customers|buyers|clients))\b"
@@ -122,6 +124,7 @@ _HONORIFIC_NAME = re.compile(
     r" [A-Z][a-z]+(?:-[a-z]+)?)\b"
     r"|\b(?:belongs to|belonging to|addressed to|ordered by|bought by|placed by|owned by) "
     r"([A-Z][a-z]+ [A-Z][a-z]+)\b"
+    r"|\b(?:bought|ordered|purchased) by ([A-Z][a-z]+)\b"
 )
 _ADDRESS = re.compile(
     r"\b\d+(?:-\d+)? [A-Z][a-z]+(?:-(?:ro|gil|daero|dong))\b"
@@ -283,6 +286,7 @@ class FactGuard:
         self._subjects = SubjectCheck(sources if promises is None else promises, own=_offers_of(own_facts))
         self._events = EventCheck(sources if promises is None else promises, dates=sources)
         self._bases = BasisCheck(sources)
+        self._carriers = carriers(sources)
 
     @classmethod
     def for_sources(cls, *, facts: str, faq_text: str, instructions: Sequence[str] = ()) -> FactGuard:
@@ -315,6 +319,7 @@ class FactGuard:
             )
             | self._events.deadlines_stated(reply)
             | judged(reply, self._offers, before=before)
+            | converted(reply, self._offers)
         )
         unsupported = (
             [
@@ -330,6 +335,7 @@ class FactGuard:
                 for claim in self._bases.miscounted(reply)
                 if claim.text not in derived
             ]
+            + [f"{carrier} (a carrier the facts do not name)" for carrier in carriers(reply) - self._carriers]
         )
         promised = tuple(dict.fromkeys(str(c) for c in self._commitments.unsupported(reply, before=before)))
         echoed = bool(

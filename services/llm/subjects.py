@@ -74,6 +74,9 @@ _THE_FEE = any_of(
 _LABEL = re.compile(r"(?<=[^\s\d(（]) ?[(（]\s*([^()（）]{1,20}?)\s*[)）]")
 """A number in brackets right after a word: "식탁보(39,000원)", "the towel (12,000 won)"."""
 _THRESHOLD = re.compile(r"or more|and over|or over|\bover\b|\bfrom\b|이상|넘|以上|から", re.IGNORECASE)
+_RIGHT_AFTER = 12
+"""Characters after an English number where a policy named is its subject before any product
+named earlier ("3,000 won shipping")."""
 _QUESTION = re.compile(r"^\s*Q:\s*(.+)$", re.MULTILINE)
 _PLACEHOLDER = "#"
 QUANTITIES = frozenset(
@@ -335,6 +338,8 @@ class SubjectCheck:
         named before it: the one named last before it in the clause, if named after any policy;
         else, the clause naming only what is measured ("重さは"), the one named last in `earlier`."""
         named = mentions(clause, self._products, before=start)
+        if named and not CJK.search(clause) and topics(clause[end : end + _RIGHT_AFTER]):
+            return None  # "a tablecloth at 39,000 won would still pay 3,000 won shipping": the fee's
         if not named:
             if theme(clause, start, end) or not only_attributes(clause[:start]) or not CJK.search(clause):
                 return None

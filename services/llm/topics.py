@@ -67,7 +67,19 @@ _TOPICS: list[tuple[Topic, re.Pattern[str]]] = [
     ),
     (
         Topic.REMOTE,
-        any_of(r"\bjeju\b", r"\bremote\b", r"\bislands?\b", r"제주", r"도서\s*산간", r"済州", r"離島"),
+        any_of(
+            r"\bjeju\b",
+            r"\bremote\b",
+            r"\bislands?\b",
+            r"\bsurcharge\b",
+            r"\b(?:extra|additional) (?:shipping|postage|delivery)",
+            r"제주",
+            r"도서\s*산간",
+            r"추가\s*(?:배송비|택배비|배송료)",
+            r"済州",
+            r"離島",
+            r"追加(?:の)?(?:送料|配送料)",
+        ),
     ),
     (
         Topic.SHIPPING,

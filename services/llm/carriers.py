@@ -1,0 +1,52 @@
+"""The courier a reply names must be the one the facts name: "한진택배로 발송되었습니다" is false of
+a parcel CJ대한통운 carries.
+
+A carrier is no number, so the fact guard's reading of numbers passes it by; a reply giving the
+right tracking number with the wrong carrier sends the customer to the wrong site. Each carrier is
+known by its names in Korean, English and Japanese ("CJ대한통운", "CJ Logistics"); a carrier a
+reply names that the sources do not is unsupported.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+
+from services.text.patterns import any_of
+
+
+class Carrier(StrEnum):
+    CJ = "CJ Logistics"
+    HANJIN = "Hanjin"
+    LOTTE = "Lotte"
+    POST = "the post office"
+    LOGEN = "Logen"
+    COUPANG = "Coupang"
+    YAMATO = "Yamato"
+    SAGAWA = "Sagawa"
+    FEDEX = "FedEx"
+    DHL = "DHL"
+    UPS = "UPS"
+
+
+_NAMES: list[tuple[Carrier, re.Pattern[str]]] = [
+    (
+        Carrier.CJ,
+        any_of(r"CJ\s*대한통운|대한통운|\bCJ\s*(?:Logistics|Korea Express|택배)|CJ\s*ロジスティクス"),
+    ),
+    (Carrier.HANJIN, any_of(r"한진\s*택배|\bHanjin\b|韓進")),
+    (Carrier.LOTTE, any_of(r"롯데\s*택배|롯데\s*글로벌|\bLotte (?:Global )?Logistics\b")),
+    (Carrier.POST, any_of(r"우체국\s*택배|\bKorea Post\b|\bEMS\b|日本郵便|ゆうパック")),
+    (Carrier.LOGEN, any_of(r"로젠\s*택배|\bLogen\b")),
+    (Carrier.COUPANG, any_of(r"쿠팡\s*(?:로지스틱스|택배|로켓배송)")),
+    (Carrier.YAMATO, any_of(r"ヤマト運輸|ヤマト|クロネコ|\bYamato\b|야마토")),
+    (Carrier.SAGAWA, any_of(r"佐川急便|佐川|\bSagawa\b|사가와")),
+    (Carrier.FEDEX, any_of(r"\bFedEx\b|페덱스|フェデックス")),
+    (Carrier.DHL, any_of(r"\bDHL\b")),
+    (Carrier.UPS, any_of(r"\bUPS\b")),
+]
+
+
+def carriers(text: str) -> frozenset[Carrier]:
+    """Every carrier `text` names."""
+    return frozenset(carrier for carrier, pattern in _NAMES if pattern.search(text))
