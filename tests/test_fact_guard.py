@@ -910,8 +910,10 @@ HOME_FAQ = (
         ("包装料はいただきません。", False, "a fee waived in keigo"),
         ("包装料なんていらないよ。", False, "a fee waived casually"),
         ("If it arrived damaged, refunds are not possible.", False, "a denial of what the FAQ grants"),
-        ("The enamel kettle weighs 3 lb.", False, "pounds the facts never gave"),
-        ("The enamel kettle is 8 inches wide.", False, "inches the facts never gave"),
+        ("The enamel kettle weighs 3 lb.", False, "1.2 kg is 2.65 lb"),
+        ("The enamel kettle is 8 inches wide.", False, "20 cm is 7.87 inches"),
+        ("The enamel kettle weighs about 2.6 lb.", True, "1.2 kg in pounds, to the place written"),
+        ("The enamel kettle is 7.9 inches wide.", True, "20 cm in inches, to the place written"),
         ("It went to 12 Hangang-ro, Yongsan-gu.", False, "an address the facts do not hold"),
         ("서울시 마포구 연남동으로 배송되었습니다.", False, "an address in Korean"),
         (

@@ -189,10 +189,16 @@ _IMPERIAL = {
 """An imperial unit as the metric measure (millimetres, grams, millilitres) it is."""
 
 
+CONVERSION_SLACK = Decimal("0.01")
+"""How far a whole number of imperial units may be from the measure converted: "roughly 7 lb" is
+3.2 kg (7.05 lb), "3 lb" is not 1.2 kg (2.65 lb) nor "8 inches" 20 cm (7.87)."""
+
+
 def converted(reply: str, offers: frozenset[str]) -> frozenset[str]:
-    """The measures of `reply` in imperial units that are a measure `offers` support converted, to the
-    places they are written with, rounded or cut ("24 cm (about 9.4 inches)", "3.2 kg, roughly 7
-    lb"): "the pot weighs 3.2 pounds" is 1.45 kg, and stays unsupported."""
+    """The measures of `reply` in imperial units that are a measure `offers` support converted: to
+    the decimal places they are written with, or, written whole, within `CONVERSION_SLACK` of it
+    ("24 cm (about 9.4 inches)", "3.2 kg, roughly 7 lb"); "the pot weighs 3.2 pounds" is 1.45 kg,
+    and stays unsupported."""
     metric: dict[str, set[Decimal]] = {}
     for offer in offers:
         kind, _, value = offer.partition(":")
@@ -206,12 +212,19 @@ def converted(reply: str, offers: frozenset[str]) -> frozenset[str]:
                 continue
             kind, factor = _IMPERIAL[unit]
             stated = Decimal(value)
-            places = Decimal(1).scaleb(stated.as_tuple().exponent)
             for measure in metric.get(kind, set()):
-                exact = measure / factor
-                if stated in (exact.quantize(places, ROUND_HALF_UP), exact.quantize(places, ROUND_DOWN)):
+                if _converts_to(measure / factor, stated):
                     found.add(claim.text)
     return frozenset(found)
+
+
+def _converts_to(exact: Decimal, stated: Decimal) -> bool:
+    exponent = stated.as_tuple().exponent
+    places = -exponent if isinstance(exponent, int) else 0
+    if places > 0:
+        quantum = Decimal(1).scaleb(-places)
+        return stated in (exact.quantize(quantum, ROUND_HALF_UP), exact.quantize(quantum, ROUND_DOWN))
+    return abs(stated - exact) <= exact * CONVERSION_SLACK
 
 
 def _unstated(readings: Iterable[str], seen: dict[tuple[str, Decimal], int]) -> dict[str, set[Decimal]]:
