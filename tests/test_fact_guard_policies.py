@@ -485,6 +485,13 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("무쇠 냄비는 11월 29일에 CJ대한통운으로 출발해서 11월 30일에 배송 완료됐어요!", PASS),
         ("Your refund will land within 3 business days of the day you post it.", FAIL),
     ],
+    "a product named in a native word": [
+        ("냄비는 0.8kg이에요.", FAIL),  # the tablecloth's weight
+        ("鍋は0.8kgです。", FAIL),
+        ("수건은 9,000원이에요.", FAIL),  # the mug's price
+        ("주문하신 무쇠 냄비는 무게 3,200g, 용량 4리터예요.", PASS),  # 무게 (weight) names no mug
+        ("식탁보+유리 티포트 = 64,000원.", PASS),
+    ],
     "a policy's number by its name": [
         ("済州島および離島へのお届けは、追加送料として6,000ウォンを頂戴しております。", FAIL),
         ("A single tablecloth at 39,000 won would still pay 3,000 won shipping.", PASS),

@@ -51,8 +51,10 @@ def named(text: str) -> list[tuple[str, bool]]:
         ("マグカップ", [("Ceramic mug", True)]),
         ("바스타월이랑 티포트", [("Cotton bath towel", True), ("Glass teapot", True)]),
         ("머그컵은", [("Ceramic mug", False)]),  # two sounds in Hangul: may confirm, not condemn
-        ("무게는", [("Ceramic mug", False)]),  # ... as "무게" (weight) sounds like "mug" too
-        ("냄비와 수건", []),  # native words are not read
+        ("무게는", []),  # what is measured names nothing, though "무게" (weight) sounds like "mug"
+        ("냄비와 수건", [("Cast-iron pot", True), ("Cotton bath towel", True)]),  # native words
+        ("鍋とテーブル掛け", [("Cast-iron pot", True), ("Linen tablecloth", True)]),
+        ("유리 주전자", [("Glass teapot", True)]),  # no kettle in the catalogue: the teapot
         ("the potato", []),
     ],
 )

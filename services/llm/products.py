@@ -8,8 +8,8 @@ towel": "コットンのバスタオルは ... 重さは0.8kg" (the tablecloth's
 was taken for the teapot's. A loanword keeps the consonants of the word it borrows
 (`services.text.sounds`), so here a product is named by a Latin word that is its name's last word
 (its head: "pot" of "cast-iron pot"), or by a Hangul or katakana word that sounds like its name's
-last words ("바스타월" is "bath towel", "머그컵" a mug). Names in native words (냄비, 鍋) are not
-read here and stay with the encoder.
+last words ("바스타월" is "bath towel", "머그컵" a mug), or by a native Korean or Japanese word for
+homeware (`NATIVE_NAMES`: 냄비 and 鍋 are a pot, 식탁보 a tablecloth).
 """
 
 from __future__ import annotations
@@ -28,6 +28,42 @@ _LINE = re.compile(r"^\s*[-*•·]\s*(?P<name>[^\d,:;()（）]{2,40}?)\s*(?=[\d,
 _WORD = re.compile(r"[A-Za-z]+|[\uac00-\ud7a3]+|[\u30a1-\u30fa\u30fc]+")
 """A word of a reply: a run of Latin letters, of Hangul or of katakana."""
 _KATAKANA = re.compile(r"[\u30a1-\u30fa]")
+NATIVE_NAMES: dict[str, tuple[str, ...]] = {
+    "식탁보": ("tablecloth",),
+    "테이블보": ("tablecloth",),
+    "냄비": ("pot",),
+    "무쇠솥": ("pot",),
+    "솥": ("pot",),
+    "수건": ("towel",),
+    "찻주전자": ("teapot",),
+    "주전자": ("kettle", "teapot"),
+    "찻잔": ("cup",),
+    "접시": ("plate",),
+    "그릇": ("bowl",),
+    "담요": ("blanket",),
+    "베개": ("pillow",),
+    "鍋": ("pot",),
+    "急須": ("teapot",),
+    "やかん": ("kettle",),
+    "薬缶": ("kettle",),
+    "湯呑": ("cup",),
+    "皿": ("plate",),
+    "茶碗": ("bowl",),
+    "毛布": ("blanket",),
+    "枕": ("pillow",),
+    "テーブル掛け": ("tablecloth",),
+}
+"""Homeware named in native Korean or Japanese words, by the English heads a catalogue names it with
+(the first the catalogue has: a "주전자" is a kettle, or else the teapot): "냄비는 3.2kg", "鍋は4L"."""
+_NATIVE_KANJI = re.compile(
+    "|".join(
+        sorted(
+            (name for name in NATIVE_NAMES if not name[0].isascii() and not "가" <= name[0] <= "힣"),
+            key=len,
+            reverse=True,
+        )
+    )
+)
 MIN_SOUNDS = 2
 """A name's sound shorter than this ("PS" is two) names nothing by itself in Hangul or katakana."""
 SURE_HANGUL = 3
@@ -106,12 +142,22 @@ def mentions(text: str, products: tuple[Product, ...], *, before: int | None = N
     apart: "tea pot") that is a name's head, or a Hangul or katakana word sounding like it."""
     end = len(text) if before is None else before
     words = [match for match in _WORD.finditer(text) if match.end() <= end]
-    found: list[Mention] = []
+    found: list[Mention] = [
+        Mention(match.end(), product, True)
+        for match in _NATIVE_KANJI.finditer(text, 0, end)
+        if (product := _natively(match.group(), products)) is not None
+    ]
     index = 0
     while index < len(words):
         word = words[index]
+        native = next((name for name in NATIVE_NAMES if word.group().startswith(name)), None)
+        if native is not None and (product := _natively(native, products)) is not None:
+            found.append(Mention(word.start() + len(native), product, True))
+            index += 1
+            continue
         if not word.group().isascii():
-            sounded = _by_sound(word.group(), products)
+            # what is measured names nothing: "무게" (weight) sounds like "mug"
+            sounded = None if only_attributes(word.group()) else _by_sound(word.group(), products)
             if sounded is not None:
                 sure = _KATAKANA.match(word.group()) is not None or sounded[1] >= SURE_HANGUL
                 found.append(Mention(word.end(), sounded[0], sure))
@@ -126,7 +172,15 @@ def mentions(text: str, products: tuple[Product, ...], *, before: int | None = N
         if (product := _by_head([word.group()], products)) is not None:
             found.append(Mention(word.end(), product, True))
         index += 1
-    return found
+    return sorted(found, key=lambda mention: mention.end)
+
+
+def _natively(name: str, products: tuple[Product, ...]) -> Product | None:
+    """The product a native word names: the first of its heads the catalogue has."""
+    for head in NATIVE_NAMES[name]:
+        if (product := _by_head([head], products)) is not None:
+            return product
+    return None
 
 
 _ATTRIBUTES = re.compile(
