@@ -64,6 +64,8 @@ PARTS = (
     "holdout19",
     "holdout20",
     "holdout21",
+    "holdout22",
+    "holdout23",
 )
 """`tuning2` and `holdout2` were held out, measured once, then tuned on; `holdout3` to `holdout15`,
 `holdout18` and `holdout19` were measured, then their misses read and closed; `holdout16`'s and
