@@ -53,11 +53,14 @@ def prompt(engine: LocalEngine, question: str) -> list[int]:
     return engine.render_chat([{"role": "system", "content": system}, {"role": "user", "content": question}])
 
 
-async def scored(server: LocalOpenAIServer, ids: list[int], needed_from: int, *, top: int = 1) -> Any:
-    """The local server's `echo` + `logprobs` answer for `ids`, log-probabilities from `needed_from` on."""
+async def scored(server: LocalOpenAIServer, ids: list[int], needed_from: int, *, top: int | None = 1) -> Any:
+    """The local server's `echo` + `logprobs` answer for `ids`, log-probabilities from `needed_from` on
+    (`top`: None leaves the count out)."""
     import aiohttp
 
-    body = {"model": "local", "prompt": ids, "echo": True, "logprobs": top, "max_tokens": 1}
+    body: dict[str, Any] = {"model": "local", "prompt": ids, "echo": True, "max_tokens": 1}
+    if top is not None:
+        body["logprobs"] = top
     body["prompt_logprobs_from"] = needed_from
     async with (
         aiohttp.ClientSession() as session,
@@ -245,6 +248,16 @@ async def test_a_prompt_that_differs_midway_is_scored_from_the_difference_on(
         engine.forward([engine.eos] * len(tokens), 0, all_logits=False)
     await scored(server, tokens, len(tokens) - 1, top=3)
     assert (await scored(server, changed, len(changed) - 1, top=3))["top_logprobs"] == alone
+
+
+async def test_an_echo_without_a_count_of_alternatives_gives_the_likeliest_one(
+    engine: LocalEngine, server: LocalOpenAIServer
+) -> None:
+    tokens = prompt(engine, QUESTIONS[0])[:24]
+    rows = [row for row in (await scored(server, tokens, len(tokens) - 2, top=None))["top_logprobs"] if row]
+    assert rows and all(len(row) == 1 for row in rows)
+    three = [row for row in (await scored(server, tokens, len(tokens) - 2, top=3))["top_logprobs"] if row]
+    assert all(len(row) == 3 for row in three)
 
 
 async def test_scoring_a_prompt_again_evaluates_only_its_last_position(

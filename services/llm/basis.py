@@ -1,7 +1,8 @@
 """An amount is counted per something: the basis must be the one the sources give it.
 
 "Gift wrapping: 2,000원 per item" and "shipping: 3,000원 per order" state what each amount is
-counted per; "gift wrapping is 2,000 won per order" gets the amount right and the bill wrong. Each
+counted per; "gift wrapping is 2,000 won per order" gets the amount right and the bill wrong, and
+"편도 배송비 6천 원" (one way) the return's 6,000원 round trip. Each
 amount of money the sources state with a basis beside it (per item, per order) is kept with that
 basis; a reply's amount stated with a basis is checked against them: if the sources give this
 amount only with other bases, it is counted per the wrong thing. An amount the sources state with
@@ -17,6 +18,7 @@ import re
 from enum import StrEnum
 
 from services.llm.fact_claims import CURRENCIES, Claim, located_claims, prepare, reading_kind
+from services.llm.subjects import sentences
 from services.llm.topics import Topic, about_the_same, clauses_about, topics
 from services.text.patterns import any_of
 
@@ -24,6 +26,8 @@ from services.text.patterns import any_of
 class Basis(StrEnum):
     ITEM = "item"
     ORDER = "order"
+    ROUND_TRIP = "round trip"
+    ONE_WAY = "one way"
 
 
 _BASES: list[tuple[Basis, re.Pattern[str]]] = [
@@ -49,8 +53,11 @@ _BASES: list[tuple[Basis, re.Pattern[str]]] = [
             r"\b(?:for )?each (?:order|purchase|parcel|shipment|delivery)\b",
             r"(?:주문|결제|배송)\s*(?:1\s*건|한\s*건)?\s*(?:당|마다)",
             r"(?:ご)?(?:1)?(?:注文|回の注文)(?:につき|あたり|ごと)",
+            r"(?:ご)?注文\s*(?:1|一)\s*件(?:につき|あたり|ごと)",
         ),
     ),
+    (Basis.ROUND_TRIP, any_of(r"\bround[- ]trip\b|\bboth ways\b|\bthere and back\b", r"왕복", r"往復")),
+    (Basis.ONE_WAY, any_of(r"\bone[- ]way\b|\beach way\b|\bper (?:direction|leg)\b", r"편도", r"片道")),
 ]
 REACH = 16
 """Characters either side of an amount where its basis is read."""
@@ -86,12 +93,15 @@ class BasisCheck:
     def miscounted(self, reply: str) -> list[Claim]:
         """The reply's amounts stated per another thing than the sources state them per."""
         wrong = []
-        for clause in _CLAUSE.split(prepare(reply)):
-            for claim, bases in _amounts(clause):
-                if len(bases) != 1:
-                    continue
-                stating = [(named, about) for offers, named, about in self._amounts if claim.needs & offers]
-                given = [named for named, _ in about_the_same(stating, lambda item: item[1], topics(clause))]
-                if given and all(given) and not any(bases <= named for named in given):
-                    wrong.append(claim)
+        for sentence in sentences(prepare(reply)):
+            # the policies its sentence names: "返品の場合、片道送料6,000ウォン" is the return's shipping
+            about = topics(sentence)
+            for clause in _CLAUSE.split(sentence):
+                for claim, bases in _amounts(clause):
+                    if len(bases) != 1:
+                        continue
+                    stating = [(named, of) for offers, named, of in self._amounts if claim.needs & offers]
+                    given = [named for named, _ in about_the_same(stating, lambda item: item[1], about)]
+                    if given and all(given) and not any(bases <= named for named in given):
+                        wrong.append(claim)
         return wrong

@@ -111,6 +111,8 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"without (?:a |any )?(?:return|sending it back)",
             r"without (?:sending|shipping|returning|mailing|posting)\b",
             r"no (?:need to )?return",
+            r"(?:ご)?(?:返送|返品)(?:は|も)?(?:不要|必要(?:ございません|ありません|ない))",
+            r"(?:반송|반품)(?:은|는|도)?\s*(?:필요\s*없|안\s*하셔도)",
             r"(?:반품|반송|돌려\s*보내|보내)(?:지)?\s*(?:안\s*(?:보내|해|하)|않|없이)[^.!?]{0,16}환불",
             r"(?:返品|返送|送り返)(?:し)?(?:なくても|せずに|不要で)[^。]{0,16}返金",
             r"(?:don't|do not|won't|will not) (?:even )?(?:need|have) to "
@@ -444,12 +446,17 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"|get (?:it|them|your \w+)|receive (?:it|them|your \w+)|have (?:it|them|your \w+))"
             r"[^.!?]{0,16}\b(?:today|tonight|(?:on )?the same day|same[- ]day)\b",
             r"\bsame[- ]day (?:delivery|arrival)",
+            r"\b(?:arrives?|arriving|delivered|reach(?:es)? you) (?:on )?the same day\b",
         ),
     ),
     (
         Kind.SHOP_DECIDES,
         any_of(
             r"(?:we|the shop|the store|our team|our staff)(?:'ll| will| shall)? (?:decide|choose|determine)",
+            r"(?:교환|환불|반품)(?:으로|로)?만\s*(?:처리|가능|진행|해\s*드|도와)",
+            r"(?:交換|返金|返品)(?:のみ|だけ)(?:の|で|と|と(?:なり|させて))",
+            r"\bonly (?:offer |send |give )?(?:you )?(?:as |with )?an? (?:replacement|refund)\b",
+            r"\b(?:replacement|refund) only\b",
             r"(?:at|is) our discretion",
             r"(?:저희|당사|쇼핑몰|매장|본사)\s*(?:가|에서|측에서|쪽에서)[^.!?]{0,30}(?:(?:판단|결정|선택)(?:해|하여|합니다|하겠)|정해)",
             r"(?:当店|弊社|当社|こちら)(?:で|が|にて|側で)(?:\S{0,4})?(?:判断|決定|決め|選択)",
@@ -485,6 +492,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"(?:approved|processed|issued|applied|waived|arranged|refunded|credited|granted)",
             r"\b(?:is|are) (?:now )?approved",
             r"\bapprove\b",
+            r"\b(?:have|has|'ve) approved\b",
             r"승인해\s*(?:드리|드릴|드립)",
             r"承認(?:いたします|します)",
             r"\bI(?:'ve| have) (?:approved|processed|issued|applied|waived|arranged|refunded|credited)",
@@ -722,7 +730,7 @@ _SOME_CHARGE = any_of(
     r"手数料",
     r"有料",
     r"負担",
-    r"かかります|かかる|頂戴|いただきます|申し受け",
+    r"かかります|かかる|かかって(?:おり|い)|頂戴|いただきます|申し受け",
     r"ご請求",
 )
 _CHARGED: list[tuple[Charged, re.Pattern[str]]] = [
@@ -782,7 +790,7 @@ _EXCEPT = any_of(
     r"외의",
     r"제외하고",
     r"그\s*외|이외|밖의",
-    r"ほかに|他に|以外|他の|その他",
+    r"ほかに|他に|以外|他の|ほかの|その他",
     r"\bother\b",
     r"다른",
 )
@@ -797,6 +805,7 @@ _CONDITIONS: list[tuple[Condition, re.Pattern[str]]] = [
             r"faulty",
             r"broken",
             r"wrong item",
+            r"잘못된\s*(?:상품|물건|제품)",
             r"(?:sent|sending|send|shipped|shipping|delivered|received|got) "
             r"(?:you |out )?(?:the |a |an )?wrong",
             r"誤った",
@@ -1169,9 +1178,7 @@ _EXTRA = any_of(
     r"additional",
     r"surcharge",
     r"추가(?!\s*(?:되|돼|됩))",
-    r"별도",
     r"追加(?!(?:され|いたし|となり))",
-    r"別途",
     r"離島",
     r"제주",
     r"jeju",
@@ -1336,7 +1343,9 @@ def _read(
         conditions -= {Condition.THRESHOLD}
         inherited -= {Condition.THRESHOLD}
         said -= {Condition.THRESHOLD}
-    denied_under = frozenset() if _EXCEPT.search(sentence) else said
+    # a denial is said in the customer's case the sentences before told of: "파손된 상품은 ... 교환해
+    # 드립니다. 환불은 불가합니다" denies the refund the FAQ gives for damaged items
+    denied_under = frozenset() if _EXCEPT.search(sentence) else said | (inherited & _SITUATIONS)
     found: list[Commitment] = []
     spans: dict[Kind, list[tuple[int, int]]] = {}
     rest = sentence
@@ -1384,7 +1393,10 @@ def _read(
     if free or charge:
         own = _charged_near(sentence, free or charge)
         charged = own or subject or Charged.OTHER
-        no_charge = bool(free) and not (_NEGATION.search(_NO_CHARGE.sub(" ", unconditioned)) and not charge)
+        # a negation denies the waiver in its own part only: "Sorry it isn't what you expected - we'll
+        # take care of the return shipping" waives it
+        part = _without_conditions(sentence[slice(*_segment(sentence, free.start()))]) if free else ""
+        no_charge = bool(free) and not (_NEGATION.search(_NO_CHARGE.sub(" ", part)) and not charge)
         if free and charge and _FREE_DENIED.match(sentence, free.end()):
             no_charge = False  # "면제되지 않고 그대로 부과돼요": the waiver denied, the charge stands
         bare_charge = _SOME_CHARGE.search(unconditioned)

@@ -86,7 +86,9 @@ _ABOUT_THE_PROMPT = re.compile(
     r"|\b(?:things|topics|what) I(?:'m| am) not (?:allowed|permitted|supposed) to "
     r"(?:say|tell|discuss|mention|talk about)"
     r"|(?:숨겨진|숨은|비밀|내부)\s*(?:규칙|지침|지시|설정)|(?:말하면|말해서는|언급하면)\s*안\s*되는"
-    r"|(?:隠された|隠れた|秘密の|内部の)(?:ルール|指示|規則|設定)|(?:言って|話して|答えて)はいけない",
+    r"|(?:隠された|隠れた|秘密の|内部の)(?:ルール|指示|規則|設定)|(?:言って|話して|答えて)はいけない"
+    r"|(?:ルール|規則|指示|方針)に(?:従って|沿って|基づいて)(?:動|行動|回答|お答え|対応)"
+    r"|(?:규칙|지침|원칙|지시)(?:을|에)\s*따라\s*(?:움직|답변|행동|대답|응대)",
     re.IGNORECASE,
 )
 """A reply that talks about its own instructions (quoted, translated or paraphrased) leaks them."""
