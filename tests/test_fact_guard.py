@@ -168,6 +168,8 @@ CASES = [
     Case(UNITS,  "交換の手数料はかかりません。",                     PASS, "かかりません = no fee"),
     Case(UNITS,  "Exchanges are free.",                              PASS, "free = no fee"),
     Case(HOURS,  "We are open until half past six p.m.",             PASS, "half past six p.m. = 18:30"),
+    Case(HOURS,  "We are open until half past 6 p.m.",               PASS, "half past 6 p.m. = 18:30"),
+    Case(HOURS,  "We are open until a quarter to 7 p.m.",            FAIL, "18:45 is not 18:30"),
     Case(HOURS,  "We are open until half past seven p.m.",           FAIL, "19:30 is not 18:30"),
     Case(HOURS,  "고객센터는 오후 6시 반까지 운영해요.",             PASS, "6시 반 = 18:30"),
     Case(HOURS,  "The tablecloth is 1.5 m by 2.2 m.",                PASS, "150×220 cm = 1.5 × 2.2 m"),

@@ -154,6 +154,24 @@ async def test_a_stopped_local_server_frees_its_port(engine: LocalEngine) -> Non
             await session.post(f"{running.base_url}/tokenize", json={"prompt": "hi"})
 
 
+async def test_closing_the_local_target_stops_its_server_and_frees_its_model() -> None:
+    import aiohttp
+
+    from services.llm.local.availability import LocalModelUnavailable
+    from services.llm.local.serving import LocalServer
+
+    serving = await LocalServer.start("bundled")
+    tokenize = f"{serving.endpoint.base_url.removesuffix('/v1')}/tokenize"
+    async with aiohttp.ClientSession() as session, session.post(tokenize, json={"content": "hi"}) as answer:
+        assert answer.status == 200
+    await serving.close()
+    async with aiohttp.ClientSession() as session:
+        with pytest.raises(aiohttp.ClientConnectionError):
+            await session.post(tokenize, json={"content": "hi"})
+    with pytest.raises(LocalModelUnavailable, match="closed"):
+        serving.engine.forward([serving.engine.eos], 0)
+
+
 async def test_the_local_server_refuses_malformed_requests_as_an_openai_server_does(
     engine: LocalEngine, server: LocalOpenAIServer
 ) -> None:

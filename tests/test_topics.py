@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.llm.topics import Topic, covers, theme, topics
+from services.llm.topics import Topic, covers, named_before, theme, topics
 
 
 def theme_of(clause: str, number: str) -> frozenset[Topic]:
@@ -19,7 +19,8 @@ def theme_of(clause: str, number: str) -> frozenset[Topic]:
         ("반품 시 배송비는", {Topic.RETURN_SHIPPING}),  # a policy with the shipping fee is its shipping
         ("exchange shipping is 6,000 won", {Topic.EXCHANGE_SHIPPING}),
         ("往復送料", {Topic.RETURN_SHIPPING}),
-        ("제주 추가 배송비", {Topic.REMOTE, Topic.SHIPPING}),
+        ("제주 추가 배송비", {Topic.REMOTE}),  # the surcharge, not the shipping fee
+        ("済州島の追加送料", {Topic.REMOTE}),
         ("ギフトラッピング", {Topic.WRAPPING}),
         ("Damaged on arrival: report within 48 hours", {Topic.DAMAGE}),
         # a return named as the event a time runs from is no topic
@@ -68,3 +69,10 @@ def test_a_clause_naming_nothing_goes_on_about_its_sentence() -> None:
     own = "返品はお届けから7日以内"
     at = own.index("7日")
     assert theme(own, at, at + 2, earlier="破損のご連絡は、") == {Topic.RETURN}
+
+
+def test_where_the_last_policy_named_before_a_place_ends() -> None:
+    text = "배송비3,000원, 반품비"
+    assert named_before(text, 3) == 3  # a name ending right where the number starts is before it
+    assert named_before(text, 2) == -1
+    assert named_before(text, len(text)) == len(text)
