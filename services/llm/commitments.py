@@ -1235,6 +1235,7 @@ _SURCHARGE_TOO = any_of(
     r"\beven the (?:\w+ )?(?:surcharge|extra)",
     r"\b(?:surcharge|extra (?:fee|charge|shipping))\b[^.!?]{0,20}\b(?:too|as well)\b",
 )
+"""The remote-area surcharge waived along with the fee, in the fee's own part of the sentence."""
 
 
 _FREE_DENIED = re.compile(

@@ -55,7 +55,7 @@ NATIVE_NAMES: dict[str, tuple[str, ...]] = {
 }
 """Homeware named in native Korean or Japanese words, by the English heads a catalogue names it with
 (the first the catalogue has: a "주전자" is a kettle, or else the teapot): "냄비는 3.2kg", "鍋は4L"."""
-_NATIVE_KANJI = re.compile(
+_NATIVE_JAPANESE = re.compile(
     "|".join(
         sorted(
             (name for name in NATIVE_NAMES if not name[0].isascii() and not "가" <= name[0] <= "힣"),
@@ -139,12 +139,13 @@ def _by_head(words: list[str], products: tuple[Product, ...]) -> Product | None:
 
 def mentions(text: str, products: tuple[Product, ...], *, before: int | None = None) -> list[Mention]:
     """Each product named in `text[:before]`, with where its name ends: a Latin word (or two written
-    apart: "tea pot") that is a name's head, or a Hangul or katakana word sounding like it."""
+    apart: "tea pot") that is a name's head, a Hangul or katakana word sounding like it, or a
+    native word for it (`NATIVE_NAMES`)."""
     end = len(text) if before is None else before
     words = [match for match in _WORD.finditer(text) if match.end() <= end]
     found: list[Mention] = [
         Mention(match.end(), product, True)
-        for match in _NATIVE_KANJI.finditer(text, 0, end)
+        for match in _NATIVE_JAPANESE.finditer(text, 0, end)
         if (product := _natively(match.group(), products)) is not None
     ]
     index = 0
