@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.llm.topics import Topic, covers, named_before, theme, topics
+from services.llm.topics import AFTER_REACH, Topic, covers, named_before, theme, topics
 
 
 def theme_of(clause: str, number: str) -> frozenset[Topic]:
@@ -76,3 +76,13 @@ def test_where_the_last_policy_named_before_a_place_ends() -> None:
     assert named_before(text, 3) == 3  # a name ending right where the number starts is before it
     assert named_before(text, 2) == -1
     assert named_before(text, len(text)) == len(text)
+
+
+def test_a_policy_named_after_an_english_number_within_reach() -> None:
+    """The policy named first after the number counts where its name starts within `AFTER_REACH`."""
+    number = "It is 6,000 won"
+    start, end = number.index("6"), len(number)
+    within = f"{number}{' ' * AFTER_REACH}return shipping"
+    beyond = f"{number}{' ' * (AFTER_REACH + 1)}return shipping"
+    assert theme(within, start, end) == {Topic.RETURN_SHIPPING}
+    assert theme(beyond, start, end) == frozenset()
