@@ -17,7 +17,7 @@ import functools
 import re
 from enum import StrEnum
 
-from services.llm.fact_claims import CURRENCIES, Claim, located_claims, prepare, reading_kind
+from services.llm.fact_claims import CURRENCIES, SOURCES_KEPT, Claim, located_claims, prepare, reading_kind
 from services.llm.subjects import sentences
 from services.llm.topics import Topic, about_the_same, clauses_about, topics
 from services.text.patterns import any_of
@@ -75,7 +75,7 @@ def _amounts(clause: str) -> list[tuple[Claim, frozenset[Basis]]]:
     return found
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=SOURCES_KEPT)
 def _counted(sources: str) -> tuple[tuple[frozenset[str], frozenset[Basis], frozenset[Topic]], ...]:
     return tuple(
         (claim.offers, bases, about)

@@ -35,7 +35,7 @@ from decimal import Decimal
 from enum import StrEnum
 from types import MappingProxyType
 
-from services.llm.fact_claims import CURRENCIES, claims
+from services.llm.fact_claims import CURRENCIES, SOURCES_KEPT, claims
 from services.text.patterns import CJK, any_of
 
 
@@ -1542,7 +1542,7 @@ def _negated_near(sentence: str, match: re.Match[str]) -> bool:
     return bool(_NEGATION.search(before) or _NEGATION.search(after))
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=SOURCES_KEPT)
 def _read_sources(sources: str) -> tuple[tuple[Commitment, ...], Thresholds]:
     """The same FAQ text is read reply after reply: once (kept read-only, shared by every guard)."""
     return tuple(commitments(sources)), MappingProxyType(thresholds_of(sources))

@@ -26,7 +26,7 @@ import functools
 import re
 from enum import StrEnum
 
-from services.llm.fact_claims import Claim, located_claims, prepare, reading_kind
+from services.llm.fact_claims import SOURCES_KEPT, Claim, located_claims, prepare, reading_kind
 from services.llm.subjects import MARGIN, encoded, masked_numbers
 from services.llm.topics import Topic, about_the_same, clauses_about, topics
 from services.text.patterns import CJK, any_of
@@ -172,7 +172,7 @@ def _durations(text: str) -> list[Claim]:
     ]
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=SOURCES_KEPT)
 def _anchored(sources: str) -> tuple[tuple[str, frozenset[str], frozenset[Event], frozenset[Topic]], ...]:
     """Each source clause stating a duration: its text, the readings it offers, the events it names
     and the policies it is about, or its line's title is ("3. Returns: within 7 days ... For a change
@@ -208,7 +208,7 @@ def _dated(clause: str) -> list[tuple[Claim, Event]]:
     return found
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=SOURCES_KEPT)
 def _dates_of(sources: str) -> tuple[tuple[frozenset[str], Event], ...]:
     return tuple(
         (claim.offers, event)
@@ -230,7 +230,7 @@ def _whole_days(offers: frozenset[str]) -> set[int]:
     return found
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=SOURCES_KEPT)
 def _deadlines(sources: str, dates: str) -> tuple[tuple[str, frozenset[str]], ...]:
     """Each source clause whose duration ends on a known day, counted from the date the facts give
     its event ("within 7 days of receiving the item" and "delivered 2026-11-30" end on 7 December):

@@ -276,6 +276,9 @@ _PREFIX_CURRENCY = re.compile(r"(US\$|\$|₩|€|¥|£|KRW|USD|EUR|JPY|GBP) ?$")
 _PREFIX_CURRENCIES = {"US$": "USD", "$": "USD", "₩": "KRW", "€": "EUR", "¥": "JPY", "£": "GBP"}
 CURRENCIES = frozenset({"KRW", "JPY", "USD", "EUR", "GBP"})
 """The units of an amount of money, as readings name them ("KRW:3000")."""
+SOURCES_KEPT = 64
+"""How many sets of sources each reader keeps read (a shop's FAQ, the facts of the customers chatting
+at once): the same text is checked reply after reply."""
 _PREFIX_DAYTIME = re.compile(r"(오전|새벽|아침|午前|오후|저녁|밤|午後) ?$")
 _PM_WORDS = {"오후", "저녁", "밤", "午後"}
 _HALF_HOUR = re.compile(r" ?(?:반|半)")

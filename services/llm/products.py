@@ -18,7 +18,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from services.llm.fact_claims import located_claims, prepare, reading_kind
+from services.llm.fact_claims import SOURCES_KEPT, located_claims, prepare, reading_kind
 from services.llm.topics import topics
 from services.text.sounds import consonants
 
@@ -95,7 +95,7 @@ class Product:
     kinds: frozenset[str]
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=SOURCES_KEPT)
 def catalogue(sources: str) -> tuple[Product, ...]:
     """The products the sources list, each with the numbers of its line."""
     found = []
@@ -125,9 +125,10 @@ def _by_sound(word: str, products: tuple[Product, ...]) -> tuple[Product, int] |
     sound = consonants(word)
     best: tuple[int, Product | None] = (0, None)
     for product in products:
-        length = max((len(name) for name in product.sounds if sound.startswith(name)), default=0)
-        if length < MIN_SOUNDS or length < best[0]:
+        lengths = [len(name) for name in product.sounds if sound.startswith(name)]
+        if not lengths or max(lengths) < MIN_SOUNDS or max(lengths) < best[0]:
             continue
+        length = max(lengths)
         best = (length, None if length == best[0] else product)
     return None if best[1] is None else (best[1], best[0])
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from services.llm.fact_claims import CURRENCIES, Claim, located_claims, prepare, reading_kind
+from services.llm.fact_claims import CURRENCIES, SOURCES_KEPT, Claim, located_claims, prepare, reading_kind
 from services.llm.products import Mention, Product, catalogue, mentions, named_loosely, only_attributes
 from services.llm.topics import TITLE, WEAK, Topic, covers, named_before, theme, topics
 from services.text.patterns import CJK, any_of
@@ -143,7 +143,7 @@ def sentences(text: str) -> list[str]:
     return _pieces(prepare(text), _SENTENCE)
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=SOURCES_KEPT)
 def _units_of(sources: str) -> tuple[tuple[_Unit, ...], tuple[str, ...]]:
     """The sources' units and their texts, numbers masked (the same FAQ text is checked reply after
     reply: read once)."""
@@ -185,7 +185,7 @@ class _Named:
     orders of 50,000원 or more")."""
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=SOURCES_KEPT)
 def _named_of(sources: str) -> tuple[_Named, ...]:
     """Each clause of the sources that states numbers, with the topics it names, else those its
     sentence names, else (naming none: "free for orders of 50,000원 or more") those of its line's
@@ -206,7 +206,7 @@ def _named_of(sources: str) -> tuple[_Named, ...]:
     return tuple(named)
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=SOURCES_KEPT)
 def encoded(encoder: SentenceEncoder, texts: tuple[str, ...]) -> np.ndarray:
     """The vectors of a set of sources' texts, kept per texts (the same FAQ is read reply after reply)."""
     return encoder.encode(list(texts))
