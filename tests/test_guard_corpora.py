@@ -28,7 +28,7 @@ FACT_GUARD_GAPS = {
     "g944": "a date said of another event of the order (delivered on the day it shipped)",
     "g962": "a refund once the courier picks the parcel up",
     "g966": "wrapping for three counted once (2,000원 for three mugs)",
-    "g970": "the round trip's 6,000원 said as each way",
+    "g970": "the round trip's 6,000원 said as each way, and also worked out (12,000 less 6,000)",
     "g1068": "wrapping per towel counted once in the total",
     "f1227": "a service the shop offers denied (gift wrapping)",
     "f1503": "a measure in cups ('ちょうど二杯分')",
