@@ -162,9 +162,14 @@ async def test_closing_the_local_target_stops_its_server_and_frees_its_model() -
 
     serving = await LocalServer.start("bundled")
     tokenize = f"{serving.endpoint.base_url.removesuffix('/v1')}/tokenize"
-    async with aiohttp.ClientSession() as session, session.post(tokenize, json={"content": "hi"}) as answer:
-        assert answer.status == 200
-    await serving.close()
+    try:
+        async with (
+            aiohttp.ClientSession() as session,
+            session.post(tokenize, json={"content": "hi"}) as answer,
+        ):
+            assert answer.status == 200
+    finally:
+        await serving.close()
     async with aiohttp.ClientSession() as session:
         with pytest.raises(aiohttp.ClientConnectionError):
             await session.post(tokenize, json={"content": "hi"})
