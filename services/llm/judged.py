@@ -77,8 +77,7 @@ def judged(reply: str, offers: frozenset[str], *, before: str = "") -> frozenset
         for start, end, claim in located_claims(sentence):
             for need in claim.needs & offers:
                 if need.startswith("range:time:"):
-                    low, high = need.removeprefix("range:").split("~")
-                    ranges.append((_minutes(low), _minutes(high)))
+                    ranges.extend(_times(frozenset({need})))
                 elif need.startswith("time:") and (
                     _CUTOFF_BEFORE.search(sentence[:start]) or _CUTOFF_AFTER.match(sentence[end:])
                 ):
