@@ -1,4 +1,4 @@
-"""The customer's own numbers, judged against the shop's: "6:15 p.m. works, we're open until 18:30".
+"""The customer's own numbers, judged against the shop's: "6:15 p.m. works, we're open 10:00-18:30".
 
 A number in a reply must be one the sources give (`fact_guard`), but a customer asking whether they
 may call at a quarter past six, writing at twenty to one, or asking about a 45,000 won basket gets
