@@ -252,13 +252,14 @@ def _deadlines(sources: str, dates: str) -> tuple[tuple[str, frozenset[str]], ..
     return tuple(found)
 
 
-_UNTIL_BEFORE = re.compile(
+UNTIL_BEFORE = re.compile(
     r"(?:until|till|by|before|no later than|up to|through)\s+"
     r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?$",
     re.IGNORECASE,
 )
-_UNTIL_AFTER = re.compile(r"^\s*(?:까지|안에|이내|전까지|まで|以内)")
-"""A date stated as a deadline: "until 7 December", "12월 7일까지", "12月7日まで"."""
+UNTIL_AFTER = re.compile(r"^\s*(?:까지|안에|이내|전까지|이전|まで|以内|前)")
+"""A date or a time stated as a deadline: "until 7 December", "12월 7일까지", "12月7日まで", "paid by
+2 p.m."."""
 
 
 class EventCheck:
@@ -285,7 +286,7 @@ class EventCheck:
             for start, end, claim in located_claims(clause):
                 if not claim.needs & self.deadlines:
                     continue
-                if not (_UNTIL_BEFORE.search(clause, 0, start) or _UNTIL_AFTER.match(clause[end:])):
+                if not (UNTIL_BEFORE.search(clause, 0, start) or UNTIL_AFTER.match(clause[end:])):
                     continue
                 if self._of_its_duration(claim, clause):
                     stated.add(claim.text)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 
+from services.llm.events import UNTIL_AFTER, UNTIL_BEFORE
 from services.llm.fact_claims import CURRENCIES, located_claims, reading_kind
 from services.llm.subjects import sentences
 from services.text.patterns import any_of
@@ -36,8 +37,6 @@ _THE_CUSTOMERS_CASE = any_of(
     r"(?:하시|시|으시)면|라면|이면",
     r"(?:なら|れば|たら|場合)",
 )
-_CUTOFF_BEFORE = re.compile(r"\b(?:by|before|until|till)\s+$", re.IGNORECASE)
-_CUTOFF_AFTER = re.compile(r"^\s*(?:까지|전까지|이전|前|まで)")
 _AN_ORDER = re.compile(
     r"^\s*(?:짜리\s*)?(?:주문|결제\s*건)|^\s*(?:の)?(?:ご)?注文"
     r"|^\s*(?:worth of )?(?:order|purchase|basket)\b",
@@ -79,7 +78,7 @@ def judged(reply: str, offers: frozenset[str], *, before: str = "") -> frozenset
                 if need.startswith("range:time:"):
                     ranges.extend(_times(frozenset({need})))
                 elif need.startswith("time:") and (
-                    _CUTOFF_BEFORE.search(sentence[:start]) or _CUTOFF_AFTER.match(sentence[end:])
+                    UNTIL_BEFORE.search(sentence[:start]) or UNTIL_AFTER.match(sentence[end:])
                 ):
                     cutoffs.append(_minutes(need))
     for sentence in sentences(reply):
