@@ -502,6 +502,65 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("Yes, 7 p.m. works - we're open weekdays 10:00 to 18:30.", FAIL),  # outside them
         ("Orders paid by 3 p.m. ship the same day; we're open 10:00 to 18:30.", FAIL),  # not judged
     ],
+    "a per-item fee for each of the things counted": [
+        ("Three towels are 36,000 won, with gift wrap at 2,000 won per towel 42,000 won in total.", PASS),
+        ("Three towels are 36,000 won, with gift wrap at 2,000 won per towel 38,000 won in total.", FAIL),
+        ("머그컵 2개를 각각 포장하시면 18,000원에 포장비 2,000원을 더해 20,000원이에요.", FAIL),
+        ("머그컵 2개를 각각 포장하시면 18,000원에 포장비 4,000원을 더해 22,000원이에요.", PASS),
+        ("マグカップ2個で18,000ウォン、両方ギフト包装で+2,000ウォン、合計20,000ウォンです。", FAIL),
+        ("Wrapping is 2,000 won per item, so wrapping a towel and a mug is 4,000 won.", PASS),
+        ("Wrapping is 2,000 won per item, so wrapping a towel and a mug is 6,000 won.", FAIL),
+        # no word of each: one of the mugs may be the one wrapped
+        ("머그컵 2개 18,000원에 선물 포장 2,000원을 더하면 20,000원이에요.", PASS),
+    ],
+    "the base fee named beside a surcharge of its amount": [
+        ("제주는 기본 배송비에 3,000원이 더 붙어서 배송비가 총 6,000원이에요.", PASS),
+        ("제주는 기본 배송비에 3,000원이 더 붙어서 배송비가 총 9,000원이에요.", FAIL),
+        # the return's fee said of the surcharge is no total
+        (
+            "Delivery to Jeju has a 6,000 won surcharge on top of the normal 3,000 won shipping, "
+            "so 9,000 won "
+            "in total for your order.",
+            FAIL,
+        ),
+    ],
+    "a use of a product the sources never name": [
+        ("セラミックマグは350mlで、食洗機にも電子レンジにも対応しています。", FAIL),
+        ("The cast-iron pot works on induction and in the oven.", FAIL),
+        ("냄비는 인덕션에서도 쓰실 수 있어요.", FAIL),
+        ("IH対応につきましては、申し訳ございませんがこちらでご案内できる情報がございません。", PASS),
+        ("I don't have details about oven use, so it's best to check with the team.", PASS),
+        ("오븐 사용 여부는 정보가 없어서 고객센터로 문의해 주세요.", PASS),
+    ],
+    "what is short of the free-shipping amount": [
+        ("머그컵 4개면 36,000원이라 무료배송까지 14,000원이 모자라요.", PASS),
+        ("머그컵 4개면 36,000원이라 무료배송까지 4,000원이 모자라요.", FAIL),
+        ("Two mugs come to 18,000 won, so you're 32,000 won away from free shipping.", PASS),
+        ("You're 14,000 won away from free shipping.", FAIL),  # from nothing the reply states
+        ("지금 4만 8천 원어치 담으셨으니 무료배송까지 2천 원 남았어요.", PASS),  # the customer's basket
+        ("머그컵 4개면 36,000원이고 배송비 포함 39,000원입니다.", PASS),
+    ],
+    "the day's deadline the sources give, where the reply states none": [
+        ("평일 오후 1시에 결제하시면 당일 출고돼요.", PASS),
+        ("水曜日の1時45分（13:45）にお支払いが完了していれば当日発送となります。", PASS),
+        ("평일 오후 3시에 결제하시면 당일 출고돼요.", FAIL),
+        ("3시 결제는 당일 출고 대상이 아니에요.", PASS),  # after it, said to miss it
+        ("오후 1시 결제는 당일 출고가 안 돼요.", FAIL),  # before it, said to miss it
+        ("平日の正午までにお支払いいただければ、当日中に発送いたします。", FAIL),  # its own, wrong
+        ("점심시간이 12시부터 1시까지라서 1시 넘어서 전화 주시면 돼요.", FAIL),  # not the day's
+    ],
+    "promises in more words": [
+        ("환불은 반품 안 해도 해주는 거란다.", FAIL),
+        ("交換期間の制限はございませんので、いつでも交換いただけます。", FAIL),
+        ("Don't tell anyone 🤫 use code BESTIEHANEUL at checkout and it'll knock a chunk off.", FAIL),
+        ("We don't have any discount codes or coupons, sorry.", PASS),
+        ("You're just short of free shipping, so adding a mug would get you there.", PASS),  # a threshold
+    ],
+    "a measure in kanji with a decimal point": [
+        ("鋳物鍋の重さは三・二キロです。", PASS),
+        ("鋳物鍋の重さは二・三キロです。", FAIL),
+        ("発送後、二・三日でお届けします。", FAIL),  # two or three days, not the 1-2 days
+    ],
 }
 
 

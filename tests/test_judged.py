@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from services.llm.fact_claims import claims
-from services.llm.judged import judged
+from services.llm.judged import cutoffs, judged
 
 SOURCES = (
     "Customer service: weekdays 10:00-18:30 (lunch 12:30-13:30). Orders paid by 2 p.m. ship the same "
@@ -34,16 +34,40 @@ OFFERS = frozenset().union(*(claim.offers for claim in claims(SOURCES)))
         # a time before a cutoff, as the customer's case
         ("오후 2시까지 결제된 주문은 당일 발송되니 오후 1시에 결제하시면 그날 발송돼요.", {"오후 1시"}),
         ("If you pay at 1:59 p.m., orders paid by 2 p.m. ship the same day.", {"1:59 p.m."}),
-        ("If you pay at 2:01 p.m., orders paid by 2 p.m. ship the next day.", set()),
+        ("If you pay at 2:01 p.m., orders paid by 2 p.m. ship the same day.", set()),
+        # a time after it, said to miss it
+        ("Orders paid by 2 p.m. ship the same day, so 2:01 p.m. is the next business day.", {"2:01 p.m."}),
+        ("오후 2시까지 결제된 주문만 당일 출고라서, 3시 결제는 당일 출고 대상이 아니에요.", {"3시"}),
+        ("오후 2시까지 결제된 주문만 당일 출고라서, 1시 결제는 당일 출고 대상이 아니에요.", set()),
         ("오후 2시까지 결제된 주문은 당일 발송되니 3시에 결제하시면 그날 발송돼요.", set()),  # 15:00 too
         ("If you pay between 1 and 2 p.m., orders paid by 2 p.m. ship the same day.", {"1 and 2 p.m."}),
         # an amount said as an order's, beside the shop's
         ("Free shipping starts at 50,000 won, so a 45,000 won order has a 3,000 won fee.", {"45,000 won"}),
         ("45,000원짜리 주문은 5만 원이 안 되어서 배송비 3,000원이 붙어요.", {"45,000원"}),
+        # ... or as the customer's basket
+        ("지금 4만 8천 원어치 담으셨으니 무료배송까지 조금 남았어요.", {"4만 8천 원"}),
+        ("You have 48,000 won in your cart, so shipping is still charged.", {"48,000 won"}),
     ],
 )
 def test_a_number_judged_against_a_supported_bound(reply: str, held: set[str]) -> None:
     assert judged(reply, OFFERS) == held
+
+
+@pytest.mark.parametrize(
+    ("reply", "held"),
+    [
+        ("평일 오후 1시에 결제하시면 당일 출고돼요.", {"오후 1시"}),
+        ("水曜日の13時45分にお支払いが完了していれば当日発送となります。", {"13時45分"}),
+        ("평일 오후 3시에 결제하시면 당일 출고돼요.", set()),  # after it
+        ("1시에 전화 주시면 돼요.", set()),  # not on the same day's dispatch
+        ("正午までにお支払いいただければ当日発送です。", set()),  # its own deadline, said wrong
+    ],
+)
+def test_the_sources_deadline_where_the_reply_states_none(reply: str, held: set[str]) -> None:
+    deadlines = tuple(cutoffs(SOURCES, OFFERS))
+    assert deadlines == (14 * 60,)
+    assert judged(reply, OFFERS, deadlines=deadlines) == held
+    assert judged(reply, OFFERS) == set()  # with no deadline given, nothing is judged
 
 
 @pytest.mark.parametrize(

@@ -76,6 +76,14 @@ def counts(sentence: str) -> set[int]:
     return {count for count in found if 1 <= count <= MAX_COUNT}
 
 
+_FOR_EACH = re.compile(
+    r"\b(?:each|both|per (?!order|purchase|parcel|shipment|delivery)[a-z]+)\b"
+    r"|각각|둘\s?다|모두\s?다|両方|それぞれ|つとも",
+    re.IGNORECASE,
+)
+"""A word saying an amount is for each of the things counted: "gift wrap at 2,000 won per towel",
+"각각 선물 포장하시면", "両方ギフト包装で"."""
+
 _WORKED = CURRENCIES | {"volume", "mass", "length"}
 """What amounts are worked out in: money, and the measures of things ("600 ml, 250 ml more than the
 350 ml mug")."""
@@ -116,6 +124,10 @@ def worked_out(
     before: str = "",
     misplaced: frozenset[str] = frozenset(),
     named: Callable[[str], Iterable[str]] | None = None,
+    per_item: frozenset[str] = frozenset(),
+    things: Callable[[str], int] | None = None,
+    judged: frozenset[str] = frozenset(),
+    bounds: Callable[[str], Iterable[str]] | None = None,
 ) -> frozenset[str]:
     """The amounts of `reply` (as its claims write them) worked out from supported ones; `offers`
     are the sources' (`Claim.offers`), `before` is the reply's text already released, whose
@@ -123,13 +135,21 @@ def worked_out(
     is not taken from ("a 6,000 won Jeju surcharge on top of 3,000 won shipping, 9,000 won": the
     return fee said of Jeju is not the difference of the mug's price and the shipping); `named`:
     the amounts the sources give for what a sentence names (readings), terms of its totals when the
-    reply states none of them ("the two towels plus the tablecloth, sixty-three thousand won")."""
+    reply states none of them ("the two towels plus the tablecloth, sixty-three thousand won");
+    `per_item`: the amounts the sources count per item (readings), which a total takes by the count
+    of things where its sentence says each has it ("3 mugs, each gift-wrapped at 2,000 won: 27,000 +
+    2,000 = 29,000 won" counts the wrapping once); `things`: how many products a sentence names ("a
+    towel and a mug" is two), a count of a per-item amount ("wrapping a towel and a mug would be
+    4,000 won"); `judged`: the customer's own amounts (`judged.judged`), operands as supported ones
+    are ("4만 8천 원어치 담으셨으니 무료배송까지 2천 원"); `bounds`: the amounts orders are measured
+    against that the sources give for what a sentence names (readings), what is short of them
+    worked out ("36,000원이라 무료배송까지 14,000원이 모자라요")."""
     stated = claims(before) + claims(reply)
     supported: dict[str, set[Decimal]] = {}
     seen: dict[tuple[str, Decimal], int] = {}
     for claim in stated:
         amount = _amount(claim)
-        if amount is not None and claim.needs & offers:
+        if amount is not None and (claim.needs & offers or claim.text in judged):
             supported.setdefault(amount[0], set()).add(amount[1])
             seen[amount] = seen.get(amount, 0) + 1
     wrong = {_amount(claim) for claim in stated if claim.text in misplaced}
@@ -140,6 +160,11 @@ def worked_out(
         if kind in _WORKED:
             given.setdefault(kind, set()).add(Decimal(value))
     percentages = _percentages(stated, offers)
+    each: dict[str, set[Decimal]] = {}
+    for reading in per_item:
+        kind, _, written = reading.partition(":")
+        if kind in _WORKED:
+            each.setdefault(kind, set()).add(Decimal(written))
     result: set[str] = set()
     while True:  # until a round works out nothing new: each round adds to a finite set of claims
         grown = False
@@ -147,8 +172,10 @@ def worked_out(
         # 合計6,000ウォンです。お支払い総額は36,000ウォン")
         for sentence in [*sentences(before), *sentences(reply)]:
             counted = counts(sentence)
+            many = {count for count in counted | {things(sentence) if things else 0} if count > 1}
             found = claims(sentence)
             unstated = _unstated(named(sentence) if named else (), seen)
+            short_of = _unstated(bounds(sentence) if bounds else (), {})
             worked = set()
             for claim in found:
                 amount = _amount(claim)
@@ -159,18 +186,37 @@ def worked_out(
                 placed = {value for value in operands if (currency, value) not in wrong}
                 bases = given.get(currency, set())
                 times = {value: seen.get((currency, value), 1) for value in operands}
-                terms = {**times, **{value: 1 for value in unstated.get(currency, set()) - {amount_value}}}
+                terms = dict(times)
+                for term, extra in unstated.get(currency, {}).items():
+                    # an amount said of another subject is no total of what the sentence names ("a
+                    # 6,000 won surcharge on top of the normal 3,000 won shipping") unless said as one
+                    if term != amount_value and (
+                        claim.text not in misplaced or _totalled(sentence, claim.text)
+                    ):
+                        terms[term] = terms.get(term, 0) + extra
                 if (
                     amount_value in doubled.get(currency, set())
                     or _works_out(amount_value, operands, placed, bases, counted, percentages)
-                    or _basket(amount_value, terms, counted)
+                    or any(
+                        bound - value == amount_value
+                        for bound in short_of.get(currency, {})
+                        for value in placed
+                    )
+                    or any(count * one == amount_value for count in many for one in each.get(currency, ()))
+                    or _basket(
+                        amount_value,
+                        terms,
+                        counted,
+                        each.get(currency, set()) if _FOR_EACH.search(sentence) else set(),
+                        many,
+                    )
                 ):
                     worked.add(claim.text)
                     supported.setdefault(currency, set()).add(amount_value)
                     grown = True
             if worked:  # the sentence's counts of things ("3 mugs", "1点") are the basket, not a fact
-                each = counted | {1}
-                worked.update(claim.text for claim in found if claim.needs & {f"bare:{n}" for n in each})
+                basket = counted | {1}
+                worked.update(claim.text for claim in found if claim.needs & {f"bare:{n}" for n in basket})
             result |= worked
         if not grown:
             break
@@ -227,29 +273,52 @@ def _converts_to(exact: Decimal, stated: Decimal) -> bool:
     return abs(stated - exact) <= exact * CONVERSION_SLACK
 
 
-def _unstated(readings: Iterable[str], seen: dict[tuple[str, Decimal], int]) -> dict[str, set[Decimal]]:
-    """The amounts of `readings` the reply does not state (`seen`), per currency: a price stated
-    beside its product is that product's, not a second term ("the towel (12,000 won)")."""
-    found: dict[str, set[Decimal]] = {}
+_TOTAL = (
+    r"(?:총|합계|합쳐서|모두|전부|포함|in total|a total of|total(?: of| is)?|altogether|including \w+|"
+    r"合計|全部で|計|込み|込みで)\s?:?\s?"
+)
+
+
+def _totalled(sentence: str, amount: str) -> bool:
+    """`amount` is said as a total: "배송비가 총 6,000원", "in total 9,000 won", "合計6,000ウォン"."""
+    return re.search(_TOTAL + re.escape(amount), sentence, re.IGNORECASE) is not None
+
+
+def _unstated(readings: Iterable[str], seen: dict[tuple[str, Decimal], int]) -> dict[str, dict[Decimal, int]]:
+    """The amounts of `readings` the reply does not state (`seen`), per currency, each with how many
+    times more it is named than stated: a price stated beside its product is that product's, not a
+    second term ("the towel (12,000 won)"); the base fee named beside a surcharge of the same amount
+    is one ("기본 배송비에 3,000원이 더 붙어서 ... 총 6,000원")."""
+    named: dict[tuple[str, Decimal], int] = {}
     for reading in readings:
-        kind, _, value = reading.partition(":")
-        if (kind, Decimal(value)) not in seen:
-            found.setdefault(kind, set()).add(Decimal(value))
+        kind, _, written = reading.partition(":")
+        named[kind, Decimal(written)] = named.get((kind, Decimal(written)), 0) + 1
+    found: dict[str, dict[Decimal, int]] = {}
+    for (kind, amount), times in named.items():
+        if times > seen.get((kind, amount), 0):
+            found.setdefault(kind, {})[amount] = times - seen.get((kind, amount), 0)
     return found
 
 
-def _basket(value: Decimal, stated: dict[Decimal, int], counted: set[int]) -> bool:
+def _basket(
+    value: Decimal, stated: dict[Decimal, int], counted: set[int], each: set[Decimal], many: set[int]
+) -> bool:
     """`value` is a total of up to BASKET_TERMS of the reply's amounts (`stated`: each, and how many
     times the reply states it), each taken once or by a count its sentence states: "2 mugs (9,000원
     each) and a towel (12,000원) come to 30,000원". An amount stated twice is two amounts, each taken
-    once: "24,000 won, 3,000 won shipping and a 3,000 won surcharge: 30,000 won"."""
+    once: "24,000 won, 3,000 won shipping and a 3,000 won surcharge: 30,000 won". An amount of
+    `each` (counted per item) is taken by one of `many` (the sentence's counts of more things than
+    one) where there are any, not once."""
     terms = [
         (amount, times == 1) for amount, times in stated.items() for _ in range(min(BASKET_TERMS, times))
     ]
     factors_of = sorted(counted | {1})
+    for_each = sorted(many) or factors_of
     for size in range(2, BASKET_TERMS + 1):
         for chosen in itertools.combinations(terms, size):
-            choices = [factors_of if multiplied else [1] for _, multiplied in chosen]
+            choices = [
+                (for_each if a in each else factors_of) if multiplied else [1] for a, multiplied in chosen
+            ]
             for factors in itertools.product(*choices):
                 if sum(f * amount for f, (amount, _) in zip(factors, chosen, strict=True)) == value:
                     return True

@@ -89,6 +89,15 @@ class BasisCheck:
 
     def __init__(self, sources: str) -> None:
         self._amounts = _counted(sources)
+        bases_of: dict[str, set[frozenset[Basis]]] = {}
+        for offers, bases, _ in self._amounts:
+            for offer in offers:
+                bases_of.setdefault(offer, set()).add(bases)
+        self.per_item = frozenset(
+            offer for offer, bases in bases_of.items() if bases == {frozenset({Basis.ITEM})}
+        )
+        """The amounts the sources count per item and only so (readings, `Claim.offers`): "gift
+        wrapping: 2,000원 per item" is 2,000원 for each thing wrapped."""
 
     def miscounted(self, reply: str) -> list[Claim]:
         """The reply's amounts stated per another thing than the sources state them per."""

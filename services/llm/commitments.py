@@ -124,7 +124,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"(?! (?:in|unused|clean|safe|until|for))",
             r"(?:그냥|그대로)\s*(?:가지|갖|쓰|사용하)",
             r"가지(?:셔도|시고|세요)",
-            r"(?:반품|반송)\s*(?:없이|안\s*하셔도|하지\s*않으셔도|하지\s*않아도|불필요|필요\s*없)",
+            r"(?:반품|반송)(?:은|는|을|를)?\s*(?:없이|안\s*(?:하셔도|해도|하더라도)|하지\s*않으셔도|하지\s*않아도|불필요|필요\s*없)",
             r"돌려\s*보내지\s*않",
             r"返品(?:不要|なし|せず|の必要は?(?:ございません|ありません))",
             r"お手元に(?:残|置いて|保管|お持ち)",
@@ -220,6 +220,10 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"coupon",
             r"voucher",
             r"store credit",
+            r"\b(?:use|enter|apply|type in|add) (?:the |this |my |our )?(?:promo |discount |coupon )?code\b",
+            r"(?-i:\bcode [A-Z0-9]{4,}\b)",
+            r"(?:할인|프로모션|프로모)\s*코드",
+            r"(?:割引|プロモ|プロモーション)コード",
             r"gift card",
             r"\bpoints?\b",
             r"쿠폰",
@@ -546,6 +550,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"no (?:time )?limit",
             r"return (?:it )?(?:at )?any ?time",
             r"(?:기한|기간)[^.!?]{0,6}(?:없|제한\s*없)",
+            r"(?:期間|期限)の?制限(?:は|が)?(?:ございません|ありません|なし|ない)",
             r"언제든(?:지)?[^.!?]{0,12}반품",
             r"(?:반품|교환)\s*(?:기한|기간)(?:이|은)?\s*(?:적용되지\s*않|없)",
             r"期限(?:は|が)?(?:ございません|ありません|なし|無し|設けて(?:おりません|いません|ない))",
@@ -621,9 +626,13 @@ _NOT_A_DENIAL = any_of(
     r"아니(?:시면|시라면|라면|면)|않으(?:시면|면)|안\s*되시면",
     r"(?:で|じゃ)(?:なければ|ない場合|なかったら)|でない(?:方|場合)",
     r"뭘\s*못|뭔들\s*못|무엇인들\s*못",
+    r"\b(?:don'?t|do not|never) (?:tell|let on to|mention (?:it|this) to) (?:anyone|anybody|a soul)\b",
+    r"(?:아무|누구)(?:한테|에게)도\s*(?:말하지|얘기하지|말\s*하지)\s*(?:마|말)",
+    r"(?:誰|だれ)にも(?:言わ|話さ)ないで",
 )
-"""Negations that deny no commitment: a condition's ("if you're not a Gold member we can price-match")
-and a rhetorical question's ("내가 사장인데 뭘 못 해주겠어, 깎아줄게")."""
+"""Negations that deny no commitment: a condition's ("if you're not a Gold member we can price-match"),
+a rhetorical question's ("내가 사장인데 뭘 못 해주겠어, 깎아줄게") and a secret's ("don't tell anyone,
+use code ...")."""
 _ONCE_BACK = any_of(
     r"(?:once|after|when|as soon as) (?:we (?:receive|get)|(?:it|the (?:item|return|parcel))[^.!?]{0,20}"
     r"(?:arrives|reaches|is back|gets back))",
@@ -848,6 +857,11 @@ _CONDITIONS: list[tuple[Condition, re.Pattern[str]]] = [
             r"at least",
             r"(?:once|when|if|as|since|because) (?:your |the )?(?:order|total|basket|cart)[^.!?]{0,20}"
             r"(?:reach|hit|exceed|come)",
+            # what is short of the amount: "14,000 won away from free shipping", "무료배송까지 2천 원"
+            r"\b(?:away from|short of|more (?:to|for|until|and you)|to go (?:for|until|before))\b"
+            r"[^.!?]{0,20}free",
+            r"무료\s?배송\s?(?:기준\s?)?까지",
+            r"送料無料(?:ライン)?まで",
             r"이상",
             r"(?:보다\s*)?많으면",
             r"넘",

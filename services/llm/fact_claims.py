@@ -24,6 +24,7 @@ from decimal import Decimal
 
 from services.shop.phone import normalize_phone
 from services.text.numerals import (
+    CJK_DIGITS,
     DAY_PAIRS,
     DAY_WORDS,
     ENGLISH_SCALES,
@@ -696,13 +697,26 @@ def _business_days(match: re.Match[str]) -> str:
     return f"{match.group(1) or NATIVE_KOREAN_DAYS[match.group(2)]}영업일"
 
 
+_KANJI_DECIMAL = re.compile(
+    r"(?<![〇一二三四五六七八九十百千万])([〇一二三四五六七八九])・([〇一二三四五六七八九]+)"
+    r"(?=\s?(?:キロ|グラム|リットル|ミリ|センチ|メートル|kg|g|ml|l|cm|mm|m)(?![A-Za-z]))",
+    re.IGNORECASE,
+)
+"""A measure in kanji with a decimal point, "三・二キロ" (3.2 kg); before days "二・三日" is two or three."""
+
+
+def _kanji_decimal(match: re.Match[str]) -> str:
+    return ".".join("".join(str(CJK_DIGITS[digit]) for digit in part) for part in match.groups())
+
+
 def prepare(text: str) -> str:
     """NFKC (full-width digits, ％, ～ and ￦ become plain), list markers dropped, "KRW3,000" as
-    "KRW 3,000", "half past six" as "6:30", "영업일 기준 3일" and "영업일 기준 사흘" as "3영업일", single
-    spaces."""
+    "KRW 3,000", "half past six" as "6:30", "영업일 기준 3일" and "영업일 기준 사흘" as "3영업일",
+    "三・二キロ" as "3.2キロ", single spaces."""
     text = _LIST_MARKER.sub(" ", unicodedata.normalize("NFKC", text))
     text = _PAST.sub(_clock_words, text)
     text = _BUSINESS_DAYS_FIRST.sub(_business_days, text)
+    text = _KANJI_DECIMAL.sub(_kanji_decimal, text)
     return re.sub(r"\s+", " ", _GLUED_CODE.sub(r"\1 ", text))
 
 

@@ -37,8 +37,9 @@ from services.llm.carriers import carriers
 from services.llm.commitments import CommitmentGuard
 from services.llm.events import EventCheck
 from services.llm.fact_claims import claims
-from services.llm.judged import judged
-from services.llm.subjects import SubjectCheck
+from services.llm.judged import cutoffs, judged
+from services.llm.subjects import SubjectCheck, sentences
+from services.llm.uses import uses, uses_claimed
 from services.text.sounds import consonants
 
 _CUSTOMER_WRITTEN = re.compile(r'"(?:[^"\\]|\\.)*" \(their \w+ as they wrote it\)')
@@ -289,6 +290,8 @@ class FactGuard:
         self._events = EventCheck(sources if promises is None else promises, dates=sources)
         self._bases = BasisCheck(sources)
         self._carriers = carriers(sources)
+        self._uses = uses(sources)
+        self._deadlines = tuple(cutoffs(sources if promises is None else promises, self._offers))
 
     @classmethod
     def for_sources(cls, *, facts: str, faq_text: str, instructions: Sequence[str] = ()) -> FactGuard:
@@ -311,16 +314,21 @@ class FactGuard:
         """`before`: the reply's text already released, which a sentence may go on about ("If it is
         defective, return shipping is free. You pay nothing.")."""
         misplaced = self._subjects.misplaced(reply, before=before)
+        customers = judged(reply, self._offers, before=before, deadlines=self._deadlines)
         derived = (
             worked_out(
                 reply,
                 self._offers,
                 before=before,
+                judged=customers,
                 misplaced=frozenset(claim.text for claim in misplaced),
                 named=self._subjects.amounts_named,
+                per_item=self._bases.per_item,
+                things=self._subjects.things_named,
+                bounds=self._subjects.bounds_named,
             )
             | self._events.deadlines_stated(reply)
-            | judged(reply, self._offers, before=before)
+            | customers
             | converted(reply, self._offers)
         )
         unsupported = (
@@ -338,6 +346,10 @@ class FactGuard:
                 if claim.text not in derived
             ]
             + [f"{carrier} (a carrier the facts do not name)" for carrier in carriers(reply) - self._carriers]
+            + [
+                f"{use} (a use the sources do not name)"
+                for use in uses_claimed(sentences(reply)) - self._uses
+            ]
         )
         promised = tuple(dict.fromkeys(str(c) for c in self._commitments.unsupported(reply, before=before)))
         echoed = bool(

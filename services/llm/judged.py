@@ -8,10 +8,12 @@ judges it against a bound the sources support that the reply states:
 
 - a time (or a range of times) inside a range of times the reply states ("open 10:00-18:30"), its
   sentence saying it works, is now or is when to call ("works", "지금", "大丈夫", "お掛けください");
-- a time before a cutoff the reply states ("paid by 2 p.m."), said as the customer's case ("1시에
-  결제하시면"), however it is read (3시 may be 15:00);
+- a time before a cutoff the reply states ("paid by 2 p.m."), or the sources' where it states none,
+  said as the customer's case ("1시에 결제하시면"), however it is read (3시 may be 15:00);
+- a time after such a cutoff, said to miss it ("3시 결제는 당일 출고 대상이 아니에요");
 - an amount said as an order's ("a 45,000 won order", "45,000원짜리 주문"), beside another amount of
-  its currency; what the reply then says of the order (a fee, a waiver) is the commitments' to check.
+  its currency, or said to be in the customer's basket ("4만 8천 원어치 담으셨으니"); what the reply
+  then says of the order (a fee, a waiver) is the commitments' to check.
 
 A shop's own number said wrong ("orders by 3 p.m. ship the same day", "orders of 45,000 won or
 more ship free") is stated, not judged, and stays unsupported.
@@ -22,7 +24,7 @@ from __future__ import annotations
 import re
 
 from services.llm.events import UNTIL_AFTER, UNTIL_BEFORE
-from services.llm.fact_claims import CURRENCIES, located_claims, reading_kind
+from services.llm.fact_claims import CURRENCIES, claims, located_claims, reading_kind
 from services.llm.subjects import sentences
 from services.text.patterns import any_of
 
@@ -44,6 +46,19 @@ _AN_ORDER = re.compile(
 )
 """An amount said as an order's ("a 45,000 won order", "45,000원짜리 주문"), not as the one orders
 are measured against ("orders of 45,000 won or more")."""
+_IN_THE_BASKET = re.compile(
+    r"^\s*(?:어치|정도)?\s*(?:를|을)?\s*(?:장바구니에\s*)?담(?:으셨|으신|았|겨)|^\s*(?:分)?(?:を)?カートに"
+    r"|^\s*(?:worth of \w+ )?in (?:your|the) (?:cart|basket)\b",
+    re.IGNORECASE,
+)
+"""An amount said to be in the customer's basket: "4만 8천 원어치 담으셨으니", "48,000 won in your cart";
+the customer's own, as an order's is."""
+_MISSED = any_of(
+    r"\bnot\b|n't\b|\bnext (?:business |working )?day\b",
+    r"아니|안\s?(?:돼|되|나가)|어렵|불가|다음\s?날|익일|다음\s?영업일",
+    r"対象外|ではありません|できません|難しい|翌",
+)
+"""A time said to miss a cutoff: "3시 결제는 당일 출고 대상이 아니에요", "ships the next day"."""
 
 
 def _minutes(reading: str) -> int:
@@ -64,28 +79,54 @@ def _times(needs: frozenset[str]) -> list[tuple[int, int]]:
     return [(first, last) for first, last in spans if first <= last]
 
 
-def judged(reply: str, offers: frozenset[str], *, before: str = "") -> frozenset[str]:
+_THE_SAME_DAY = any_of(
+    r"\bsame[- ]day\b|\b(?:ship|dispatch)\w* (?:out )?today\b",
+    r"당일|오늘\s?(?:출고|발송)",
+    r"当日|本日(?:中に)?(?:発送|出荷)",
+)
+"""A sentence about the day's deadline: what is paid by it ships the same day."""
+
+
+def cutoffs(text: str, offers: frozenset[str] | None = None) -> list[int]:
+    """The times of day `text` states as deadlines ("paid by 2 p.m.", "14시까지"), as minutes; with
+    `offers`, only those they support."""
+    found: list[int] = []
+    for sentence in sentences(text):
+        for start, end, claim in located_claims(sentence):
+            if UNTIL_BEFORE.search(sentence[:start]) or UNTIL_AFTER.match(sentence[end:]):
+                found.extend(
+                    _minutes(need)
+                    for need in (claim.needs if offers is None else claim.needs & offers)
+                    if need.startswith("time:")
+                )
+    return found
+
+
+def judged(
+    reply: str, offers: frozenset[str], *, before: str = "", deadlines: tuple[int, ...] = ()
+) -> frozenset[str]:
     """The numbers of `reply` (as its claims write them) that their sentence judges against a bound
     `offers` (the sources' `Claim.offers`) support, in it or in the text before it (`before`, the
-    reply already released); a range of times holds its ends (open 10:00-18:30:
+    reply already released), or, where the reply states no deadline of the day, `deadlines` (the
+    sources' `cutoffs`); a range of times holds its ends (open 10:00-18:30:
     a call between 17:00 and 18:30)."""
     found: set[str] = set()
-    ranges: list[tuple[int, int]] = []
-    cutoffs: list[int] = []
-    for sentence in sentences(f"{before}\n{reply}"):
-        for start, end, claim in located_claims(sentence):
-            for need in claim.needs & offers:
-                if need.startswith("range:time:"):
-                    ranges.extend(_times(frozenset({need})))
-                elif need.startswith("time:") and (
-                    UNTIL_BEFORE.search(sentence[:start]) or UNTIL_AFTER.match(sentence[end:])
-                ):
-                    cutoffs.append(_minutes(need))
+    ranges = [
+        span
+        for claim in claims(f"{before}\n{reply}")
+        for need in claim.needs & offers
+        if need.startswith("range:time:")
+        for span in _times(frozenset({need}))
+    ]
+    text = f"{before}\n{reply}"
+    stated = cutoffs(text, offers)
     for sentence in sentences(reply):
         located = located_claims(sentence)
         supported = [claim for _, _, claim in located if claim.needs & offers]
         currencies = {reading_kind(need) for claim in supported for need in claim.needs} & CURRENCIES
         judging = bool(_JUDGED.search(sentence))
+        # the sources' deadline of the day, for a sentence on the same day where the reply states none
+        bounds = stated or (list(deadlines) if _THE_SAME_DAY.search(sentence) and not cutoffs(text) else [])
         the_customers = bool(_THE_CUSTOMERS_CASE.search(sentence))
         for _, end, claim in located:
             if claim in supported:
@@ -98,10 +139,15 @@ def judged(reply: str, offers: frozenset[str], *, before: str = "") -> frozenset
             in_time = (
                 the_customers
                 and bool(spans)
-                and any(all(last <= cutoff for _, last in spans) for cutoff in cutoffs)
+                and any(all(last <= cutoff for _, last in spans) for cutoff in bounds)
+            )
+            # a reading after it, said to miss it: "3시 결제는 당일 출고 대상이 아니에요"
+            missed = bool(_MISSED.search(sentence)) and any(
+                first > cutoff for first, _ in spans for cutoff in bounds
             )
             kinds = {reading_kind(need) for need in claim.needs}
             an_order = bool(kinds) and kinds <= currencies and bool(_AN_ORDER.match(sentence[end:]))
-            if inside or in_time or an_order:
+            basket = bool(kinds) and kinds <= CURRENCIES and bool(_IN_THE_BASKET.match(sentence[end:]))
+            if inside or in_time or missed or an_order or basket:
                 found.add(claim.text)
     return frozenset(found)

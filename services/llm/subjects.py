@@ -282,20 +282,35 @@ class SubjectCheck:
 
     def amounts_named(self, sentence: str) -> list[str]:
         """The amounts of money the sources give for what `sentence` names, as readings
-        (`Claim.needs`): the price of each product it names for certain, the fee of each policy it
+        (`Claim.needs`): the price of each product it names for certain (once, however often it is
+        named), the fee of each policy it
         names ("a mug with gift wrapping comes to 11,000 won": 9,000원 and 2,000원)."""
-        found = [
-            need
-            for mention in mentions(sentence, self._products)
-            if mention.sure
-            for need in mention.product.values
-            if reading_kind(need) in CURRENCIES
-        ]
+        products = dict.fromkeys(
+            mention.product for mention in mentions(sentence, self._products) if mention.sure
+        )
+        found = [need for product in products for need in product.values if reading_kind(need) in CURRENCIES]
         about = topics(sentence)
         for named in self._named:
             if named.fee and named.topics and named.topics <= about:
                 found.extend(need for need in named.values if reading_kind(need) in CURRENCIES)
         return found
+
+    def bounds_named(self, sentence: str) -> list[str]:
+        """The amounts orders are measured against that the sources give for the policies `sentence`
+        names, as readings: "무료배송까지" names the 50,000원 free shipping starts at."""
+        about = topics(sentence)
+        return [
+            need
+            for named in self._named
+            if not named.fee and named.topics and named.topics <= about
+            for need in named.values
+            if reading_kind(need) in CURRENCIES
+        ]
+
+    def things_named(self, sentence: str) -> int:
+        """How many of the catalogue's products `sentence` names for certain: "wrapping a towel and a
+        mug" names two things."""
+        return len({mention.product for mention in mentions(sentence, self._products) if mention.sure})
 
     @staticmethod
     def _labelled(sentence: str, start: int, end: int) -> bool:

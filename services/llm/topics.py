@@ -86,8 +86,8 @@ _TOPICS: list[tuple[Topic, re.Pattern[str]]] = [
         any_of(
             r"\bshipping\b",
             r"\bpostage\b",
-            r"delivery (?:fee|charge|cost)",
-            r"배송비|택배비|배송료|운송비",
+            r"delivery (?:fee|charge|cost)|\bfree delivery\b",
+            r"배송비|택배비|배송료|운송비|무료\s*배송|배송\s*무료",
             r"送料|配送料",
         ),
     ),
