@@ -556,6 +556,21 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("We don't have any discount codes or coupons, sorry.", PASS),
         ("You're just short of free shipping, so adding a mug would get you there.", PASS),  # a threshold
     ],
+    "a measure near a bound, and a half before the unit": [
+        ("The pot weighs a little over three kilos (3.2 kg to be exact).", PASS),
+        ("The pot weighs a little over four kilos.", FAIL),
+        ("The pot weighs less than 4 kg.", FAIL),  # a bare bound says too little
+        ("냄비는 3킬로 남짓이에요.", PASS),
+        ("鍋は3キロ強です。", PASS),
+        ("鍋は4キロ弱です。", FAIL),
+        ("The pot weighs about three and a half kilos.", FAIL),
+        ("Delivery takes one and a half days after dispatch.", FAIL),  # not the 1-2 days
+    ],
+    "the hours open less the lunch break": [
+        ("Weekdays 10 am to 6:30 pm, lunch 12:30 to 1:30 pm: seven and a half hours a day.", PASS),
+        ("Weekdays 10 am to 6:30 pm, lunch 12:30 to 1:30 pm: eight hours a day.", FAIL),
+        ("Weekdays 10 am to 6:30 pm, lunch 12:30 to 1:30 pm: six and a half hours a day.", FAIL),
+    ],
     "a measure in kanji with a decimal point": [
         ("鋳物鍋の重さは三・二キロです。", PASS),
         ("鋳物鍋の重さは二・三キロです。", FAIL),

@@ -31,7 +31,7 @@ import re
 from collections.abc import Callable, Iterable
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 
-from services.llm.fact_claims import CURRENCIES, Claim, claims
+from services.llm.fact_claims import CURRENCIES, Claim, claims, located_claims, prepare
 from services.llm.subjects import sentences
 from services.text.numerals import ENGLISH_SMALL, NATIVE_KOREAN
 
@@ -262,6 +262,55 @@ def converted(reply: str, offers: frozenset[str]) -> frozenset[str]:
                 if _converts_to(measure / factor, stated):
                     found.add(claim.text)
     return frozenset(found)
+
+
+NEAR = Decimal("0.1")
+"""How far "a little over" reaches: "a little over three kilos" is 3.2 kg; "4キロ弱" is not."""
+_MEASURES = ("mass", "volume", "length")
+_NEAR_BEFORE = re.compile(
+    r"\b(?:a little|just|slightly|a bit|a touch) (?P<side>over|under|more than|less than|above|below)\s+$",
+    re.IGNORECASE,
+)
+_NEAR_AFTER = re.compile(
+    r"^\s?(?:(?P<over>(?:조금|좀|약간)\s?(?:넘|더)|남짓|強|(?:ちょっと|少し)(?:超|越え|多い))"
+    r"|(?P<under>(?:조금|좀|약간)\s?(?:안\s?되|모자라|덜)|弱|(?:ちょっと|少し)(?:切る|欠け|足りな|少な)))"
+)
+
+
+def bounded(reply: str, offers: frozenset[str]) -> frozenset[str]:
+    """The measures of `reply` said as a near bound of a measure `offers` support: "a little over
+    three kilos" (3.2 kg: above it, within `NEAR` of it), "just under 4 kg", "3킬로 남짓", "3キロ強";
+    "a little over four kilos" is not 3.2 kg. A bare bound ("less than 4 kg") says too little to
+    hold, and a measure with none is read as it stands ("about three and a half kilos")."""
+    measures: dict[str, set[Decimal]] = {}
+    for offer in offers:
+        kind, _, value = offer.partition(":")
+        if kind in _MEASURES:
+            measures.setdefault(kind, set()).add(Decimal(value))
+    found = set()
+    prepared = prepare(reply)
+    for start, end, claim in located_claims(prepared):
+        before = _NEAR_BEFORE.search(prepared[:start])
+        after = _NEAR_AFTER.match(prepared[end:])
+        if after:
+            over = after["over"] is not None
+        elif before:
+            over = before["side"] in ("over", "more than", "above")
+        else:
+            continue
+        for need in claim.needs:
+            kind, _, value = need.partition(":")
+            if kind in _MEASURES and any(
+                _near(fact, Decimal(value), over) for fact in measures.get(kind, ())
+            ):
+                found.add(claim.text)
+    return frozenset(found)
+
+
+def _near(fact: Decimal, bound: Decimal, over: bool) -> bool:
+    if over:
+        return bound < fact <= bound * (1 + NEAR)
+    return bound * (1 - NEAR) <= fact < bound
 
 
 def _converts_to(exact: Decimal, stated: Decimal) -> bool:

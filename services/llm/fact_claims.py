@@ -289,6 +289,8 @@ _AND_A_HALF = re.compile(
     re.IGNORECASE,
 )
 """After a duration or a measure: half of its unit more (not 반품, 반값, 半額)."""
+_HALF_BEFORE_UNIT = re.compile(r"\s+and\s+a\s+half(?=\s)", re.IGNORECASE)
+"""A half between the number and its unit: "three and a half kilos", "2 and a half days"."""
 _HALF_A = re.compile(r"\bhalf\s+$", re.IGNORECASE)
 
 
@@ -483,6 +485,13 @@ _DURATION_BEFORE = re.compile(r"(?:후|뒤|부터|から|後|within|for) ?$")
 
 def _attach_unit(text: str, quantity: _Quantity) -> None:
     """The unit written after the number (or a currency before it), and 오후/午後 before a time."""
+    if quantity.unit is None and (half := _HALF_BEFORE_UNIT.match(text, quantity.end)):
+        for pattern, unit in _SUFFIXES:
+            match = pattern.match(text, half.end())
+            if match and _and_a_half(unit):  # "three and a half kilos"
+                quantity.value += Decimal("0.5")
+                quantity.unit, quantity.end = unit, match.end()
+                break
     if quantity.unit is None or quantity.unit == "clock":
         for pattern, unit in _SUFFIXES:
             match = pattern.match(text, quantity.end)

@@ -31,7 +31,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from services.llm.arithmetic import converted, worked_out
+from services.llm.arithmetic import bounded, converted, worked_out
 from services.llm.basis import BasisCheck
 from services.llm.carriers import carriers
 from services.llm.commitments import CommitmentGuard
@@ -222,16 +222,24 @@ the reading meant."""
 
 
 def _lengths(offers: frozenset[str]) -> frozenset[str]:
-    found = set()
+    """How long each time range lasts, and a range less a break inside it (weekdays 10:00-18:30,
+    lunch 12:30-13:30: seven and a half hours a day)."""
+    spans = set()
     for offer in offers:
         match = _TIME_RANGE.match(offer)
         if match is None:
             continue
         start_h, start_m, end_h, end_m = (int(part) for part in match.groups())
-        minutes = (end_h * 60 + end_m) - (start_h * 60 + start_m)
-        if 0 < minutes <= LONGEST_RANGE_HOURS * 60:  # a length of time in hours reads in minutes too
-            found.add(f"minute:{minutes}")
-    return frozenset(found)
+        start, end = start_h * 60 + start_m, end_h * 60 + end_m
+        if 0 < end - start <= LONGEST_RANGE_HOURS * 60:
+            spans.add((start, end))
+    lengths = {end - start for start, end in spans} | {
+        (end - start) - (inner_end - inner_start)
+        for start, end in spans
+        for inner_start, inner_end in spans
+        if start < inner_start and inner_end < end
+    }
+    return frozenset(f"minute:{minutes}" for minutes in lengths)  # hours read in minutes too
 
 
 @dataclass(frozen=True)
@@ -330,6 +338,7 @@ class FactGuard:
             | self._events.deadlines_stated(reply)
             | customers
             | converted(reply, self._offers)
+            | bounded(reply, self._offers)
         )
         unsupported = (
             [
