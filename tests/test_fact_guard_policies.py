@@ -571,6 +571,23 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("Weekdays 10 am to 6:30 pm, lunch 12:30 to 1:30 pm: eight hours a day.", FAIL),
         ("Weekdays 10 am to 6:30 pm, lunch 12:30 to 1:30 pm: six and a half hours a day.", FAIL),
     ],
+    "a refund timed by the parcel leaving the customer": [
+        ("As soon as you drop the parcel off at the courier, we'll issue your refund.", FAIL),
+        ("택배 기사님이 수거해 가시면 바로 환불해 드려요.", FAIL),
+        ("商品を発送され次第、ご返金いたします。", FAIL),
+        (
+            "Once you send it back and it reaches our warehouse, the refund is issued in 3 business days.",
+            PASS,
+        ),
+        ("반품 상품을 보내주시면 창고에 도착한 후 3영업일 이내에 환불해 드려요.", PASS),
+    ],
+    "a fee said as what it is": [
+        ("If the mug arrived defective, the return shipping is 6,000 won round trip.", FAIL),
+        ("불량이면 반품 배송비는 6,000원이에요.", FAIL),
+        ("For a change of mind, the return shipping is 6,000 won round trip.", PASS),
+        ("단순 변심이면 반품 배송비는 6,000원이에요.", PASS),
+        ("不良品の場合、返送料は6,000ウォンです。", FAIL),
+    ],
     "a measure in kanji with a decimal point": [
         ("鋳物鍋の重さは三・二キロです。", PASS),
         ("鋳物鍋の重さは二・三キロです。", FAIL),

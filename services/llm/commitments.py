@@ -642,6 +642,22 @@ _ONCE_BACK = any_of(
     r"届いたら",
 )
 """A refund's time counted from the return coming back: no refund ahead of it."""
+_SENT_OFF = any_of(
+    r"\b(?:as soon as|once|when|the moment) (?:you )?(?:drop|hand|post|mail|send|ship)\w*",
+    r"\b(?:as soon as|once|when|the moment) (?:the courier (?:picks|collects|takes)|it(?:'s| is| has been) "
+    r"(?:picked up|collected|handed over|posted|sent))",
+    r"(?:택배|기사님?|편의점)[^.!?]{0,10}(?:맡기|보내|접수하|수거해\s*가|가져가)(?:시면|면|시는\s*대로|자마자)",
+    r"(?:발송|반송|접수)(?:하시|하)(?:면|는\s*대로|자마자)\s*(?:바로|즉시)",
+    r"(?:ご?発送|集荷|お預け|投函)(?:され|し|いただき)?(?:次第|たら|た時点で)",
+)
+"""A time counted from the parcel leaving the customer: "as soon as you drop it off", "기사님이
+수거해 가시면", "発送され次第"; a refund timed by it comes before the return reaches the shop..."""
+_BACK_IN = any_of(
+    r"\b(?:reach|reaches|arrives? (?:at|back)|gets? back to|is back (?:at|with))\b",
+    r"창고|도착|입고",
+    r"倉庫|到着|届き",
+)
+"""... unless the sentence waits for that too ("once you send it back and it reaches our warehouse")."""
 
 _SHIPPED = any_of(
     r"\b(?:already|has been|have been|was|were) (?:been )?(?:shipped|dispatched|sent out|on (?:its|the) way)",
@@ -742,6 +758,13 @@ _SOME_CHARGE = any_of(
     r"かかります|かかる|かかって(?:おり|い)|頂戴|いただきます|申し受け",
     r"ご請求",
 )
+_FEE_IS = any_of(
+    r"\b(?:shipping|postage|delivery|fee)\s+(?:is|are|comes to|will be)\s+(?:[\d,.]+ ?(?:won|krw)\b|₩)",
+    r"(?:배송비|택배비|배송료|반품비|반송비)(?:는|은|가|이)?\s*[\d,.]+\s*(?:원|만\s*원)",
+    r"(?:送料|返送料|配送料)(?:は|が)?[\d,.]+\s*(?:ウォン|円)",
+)
+"""What a fee "is", in a sentence with no word of charging: "the return shipping is 6,000 won",
+"반품 배송비는 6,000원이에요", a charge all the same."""
 _CHARGED: list[tuple[Charged, re.Pattern[str]]] = [
     (
         Charged.RETURN,
@@ -1067,6 +1090,13 @@ def commitments(text: str, *, after: str = "", thresholds: Thresholds | None = N
             index += 1
         previous = told[index - 1] if index > 0 else ""
         read = _read(clause, subject, inherited, around)
+        if _SENT_OFF.search(told[index]) and not (
+            _ONCE_BACK.search(told[index]) or _BACK_IN.search(told[index])
+        ):
+            # a refund timed by the parcel leaving the customer comes before the return is in
+            read = [
+                replace(c, kind=Kind.REFUND_NOW) if c.kind is Kind.REFUND and c.granted else c for c in read
+            ]
         if thresholds:
             read = [_against_threshold(commitment, clause, thresholds, previous) for commitment in read]
         found.extend(read)
@@ -1403,7 +1433,7 @@ def _read(
     if _both(sentence, found):
         found.append(Commitment(Kind.REFUND_AND_REPLACEMENT, granted=True, conditions=said))
     free = _NO_CHARGE.search(sentence)
-    charge = _SOME_CHARGE.search(sentence)
+    charge = _SOME_CHARGE.search(sentence) or (None if free else _FEE_IS.search(sentence))
     unconditioned = _without_conditions(sentence)  # "as long as it hasn't shipped" denies nothing
     if free or charge:
         own = _charged_near(sentence, free or charge)
