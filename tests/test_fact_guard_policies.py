@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench.guard_corpora import faq_text
+from bench.guard_corpora import ORDER, faq_text
 from services.llm.fact_guard import FactGuard
 from services.llm.prompts import INSTRUCTIONS
 
@@ -641,3 +641,19 @@ def test_a_total_of_amounts_worked_out_in_the_reply_already_released(guard: Fact
     assert guard.check("お支払い総額は36,000ウォンとなります。", before=before).ok
     assert not guard.check("お支払い総額は37,000ウォンとなります。", before=before).ok
     assert not guard.check("お支払い総額は36,000ウォンとなります。").ok
+
+
+@pytest.mark.parametrize(
+    ("reply", "ok"),
+    [
+        ("ご注文内容は鋳物鍋2点、合計178,000ウォンでございます。", FAIL),
+        ("주문 내역 확인해 보니 주물 냄비 24cm ×2, 총 89,000원이에요.", FAIL),
+        ("주문 내역 확인해 보니 주물 냄비 24cm ×1, 총 89,000원이에요.", PASS),
+        ("ご注文内容は鋳物鍋1点、合計89,000ウォンでございます。", PASS),
+        ("냄비 2개 주문하시면 178,000원이에요.", PASS),  # an order they might place
+    ],
+)
+def test_a_count_of_the_customers_order_is_the_orders(reply: str, ok: bool) -> None:
+    guard = FactGuard.for_sources(facts=ORDER, faq_text=faq_text(), instructions=INSTRUCTIONS)
+    verdict = guard.check(reply)
+    assert verdict.ok is ok, verdict.reason or "passed"

@@ -38,6 +38,7 @@ from services.llm.commitments import CommitmentGuard
 from services.llm.events import EventCheck
 from services.llm.fact_claims import claims
 from services.llm.judged import cutoffs, judged
+from services.llm.products import catalogue, counts_of
 from services.llm.subjects import SubjectCheck, sentences
 from services.llm.uses import uses, uses_claimed
 from services.text.sounds import consonants
@@ -242,6 +243,15 @@ def _lengths(offers: frozenset[str]) -> frozenset[str]:
     return frozenset(f"minute:{minutes}" for minutes in lengths)  # hours read in minutes too
 
 
+_THEIR_ORDER = re.compile(
+    r"주문\s?(?:내역|내용|하신|하셨|건)|ご?注文(?:内容|いただいた|された|の商品|品)|お買い上げ"
+    r"|\byour order\b|\byou (?:ordered|bought|purchased)\b|\border (?:no\.|number|\d)",
+    re.IGNORECASE,
+)
+"""A sentence on the customer's order, as placed (not one they might place: "냄비 2개 주문하시면"):
+its counts are the order's."""
+
+
 @dataclass(frozen=True)
 class GuardVerdict:
     ok: bool
@@ -300,6 +310,9 @@ class FactGuard:
         self._carriers = carriers(sources)
         self._uses = uses(sources)
         self._deadlines = tuple(cutoffs(sources if promises is None else promises, self._offers))
+        self._products = catalogue(sources if promises is None else promises)
+        self._ordered = counts_of(own_facts, self._products)
+        """How many of each product the customer's order has ("cast-iron pot 24 cm x1")."""
 
     @classmethod
     def for_sources(cls, *, facts: str, faq_text: str, instructions: Sequence[str] = ()) -> FactGuard:
@@ -359,6 +372,7 @@ class FactGuard:
                 f"{use} (a use the sources do not name)"
                 for use in uses_claimed(sentences(reply)) - self._uses
             ]
+            + self._miscounted_order(reply)
         )
         promised = tuple(dict.fromkeys(str(c) for c in self._commitments.unsupported(reply, before=before)))
         echoed = bool(
@@ -374,6 +388,20 @@ class FactGuard:
             echoed,
             others,
         )
+
+    def _miscounted_order(self, reply: str) -> list[str]:
+        """A count of a product of the customer's order, in a sentence on their order, that is not the
+        order's: "ご注文内容は鋳物鍋2点" where they ordered one."""
+        wrong: list[str] = []
+        for sentence in sentences(reply):
+            if not _THEIR_ORDER.search(sentence):
+                continue
+            for product, said in counts_of(sentence, self._products).items():
+                if product in self._ordered and said - self._ordered[product]:
+                    wrong.extend(
+                        f"{product.name} x{n} (a count the order does not have)" for n in sorted(said)
+                    )
+        return wrong
 
     def _tells_of_others(self, reply: str) -> bool:
         """Another customer named or described: a person's name the sources do not hold (the

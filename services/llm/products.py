@@ -214,3 +214,21 @@ def named_loosely(text: str, products: tuple[Product, ...]) -> set[Product]:
             if named:
                 found.add(product)
     return found
+
+
+_COUNT_AFTER = re.compile(
+    r"[^,.;:()（）\n]{0,12}?(?:[×xX]\s?(\d{1,2})(?!\d)|(?<![\d.,])(\d{1,2})\s?(?:点|個|개|장|つ|本|枚|pcs\b))"
+)
+"""A count written after a product's name, past its size: "cast-iron pot 24 cm x1", "주물 냄비 24cm
+×2", "鋳物鍋2点"."""
+
+
+def counts_of(text: str, products: tuple[Product, ...]) -> dict[Product, set[int]]:
+    """The counts `text` writes right after each product it names for certain."""
+    found: dict[Product, set[int]] = {}
+    prepared = prepare(text)
+    for mention in mentions(prepared, products):
+        match = _COUNT_AFTER.match(prepared, mention.end)
+        if mention.sure and match:
+            found.setdefault(mention.product, set()).add(int(match.group(1) or match.group(2)))
+    return found
