@@ -8,7 +8,10 @@ nowhere, and it is true. An amount of money, or a measure (a volume, a weight, a
   support, or works out itself ("25,000원에 9,000원을 함께 사시면 34,000원", "two mugs are 18,000 won,
   plus 3,000 won shipping: 21,000 won"; an amount stated twice adds to itself);
 - a total of up to three such amounts, each taken once or by a count its sentence states ("머그컵
-  2개(각 9,000원)와 목욕 타월 1장(12,000원)은 합계 30,000원");
+  2개(각 9,000원)와 목욕 타월 1장(12,000원)은 합계 30,000원"); a fee counted per item by the count,
+  where the sentence says each thing has it ("3 mugs, each gift-wrapped" is three fees);
+- what is short of an amount orders are measured against that the sentence names ("36,000원이라
+  무료배송까지 14,000원");
 - a whole multiple of such an amount, or of one the sources give, by a count the same sentence
   states in digits or words ("2,000 won each, so 4,000 won for two", "Two tablecloths come to
   78,000 won");
@@ -16,7 +19,9 @@ nowhere, and it is true. An amount of money, or a measure (a volume, a weight, a
   of it ("5% off, so the 89,000 won pot would be 84,550 won", "with your 5% the pot is 84,550 won").
 
 A measure in an imperial unit is *converted* when it is a measure the sources give, in inches,
-pounds or fluid ounces to the places it is written with (`converted`: "24 cm, about 9.4 inches").
+pounds or fluid ounces to the places it is written with (`converted`: "24 cm, about 9.4 inches"),
+and one said as a near bound is *bounded* when a measure the sources give lies just past it
+(`bounded`: "a little over three kilos" for 3.2 kg).
 
 Only the arithmetic is checked: whether the reply may promise the result (a refund of it, say)
 is the commitments' question, and an operand the sources do not support supports nothing. The

@@ -111,22 +111,23 @@ def judged(
     sources' `cutoffs`); a range of times holds its ends (open 10:00-18:30:
     a call between 17:00 and 18:30)."""
     found: set[str] = set()
+    text = f"{before}\n{reply}"
     ranges = [
         span
-        for claim in claims(f"{before}\n{reply}")
+        for claim in claims(text)
         for need in claim.needs & offers
         if need.startswith("range:time:")
         for span in _times(frozenset({need}))
     ]
-    text = f"{before}\n{reply}"
     stated = cutoffs(text, offers)
+    # the sources' deadline of the day, for a sentence on the same day, where the reply states none
+    fallback = list(deadlines) if not stated and not cutoffs(text) else []
     for sentence in sentences(reply):
         located = located_claims(sentence)
         supported = [claim for _, _, claim in located if claim.needs & offers]
         currencies = {reading_kind(need) for claim in supported for need in claim.needs} & CURRENCIES
         judging = bool(_JUDGED.search(sentence))
-        # the sources' deadline of the day, for a sentence on the same day where the reply states none
-        bounds = stated or (list(deadlines) if _THE_SAME_DAY.search(sentence) and not cutoffs(text) else [])
+        bounds = stated or (fallback if _THE_SAME_DAY.search(sentence) else [])
         the_customers = bool(_THE_CUSTOMERS_CASE.search(sentence))
         for _, end, claim in located:
             if claim in supported:

@@ -283,12 +283,14 @@ class SubjectCheck:
     def amounts_named(self, sentence: str) -> list[str]:
         """The amounts of money the sources give for what `sentence` names, as readings
         (`Claim.needs`): the price of each product it names for certain (once, however often it is
-        named), the fee of each policy it
-        names ("a mug with gift wrapping comes to 11,000 won": 9,000원 and 2,000원)."""
-        products = dict.fromkeys(
-            mention.product for mention in mentions(sentence, self._products) if mention.sure
-        )
-        found = [need for product in products for need in product.values if reading_kind(need) in CURRENCIES]
+        named), the fee of each policy it names ("a mug with gift wrapping comes to 11,000 won":
+        9,000원 and 2,000원)."""
+        found = [
+            need
+            for product in self._sure_products(sentence)
+            for need in product.values
+            if reading_kind(need) in CURRENCIES
+        ]
         about = topics(sentence)
         for named in self._named:
             if named.fee and named.topics and named.topics <= about:
@@ -310,7 +312,13 @@ class SubjectCheck:
     def things_named(self, sentence: str) -> int:
         """How many of the catalogue's products `sentence` names for certain: "wrapping a towel and a
         mug" names two things."""
-        return len({mention.product for mention in mentions(sentence, self._products) if mention.sure})
+        return len(self._sure_products(sentence))
+
+    def _sure_products(self, sentence: str) -> list[Product]:
+        """The products `sentence` names for certain, each once, in the order it names them."""
+        return list(
+            dict.fromkeys(mention.product for mention in mentions(sentence, self._products) if mention.sure)
+        )
 
     @staticmethod
     def _labelled(sentence: str, start: int, end: int) -> bool:
