@@ -39,6 +39,8 @@ OFFERS = frozenset().union(*(claim.offers for claim in claims(SOURCES)))
         ("Orders paid by 2 p.m. ship the same day, so 2:01 p.m. is the next business day.", {"2:01 p.m."}),
         ("오후 2시까지 결제된 주문만 당일 출고라서, 3시 결제는 당일 출고 대상이 아니에요.", {"3시"}),
         ("오후 2시까지 결제된 주문만 당일 출고라서, 1시 결제는 당일 출고 대상이 아니에요.", set()),
+        ("Don't worry, orders paid by 2 p.m. ship the same day, and 3 p.m. is fine too.", set()),
+        ("Orders paid by 2 p.m. ship the same day; at 3 p.m. it won't ship until tomorrow.", {"3 p.m."}),
         ("오후 2시까지 결제된 주문은 당일 발송되니 3시에 결제하시면 그날 발송돼요.", set()),  # 15:00 too
         ("If you pay between 1 and 2 p.m., orders paid by 2 p.m. ship the same day.", {"1 and 2 p.m."}),
         # an amount said as an order's, beside the shop's

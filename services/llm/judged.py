@@ -54,7 +54,9 @@ _IN_THE_BASKET = re.compile(
 """An amount said to be in the customer's basket: "4만 8천 원어치 담으셨으니", "48,000 won in your cart";
 the customer's own, as an order's is."""
 _MISSED = any_of(
-    r"\bnot\b|n't\b|\bnext (?:business |working )?day\b",
+    r"\b(?:not|won't|isn't|doesn't|wouldn't) (?:be )?"
+    r"(?:eligible|in time|ship|go out|leave|dispatched|shipped|sent)"
+    r"|\bnext (?:business |working )?day\b|\btoo late\b|\bmiss(?:es|ed)? (?:the )?(?:cutoff|same)",
     r"아니|안\s?(?:돼|되|나가)|어렵|불가|다음\s?날|익일|다음\s?영업일",
     r"対象外|ではありません|できません|難しい|翌",
 )
