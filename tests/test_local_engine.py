@@ -121,8 +121,9 @@ async def test_token_mode_over_http_reproduces_the_models_own_answer(
         LLMRoles(target=[LLMEndpoint(base_url=server.base_url, model="local", verify="token")])
     )
     try:
+        # the decoding is under test, not the clock: a loaded machine must not reach the reply deadline
         answerer = SpeculativeAnswerer(
-            FaqLookupAnswerer([]), gateway, reply_budget=96, retrieval_check="draft"
+            FaqLookupAnswerer([]), gateway, reply_budget=96, retrieval_check="draft", reply_deadline=3600.0
         )
         request = AnswerRequest(QUESTIONS[0], Language.EN, FaqAnswer(FAQ, "same-day", 1.0), faq_context=FAQ)
         answer = answerer.stream(request)

@@ -369,7 +369,10 @@ async def test_split_characters_on_the_local_engine(gateways: list[LLMGateway]) 
         gateway = LLMGateway(LLMRoles(target=[target], retries=0))
         gateways.append(gateway)
         budget = 16
-        answerer = SpeculativeAnswerer(LOOKUP, gateway, reply_budget=budget, retrieval_check="draft")
+        # the decoding is under test, not the clock: a loaded machine must not reach the reply deadline
+        answerer = SpeculativeAnswerer(
+            LOOKUP, gateway, reply_budget=budget, retrieval_check="draft", reply_deadline=3600.0
+        )
         context = "배송은 내일 도착합니다 🎁"
         question = "배송은 내일 도착합니다 🎁 이 문장을 그대로 따라 쓰세요."
 
