@@ -42,6 +42,14 @@ def test_pass_costs_interpolate_between_measured_sizes_and_follow_observed_passe
     assert abs(costs.ceiling(15) - 16 * 11.7 / 72.5) < 1e-9
 
 
+def test_a_pass_measured_at_no_cost_gives_no_factor_to_follow() -> None:
+    costs = PassCosts({0: 0.0, 2: 10.0}, 4)  # a clock too coarse to time the smallest pass
+    costs.observe(0, 5.0)
+    assert costs.ms == [0.0, 5.0, 10.0, 15.0, 20.0], "left as it was, nothing divided by zero"
+    costs.observe(2, 20.0)
+    assert costs.ms[2] == pytest.approx(11.0)
+
+
 def trained(costs: dict[int, float], history: Sequence[tuple[int, int]]) -> DraftPolicy:
     policy = DraftPolicy(max_tokens=16, costs=PassCosts(costs, 16))
     for drafted, accepted in history:

@@ -287,6 +287,17 @@ async def test_judge_mode_releases_agreed_sentences_then_the_target_writes_the_r
     assert all(c.body["max_tokens"] == 1 for c in judge_calls[:3])
 
 
+async def test_judge_mode_asks_the_target_nothing_more_when_every_sentence_is_agreed(
+    double, gateways
+) -> None:  # type: ignore[no-untyped-def]
+    double.models["target"].answer = lambda q: FAQ_TEXT
+    answer = answerer(double, gateways, verify="judge", retrieval_check="draft").stream(request())
+    await run(answer)
+    assert answer.final_text == FAQ_TEXT and answer.report.acceptance_rate == 1.0
+    calls = double.calls("/v1/chat/completions", "target")
+    assert calls and all(c.body["max_tokens"] == 1 for c in calls), "verdicts only: no continuation written"
+
+
 @pytest.mark.parametrize("overlap", [60, 100])
 async def test_judge_mode_cuts_what_the_target_repeats_when_it_continues(double, gateways, overlap) -> None:  # type: ignore[no-untyped-def]
     """Told to continue after the agreed sentences, the target restarts `overlap` characters early."""
