@@ -335,6 +335,7 @@ class FactGuard:
         """`before`: the reply's text already released, which a sentence may go on about ("If it is
         defective, return shipping is free. You pay nothing.")."""
         misplaced = self._subjects.misplaced(reply, before=before)
+        told = sentences(reply)
         customers = judged(reply, self._offers, before=before, deadlines=self._deadlines)
         derived = (
             worked_out(
@@ -368,11 +369,8 @@ class FactGuard:
                 if claim.text not in derived
             ]
             + [f"{carrier} (a carrier the facts do not name)" for carrier in carriers(reply) - self._carriers]
-            + [
-                f"{use} (a use the sources do not name)"
-                for use in uses_claimed(sentences(reply)) - self._uses
-            ]
-            + self._miscounted_order(reply)
+            + [f"{use} (a use the sources do not name)" for use in uses_claimed(told) - self._uses]
+            + self._miscounted_order(told)
         )
         promised = tuple(dict.fromkeys(str(c) for c in self._commitments.unsupported(reply, before=before)))
         echoed = bool(
@@ -389,11 +387,11 @@ class FactGuard:
             others,
         )
 
-    def _miscounted_order(self, reply: str) -> list[str]:
-        """A count of a product of the customer's order, in a sentence on their order, that is not the
-        order's: "ご注文内容は鋳物鍋2点" where they ordered one."""
+    def _miscounted_order(self, told: list[str]) -> list[str]:
+        """A count of a product of the customer's order, in a sentence (of `told`, the reply's) on their
+        order, that is not the order's: "ご注文内容は鋳物鍋2点" where they ordered one."""
         wrong: list[str] = []
-        for sentence in sentences(reply):
+        for sentence in told:
             if not _THEIR_ORDER.search(sentence):
                 continue
             for product, said in counts_of(sentence, self._products).items():
