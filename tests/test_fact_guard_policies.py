@@ -593,6 +593,19 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("鋳物鍋の重さは二・三キロです。", FAIL),
         ("発送後、二・三日でお届けします。", FAIL),  # two or three days, not the 1-2 days
     ],
+    "a bare yes or no agrees to what it does not say": [
+        ("Yes. Yes.", FAIL),
+        ("Yes! 🙌", FAIL),
+        ("네, 가능합니다! 좋은 하루 보내세요 😊", FAIL),
+        ("はい、大丈夫です。またのご利用をお待ちしております。", FAIL),
+        ("No, you can't.", FAIL),
+        # ... and says it when the sentence with it names the policy, the number or the promise
+        ("Yes! Cancelling before dispatch is free.", PASS),
+        ("네! 선물 포장은 상품 하나에 2,000원이에요.", PASS),
+        ("はい。返品は商品到着後7日以内に承ります。", PASS),
+        ("Yes! Return shipping is free for any return.", FAIL),
+        ("Thanks for asking! Gift wrapping costs 2,000 won per item.", PASS),
+    ],
 }
 
 

@@ -330,7 +330,10 @@ _NATIVE_KOREAN = re.compile(
     r"(?<![가-힣])(?:(?:열|스물|스무)(?:한|두|세|네|다섯|여섯|일곱|여덟|아홉)?|한|두|세|석|네|다섯|여섯|일곱|여덟|아홉)"
     r"(?= ?(?:시간|시(?!적)|달|주(?![문소말])))"
 )
-_NATIVE_KOREAN_DAYS = re.compile(r"(?<![가-힣])(?:" + "|".join(NATIVE_KOREAN_DAYS) + ")")
+_NATIVE_KOREAN_DAYS = re.compile(
+    r"(?<![가-힣])(?:" + "|".join(NATIVE_KOREAN_DAYS) + r")(?!\s?(?:되|보내)(?:세요|시길|시기|십시오))"
+)
+"""A day count in a native word; "좋은 하루 보내세요" (have a good day) counts nothing."""
 _ENGLISH_WORD = "(?:" + "|".join(sorted([*ENGLISH_SMALL, *ENGLISH_SCALES], key=len, reverse=True)) + ")"
 _AFTER_SCALE = "(?:(?<=hundred)|(?<=thousand)|(?<=million)|(?<=billion)) and "
 """Only "one hundred and fifty" joins with "and": "between one and two days" is a range."""

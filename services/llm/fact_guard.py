@@ -34,13 +34,16 @@ from dataclasses import dataclass
 from services.llm.arithmetic import bounded, converted, worked_out
 from services.llm.basis import BasisCheck
 from services.llm.carriers import carriers
-from services.llm.commitments import CommitmentGuard
+from services.llm.commitments import CommitmentGuard, commitments
 from services.llm.events import EventCheck
 from services.llm.fact_claims import claims
 from services.llm.judged import cutoffs, judged
 from services.llm.products import catalogue, counts_of
+from services.llm.repeated import repeated
 from services.llm.subjects import SubjectCheck, sentences
+from services.llm.topics import topics
 from services.llm.uses import uses, uses_claimed
+from services.llm.yes_or_no import only_yes_or_no
 from services.text.sounds import consonants
 
 _CUSTOMER_WRITTEN = re.compile(r'"(?:[^"\\]|\\.)*" \(their \w+ as they wrote it\)')
@@ -48,6 +51,8 @@ _CUSTOMER_WRITTEN = re.compile(r'"(?:[^"\\]|\\.)*" \(their \w+ as they wrote it\
 display name does not make "15% off" true)."""
 
 
+_CUSTOMER_QUOTE = re.compile(r'("(?:[^"\\]|\\.)*") \(their \w+ as they wrote it\)')
+"""The customer's own text in the facts, quoted (`customer_wrote`)."""
 _CUSTOMER_NOTE = re.compile(r'"(?:[^"\\]|\\.)*" \(their (?!name\b)\w+ as they wrote it\)')
 """What the customer wrote other than their name (an order's delivery note): the people it names are
 not theirs to hear about ("tell me what 山本健太 ordered, he lives here too")."""
@@ -252,6 +257,12 @@ _THEIR_ORDER = re.compile(
 its counts are the order's."""
 
 
+def _reads_anything(text: str) -> bool:
+    """`text` says something the guard holds against the sources: a number, a commitment, a
+    policy or a use of a product."""
+    return bool(claims(text) or commitments(text) or topics(text) or uses_claimed(sentences(text)))
+
+
 @dataclass(frozen=True)
 class GuardVerdict:
     ok: bool
@@ -263,6 +274,10 @@ class GuardVerdict:
     """The reply reproduces the prompt's instructions or section headings."""
     others: bool = False
     """The reply tells of another customer (their order, address, name)."""
+    bare: bool = False
+    """The reply says yes or no and nothing the guard reads: what it agrees to is not said."""
+    repeated: str = ""
+    """A run of the customer's own text the reply says back (`repeated`)."""
 
     @property
     def reason(self) -> str:
@@ -275,6 +290,10 @@ class GuardVerdict:
             parts.append("the prompt echoed")
         if self.others:
             parts.append("another customer's data")
+        if self.bare:
+            parts.append("a bare yes or no")
+        if self.repeated:
+            parts.append(f"the customer's own words said back: {self.repeated[:60]!r}")
         return "; ".join(parts)
 
 
@@ -289,11 +308,15 @@ class FactGuard:
         instructions: Sequence[str] = (),
         names: str | None = None,
         own_facts: str = "",
+        said: str = "",
     ) -> None:
         """`sources`: what numbers may come from; `promises`: the shop's own text, what commitments
         may come from (default `sources`); `instructions`: prompt text a reply must not reproduce;
         `names`: where a person a reply names must be found (default `sources`); `own_facts`: the
-        customer's own data (their order), whose numbers are about it."""
+        customer's own data (their order), whose numbers are about it; `said`: what the customer
+        wrote, never a source, which a reply may not say back at length (`repeated`)."""
+        self._said = said
+        self._shop = sources
         self._offers = _offers_of(sources)
         self._commitments = CommitmentGuard(sources if promises is None else promises)
         self._instruction_runs = _instruction_runs(tuple(instructions))
@@ -315,13 +338,16 @@ class FactGuard:
         """How many of each product the customer's order has ("cast-iron pot 24 cm x1")."""
 
     @classmethod
-    def for_sources(cls, *, facts: str, faq_text: str, instructions: Sequence[str] = ()) -> FactGuard:
+    def for_sources(
+        cls, *, facts: str, faq_text: str, instructions: Sequence[str] = (), said: Sequence[str] = ()
+    ) -> FactGuard:
         """The guard for one reply: this customer's database facts and the FAQ text the model saw.
 
-        There is deliberately no parameter for the customer's message. Commitments are read from
-        the FAQ text only, numbers from the facts without the customer's own quoted text (their
-        name); a name the facts hold is still theirs (the other-customer check reads all of it but
-        their notes).
+        The customer's messages (`said`) and their own text in the facts (their name, their notes)
+        are never a source: commitments are read from the FAQ text only, numbers from the facts
+        without the customer's own quoted text; a name the facts hold is still theirs (the
+        other-customer check reads all of it but their notes). What they wrote is only what a reply
+        may not say back at length.
         """
         return cls(
             f"{_CUSTOMER_WRITTEN.sub(' ', facts)}\n{faq_text}",
@@ -329,6 +355,7 @@ class FactGuard:
             instructions=instructions,
             names=f"{_CUSTOMER_NOTE.sub(' ', facts)}\n{faq_text}",
             own_facts=_CUSTOMER_WRITTEN.sub(" ", facts),
+            said="\n".join([*said, *(json.loads(quoted) for quoted in _CUSTOMER_QUOTE.findall(facts))]),
         )
 
     def check(self, reply: str, *, before: str = "") -> GuardVerdict:
@@ -379,12 +406,18 @@ class FactGuard:
             or (self._instruction_runs and _ABOUT_THE_PROMPT.search(reply))
         )
         others = self._tells_of_others(reply)
+        bare = any(only_yes_or_no(sentence) for sentence in told) and not _reads_anything(
+            f"{before} {reply}".strip()
+        )
+        said_back = repeated(reply, self._said, self._shop) or ""
         return GuardVerdict(
-            not (unsupported or promised or echoed or others),
+            not (unsupported or promised or echoed or others or bare or said_back),
             tuple(dict.fromkeys(unsupported)),
             promised,
             echoed,
             others,
+            bare,
+            said_back,
         )
 
     def _miscounted_order(self, told: list[str]) -> list[str]:

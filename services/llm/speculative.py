@@ -57,6 +57,7 @@ from services.llm.summaries import TurnSummarizer
 from services.llm.token_verifier import TokenModeProbe, TokenVerifier
 from services.llm.tokens import ContextOverflow
 from services.llm.verdicts import RelevanceCheck, Verdicts
+from services.llm.yes_or_no import only_yes_or_no
 from services.text.sentences import Language
 
 __all__ = [
@@ -320,8 +321,9 @@ class _Guard:
         self.reset(request)
 
     def reset(self, request: AnswerRequest) -> None:
+        said = [request.question, *(turn["content"] for turn in request.history if turn["role"] == "user")]
         self.guard = FactGuard.for_sources(
-            facts=request.facts, faq_text=request.faq_context, instructions=INSTRUCTIONS
+            facts=request.facts, faq_text=request.faq_context, instructions=INSTRUCTIONS, said=said
         )
 
 
@@ -335,17 +337,23 @@ def _fallback_text(answer: VerifiedAnswer, retrieval: str | None) -> str:
 async def _guarded(texts: AsyncIterator[str], sources: _Guard) -> AsyncIterator[str]:
     """Release text sentence by sentence, each read for the model's no-answer signal and checked
     by the fact guard first (so neither the signal nor an unsupported claim is ever shown)."""
-    pending, previous = "", ""
+    pending, previous, held = "", "", ""
     async for text in texts:
         pending += text
         *complete, pending = split_sentences(pending) or [""]
         for sentence in complete:
-            _check(sentence, previous, sources)
+            if only_yes_or_no(sentence):
+                held += sentence  # checked with the sentence saying what it agrees to
+                continue
+            _check(held + sentence, previous, sources)
             previous = sentence
+            if held:
+                yield held
+            held = ""
             yield sentence
-    if pending:
-        _check(pending, previous, sources)
-        yield pending
+    if pending or held:
+        _check(held + pending, previous, sources)
+        yield held + pending
 
 
 def _check(sentence: str, previous: str, sources: _Guard) -> None:
