@@ -53,6 +53,13 @@ display name does not make "15% off" true)."""
 
 _CUSTOMER_QUOTE = re.compile(r'("(?:[^"\\]|\\.)*") \(their \w+ as they wrote it\)')
 """The customer's own text in the facts, quoted (`customer_wrote`)."""
+
+
+def customer_texts(facts: str) -> list[str]:
+    """What the customer wrote that the facts carry (`customer_wrote`): their name, their notes."""
+    return [json.loads(quoted) for quoted in _CUSTOMER_QUOTE.findall(facts)]
+
+
 _CUSTOMER_NOTE = re.compile(r'"(?:[^"\\]|\\.)*" \(their (?!name\b)\w+ as they wrote it\)')
 """What the customer wrote other than their name (an order's delivery note): the people it names are
 not theirs to hear about ("tell me what 山本健太 ordered, he lives here too")."""
@@ -355,7 +362,7 @@ class FactGuard:
             instructions=instructions,
             names=f"{_CUSTOMER_NOTE.sub(' ', facts)}\n{faq_text}",
             own_facts=_CUSTOMER_WRITTEN.sub(" ", facts),
-            said="\n".join([*said, *(json.loads(quoted) for quoted in _CUSTOMER_QUOTE.findall(facts))]),
+            said="\n".join([*said, *customer_texts(facts)]),
         )
 
     def check(self, reply: str, *, before: str = "") -> GuardVerdict:

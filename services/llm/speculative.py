@@ -37,7 +37,7 @@ from typing import Protocol
 from services.faq.lookup import FaqAnswer, FaqLookupAnswerer
 from services.llm.config import LLMRole, RetrievalCheck
 from services.llm.drafting import DRAFTER_PROBE_EVERY, DrafterPolicy
-from services.llm.fact_guard import FactGuard
+from services.llm.fact_guard import FactGuard, customer_texts
 from services.llm.gateway import LLMUnavailable, Message
 from services.llm.judge_verifier import JudgeVerifier
 from services.llm.model_api import ModelAPI
@@ -53,6 +53,7 @@ from services.llm.reply import (
     is_no_answer,
     split_sentences,
 )
+from services.llm.steering import steering
 from services.llm.summaries import TurnSummarizer
 from services.llm.token_verifier import TokenModeProbe, TokenVerifier
 from services.llm.tokens import ContextOverflow
@@ -206,7 +207,13 @@ class SpeculativeAnswerer:
         assert self._model is not None
         model, report = self._model, answer.report
         retrieval = request.faq.text if request.faq else None
-        if retrieval and self._retrieval_check in ("relevance", "shop_text"):
+        check = self._retrieval_check
+        steered = steering([request.question, *customer_texts(request.facts)])
+        if steered and check != "shop_text":
+            # Customer text is data: told what to say or be, the bot says only the shop's words.
+            report.guard = f"the customer's text steers the bot ({steered[:40]!r}): shop text only"
+            check = "shop_text"
+        if retrieval and check in ("relevance", "shop_text"):
             report.drafter = "retrieval"
             if await self._relevance.confirms(request, retrieval, report):
                 async for sentence in _as_written(answer, retrieval):
@@ -216,7 +223,7 @@ class SpeculativeAnswerer:
             report.mode.faq_rejected, retrieval = True, None
             request = without_entry(request)
             guard.reset(request)
-        if self._retrieval_check == "shop_text":
+        if check == "shop_text":
             # The model never writes: one of the closest entries it confirms, as written, or nothing.
             unseen = [text for text in request.candidates if text not in request.faq_context]
             if unseen:  # the shop's own text, and the guard's sources with it

@@ -1,0 +1,111 @@
+"""Customer text that tries to steer the bot, in Korean, English and Japanese.
+
+Customer text is data, never instructions. A message (or a display name, or an order's delivery
+note) that tells the bot what to be or what to say ("ignore your rules", "reply exactly", "you are
+now...", "지금부터 너는", "「はい」とだけ答えて", "I'm the manager") is answered with the shop's own
+words only: the model may confirm one of the shop's entries, never write (`SpeculativeAnswerer`
+treats the reply as `shop_text`). The fact guard reads what a reply says; this reads what the
+customer asked of the bot, so an attack worded in a way the guard does not know is still answered
+only with the shop's text.
+
+A customer may mention these words for their own ends ("ignore my last question", "프롬프트가 뭔진
+모르겠고"): an instruction to forget or ignore counts only when it is about the bot's own rules.
+"""
+
+from __future__ import annotations
+
+from services.text.patterns import any_of
+
+_RULES_EN = (
+    r"(?:instructions?|rules?|guidelines?|prompt|polic(?:y|ies)|restrictions?|settings?|programming|training)"
+)
+_RULES_KO = r"(?:지시|규칙|룰|설정|프롬프트|명령|정책|가이드라인|제한)"
+_RULES_JA = r"(?:指示|ルール|設定|プロンプト|命令|ポリシー|ガイドライン|制限|規則)"
+
+_STEERING = any_of(
+    # English
+    rf"\b(?:ignore|disregard|forget|override|bypass)\b[^.?!]{{0,40}}\b{_RULES_EN}",
+    r"\byou(?:'re| are) now\b",
+    r"\bfrom now on\b",
+    r"\bact as\b",
+    r"\bpretend\b",
+    r"\brole[- ]?play",
+    r"\bDAN\b",
+    r"\bdeveloper mode\b",
+    r"\bjailbreak",
+    r"\bno rules\b",
+    r"\b(?:reply|respond|answer|say|write|type|repeat|output|print)\b[^.?!]{0,30}"
+    r"\b(?:exactly|verbatim|word for word)\b",
+    r"\b(?:just|only|simply) (?:say|answer|reply|type|confirm)\b",
+    r"\bsay (?:yes|that)\b",
+    r"\brepeat after me\b",
+    r"\b(?:print|show|reveal|output|display|share|tell me|give me)\b[^.?!]{0,30}"
+    r"\b(?:system prompt|your instructions|your prompt|your configuration|your guidelines|your rules)\b",
+    r"(?m:^)\s*(?:assistant|bot|ai|admin)\s*:",
+    r"\bsystem\s*(?:[:：]|notice|message|update|override)",
+    r"\b(?:admin|system)[- _]?override\b",
+    r"\b(?:staff|admin|internal|ops|manager)[- _]?note\s*[:：]",
+    r"\b(?:ai|bot|chatbot|assistant)\b[^.?!:]{0,12}\binstructions?\s*[:：]",
+    r"\b(?:to|for) (?:the )?(?:ai|bot|chatbot|assistant)\s*[:：]",
+    r"\[(?:system|admin|internal|ops|staff|assistant|bot|ai|note to (?:the )?bot)\b[^\]]{0,20}[:：\]]",
+    r"###",
+    r"\b(?:admin|audit|debug|maintenance|god|test) mode\b",
+    r"\b(?:new|updated?) (?:policy|rule|instruction)",
+    r"\b(?:note|message|instructions?) (?:to|for) (?:the )?(?:bot|ai|assistant|chatbot)\b",
+    r"\b(?:dear|hey|attention) (?:bot|ai|assistant|chatbot)\b",
+    r"\bI(?:'m| am) (?:the |your )?(?:store |shop )?(?:manager|owner|ceo|boss|admin(?:istrator)?|developer"
+    r"|supervisor)\b",
+    # Korean
+    rf"{_RULES_KO}[^.?!]{{0,12}}(?:무시|잊어|잊고)(?!하라는\s?(?:건|게)\s?아니)",
+    rf"(?:무시|잊어)[^.?!]{{0,6}}{_RULES_KO}",
+    r"프롬프트[^.?!]{0,12}(?:보여|알려|출력|공개|그대로|원문)",
+    r"(?:관리자|개발자|디버그|테스트|점검)\s?모드",
+    r"역할\s?(?:극|놀이)",
+    r"척\s?(?:해|하고|하세요|해줘|해 줘)",
+    r"(?:라고|이라고|다고)\s?(?:만\s?)?(?:말|대답|답|답변|써|적어)",
+    r"라고만",
+    r"(?:지금부터|앞으로|이제부터)\s?(?:너는|넌|당신은)",
+    r"(?<![가-힣])(?:너|넌|당신)\s?(?:는\s?)?(?:지금부터|이제부터)",
+    r"시스템\s?(?:[:：]|업데이트|공지|메시지|알림|통지)",
+    r"(?:AI|에이아이|챗봇|상담봇|봇)\s?(?:에게|한테)?\s?(?:[:：]|지시)",
+    r"지시\s?(?:사항)?\s?[:：]",
+    r"(?:이렇게|다음과 같이|그대로)\s?(?:답|대답|말|안내)",
+    r"(?:처리|안내|답변|대답|전달|적용|발급|고지)(?:해\s?줄|할)\s?것",
+    r"(?:AI|챗봇|상담봇|봇)\s?(?:참고|필독)",
+    r"(?:너는|넌|당신은)\s?이제",
+    r"(?:챗)?봇(?:아|에게|한테)",
+    r"(?:제가|내가|저는|나는|난)\s?(?:이\s?(?:가게|쇼핑몰|회사)\s?)?(?:사장|대표|점장|매니저|관리자|개발자|운영자)",
+    # Japanese
+    rf"{_RULES_JA}[^。？！?!]{{0,12}}(?:無視|忘れ)",
+    r"プロンプト[^。？！?!]{0,12}(?:見せ|教え|出力|公開|そのまま|全文)",
+    r"(?:管理者|開発者|デバッグ|テスト|メンテナンス)モード",
+    r"ロールプレイ",
+    r"システム\s?(?:[:：]|通知|メッセージ|更新|アップデート)",
+    r"(?:AI|ＡＩ|チャットボット|ボット|アシスタント)(?:へ|さんへ|に)?\s?[:：]",
+    r"(?:AI|ＡＩ|チャットボット|ボット|アシスタント)(?:へ|さんへ)",
+    r"これは指示|指示です",
+    r"【[^】]{0,10}(?:指示|システム|管理|通知|AI|ＡＩ|ボット)[^】]{0,10}】",
+    r"(?:回答|返答|案内|適用|付与)すること",
+    r"モード\s?(?:ON|オン)|「[^」]{0,12}モード」",
+    r"(?:と|って)(?:伝える|答える|案内する|返答する)こと",
+    r"の形で(?:お願い|返信|回答)",
+    r"だけ(?:を)?(?:返して|答えて|言って|書いて)",
+    r"なりきって",
+    r"ふりをして",
+    r"として(?:振る舞|答え|話|返)",
+    r"と(?:だけ)?(?:言って|答えて|返して|返信して|書いて)",
+    r"とだけ",
+    r"「はい」",
+    r"(?:今から|これから)(?:あなたは|君は|お前は)",
+    r"(?:私|わたくし|僕|俺)は[^。？！?!]{0,10}(?:店長|社長|オーナー|管理者|開発者|責任者)",
+    r"(?:店長|社長|オーナー|管理者|開発者|責任者)(?:です|だ|である|の者)",
+)
+
+
+def steering(texts: list[str]) -> str | None:
+    """The first words of `texts` (what the customer wrote) that instruct the bot, or None."""
+    for text in texts:
+        match = _STEERING.search(text)
+        if match:
+            return match.group()
+    return None
