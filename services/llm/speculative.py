@@ -208,7 +208,7 @@ class SpeculativeAnswerer:
         model, report = self._model, answer.report
         retrieval = request.faq.text if request.faq else None
         check = self._retrieval_check
-        steered = steering([request.question, *customer_texts(request.facts)])
+        steered = steering([*_customer_said(request), *customer_texts(request.facts)])
         if steered and check != "shop_text":
             # Customer text is data: told what to say or be, the bot says only the shop's words.
             report.guard = f"the customer's text steers the bot ({steered[:40]!r}): shop text only"
@@ -328,10 +328,17 @@ class _Guard:
         self.reset(request)
 
     def reset(self, request: AnswerRequest) -> None:
-        said = [request.question, *(turn["content"] for turn in request.history if turn["role"] == "user")]
         self.guard = FactGuard.for_sources(
-            facts=request.facts, faq_text=request.faq_context, instructions=INSTRUCTIONS, said=said
+            facts=request.facts,
+            faq_text=request.faq_context,
+            instructions=INSTRUCTIONS,
+            said=_customer_said(request),
         )
+
+
+def _customer_said(request: AnswerRequest) -> list[str]:
+    """The customer's messages the model sees: this one and their earlier turns."""
+    return [request.question, *(turn["content"] for turn in request.history if turn["role"] == "user")]
 
 
 def _fallback_text(answer: VerifiedAnswer, retrieval: str | None) -> str:
