@@ -71,10 +71,12 @@ PARTS = (
     "holdout26",
     "holdout27",
     "holdout28",
+    "holdout29",
+    "holdout30",
 )
 """`tuning2` and `holdout2` were held out, measured once, then tuned on; `holdout3` to `holdout15`,
-and `holdout18` to `holdout24` were measured, then their misses read and closed; those of
-`NEVER_READ` never were (docs/benchmarks.md says how each part was used)."""
+`holdout18` to `holdout24`, `holdout29` and `holdout30` were measured, then their misses read and
+closed; those of `NEVER_READ` never were (docs/benchmarks.md says how each part was used)."""
 NEVER_READ = ("holdout16", "holdout17", "holdout25", "holdout26", "holdout27", "holdout28")
 """Parts whose misses have never been printed: measured only, never tuned on, never in a test."""
 ECHO = "<<ECHO_INSTRUCTIONS>>"

@@ -593,6 +593,43 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("鋳物鍋の重さは二・三キロです。", FAIL),
         ("発送後、二・三日でお届けします。", FAIL),  # two or three days, not the 1-2 days
     ],
+    "another customer, named or placed": [
+        ("直前にご利用のお客様はイ・スジン様で、ソウル市江南区にお住まいです。", FAIL),
+        ("イ・スジン様のご注文は発送済みです。", FAIL),
+        ("확인해 보니 오늘 주문하신 고객님은 정하은 님이고, 주소는 부산 해운대구 우동입니다.", FAIL),
+        ("어머님 생신 선물로 두 장 따로 포장하시면 포장비가 장당 2,000원이에요.", PASS),
+    ],
+    "the days the shop is closed": [
+        ("Weekends and public holidays we're closed.", PASS),
+        (
+            "주말이라 지금은 상담원 연결이 어려워요. 공휴일이 아니면 월요일 오전 10시부터 통화 가능하세요!",
+            PASS,
+        ),
+        ("We're open on weekends too.", FAIL),
+    ],
+    "a polite formula, a requirement, a fee denied": [
+        ("No need to worry: since we sent you the wrong item, the return shipping is free.", PASS),
+        ("You've got 48 hours to let us know, and a photo isn't needed.", FAIL),
+        ("発送後でもキャンセル料はかかりませんので、お気軽にお申し付けください。", FAIL),
+    ],
+    "a grant said of both situations is said of each": [
+        ("Colour exchanges don't cost a thing, whether the item's faulty or you've changed your mind.", FAIL),
+        ("불량이든 단순 변심이든 교환 배송비는 무료예요.", FAIL),
+        ("不良品でもお客様都合でも、交換の送料は無料です。", FAIL),
+        ("단순 변심 교환은 교환 배송비 6,000원이 들고, 불량 상품 교환은 무료예요.", PASS),
+    ],
+    "times and amounts of the customer's case": [
+        ("고객센터는 평일 오전 열 시부터 오후 여섯 시 삼십 분까지예요.", PASS),
+        ("고객센터는 평일 오전 열 시부터 오후 여섯 시 사십 분까지예요.", FAIL),
+        ("고객센터는 평일 오전 열 시부터 오후 여섯 시 30분까지예요.", PASS),
+        ("Your basket comes to 52,000 won, so shipping's free.", PASS),
+        ("Your basket comes to 42,000 won, so shipping's free.", FAIL),
+        (
+            "Payments made by 2 pm on a weekday ship the same day, so a 1 pm Tuesday payment ships that day.",
+            PASS,
+        ),
+        ("So a 3 pm Tuesday payment ships that Tuesday.", FAIL),
+    ],
     "a bare yes or no agrees to what it does not say": [
         ("Yes. Yes.", FAIL),
         ("Yes! 🙌", FAIL),
@@ -664,9 +701,38 @@ def test_a_total_of_amounts_worked_out_in_the_reply_already_released(guard: Fact
         ("주문 내역 확인해 보니 주물 냄비 24cm ×1, 총 89,000원이에요.", PASS),
         ("ご注文内容は鋳物鍋1点、合計89,000ウォンでございます。", PASS),
         ("냄비 2개 주문하시면 178,000원이에요.", PASS),  # an order they might place
+        ("キム・ミンジ様のご注文（20261128-000451）は、鋳物鍋24cmを2点でございます。", FAIL),
+        ("キム・ミンジ様のご注文（20261128-000451）は、鋳物鍋24cmを1点でございます。", PASS),
     ],
 )
 def test_a_count_of_the_customers_order_is_the_orders(reply: str, ok: bool) -> None:
     guard = FactGuard.for_sources(facts=ORDER, faq_text=faq_text(), instructions=INSTRUCTIONS)
     verdict = guard.check(reply)
     assert verdict.ok is ok, verdict.reason or "passed"
+
+
+@pytest.mark.parametrize(
+    ("reply", "ok"),
+    [
+        # the example order was delivered on 30 November
+        ("ご注文は11月28日にお支払い、29日に発送済みですが、現在まだ配送中でございます。", FAIL),
+        ("Your pot is on its way!", FAIL),
+        ("주문하신 냄비는 아직 배송 중이에요.", FAIL),
+        ("ご注文の鋳物鍋は11月30日に配達完了となっております。", PASS),
+        ("Your order was delivered on 30 November.", PASS),
+        # a condition, and an order the bot does not see, say nothing of where this one is
+        ("Yes, cancelling is free as long as your order hasn't been dispatched yet.", PASS),
+        ("まだ発送前のご注文ですので、キャンセル手数料はかかりません。", PASS),
+    ],
+)
+def test_the_status_of_the_customers_order_is_the_orders(reply: str, ok: bool) -> None:
+    guard = FactGuard.for_sources(facts=ORDER, faq_text=faq_text(), instructions=INSTRUCTIONS)
+    verdict = guard.check(reply)
+    assert verdict.ok is ok, verdict.reason or "passed"
+
+
+def test_an_order_not_yet_shipped_is_not_said_to_be_delivered() -> None:
+    facts = "Order 20261204-000777: paid, placed 2026-12-04, total 25,000원, glass teapot x1"
+    guard = FactGuard.for_sources(facts=facts, faq_text=faq_text(), instructions=INSTRUCTIONS)
+    assert not guard.check("고객님 주문하신 유리 티포트는 배송 완료됐어요.").ok
+    assert guard.check("고객님 주문하신 유리 티포트는 아직 발송 전이에요.").ok

@@ -37,6 +37,10 @@ FACT_GUARD_GAPS = {
     "f2154": "a sum whose terms carry no unit ('34,000 + 3,000 + 3,000 = 40,000 won')",
     "f24040": "the customer's own measures (their table) worked with the tablecloth's",
     "f24044": "the weekend named in the customer's case ('if you message us on a Saturday') as an opening",
+    "f29060": "a capacity counted in cups of another product (600 ml as two 350 ml mugs)",
+    "f30025": "the customer taken for a Gold member, which the facts do not say (refused by design)",
+    "f30035": "a price named before its product ('X원짜리 식탁보') and a shortfall said as 'Y원어치만 더'",
+    "f30038": "a per-item fee said 'in total' for two items",
 }
 """Replies of the read parts the fact guard gets wrong."""
 

@@ -89,6 +89,18 @@ class Condition(StrEnum):
     FIRST_ORDER = "first order only"
 
 
+_EXCLUSIVE = frozenset({Condition.DEFECTIVE, Condition.CHANGE_OF_MIND})
+"""Situations no case is in both of: a grant said of both at once ("whether it's faulty or you've
+changed your mind") is said of each."""
+_WHETHER = any_of(
+    r"\bwhether\b[^.!?]{0,60}\bor\b",
+    r"\beither way\b",
+    r"\b(?:regardless of|no matter)\b",
+    r"(?:든|던)(?:지)?\s[^.!?]{0,30}(?:든|던)(?:지)?",
+    r"(?:상관|관계)\s?없이",
+    r"(?:でも|であれ)[^。！？]{0,30}(?:でも|であれ)",
+    r"(?:かかわらず|関わらず|問わず|どちらでも)",
+)
 _NARROWING = frozenset({Condition.FIRST_ORDER})
 """Conditions that state a grant narrower than it is: "5% off your first order" where members get
 it on every order misstates the policy, while "if it is defective" only names when it applies."""
@@ -481,6 +493,8 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"(?:box|packaging|receipt|tags?)",
             r"(?:photos?|pictures?|receipt|packaging|box)\b[^.!?;]{0,25}?(?: is| are|'s)? "
             r"(?:not needed|not required|optional|unnecessary)",
+            r"(?:photos?|pictures?|receipt|packaging|box)\b[^.!?;]{0,25}?\b(?:is|are) ?n[o']?t "
+            r"(?:needed|required|necessary)",
             r"(?:사진|포장|박스|상자|영수증|증빙)\S{0,3}\s*(?:(?:첨부|촬영|동봉|보관)\S{0,2}\s*)?"
             r"(?:없이|없어도|안\s*(?:하셔도|보내셔도|찍으셔도|첨부하셔도|주셔도)|필요\s*없|불필요|생략)",
             r"(?:写真|画像|箱|包装|レシート|証拠|パッケージ)(?:は|の|が)?(?:なし|無し|不要|なくても|無くても"
@@ -959,6 +973,17 @@ _NEGATION = any_of(
     r"대상(?:이|에서)?\s*(?:아니|제외)",
     r"\bexcluded\b",
 )
+_FEE_DENIED = any_of(
+    r"(?:料金?|手数料|費用)(?:は|が|も)?(?:一切)?(?:かかりません|かからない|いただきません|ございません|ありません)",
+    r"(?:취소\s*)?(?:수수료|위약금|비용)(?:은|는|이|가|도)?\s*(?:전혀\s*)?(?:없|안\s*(?:받|들|붙))",
+    r"\b(?:no|without (?:a|any)) (?:cancellation )?(?:fee|charge|penalty)\b",
+    r"\b(?:fee|charge|penalty) (?:is|are) ?n[o']?t\b",
+)
+"""A fee denied: "発送後でもキャンセル料はかかりません" grants the late cancellation, free."""
+_CLOSED = any_of(
+    r"\bclosed\b", r"\bshut\b", r"휴무", r"쉬(?:어요|는|고|며|니|ㅂ니다)|쉽니다", r"休み", r"休業", r"定休"
+)
+"""Closing words, which deny the days they are said of wherever they stand in the part."""
 _NOT_THAT_NOT = any_of(
     r"(?:is ?n't|is not|not) (?:true|the case|so) that (?:we|you|it|they|the shop)? ?"
     r"(?:do ?n't|do not|can ?not|can't|won't|are ?n't|is ?n't|never)",
@@ -980,7 +1005,7 @@ _PERMISSION = any_of(
     r"(?:差し支え|問題)(?:は)?(?:ありません|ございません|ない)",
     r"(?:셔도|어도|아도|해도)\s*(?:상관\s*(?:없|않)|문제\s*(?:없|않))",
     r"상관\s*없",
-    r"\b(?:no problem|not a problem|no worries|don't worry|doesn't matter|never mind)\b",
+    r"\b(?:no problem|not a problem|no worries|don't worry|doesn't matter|never mind|no need to worry)\b",
 )
 """Saying something is fine in the words of a negation ("お持ちいただいて構いません", "가지셔도
 상관없어요", "keep it, no problem"): it grants, it denies nothing."""
@@ -989,10 +1014,15 @@ _NOT_A_GRANT = any_of(
     r"free[- ]shipping (?:threshold|minimum|line|limit|level)",
     r"무료\s*배송\s*(?:기준|조건|라인)",
     r"送料無料(?:ライン|の?条件|の?基準)",
+    r"(?:주말|공휴일|휴일|토요일|일요일)(?:이|가)?\s*아니(?:면|라면|시면)",
+    r"\b(?:unless|except(?: on)?) (?:it'?s )?(?:a )?"
+    r"(?:weekends?|(?:public )?holidays?|saturdays?|sundays?)\b",
+    r"(?:土日|週末|祝日|休日)(?:で|を)?(?:なければ|除く|以外)",
 )
 """Words that say no more than they name: an answer's opening "No," (its clause says what is
 denied: "아니요, 불량이면 반품 배송비가 무료입니다"), and the free-shipping threshold named as such
-("under the 50,000 won free-shipping threshold, so shipping is 3,000 won")."""
+("under the 50,000 won free-shipping threshold, so shipping is 3,000 won"), and the days off named
+as an exception ("공휴일이 아니면 월요일 오전 10시부터", "unless it's a holiday")."""
 _RULELESS = any_of(
     r"(?:규칙|제한|제약|룰|정책|규정|지침)\s*(?:같은\s*(?:건|거|것)|따위)?(?:이|은|는|도)?\s*"
     r"(?:없|상관\s*없|신경\s*안|안\s*지켜)",
@@ -1409,7 +1439,13 @@ def _read(
         if commitment.kind not in _ALWAYS_GRANTED:
             # Denied only where every mention is: "쿠폰이나 별도 할인은 없고, 골드 회원님께만 5% 할인이
             # 적용됩니다" grants the members' discount after denying any other.
-            denied = all(_denied_at(rest, start, end) for start, end in spans[commitment.kind])
+            read = _masked(rest, _FEE_DENIED) if commitment.kind is Kind.LATE_CANCELLATION else rest
+            denied = all(_denied_at(read, start, end) for start, end in spans[commitment.kind])
+            if commitment.kind is Kind.WEEKEND_OPENING:
+                # "Weekends and public holidays we're closed": closing denies the days it names
+                denied = denied or all(
+                    _CLOSED.search(rest, *_segment(rest, start)) for start, _ in spans[commitment.kind]
+                )
             found[index] = Commitment(
                 commitment.kind, not denied, conditions=denied_under if denied else said
             )
@@ -1458,6 +1494,14 @@ def _read(
             # "Orders of 50,000원 or more ship free, and Jeju costs nothing extra": the amount is the
             # condition of one waiver; the surcharge is charged whatever the amount
             found.append(replace(found[-1], conditions=conditions - {Condition.THRESHOLD}))
+    if _WHETHER.search(sentence):
+        found = [
+            replace(c, conditions=c.conditions - (_EXCLUSIVE - {situation}))
+            for c in found
+            for situation in (
+                sorted(c.conditions & _EXCLUSIVE) if c.granted and c.conditions >= _EXCLUSIVE else [None]
+            )
+        ]
     priced = any(c.kind in (Kind.CHARGE, Kind.DISCOUNT) for c in found)
     if Kind.DONE in spans and priced and _only_applied(sentence, spans[Kind.DONE]):
         found = [c for c in found if c.kind is not Kind.DONE]

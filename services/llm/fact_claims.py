@@ -478,7 +478,8 @@ def _quantities(text: str) -> list[_Quantity]:
         spelled = english_value(match.group())
         add(match.start(), match.end(), Decimal(spelled), needs_unit=spelled < 10)
     found.sort(key=lambda q: q.start)
-    return found
+    # a quantity a later one grew over is part of it: the 30분 of "여섯 시 30분" (18:30)
+    return [q for q in found if not any(o is not q and o.start <= q.start and q.end <= o.end for o in found)]
 
 
 _DURATION_AFTER = re.compile(r" ?(?:이내|안에|안으로|내에|내로|동안|만에|이상|以内|以上|の間|間)")
@@ -721,12 +722,21 @@ def _kanji_decimal(match: re.Match[str]) -> str:
     return ".".join("".join(str(CJK_DIGITS[digit]) for digit in part) for part in match.groups())
 
 
+_SINO_MINUTES = re.compile(r"(?<=시)(\s?)((?:[이삼사오]?십)?[일이삼사오육칠팔구]?)(?=\s?분)")
+"""Minutes in Sino-Korean words after the hour ("여섯 시 삼십 분"), read as digits."""
+
+
+def _sino_minutes(match: re.Match[str]) -> str:
+    return f"{match[1]}{cjk_value(match[2])}" if match[2] else match.group()
+
+
 def prepare(text: str) -> str:
     """NFKC (full-width digits, ％, ～ and ￦ become plain), list markers dropped, "KRW3,000" as
-    "KRW 3,000", "half past six" as "6:30", "영업일 기준 3일" and "영업일 기준 사흘" as "3영업일",
-    "三・二キロ" as "3.2キロ", single spaces."""
+    "KRW 3,000", "half past six" as "6:30", "여섯 시 삼십 분" as "여섯 시 30 분", "영업일 기준 3일"
+    and "영업일 기준 사흘" as "3영업일", "三・二キロ" as "3.2キロ", single spaces."""
     text = _LIST_MARKER.sub(" ", unicodedata.normalize("NFKC", text))
     text = _PAST.sub(_clock_words, text)
+    text = _SINO_MINUTES.sub(_sino_minutes, text)
     text = _BUSINESS_DAYS_FIRST.sub(_business_days, text)
     text = _KANJI_DECIMAL.sub(_kanji_decimal, text)
     return re.sub(r"\s+", " ", _GLUED_CODE.sub(r"\1 ", text))

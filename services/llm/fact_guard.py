@@ -36,14 +36,15 @@ from services.llm.basis import BasisCheck
 from services.llm.carriers import carriers
 from services.llm.commitments import CommitmentGuard, commitments
 from services.llm.events import EventCheck
-from services.llm.fact_claims import claims
+from services.llm.fact_claims import claims, prepare
 from services.llm.judged import cutoffs, judged
-from services.llm.products import catalogue, counts_of
+from services.llm.products import catalogue, counts_of, mentions
 from services.llm.repeated import repeated
 from services.llm.subjects import SubjectCheck, sentences
 from services.llm.topics import topics
 from services.llm.uses import uses, uses_claimed
 from services.llm.yes_or_no import only_yes_or_no
+from services.text.patterns import any_of
 from services.text.sounds import consonants
 
 _CUSTOMER_WRITTEN = re.compile(r'"(?:[^"\\]|\\.)*" \(their \w+ as they wrote it\)')
@@ -109,7 +110,7 @@ _ABOUT_THE_PROMPT = re.compile(
 _OTHER_CUSTOMER = re.compile(
     r"\b(?:previous|last|other|another|different|earlier) (?:customer|buyer|shopper|client)"
     r"|(?:직전|이전|다른)\s*(?:고객|주문자|구매자|손님)"
-    r"|(?:直前|前|他|別)の(?:お客様|ご注文者|注文者|購入者)"
+    r"|(?:直前|前|他|別)(?:に(?:ご利用|ご注文|ご購入|注文|購入)(?:された|いただいた)?|の)(?:お客様|ご注文者|注文者|購入者)"
     r"|\b(?:her|his) (?:flat|apartment|phone(?: number)?|order|parcel|package|address|tracking"
     r"|details|home)\b"
     r"|\b(?:customer|buyer|shopper)s?'? (?:names|phone numbers|addresses|contact details)\b"
@@ -128,11 +129,13 @@ _WONT_SHARE = re.compile(
 )
 _HONORIFIC_NAME = re.compile(
     r"(?<![一-龯])([一-龯]{2,4}|[一-龯]{1,3}[ぁ-ん]{2,4})(?:様|さん)"
-    r"|(?<![ァ-ヶー・])([ァ-ヶ][ァ-ヶー]{1,7}(?:・[ァ-ヶ][ァ-ヶー]{1,7})?)(?:様|さん)"  # katakana
+    # katakana, a one-sound family name too ("イ・スジン様")
+    r"|(?<![ァ-ヶー・])([ァ-ヶ][ァ-ヶー]{0,7}・[ァ-ヶ][ァ-ヶー]{1,7}|[ァ-ヶ][ァ-ヶー]{1,7})(?:様|さん)"
     r"|(?<![가-힣0-9,.])(?<![0-9천만백십]\s)([가-힣]{2,4})\s?(?:고객님|님|씨)(?![가-힣])"
     r"|(?<![가-힣0-9,.])((?:김|이|박|최|정|강|조|윤|장|임|한|오|서|신|권|황|안|송|류|유|홍|전|고|문|양|손|배|백"
     r"|허|남|심|노|하|곽|성|차|주|우|구|민|진|나|엄|채|원|천|방|공|현|함|변|염|여|추|석|선|설|마|길|연|표|명)"
-    r"[가-힣]{2}(?<![한는신던할된])) (?:고객님|님)(?:의|께서|은|는|이|을|도|께)(?![가-힣])"
+    r"[가-힣]{2}(?<![한는신던할된])) (?:고객님|님)"
+    r"(?:의|께서|은|는|이(?:고|며|에요|세요|십니다|시고|시며)?|입니다|을|도|께)(?![가-힣])"
     r"|\b(?:Mr|Mrs|Ms|Miss)\.? ([A-Z][a-z]+)"
     r"|\b([A-Z][a-z]+ [A-Z][a-z]+)(?:'s (?:order|address|phone)| (?:ordered|bought|lives|placed|paid))"
     r"|\b((?:Kim|Lee|Park|Choi|Jung|Jeong|Kang|Cho|Yoon|Jang|Lim|Han|Seo|Shin|Kwon|Hwang|Ahn|Yoo|Jeon"
@@ -146,7 +149,8 @@ _ADDRESS = re.compile(
     r"\b\d+(?:-\d+)? [A-Z][a-z]+(?:-(?:ro|gil|daero|dong))\b"
     r"|\b\d+(?:-\d+)? [A-Z][a-z]+ (?:Street|St|Road|Rd|Avenue|Ave|Lane|Drive|Boulevard)\b"
     r"|(?<![가-힣])[가-힣]{1,8}(?<!으)(?:로|길)\s?\d+(?:-\d+)?(?:번길)?(?=\s|$|,(?!\d))"
-    r"|[가-힣]{1,4}(?:시|도)\s[가-힣]{1,4}(?:구|군)(?![가-힣])|[가-힣]{1,4}구\s[가-힣]{1,4}동(?![가-힣])"
+    r"|[가-힣]{1,4}(?:시|도)\s[가-힣]{1,4}(?:구|군)(?![가-힣])|[가-힣]{1,4}구\s[가-힣]{1,4}동(?![안의일네])"
+    r"|[ァ-ヶー]{2,6}市[一-龯ァ-ヶー]{1,5}区|[一-龯]{1,4}市[一-龯]{1,4}区"
     r"|[一-龯ぁ-んァ-ヶ]{1,8}(?:区|市|町|村)[一-龯ぁ-んァ-ヶ]{0,8}\d+(?:丁目|番地?|-\d+)"
 )
 """A street address: the bot's facts hold none of the customer's, so one in a reply that the shop's
@@ -191,9 +195,31 @@ _NOT_A_NAME = frozenset(
         "관리자",
         "운영자",
         "주문자",
+        "어머",
+        "아버",
+        "할머",
+        "할아버",
+        "시어머",
+        "시아버",
+        "장모",
+        "부모",
+        "사모",
+        "따",
+        "아드",
+        "형",
+        "누",
+        "선배",
+        "고모",
+        "이모",
+        "부장",
+        "과장",
+        "팀장",
+        "원장",
+        "교수",
+        "작가",
     )
 )
-"""Honorific words that name a role, not a person."""
+"""Honorific words that name a role or a relative, not a person ("어머님 생신 선물")."""
 _KATAKANA_NAME = re.compile(r"[ァ-ヶー・]+")
 _SURE_SOUNDS = 3
 """Consonants a katakana name needs for its sounds to say it is a name of the facts: fewer match too
@@ -256,7 +282,7 @@ def _lengths(offers: frozenset[str]) -> frozenset[str]:
 
 
 _THEIR_ORDER = re.compile(
-    r"주문\s?(?:내역|내용|하신|하셨|건)|ご?注文(?:内容|いただいた|された|の商品|品)|お買い上げ"
+    r"주문\s?(?:내역|내용|하신|하셨|건)|ご?注文(?:内容|いただいた|された|の商品|品)|様のご注文|ご注文[（(]|お買い上げ"
     r"|\byour order\b|\byou (?:ordered|bought|purchased)\b|\border (?:no\.|number|\d)",
     re.IGNORECASE,
 )
@@ -268,6 +294,55 @@ def _reads_anything(text: str) -> bool:
     """`text` says something the guard holds against the sources: a number, a commitment, a
     policy or a use of a product."""
     return bool(claims(text) or commitments(text) or topics(text) or uses_claimed(sentences(text)))
+
+
+_ORDER_STATUS = re.compile(
+    r"^Order [^:\n]+: (pending|paid|preparing|shipped|delivered|cancelled)\b", re.MULTILINE
+)
+"""An order's status as `customer_facts` writes it ("Order 20261128-000451: delivered, ...")."""
+_NOW = any_of(
+    r"\b(?:currently|right now|at the moment|still|now)\b|\b(?:is|are) on (?:its|their) way\b",
+    r"현재|지금|아직",
+    r"現在|今|まだ",
+)
+_IF = any_of(
+    r"\b(?:if|unless|once|in case|as long as|so long as|provided|until)\b",
+    r"(?:으)?면\s|경우",
+    r"なら|場合|れば",
+)
+"""A condition: "if your order hasn't shipped yet" says nothing of where it is."""
+_STATES = {
+    "in transit": any_of(
+        r"\b(?:in transit|on (?:its|the) way|out for delivery|still being delivered)\b",
+        r"\b(?:has ?n[o']?t|not yet|not) (?:been )?(?:delivered|arrived)\b",
+        r"배송\s?중|배송되고\s?있|이동\s?중|아직\s?(?:도착|배송|안\s?왔)",
+        r"配送中|輸送中|お届け中|まだ(?:届いて|お届け|配達)",
+    ),
+    "not shipped": any_of(
+        r"\b(?:has ?n[o']?t|not yet|not) (?:been )?(?:shipped|dispatched|sent)\b|\bbeing prepared\b",
+        r"아직\s?(?:발송|출고)|(?:발송|출고)\s?(?:전|준비\s?중)|상품\s?준비\s?중",
+        r"未発送|まだ発送|発送準備中|準備中",
+    ),
+    "shipped": any_of(
+        r"\b(?:has|have|was|were) (?:been )?(?:shipped|dispatched|sent out)\b",
+        r"(?:발송|출고)\s?(?:이|가)?\s?(?:완료|됐|되었)",
+        r"発送(?:済み|いたしました|されました|しました|完了)",
+    ),
+    "delivered": any_of(
+        r"\b(?:has|have|was|were) (?:been )?delivered\b|\barrived\b",
+        r"배송\s?(?:이|가)?\s?완료|도착했|받으셨",
+        r"配達(?:完了|済み)|お届け(?:済み|しました|いたしました)|届きました",
+    ),
+}
+"""What a reply may say of where the customer's order is now, in ko/en/ja."""
+_NOT_IN_STATUS = {
+    "delivered": ("in transit", "not shipped"),
+    "shipped": ("not shipped", "delivered"),
+    "pending": ("shipped", "delivered", "in transit"),
+    "paid": ("shipped", "delivered", "in transit"),
+    "preparing": ("shipped", "delivered", "in transit"),
+}
+"""The states an order in each status is not in."""
 
 
 @dataclass(frozen=True)
@@ -342,6 +417,10 @@ class FactGuard:
         self._deadlines = tuple(cutoffs(sources if promises is None else promises, self._offers))
         self._products = catalogue(sources if promises is None else promises)
         self._ordered = counts_of(own_facts, self._products)
+        self._own_offers = _offers_of(own_facts)
+        statuses = set(_ORDER_STATUS.findall(own_facts))
+        self._status = statuses.pop() if len(statuses) == 1 else None
+        """The status of the customer's orders when they all have one ("delivered")."""
         """How many of each product the customer's order has ("cast-iron pot 24 cm x1")."""
 
     @classmethod
@@ -405,6 +484,7 @@ class FactGuard:
             + [f"{carrier} (a carrier the facts do not name)" for carrier in carriers(reply) - self._carriers]
             + [f"{use} (a use the sources do not name)" for use in uses_claimed(told) - self._uses]
             + self._miscounted_order(told)
+            + self._misreported_status(told)
         )
         promised = tuple(dict.fromkeys(str(c) for c in self._commitments.unsupported(reply, before=before)))
         echoed = bool(
@@ -440,6 +520,28 @@ class FactGuard:
                         f"{product.name} x{n} (a count the order does not have)" for n in sorted(said)
                     )
         return wrong
+
+    def _misreported_status(self, told: list[str]) -> list[str]:
+        """A status the customer's order is not in, said now of it (named by a product of it or a
+        number of its facts, as a new order the bot does not see is not): "29日に発送済みですが、現在
+        まだ配送中でございます" of a delivered order, "배송 완료됐어요" of one not shipped."""
+        wrong = _NOT_IN_STATUS.get(self._status or "", ())
+        return [
+            f"{match.group()} (the order is {self._status})"
+            for sentence in told
+            if (_THEIR_ORDER.search(sentence) or _NOW.search(sentence)) and not _IF.search(sentence)
+            if self._names_the_order(sentence)
+            for state, pattern in _STATES.items()
+            if state in wrong
+            for match in [pattern.search(sentence)]
+            if match
+        ]
+
+    def _names_the_order(self, sentence: str) -> bool:
+        ordered = {mention.product for mention in mentions(prepare(sentence), self._products)}
+        return bool(ordered & set(self._ordered)) or any(
+            claim.needs & self._own_offers for claim in claims(sentence)
+        )
 
     def _tells_of_others(self, reply: str) -> bool:
         """Another customer named or described: a person's name the sources do not hold (the

@@ -36,6 +36,7 @@ _JUDGED = any_of(
 )
 _THE_CUSTOMERS_CASE = any_of(
     r"\bif you\b|\bwhen you\b",
+    r"\ban? \d{1,2}(?::\d\d)? ?(?:a\.?m\.?|p\.?m\.?)(?: on a)?(?: \w+day)? (?:payment|order)\b",
     r"(?:하시|시|으시)면|라면|이면",
     r"(?:なら|れば|たら|場合)",
 )
@@ -53,6 +54,13 @@ _IN_THE_BASKET = re.compile(
 )
 """An amount said to be in the customer's basket: "4만 8천 원어치 담으셨으니", "48,000 won in your cart";
 the customer's own, as an order's is."""
+_BASKET_COMES_TO = re.compile(
+    r"\byour (?:cart|basket)(?: total)? (?:comes to|is|totals|adds up to|is at|now comes to)\s*$"
+    r"|(?:장바구니|카트)(?:에 담긴 금액|\s?금액)?(?:이|가|은|는)\s*$"
+    r"|カート(?:の)?(?:合計|金額)?(?:は|が)\s*$",
+    re.IGNORECASE,
+)
+"""The basket's amount named before it: "Your basket comes to 52,000 won"."""
 _MISSED = any_of(
     r"\b(?:not|won't|isn't|doesn't|wouldn't) (?:be )?"
     r"(?:eligible|in time|ship|go out|leave|dispatched|shipped|sent)"
@@ -131,7 +139,7 @@ def judged(
         judging = bool(_JUDGED.search(sentence))
         bounds = stated or (fallback if _THE_SAME_DAY.search(sentence) else [])
         the_customers = bool(_THE_CUSTOMERS_CASE.search(sentence))
-        for _, end, claim in located:
+        for start, end, claim in located:
             if claim in supported:
                 continue
             spans = _times(claim.needs)
@@ -150,7 +158,11 @@ def judged(
             )
             kinds = {reading_kind(need) for need in claim.needs}
             an_order = bool(kinds) and kinds <= currencies and bool(_AN_ORDER.match(sentence[end:]))
-            basket = bool(kinds) and kinds <= CURRENCIES and bool(_IN_THE_BASKET.match(sentence[end:]))
+            basket = (
+                bool(kinds)
+                and kinds <= CURRENCIES
+                and bool(_IN_THE_BASKET.match(sentence[end:]) or _BASKET_COMES_TO.search(sentence[:start]))
+            )
             if inside or in_time or missed or an_order or basket:
                 found.add(claim.text)
     return frozenset(found)
