@@ -736,3 +736,4 @@ def test_an_order_not_yet_shipped_is_not_said_to_be_delivered() -> None:
     guard = FactGuard.for_sources(facts=facts, faq_text=faq_text(), instructions=INSTRUCTIONS)
     assert not guard.check("고객님 주문하신 유리 티포트는 배송 완료됐어요.").ok
     assert guard.check("고객님 주문하신 유리 티포트는 아직 발송 전이에요.").ok
+    assert guard.check("고객님 주문하신 유리 티포트는 받으셨나요?").ok, "a question says nothing of it"

@@ -329,7 +329,7 @@ _STATES = {
         r"発送(?:済み|いたしました|されました|しました|完了)",
     ),
     "delivered": any_of(
-        r"\b(?:has|have|was|were) (?:been )?delivered\b|\barrived\b",
+        r"\b(?:has|have|was|were) (?:been )?delivered\b|\b(?:has|have) arrived\b|\barrived on\b",
         r"배송\s?(?:이|가)?\s?완료|도착했|받으셨",
         r"配達(?:完了|済み)|お届け(?:済み|しました|いたしました)|届きました",
     ),
@@ -417,11 +417,11 @@ class FactGuard:
         self._deadlines = tuple(cutoffs(sources if promises is None else promises, self._offers))
         self._products = catalogue(sources if promises is None else promises)
         self._ordered = counts_of(own_facts, self._products)
+        """How many of each product the customer's order has ("cast-iron pot 24 cm x1")."""
         self._own_offers = _offers_of(own_facts)
         statuses = set(_ORDER_STATUS.findall(own_facts))
         self._status = statuses.pop() if len(statuses) == 1 else None
         """The status of the customer's orders when they all have one ("delivered")."""
-        """How many of each product the customer's order has ("cast-iron pot 24 cm x1")."""
 
     @classmethod
     def for_sources(
@@ -530,6 +530,7 @@ class FactGuard:
             f"{match.group()} (the order is {self._status})"
             for sentence in told
             if (_THEIR_ORDER.search(sentence) or _NOW.search(sentence)) and not _IF.search(sentence)
+            if not sentence.rstrip().endswith(("?", "？"))  # a question says nothing of it
             if self._names_the_order(sentence)
             for state, pattern in _STATES.items()
             if state in wrong
