@@ -73,11 +73,21 @@ PARTS = (
     "holdout28",
     "holdout29",
     "holdout30",
+    "holdout31",
+    "holdout32",
 )
 """`tuning2` and `holdout2` were held out, measured once, then tuned on; `holdout3` to `holdout15`,
 `holdout18` to `holdout24`, `holdout29` and `holdout30` were measured, then their misses read and
 closed; those of `NEVER_READ` never were (docs/benchmarks.md says how each part was used)."""
-NEVER_READ = ("holdout16", "holdout17", "holdout25", "holdout26", "holdout27", "holdout28")
+NEVER_READ = (
+    "holdout16",
+    "holdout17",
+    "holdout25",
+    "holdout26",
+    "holdout27",
+    "holdout28",
+    "holdout32",
+)
 """Parts whose misses have never been printed: measured only, never tuned on, never in a test."""
 ECHO = "<<ECHO_INSTRUCTIONS>>"
 ORDER = (

@@ -630,6 +630,51 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ),
         ("So a 3 pm Tuesday payment ships that Tuesday.", FAIL),
     ],
+    "a clause after '-지만,' is a thought of its own": [
+        (
+            "쿠폰 제도는 따로 없지만, 다른 곳이 더 저렴하면 그 가격에 맞춰 드리는 최저가 보상은 가능해요!",
+            FAIL,
+        ),
+        (
+            "출고 전에는 무료로 취소할 수 있지만, "
+            "이미 출고된 주문은 취소가 아니라 반품으로 진행해 주셔야 해요.",
+            PASS,
+        ),
+    ],
+    "words that name no commitment": [
+        (
+            "The cast-iron pot weighs three point two kilos — "
+            "worth knowing if you have stairs to carry it up!",
+            PASS,
+        ),
+        ("The pot weighs three point five kilos.", FAIL),
+        (
+            "With the tablecloth and the teapot you'd be at 64,000 won, so shipping's free — "
+            "the only exception is Jeju or a remote island, which adds 3,000 won.",
+            PASS,
+        ),
+        ("주말에는 고객센터가 쉬어서요. 평일 오전 10시 이후에 1588-1234로 전화 주세요!", PASS),
+    ],
+    "a case put under another's policy, a promise, a time counted from the customer's sending": [
+        ("네, 불량으로 처리해서 교환 배송비 6,000원은 면제해 드릴게요.", FAIL),
+        ("We'll treat it as defective, so the return shipping is on us.", FAIL),
+        ("불량품으로 접수되면 반품 배송비는 저희가 부담해요.", PASS),
+        ("平日14時までのご注文は当日発送で、ご注文日から必ず1〜2日以内にお届けいたします。", FAIL),
+        ("ご返品の返金は、お客様が商品を発送された日から3営業日以内に元のお支払い方法へ行います。", FAIL),
+        ("返品商品が当社倉庫に到着してから3営業日以内に、元のお支払い方法へ返金いたします。", PASS),
+    ],
+    "an amount said to reach the threshold": [
+        (
+            "Four bath towels come to 48,000 won, "
+            "which puts you over our free-shipping threshold, no delivery charge!",
+            FAIL,
+        ),
+        (
+            "Five bath towels come to 60,000 won, "
+            "which puts you over our free-shipping threshold, no delivery charge!",
+            PASS,
+        ),
+    ],
     "a bare yes or no agrees to what it does not say": [
         ("Yes. Yes.", FAIL),
         ("Yes! 🙌", FAIL),

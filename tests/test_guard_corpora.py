@@ -41,6 +41,8 @@ FACT_GUARD_GAPS = {
     "f30025": "the customer taken for a Gold member, which the facts do not say (refused by design)",
     "f30035": "a price named before its product ('X원짜리 식탁보') and a shortfall said as 'Y원어치만 더'",
     "f30038": "a per-item fee said 'in total' for two items",
+    "f31022": "the free-shipping amount after a dash, read as the mug's named before it",
+    "f31041": "colours the catalogue does not name ('白とグレーの2色')",
 }
 """Replies of the read parts the fact guard gets wrong."""
 

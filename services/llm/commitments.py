@@ -237,7 +237,8 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"(?:할인|프로모션|프로모)\s*코드",
             r"(?:割引|プロモ|プロモーション)コード",
             r"gift card",
-            r"\bpoints?\b",
+            r"(?<!zero )(?<!one )(?<!two )(?<!three )(?<!four )(?<!five )(?<!six )(?<!seven )(?<!eight )"
+            r"(?<!nine )\bpoints?\b(?! (?:zero|one|two|three|four|five|six|seven|eight|nine)\b)",
             r"쿠폰",
             r"적립금",
             r"포인트",
@@ -357,6 +358,11 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
         Kind.EXCEPTION,
         any_of(
             r"exception",
+            # a case put in another's policy: "불량으로 처리해서 ... 면제해 드릴게요"
+            r"\b(?:treat|count|process|log|mark)(?:ed|ing)? (?:it|this|that|them|your \w+ )?\s?as "
+            r"(?:a |an )?(?:defective|faulty|damaged|wrong)",
+            r"(?:불량|하자|오배송)(?:품)?(?:으로|로)\s?(?:(?:처리|접수|간주)(?:해|하여|하겠|할게)|해\s?드)",
+            r"(?:不良品?|初期不良|誤配送)(?:として|扱い)(?:で|に)?\s?(?:(?:処理|対応)(?:いたし|し|させ)|お受け|扱わ)",
             r"special(?:ly)? for you",
             r"(?<!at )(?:just )?this (?:one )?time\b(?! of)",
             r"just this once",
@@ -440,7 +446,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"약속\s*(?:드리|드릴|드립|합니다|할게)",
             r"保証",
             r"お約束(?:いたします|します)",
-            r"必ず(?:お届け|届|到着|着き|発送|お手元)",
+            r"必ず[^。！？]{0,12}?(?:お届け|届|到着|着き|発送|お手元)",
             r"(?:届く|着く|お届けできる|到着する)ように(?:し|いたし|手配)",
             r"(?:도착하도록|받으실\s*수\s*있도록|받아\s*보실\s*수\s*있도록|도착할\s*수\s*있도록)"
             r"\s*(?:해|할|하겠|챙겨|처리)",
@@ -957,7 +963,7 @@ _NEGATION = any_of(
     r"\bimpossible\b",
     r"(?:^|(?<=\s))안\s+(?=[가-힣])",
     r"휴무",
-    r"쉽니다|쉬어요|쉬는|쉬(?:고|며|니)\b",
+    r"쉽니다|쉬어요|쉬어서|쉬는|쉬(?:고|며|니)\b",
     r"休み",
     r"休業",
     r"定休",
@@ -981,7 +987,7 @@ _FEE_DENIED = any_of(
 )
 """A fee denied: "発送後でもキャンセル料はかかりません" grants the late cancellation, free."""
 _CLOSED = any_of(
-    r"\bclosed\b", r"\bshut\b", r"휴무", r"쉬(?:어요|는|고|며|니|ㅂ니다)|쉽니다", r"休み", r"休業", r"定休"
+    r"\bclosed\b", r"\bshut\b", r"휴무", r"쉬(?:어요|어서|는|고|며|니)|쉽니다", r"休み", r"休業", r"定休"
 )
 """Closing words, which deny the days they are said of wherever they stand in the part."""
 _NOT_THAT_NOT = any_of(
@@ -1018,6 +1024,7 @@ _NOT_A_GRANT = any_of(
     r"\b(?:unless|except(?: on)?) (?:it'?s )?(?:a )?"
     r"(?:weekends?|(?:public )?holidays?|saturdays?|sundays?)\b",
     r"(?:土日|週末|祝日|休日)(?:で|を)?(?:なければ|除く|以外)",
+    r"\bthe (?:only )?exceptions? (?:is|are|being)\b",
 )
 """Words that say no more than they name: an answer's opening "No," (its clause says what is
 denied: "아니요, 불량이면 반품 배송비가 무료입니다"), and the free-shipping threshold named as such
@@ -1218,6 +1225,12 @@ def _against_threshold(
     currency, threshold = thresholds[charged]
     if commitment.granted and _SURCHARGE_TOO.search(clause):
         return commitment  # "5만 원 이상이면 추가 배송비까지 무료": the surcharge's waiver has no threshold
+    reaches = _REACHES.search(clause) if commitment.granted else None
+    said = _stated_amounts(clause[: reaches.start()]).get(currency, set()) if reaches else set()
+    if said and max(said) < threshold:
+        # "48,000 won, which puts you over our free-shipping threshold — no delivery charge": the
+        # amount said to reach the threshold does not
+        return replace(commitment, conditions=commitment.conditions - {Condition.THRESHOLD})
     if commitment.granted:
         over = _waived_over(clause, currency, threshold, previous)
     else:
@@ -1225,6 +1238,15 @@ def _against_threshold(
     if not over:
         return commitment
     return replace(commitment, conditions=commitment.conditions | {Condition.THRESHOLD})
+
+
+_REACHES = any_of(
+    r"\b(?:puts|takes|gets|brings) you (?:over|above|past)\b|\bwhich is (?:over|above)\b",
+    r"넘(?:어서|으셔서|으니까|으므로|으셨으니)",
+    r"(?:超え|上回)(?:る|ます|ています)ので",
+)
+"""An amount said to reach the threshold: "48,000 won, which puts you over our free-shipping
+threshold"."""
 
 
 def _waived_over(clause: str, currency: str, threshold: Decimal, previous: str = "") -> bool:
@@ -1590,7 +1612,7 @@ NEGATION_REACH = 12
 _TURN = re.compile(
     r",?\s+(?:so|but|and then|however|though|yet)\s+|\s+[—–]\s+|\s*(?:그래서|하지만|그런데)\s*"
     r"|,\s+(?=(?:we|I|you|so|then)\b)|\s+-\s+"
-    r"|(?<=[가-힣])(?:지만|는데|니까|으니|므로)\s|(?<=[가-힣]고),\s*|(?:けど|けれど|ですが|ので|から)、",
+    r"|(?<=[가-힣])(?:지만|는데|니까|으니|므로),?\s|(?<=[가-힣]고),\s*|(?:けど|けれど|ですが|ので|から)、",
     re.IGNORECASE,
 )
 """Where a sentence turns to another thought: a negation on one side denies nothing on the other

@@ -730,13 +730,30 @@ def _sino_minutes(match: re.Match[str]) -> str:
     return f"{match[1]}{cjk_value(match[2])}" if match[2] else match.group()
 
 
+_DIGIT_WORD = "(?:zero|one|two|three|four|five|six|seven|eight|nine)"
+_POINT_WORDS = re.compile(
+    rf"\b({_ENGLISH_WORD}) point ({_DIGIT_WORD}(?: {_DIGIT_WORD})*)\b(?!-)", re.IGNORECASE
+)
+"""A decimal in English words, "three point two kilos" (3.2 kg)."""
+
+
+def _point_words(match: re.Match[str]) -> str:
+    try:
+        whole = english_value(match[1])
+    except ValueError:
+        return match.group()
+    return f"{whole}." + "".join(str(ENGLISH_SMALL[word.lower()]) for word in match[2].split())
+
+
 def prepare(text: str) -> str:
     """NFKC (full-width digits, ％, ～ and ￦ become plain), list markers dropped, "KRW3,000" as
-    "KRW 3,000", "half past six" as "6:30", "여섯 시 삼십 분" as "여섯 시 30 분", "영업일 기준 3일"
+    "KRW 3,000", "half past six" as "6:30", "여섯 시 삼십 분" as "여섯 시 30 분", "three point two"
+    as "3.2", "영업일 기준 3일"
     and "영업일 기준 사흘" as "3영업일", "三・二キロ" as "3.2キロ", single spaces."""
     text = _LIST_MARKER.sub(" ", unicodedata.normalize("NFKC", text))
     text = _PAST.sub(_clock_words, text)
     text = _SINO_MINUTES.sub(_sino_minutes, text)
+    text = _POINT_WORDS.sub(_point_words, text)
     text = _BUSINESS_DAYS_FIRST.sub(_business_days, text)
     text = _KANJI_DECIMAL.sub(_kanji_decimal, text)
     return re.sub(r"\s+", " ", _GLUED_CODE.sub(r"\1 ", text))
