@@ -117,11 +117,12 @@ async def test_token_mode_over_http_reproduces_the_models_own_answer(
     from services.llm.gateway import LLMGateway
     from services.llm.speculative import AnswerRequest, SpeculativeAnswerer, Step
 
-    gateway = LLMGateway(
-        LLMRoles(target=[LLMEndpoint(base_url=server.base_url, model="local", verify="token")])
+    # the decoding is under test, not the clock: a loaded machine must reach no timeout or deadline
+    endpoint = LLMEndpoint(
+        base_url=server.base_url, model="local", verify="token", timeout=3600.0, first_token_timeout=3600.0
     )
+    gateway = LLMGateway(LLMRoles(target=[endpoint]))
     try:
-        # the decoding is under test, not the clock: a loaded machine must not reach the reply deadline
         answerer = SpeculativeAnswerer(
             FaqLookupAnswerer([]), gateway, reply_budget=96, retrieval_check="draft", reply_deadline=3600.0
         )

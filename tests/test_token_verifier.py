@@ -365,11 +365,17 @@ async def test_split_characters_on_the_local_engine(gateways: list[LLMGateway]) 
     server = LocalOpenAIServer(engine)
     await server.start()
     try:
-        target = LLMEndpoint(base_url=server.base_url, model="local", verify="token")
+        # the decoding is under test, not the clock: a loaded machine must reach no timeout or deadline
+        target = LLMEndpoint(
+            base_url=server.base_url,
+            model="local",
+            verify="token",
+            timeout=3600.0,
+            first_token_timeout=3600.0,
+        )
         gateway = LLMGateway(LLMRoles(target=[target], retries=0))
         gateways.append(gateway)
         budget = 16
-        # the decoding is under test, not the clock: a loaded machine must not reach the reply deadline
         answerer = SpeculativeAnswerer(
             LOOKUP, gateway, reply_budget=budget, retrieval_check="draft", reply_deadline=3600.0
         )

@@ -22,6 +22,7 @@ _RULES_EN = (
 _RULES_KO = r"(?:지시|규칙|룰|설정|프롬프트|명령|정책|가이드라인|제한)"
 _RULES_JA = r"(?:指示|ルール|設定|プロンプト|命令|ポリシー|ガイドライン|制限|規則)"
 
+_TELL = r"(?:reply|respond|answer|say|write|type|repeat|output|print)"
 _STEERING = any_of(
     # English
     rf"\b(?:ignore|disregard|forget|override|bypass)\b[^.?!]{{0,40}}\b{_RULES_EN}",
@@ -34,8 +35,11 @@ _STEERING = any_of(
     r"\bdeveloper mode\b",
     r"\bjailbreak",
     r"\bno rules\b",
-    r"\b(?:reply|respond|answer|say|write|type|repeat|output|print)\b[^.?!]{0,30}"
-    r"\b(?:exactly|verbatim|word for word)\b",
+    rf"\b{_TELL}\b[^.?!]{{0,30}}\b(?:verbatim|word for word)\b",
+    rf"\b{_TELL}(?: with| only)?\s*exactly\s*"
+    r"(?:[:\"'“‘「]|this\b|the following\b|as follows\b|with\b)",
+    r"(?m:^)\s*(?:FACTS|FAQ|SHOP NOTE|INSTRUCTIONS|SYSTEM)\s*:",
+    r"</?(?:answer|question|turn|block|before|system|instructions)>",
     r"\b(?:just|only|simply) (?:say|answer|reply|type|confirm)\b",
     r"\bsay (?:yes|that)\b",
     r"\brepeat after me\b",
