@@ -748,18 +748,7 @@ def test_a_total_of_amounts_worked_out_in_the_reply_already_released(guard: Fact
         ("냄비 2개 주문하시면 178,000원이에요.", PASS),  # an order they might place
         ("キム・ミンジ様のご注文（20261128-000451）は、鋳物鍋24cmを2点でございます。", FAIL),
         ("キム・ミンジ様のご注文（20261128-000451）は、鋳物鍋24cmを1点でございます。", PASS),
-    ],
-)
-def test_a_count_of_the_customers_order_is_the_orders(reply: str, ok: bool) -> None:
-    guard = FactGuard.for_sources(facts=ORDER, faq_text=faq_text(), instructions=INSTRUCTIONS)
-    verdict = guard.check(reply)
-    assert verdict.ok is ok, verdict.reason or "passed"
-
-
-@pytest.mark.parametrize(
-    ("reply", "ok"),
-    [
-        # the example order was delivered on 30 November
+        # its status: the example order was delivered on 30 November
         ("ご注文は11月28日にお支払い、29日に発送済みですが、現在まだ配送中でございます。", FAIL),
         ("Your pot is on its way!", FAIL),
         ("주문하신 냄비는 아직 배송 중이에요.", FAIL),
@@ -770,7 +759,7 @@ def test_a_count_of_the_customers_order_is_the_orders(reply: str, ok: bool) -> N
         ("まだ発送前のご注文ですので、キャンセル手数料はかかりません。", PASS),
     ],
 )
-def test_the_status_of_the_customers_order_is_the_orders(reply: str, ok: bool) -> None:
+def test_the_count_and_status_of_the_customers_order_are_the_orders(reply: str, ok: bool) -> None:
     guard = FactGuard.for_sources(facts=ORDER, faq_text=faq_text(), instructions=INSTRUCTIONS)
     verdict = guard.check(reply)
     assert verdict.ok is ok, verdict.reason or "passed"
