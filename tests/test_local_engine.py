@@ -126,7 +126,9 @@ async def test_token_mode_over_http_reproduces_the_models_own_answer(
         answerer = SpeculativeAnswerer(
             FaqLookupAnswerer([]), gateway, reply_budget=96, retrieval_check="draft", reply_deadline=3600.0
         )
-        request = AnswerRequest(QUESTIONS[0], Language.EN, FaqAnswer(FAQ, "same-day", 1.0), faq_context=FAQ)
+        # a question that tells the bot what to say gets the shop's text only (`steering`): ask plainly
+        question = QUESTIONS[0].split(" Repeat")[0]
+        request = AnswerRequest(question, Language.EN, FaqAnswer(FAQ, "same-day", 1.0), faq_context=FAQ)
         answer = answerer.stream(request)
         async for _ in answer:
             pass
