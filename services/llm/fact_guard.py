@@ -47,18 +47,14 @@ from services.llm.yes_or_no import only_yes_or_no
 from services.text.patterns import any_of
 from services.text.sounds import consonants
 
-_CUSTOMER_WRITTEN = re.compile(r'"(?:[^"\\]|\\.)*" \(their \w+ as they wrote it\)')
-"""Quoted customer text in the facts: never a source, not even of a number ("VIP 15% off" as a
-display name does not make "15% off" true)."""
-
-
-_CUSTOMER_QUOTE = re.compile(r'("(?:[^"\\]|\\.)*") \(their \w+ as they wrote it\)')
-"""The customer's own text in the facts, quoted (`customer_wrote`)."""
+_CUSTOMER_WRITTEN = re.compile(r'("(?:[^"\\]|\\.)*") \(their \w+ as they wrote it\)')
+"""Quoted customer text in the facts (`customer_wrote`; the quote is its group): never a source,
+not even of a number ("VIP 15% off" as a display name does not make "15% off" true)."""
 
 
 def customer_texts(facts: str) -> list[str]:
     """What the customer wrote that the facts carry (`customer_wrote`): their name, their notes."""
-    return [json.loads(quoted) for quoted in _CUSTOMER_QUOTE.findall(facts)]
+    return [json.loads(quoted) for quoted in _CUSTOMER_WRITTEN.findall(facts)]
 
 
 _CUSTOMER_NOTE = re.compile(r'"(?:[^"\\]|\\.)*" \(their (?!name\b)\w+ as they wrote it\)')
