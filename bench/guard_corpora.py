@@ -75,6 +75,9 @@ PARTS = (
     "holdout30",
     "holdout31",
     "holdout32",
+    "holdout33",
+    "holdout34",
+    "holdout35",
 )
 """`tuning2` and `holdout2` were held out, measured once, then tuned on; `holdout3` to `holdout15`,
 `holdout18` to `holdout24`, `holdout29` and `holdout30` were measured, then their misses read and
@@ -87,6 +90,9 @@ NEVER_READ = (
     "holdout27",
     "holdout28",
     "holdout32",
+    "holdout33",
+    "holdout34",
+    "holdout35",
 )
 """Parts whose misses have never been printed: measured only, never tuned on, never in a test."""
 ECHO = "<<ECHO_INSTRUCTIONS>>"

@@ -41,6 +41,7 @@ quarter of a second of log is about 2,000 pages: each round copies a few ms' wor
 0.1 to 0.5 s measured the same (p99 4.2-4.7 ms)."""
 RESTART_FRAMES = 4_000
 """About 16 MB of log (4 KiB pages): past this the log is made to start over."""
+TASK_NAME = "sqlite-wal-checkpoint"
 
 
 class Checkpoint(NamedTuple):
@@ -90,7 +91,7 @@ class WalCheckpointer:
 
     def start(self) -> None:
         if self._task is None and self._engine.dialect.name == "sqlite":
-            self._task = asyncio.create_task(self._run(), name="sqlite-wal-checkpoint")
+            self._task = asyncio.create_task(self._run(), name=TASK_NAME)
 
     async def checkpoint(self, mode: Literal["PASSIVE", "RESTART"] = "PASSIVE") -> Checkpoint:
         async with self._engine.connect() as connection:
