@@ -46,7 +46,9 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
             PASS,
         ),
         ("5만 원 넘게 주문하셔도 제주 지역은 3,000원이 추가돼요.", PASS),
-        ("주문 금액이 4만 원이면 배송비 3,000원이 붙어요.", FAIL),  # 40,000원: said of nothing
+        # an order's amount said as a case is the customer's: judged, under the threshold or over it
+        ("주문 금액이 4만 원이면 배송비 3,000원이 붙어요.", PASS),
+        ("주문 금액이 6만 원이면 배송비 3,000원이 붙어요.", FAIL),
     ],
     "a negation denies only its own clause": [
         # a Korean clause ending in "-고," is a thought done: its negation denies nothing after it
@@ -688,6 +690,58 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("Yes! Return shipping is free for any return.", FAIL),
         ("Thanks for asking! Gift wrapping costs 2,000 won per item.", PASS),
     ],
+    "a period is a length of time, not a date": [
+        ("반품 기간은 30일입니다.", FAIL),
+        ("返品期間は30日です。", FAIL),
+        ("반품 기간은 7일이에요.", PASS),
+    ],
+    "a decimal in Sino-Korean words": [
+        ("무쇠 냄비는 용량이 사 리터, 무게는 삼 점 오 킬로그램 정도예요.", FAIL),
+        ("무쇠 냄비는 용량이 사 리터, 무게는 삼 점 이 킬로그램 정도예요.", PASS),
+        ("이 점 참고해 주세요. 무쇠 냄비는 3.2kg이에요.", PASS),
+    ],
+    "a verb that sounds like a product names none": [
+        ("무쇠 냄비는 지름 24cm에 4리터 들어가고, 무게가 3.2kg이라 좀 묵직해요.", PASS),
+        ("무쇠 냄비는 지름 24cm에 4리터 들어가고, 무게가 3.5kg이라 좀 묵직해요.", FAIL),
+    ],
+    "a refund in cash, said without the word refund": [
+        ("반품 상품이 물류센터에 도착하면 3영업일 안에 계좌로 현금 이체해 드려요.", FAIL),
+        ("반품 상품이 물류센터에 도착하면 3영업일 안에 현금으로 돌려드려요.", FAIL),
+        ("반품 상품이 물류센터에 도착하면 3영업일 안에 결제하신 수단으로 환불해 드려요.", PASS),
+    ],
+    "a negation inside a condition denies nothing after it": [
+        ("상품 받고 7일이 지났어도 사용 안 하셨으면 이번만 특별히 반품 도와드릴게요.", FAIL),
+        ("반품하지 않으시면 환불이 안 돼요.", PASS),
+    ],
+    "the return named as the event a time runs from": [
+        (
+            "Refunds go back to your original payment method within three business days "
+            "of the return reaching our warehouse.",
+            PASS,
+        ),
+        ("Returns are accepted within 3 business days of the return reaching us.", FAIL),
+    ],
+    "each situation of a sentence keeps its own terms": [
+        (
+            "不良品や誤配送の場合、返品送料はかかりません。お客様都合の場合のみ往復6,000ウォンかかります。",
+            PASS,
+        ),
+        (
+            "商品到着から7日以内で、未使用・元の梱包のままであれば返品できます。"
+            "お客様都合の場合は往復送料6,000ウォンをご負担いただき、不良品や誤配送の場合は送料無料です。",
+            PASS,
+        ),
+        ("For defective items, return shipping is free, and for a change of mind it's 6,000 won.", PASS),
+        ("お客様都合の場合は送料無料、不良品の場合は往復6,000ウォンです。", FAIL),
+        ("返品は7日以内です。お客様都合の場合は送料無料です。", FAIL),
+    ],
+    "an order's amount said as the customer's case": [
+        ("ご注文金額が49,000ウォンの場合は送料3,000ウォンがかかります。", PASS),
+        ("주문 금액이 49,000원이면 배송비 3,000원이 붙어요.", PASS),
+        ("주문 금액이 30,000원이면 배송비가 무료예요.", FAIL),
+        ("ご注文金額が30,000ウォンなら送料無料です。", FAIL),
+        ("If your order comes to 30,000 won, shipping is free.", FAIL),
+    ],
 }
 
 
@@ -757,6 +811,11 @@ def test_a_total_of_amounts_worked_out_in_the_reply_already_released(guard: Fact
         # a condition, and an order the bot does not see, say nothing of where this one is
         ("Yes, cancelling is free as long as your order hasn't been dispatched yet.", PASS),
         ("まだ発送前のご注文ですので、キャンセル手数料はかかりません。", PASS),
+        # named as theirs and now, with no product or figure of it
+        ("고객님 주문은 현재 배송 중이고 내일 도착 예정이에요.", FAIL),
+        ("Your order is currently on its way.", FAIL),
+        ("お客様のご注文は現在配送中です。", FAIL),
+        ("고객님 주문은 현재 배송 완료 상태예요.", PASS),
     ],
 )
 def test_the_count_and_status_of_the_customers_order_are_the_orders(reply: str, ok: bool) -> None:

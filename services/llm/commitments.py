@@ -216,7 +216,10 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"refund",
             r"money back",
             r"환불",
-            r"(?:금액|돈|대금|결제\S*)\s*(?:을|를|은|는)?\s*(?:\S+\s*)?돌려\s*(?:드리|드릴|드립)",
+            r"(?:금액|돈|대금|결제\S*)\s*(?:을|를|은|는)?\s*(?:\S+\s*)?돌려\s*(?:드리|드릴|드립|드려)",
+            r"(?:현금|계좌)\S{0,2}\s*(?:으로|로)?\s*(?:돌려|이체해|송금해)\s*(?:드리|드릴|드립|드려)",
+            r"(?:이체|송금)해?\s*(?:드리|드릴|드립|드려)",
+            r"現金で(?:お返し|返し|お支払い)",
             r"返金",
             r"払い?戻",
             r"(?:代金|お金|ご購入額)(?:を|は)?(?:全て|すべて)?(?:お返し|返し)",
@@ -819,13 +822,13 @@ _BELOW = any_of(
     r"이하",
     r"미달",
     r"보다\s*(?:적|작|낮|덜)",
-    r"(?:원|그|금액)이\s*안\s*되",
+    r"(?:원|그|금액)이\s*안\s*(?:되|돼)",
     r"未満",
     r"以下",
     r"下回",
     r"に満たない",
     r"に届か(?:ない|ず)",
-    r"(?:에|을|를)\s*못\s*미치",
+    r"(?:에|엔|을|를)\s*못\s*미(?:치|쳐|칩)",
     r"\bfalls? short of\b",
     r"\b(?:doesn't|does not|didn't|did not|won't|will not) (?:quite )?reach\b",
 )
@@ -1154,6 +1157,8 @@ def _clauses(
         # return shipping is free. You pay nothing." keeps both the object and the condition.
         own = _charged(sentence)
         stated = _conditions(sentence)
+        if own is Charged.SHIPPING and subject in _POLICY_SHIPPING and Condition.THRESHOLD not in stated:
+            own = subject  # "…返品できます。お客様都合の場合は往復送料…": the return's shipping
         if own is not None:
             # One stating no condition of its own is said in the situation the sentences before
             # told of ("別の商品が届いてしまったとのこと、申し訳ございません。返送料は..."), and one
@@ -1163,13 +1168,32 @@ def _clauses(
             if not stated:
                 carried = situation | (inherited if _ALSO.search(sentence) else frozenset())
             subject, inherited = own, carried
+        # a sentence naming its own situation is not said in another the one before named:
+        # "不良品の場合、返品送料はかかりません。お客様都合の場合のみ往復6,000ウォンかかります。"
+        kept = inherited - (_EXCLUSIVE - stated) if stated & _EXCLUSIVE else inherited
         for clause in _CLAUSE.split(sentence):
-            if clause.strip() and index >= len(context):
-                yield clause, subject, inherited, stated
+            for piece in _by_situation(clause):
+                if piece.strip() and index >= len(context):
+                    own_case = _conditions(piece) & _EXCLUSIVE
+                    apart = stated - (_EXCLUSIVE - own_case) if len(own_case) == 1 else stated
+                    yield piece, subject, kept, apart
         if own is not None:
             inherited = stated | inherited
         else:
             situation, inherited = (stated & _SITUATIONS) or situation, frozenset()
+
+
+def _by_situation(clause: str) -> list[str]:
+    """`clause` cut before each part (between commas, "and", "-고") that names one of the two
+    situations after another part named the other: "お客様都合の場合は往復送料6,000ウォンをご負担
+    いただき、不良品の場合は送料無料です" grants the free shipping to defective items only. A part
+    naming both ("불량이든 단순 변심이든") cuts nothing."""
+    spans = _parts(clause)
+    cases = [_conditions(clause[start:end]) & _EXCLUSIVE for start, end in spans]
+    if len({case for case in cases if len(case) == 1}) < 2:
+        return [clause]
+    cuts = [start for (start, _), case in zip(spans, cases, strict=True) if len(case) == 1][1:]
+    return [clause[start:end] for start, end in zip([0, *cuts], [*cuts, len(clause)], strict=True)]
 
 
 _SITUATIONS = frozenset({Condition.DEFECTIVE, Condition.CHANGE_OF_MIND, Condition.BEFORE_DISPATCH})
@@ -1340,11 +1364,17 @@ _FREE_DENIED = re.compile(
 """A waiver word denied right after it: "면제되지 않고", "무료가 아니라", "無料ではありません"."""
 
 
+_ADDED_ON = re.compile(r"원(?:이|씩)?\s*붙(?:어|는|고|으니|으면)")
+"""A fee put on an order: "주문 금액이 6만 원이면 배송비 3,000원이 붙어요"."""
+
+
 def _charged_over(clause: str, currency: str, threshold: Decimal) -> bool:
     """A charge beside an order's amount at or over `threshold`; a surcharge is not such a charge, and
     a total with the fee in it is no order's amount ("48,000 won, so with the 3,000 won shipping fee
     51,000 won")."""
-    if _BELOW.search(clause) or _EXTRA.search(clause) or _SOME_CHARGE.search(clause) is None:
+    if _BELOW.search(clause) or _EXTRA.search(clause):
+        return False
+    if _SOME_CHARGE.search(clause) is None and _ADDED_ON.search(clause) is None:
         return False
     stated = _stated_amounts(clause).get(currency, set())
     orders = [amount for amount in stated if not _with_the_fee(amount, stated - {amount})]
@@ -1408,6 +1438,9 @@ def _charged_near(sentence: str, match: re.Match[str] | None) -> Charged | None:
     whole = _charged(sentence)
     about = whole in (Charged.RETURN, Charged.EXCHANGE) and Condition.THRESHOLD not in _conditions(sentence)
     return whole if own is Charged.SHIPPING and about else own or whole
+
+
+_POLICY_SHIPPING = (Charged.RETURN, Charged.EXCHANGE)
 
 
 def _without_conditions(text: str) -> str:
@@ -1495,6 +1528,8 @@ def _read(
     unconditioned = _without_conditions(sentence)  # "as long as it hasn't shipped" denies nothing
     if free or charge:
         own = _charged_near(sentence, free or charge)
+        if own is Charged.SHIPPING and subject in _POLICY_SHIPPING and Condition.THRESHOLD not in conditions:
+            own = subject  # a part of a sentence on returns: "…、不良品の場合は送料無料です"
         charged = own or subject or Charged.OTHER
         # a negation denies the waiver in its own part only: "Sorry it isn't what you expected - we'll
         # take care of the return shipping" waives it
@@ -1601,9 +1636,18 @@ NEGATION_AFTER = 16
 to your account, and you don't need to send it back"); Korean and Japanese put it at the end."""
 
 
+_IF_DONE = re.compile(
+    r"(?<=[가-힣])(?<!아니)면\s|(?<!なけ)れば|(?<!ない)(?:なら|場合は|場合には)|(?<!なかっ)たら"
+)
+"""The end of a condition in Korean or Japanese: a negation before it is the condition's ("사용 안
+하셨으면 ... 반품 도와드릴게요" grants the return). "불량이 아니면" is left whole: its negation
+names the other situation, which the conditions read."""
+
+
 def _denies(segment: str, start: int, end: int) -> bool:
     if CJK.search(segment):
-        return _NEGATION.search(segment) is not None
+        after = max((match.end() for match in _IF_DONE.finditer(segment, 0, start)), default=0)
+        return _NEGATION.search(segment, after) is not None
     return bool(_NEGATION.search(segment[:start]) or _NEGATION.search(segment[end : end + NEGATION_AFTER]))
 
 

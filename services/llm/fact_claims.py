@@ -483,8 +483,11 @@ def _quantities(text: str) -> list[_Quantity]:
 
 
 _DURATION_AFTER = re.compile(r" ?(?:이내|안에|안으로|내에|내로|동안|만에|이상|以内|以上|の間|間)")
-_DURATION_BEFORE = re.compile(r"(?:후|뒤|부터|から|後|within|for) ?$")
-"""After 30일 / 30日 (or before it) these make it thirty days, not the 30th ("수령 후 30일 이내")."""
+_DURATION_BEFORE = re.compile(
+    r"(?:후|뒤|부터|から|後|within|for|기간\s?(?:은|는|이|을)?|期間\s?(?:は|が)?) ?$"
+)
+"""After 30일 / 30日 (or before it) these make it thirty days, not the 30th ("수령 후 30일 이내",
+"반품 기간은 30일")."""
 
 
 def _attach_unit(text: str, quantity: _Quantity) -> None:
@@ -730,6 +733,23 @@ def _sino_minutes(match: re.Match[str]) -> str:
     return f"{match[1]}{cjk_value(match[2])}" if match[2] else match.group()
 
 
+_SINO_POINT = re.compile(
+    r"(?<![가-힣])([일이삼사오육칠팔구십]+) ?점 ?([영공일이삼사오육칠팔구]+)"
+    r"(?= ?(?:킬로|키로|그램|리터|미터|센티|톤|퍼센트|프로|kg|g\b|l\b|L\b|m\b|cm|%))"
+)
+"""A decimal in Sino-Korean words before a unit, "삼 점 오 킬로그램" (3.5 kg); "이 점 참고해 주세요"
+("please note this point") has no unit after it."""
+_SINO_FRACTION_DIGITS = {
+    "영": 0,
+    "공": 0,
+    **{word: value for value, word in enumerate("일이삼사오육칠팔구", 1)},
+}
+
+
+def _sino_point(match: re.Match[str]) -> str:
+    return f"{cjk_value(match[1])}." + "".join(str(_SINO_FRACTION_DIGITS[digit]) for digit in match[2])
+
+
 _DIGIT_WORD = "(?:zero|one|two|three|four|five|six|seven|eight|nine)"
 _POINT_WORDS = re.compile(
     rf"\b({_ENGLISH_WORD}) point ({_DIGIT_WORD}(?: {_DIGIT_WORD})*)\b(?!-)", re.IGNORECASE
@@ -748,12 +768,13 @@ def _point_words(match: re.Match[str]) -> str:
 def prepare(text: str) -> str:
     """NFKC (full-width digits, ％, ～ and ￦ become plain), list markers dropped, "KRW3,000" as
     "KRW 3,000", "half past six" as "6:30", "여섯 시 삼십 분" as "여섯 시 30 분", "three point two"
-    as "3.2", "영업일 기준 3일"
+    as "3.2", "삼 점 오 킬로" as "3.5 킬로", "영업일 기준 3일"
     and "영업일 기준 사흘" as "3영업일", "三・二キロ" as "3.2キロ", single spaces."""
     text = _LIST_MARKER.sub(" ", unicodedata.normalize("NFKC", text))
     text = _PAST.sub(_clock_words, text)
     text = _SINO_MINUTES.sub(_sino_minutes, text)
     text = _POINT_WORDS.sub(_point_words, text)
+    text = _SINO_POINT.sub(_sino_point, text)
     text = _BUSINESS_DAYS_FIRST.sub(_business_days, text)
     text = _KANJI_DECIMAL.sub(_kanji_decimal, text)
     return re.sub(r"\s+", " ", _GLUED_CODE.sub(r"\1 ", text))

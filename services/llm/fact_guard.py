@@ -278,7 +278,7 @@ def _lengths(offers: frozenset[str]) -> frozenset[str]:
 
 
 _THEIR_ORDER = re.compile(
-    r"주문\s?(?:내역|내용|하신|하셨|건)|ご?注文(?:内容|いただいた|された|の商品|品)|様のご注文|ご注文[（(]|お買い上げ"
+    r"주문\s?(?:내역|내용|하신|하셨|건)|고객님(?:의|께서)?\s?주문|お客様の(?:ご)?注文|ご?注文(?:内容|いただいた|された|の商品|品)|様のご注文|ご注文[（(]|お買い上げ"
     r"|\byour order\b|\byou (?:ordered|bought|purchased)\b|\border (?:no\.|number|\d)",
     re.IGNORECASE,
 )
@@ -518,16 +518,17 @@ class FactGuard:
         return wrong
 
     def _misreported_status(self, told: list[str]) -> list[str]:
-        """A status the customer's order is not in, said now of it (named by a product of it or a
-        number of its facts, as a new order the bot does not see is not): "29日に発送済みですが、現在
-        まだ配送中でございます" of a delivered order, "배송 완료됐어요" of one not shipped."""
+        """A status the customer's order is not in, said now of it (named by a product of it, a
+        number of its facts, or as theirs and now: "고객님 주문은 현재", while a new order the bot
+        does not see is not): "29日に発送済みですが、現在まだ配送中でございます" of a delivered order,
+        "배송 완료됐어요" of one not shipped."""
         wrong = _NOT_IN_STATUS.get(self._status or "", ())
         return [
             f"{match.group()} (the order is {self._status})"
             for sentence in told
             if (_THEIR_ORDER.search(sentence) or _NOW.search(sentence)) and not _IF.search(sentence)
             if not sentence.rstrip().endswith(("?", "？"))  # a question says nothing of it
-            if self._names_the_order(sentence)
+            if self._names_the_order(sentence) or (_THEIR_ORDER.search(sentence) and _NOW.search(sentence))
             for state, pattern in _STATES.items()
             if state in wrong
             for match in [pattern.search(sentence)]

@@ -57,10 +57,14 @@ the customer's own, as an order's is."""
 _BASKET_COMES_TO = re.compile(
     r"\byour (?:cart|basket)(?: total)? (?:comes to|is|totals|adds up to|is at|now comes to)\s*$"
     r"|(?:장바구니|카트)(?:에 담긴 금액|\s?금액)?(?:이|가|은|는)\s*$"
-    r"|カート(?:の)?(?:合計|金額)?(?:は|が)\s*$",
+    r"|カート(?:の)?(?:合計|金額)?(?:は|が)\s*$"
+    r"|(?:고객님\s?)?주문\s?금액(?:이|가)\s*$|(?:ご)?注文金額(?:が)\s*$",
     re.IGNORECASE,
 )
-"""The basket's amount named before it: "Your basket comes to 52,000 won"."""
+"""The basket's amount named before it: "Your basket comes to 52,000 won", or an order's amount
+said as a case: "ご注文金額が49,000ウォンの場合は", "주문 금액이 49,000원이면" (not "주문 금액은 3만원
+이상이면 무료", the threshold, which takes 은/は). What the reply then grants is the commitments' to
+check against the threshold."""
 _MISSED = any_of(
     r"\b(?:not|won't|isn't|doesn't|wouldn't) (?:be )?"
     r"(?:eligible|in time|ship|go out|leave|dispatched|shipped|sent)"

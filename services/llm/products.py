@@ -158,8 +158,9 @@ def mentions(text: str, products: tuple[Product, ...], *, before: int | None = N
             index += 1
             continue
         if not word.group().isascii():
-            # what is measured names nothing: "무게" (weight) sounds like "mug"
-            sounded = None if only_attributes(word.group()) else _by_sound(word.group(), products)
+            # what is measured names nothing: "무게" (weight) sounds like "mug", nor does a verb
+            names_nothing = only_attributes(word.group()) or _VERB.match(word.group())
+            sounded = None if names_nothing else _by_sound(word.group(), products)
             if sounded is not None:
                 sure = _KATAKANA.match(word.group()) is not None or sounded[1] >= SURE_HANGUL
                 found.append(Mention(word.end(), sounded[0], sure))
@@ -189,6 +190,8 @@ _ATTRIBUTES = re.compile(
     r"무게|중량|용량|크기|사이즈|지름|가격|값|길이|폭|가로|세로|높이|부피|그건|이건|요건|약|대략|총"
     r"|重さ|重量|容量|大きさ|サイズ|直径|お?値段|価格|長さ|幅|縦|横|高さ|こちら|それ|約|およそ|全部で"
 )
+_VERB = re.compile(r"들어|들여|드려|드립")
+"""Verbs that sound like a name ("4리터 들어가고", holds four litres, sounds like "towel")."""
 _PARTICLES = re.compile(r"(?:은|는|이|가|을|를|도|의|만)(?![\uac00-\ud7a3])|[はがもので]|[\s\W\d]+")
 
 

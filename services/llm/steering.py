@@ -29,7 +29,7 @@ _STEERING = any_of(
     r"\byou(?:'re| are) now\b",
     r"\bfrom now on,? (?:you|always|only|never|reply|answer|say|respond|act|tell)\b",
     r"\bact as\b",
-    r"\bpretend\b",
+    r"\bpretend\b(?!\s+(?:I|I'm|I am|me|we|we're|that I)\b)",  # "pretend I'm a beginner" is about them
     r"\brole[- ]?play",
     r"\bDAN\b",
     r"\bdeveloper mode\b",
@@ -46,6 +46,9 @@ _STEERING = any_of(
     r"\b(?:print|show|reveal|output|display|share|tell me|give me)\b[^.?!]{0,30}"
     r"\b(?:system prompt|your instructions|your prompt|your configuration|your guidelines|your rules)\b",
     r"(?m:^)\s*(?:assistant|bot|ai|admin)\s*:",
+    r"\b(?:assistant|chatbot)\s*[:：]|(?:[(（]|\bP\.?S\.?)\s*(?:assistant|bot|ai|admin|system)\s*[:：,]",
+    r"\bcopy[- ]?(?:and[- ]|&\s?|/)?paste (?:this|the following|that|it|these)\b",
+    r"\bpaste (?:this|the following)\b",
     r"\bsystem\s*(?:[:：]|notice|message|update|override)",
     r"\b(?:admin|system)[- _]?override\b",
     r"\b(?:staff|admin|internal|ops|manager|assistant|bot|ai|system)[- _]?note\s*[:：]",
@@ -70,6 +73,8 @@ _STEERING = any_of(
     r"(?:라고|이라고|다고)\s?(?:만\s?)?(?:(?:말씀|말|대답|답변|답|안내)\s?(?:해|하세요|하십시오|하라|할\s?것|남겨)"
     r"|(?:써|적어)\s?(?:줘|주세요))",
     r"라고만",
+    r"(?:복붙|복사\s?(?:해서|해)?\s?붙여|붙여\s?넣어)\s?(?:해\s?)?(?:줘|주세요|주실|주시|달라|주면)",
+    r"(?:한\s?문장|한\s?마디|한마디|한\s?줄)(?:만|이라도)\s?(?:복붙|써|적어|해|말해|보내|남겨)",
     r"(?:지금부터|앞으로|이제부터)\s?(?:너는|넌|당신은)",
     r"(?<![가-힣])(?:너|넌|당신)\s?(?:는\s?)?(?:지금부터|이제부터)",
     r"시스템\s?(?:[:：]|업데이트|공지|메시지|알림|통지)",
@@ -100,6 +105,9 @@ _STEERING = any_of(
     r"として(?:振る舞|答え|話|返)",
     r"と(?:だけ)?(?:言って|答えて|返して|返信して|書いて)(?:ください|下さい|くれ|ね|[!！。]|$)",
     r"とだけ",
+    r"」\s?(?:と|って)(?:だけ)?\s?(?:言って|答えて|返して|書いて|返信して)"
+    r"(?:くれ(?:る|ない|ません|[!！?？。]|$)|ください|下さい|ほしい|欲しい|もらえ|いただけ)",
+    r"コピペして|そのまま(?:コピー|貼り付け|貼って)",
     r"「はい」",
     r"(?:今から|これから)(?:あなたは|君は|お前は)",
     r"(?:私|わたくし|僕|俺)は[^。？！?!]{0,10}(?:店長|社長|オーナー|管理者|開発者|責任者)(?!さん|様)",

@@ -110,7 +110,8 @@ _TOPICS: list[tuple[Topic, re.Pattern[str]]] = [
     (
         Topic.RETURN,
         any_of(
-            r"\breturns?\b(?!\s+(?:reaches|arrives|is received|gets|comes|is back))",
+            r"\breturns?\b(?!\s+(?:reach(?:es|ing)|arriv(?:es|ing)|lands|landing|is received|being received"
+            r"|gets|getting|comes|coming|is back))",
             r"반품" + _RETURN_ARRIVES,
             r"返品" + _RETURN_ARRIVES,
         ),
