@@ -735,6 +735,13 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("お客様都合の場合は送料無料、不良品の場合は往復6,000ウォンです。", FAIL),
         ("返品は7日以内です。お客様都合の場合は送料無料です。", FAIL),
     ],
+    "a colour the shop does not name": [
+        ("リネンのテーブルクロスは、アイボリーとグレーの2色からお選びいただけます。", FAIL),
+        ("무쇠 냄비는 블랙이에요.", FAIL),
+        ("The mug is white and holds 350 ml.", FAIL),
+        ("面白いですね！マグは350mlです。", PASS),
+        ("Black Friday or not, there are no discounts beyond the Gold members' 5%.", PASS),
+    ],
     "an order's amount said as the customer's case": [
         ("ご注文金額が49,000ウォンの場合は送料3,000ウォンがかかります。", PASS),
         ("주문 금액이 49,000원이면 배송비 3,000원이 붙어요.", PASS),
@@ -830,3 +837,11 @@ def test_an_order_not_yet_shipped_is_not_said_to_be_delivered() -> None:
     assert not guard.check("고객님 주문하신 유리 티포트는 배송 완료됐어요.").ok
     assert guard.check("고객님 주문하신 유리 티포트는 아직 발송 전이에요.").ok
     assert guard.check("고객님 주문하신 유리 티포트는 받으셨나요?").ok, "a question says nothing of it"
+
+
+def test_a_colour_the_customer_named_may_be_said_back() -> None:
+    guard = FactGuard.for_sources(
+        facts="", faq_text=faq_text(), instructions=INSTRUCTIONS, said=["I have the grey mug, can I swap it?"]
+    )
+    assert guard.check("You can exchange the grey mug for another size within 7 days.").ok
+    assert not guard.check("You can exchange it for the navy mug within 7 days.").ok

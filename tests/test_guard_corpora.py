@@ -42,10 +42,8 @@ FACT_GUARD_GAPS = {
     "f30035": "a price named before its product ('X원짜리 식탁보') and a shortfall said as 'Y원어치만 더'",
     "f30038": "a per-item fee said 'in total' for two items",
     "f31022": "the free-shipping amount after a dash, read as the mug's named before it",
-    "f31041": "colours the catalogue does not name ('白とグレーの2色')",
     "f33036": "the base fee named, not stated, in the sentence before a total with the surcharge",
     "f34035": "the time now said ('지금이 오후 1시 45분이니까') and the minutes left to the cutoff",
-    "f34063": "colours the catalogue does not name ('アイボリーとグレーの2色')",
 }
 """Replies of the read parts the fact guard gets wrong."""
 

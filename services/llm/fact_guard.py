@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from services.llm.arithmetic import bounded, converted, worked_out
 from services.llm.basis import BasisCheck
 from services.llm.carriers import carriers
+from services.llm.colours import colours
 from services.llm.commitments import CommitmentGuard, commitments
 from services.llm.events import EventCheck
 from services.llm.fact_claims import claims, prepare
@@ -409,6 +410,8 @@ class FactGuard:
         self._events = EventCheck(sources if promises is None else promises, dates=sources)
         self._bases = BasisCheck(sources)
         self._carriers = carriers(sources)
+        self._colours = colours(sources) | colours(said)
+        """The colours the shop names, and those the customer did ("the grey one I have")."""
         self._uses = uses(sources)
         self._deadlines = tuple(cutoffs(sources if promises is None else promises, self._offers))
         self._products = catalogue(sources if promises is None else promises)
@@ -478,6 +481,10 @@ class FactGuard:
                 if claim.text not in derived
             ]
             + [f"{carrier} (a carrier the facts do not name)" for carrier in carriers(reply) - self._carriers]
+            + [
+                f"{colour} (a colour the sources do not name)"
+                for colour in sorted(colours(reply) - self._colours)
+            ]
             + [f"{use} (a use the sources do not name)" for use in uses_claimed(told) - self._uses]
             + self._miscounted_order(told)
             + self._misreported_status(told)
