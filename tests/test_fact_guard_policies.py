@@ -735,6 +735,25 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("お客様都合の場合は送料無料、不良品の場合は往復6,000ウォンです。", FAIL),
         ("返品は7日以内です。お客様都合の場合は送料無料です。", FAIL),
     ],
+    "the time now and the minutes left to the cutoff": [
+        ("지금이 평일 오후 1시 45분이니까, 15분 안에 결제하시면 오늘 바로 출고돼요!", PASS),
+        ("지금이 평일 오후 1시 45분이니까, 30분 안에 결제하시면 오늘 바로 출고돼요!", FAIL),
+        ("지금이 평일 오후 2시 45분이니까, 오늘 바로 출고돼요!", FAIL),
+        ("It's now 1:30 pm, so pay within 30 minutes and it ships today.", PASS),
+        ("It's now 1:30 pm, so pay within 45 minutes and it ships today.", FAIL),
+    ],
+    "a total going on from the sentence before": [
+        (
+            "제주나 도서산간 지역은 기본 배송비에 3,000원이 더 붙어요. "
+            "그래서 5만원 미만 주문이면 배송비가 총 6,000원이 돼요.",
+            PASS,
+        ),
+        (
+            "제주나 도서산간 지역은 기본 배송비에 3,000원이 더 붙어요. "
+            "그래서 5만원 미만 주문이면 배송비가 총 9,000원이 돼요.",
+            FAIL,
+        ),
+    ],
     "a colour the shop does not name": [
         ("リネンのテーブルクロスは、アイボリーとグレーの2色からお選びいただけます。", FAIL),
         ("무쇠 냄비는 블랙이에요.", FAIL),

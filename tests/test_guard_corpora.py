@@ -30,7 +30,6 @@ FACT_GUARD_GAPS = {
     "f1542": "a range said of another subject (the delivery's 1-2 days as the refund's)",
     "f1562": "the members' discount narrowed by the shipping threshold",
     "f1566": "shipping abroad (Osaka) taken as the shop's shipping",
-    "f1851": "the base fee named, not stated, as a term of a total (3천 원 + 3천 원)",
     "f1905": "a total leaving out the remote-area surcharge",
     "f1937": "an event of the order said to be the same day as another, without a date",
     "f2119": "the closing time given as the dispatch cutoff, the subject after the number",
@@ -42,8 +41,6 @@ FACT_GUARD_GAPS = {
     "f30035": "a price named before its product ('X원짜리 식탁보') and a shortfall said as 'Y원어치만 더'",
     "f30038": "a per-item fee said 'in total' for two items",
     "f31022": "the free-shipping amount after a dash, read as the mug's named before it",
-    "f33036": "the base fee named, not stated, in the sentence before a total with the surcharge",
-    "f34035": "the time now said ('지금이 오후 1시 45분이니까') and the minutes left to the cutoff",
 }
 """Replies of the read parts the fact guard gets wrong."""
 

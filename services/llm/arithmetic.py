@@ -39,6 +39,7 @@ from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 from services.llm.fact_claims import CURRENCIES, Claim, claims, located_claims, prepare
 from services.llm.subjects import sentences
 from services.text.numerals import ENGLISH_SMALL, NATIVE_KOREAN
+from services.text.patterns import any_of
 
 BASKET_TERMS = 3
 """A total adds at most this many amounts: a basket of two things and its shipping."""
@@ -175,11 +176,16 @@ def worked_out(
         grown = False
         # the text already released too: what it worked out is an operand ("合計30,000ウォン ... 送料は
         # 合計6,000ウォンです。お支払い総額は36,000ウォン")
+        previous = ""
         for sentence in [*sentences(before), *sentences(reply)]:
             counted = counts(sentence)
             many = {count for count in counted | {things(sentence) if things else 0} if count > 1}
             found = claims(sentence)
-            unstated = _unstated(named(sentence) if named else (), seen)
+            # a sentence going on from the one before names what that one named: "제주는 기본 배송비에
+            # 3,000원이 더 붙어요. 그래서 ... 배송비가 총 6,000원"
+            naming = f"{previous} {sentence}" if _SO.match(sentence) else sentence
+            previous = sentence
+            unstated = _unstated(named(naming) if named else (), seen)
             short_of = _unstated(bounds(sentence) if bounds else (), {})
             worked = set()
             for claim in found:
@@ -336,6 +342,13 @@ _TOTAL = (
 def _totalled(sentence: str, amount: str) -> bool:
     """`amount` is said as a total: "배송비가 총 6,000원", "in total 9,000 won", "合計6,000ウォン"."""
     return re.search(_TOTAL + re.escape(amount), sentence, re.IGNORECASE) is not None
+
+
+_SO = any_of(
+    r"^\s*(?:so|which means|that means|that makes)\b",
+    r"^\s*(?:그래서|따라서|그러면|즉)",
+    r"^\s*(?:なので|そのため|つまり)",
+)
 
 
 def _unstated(readings: Iterable[str], seen: dict[tuple[str, Decimal], int]) -> dict[str, dict[Decimal, int]]:

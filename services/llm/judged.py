@@ -40,6 +40,8 @@ _THE_CUSTOMERS_CASE = any_of(
     r"(?:하시|시|으시)면|라면|이면",
     r"(?:なら|れば|たら|場合)",
 )
+_NOW = any_of(r"\b(?:it'?s|it is) now\b", r"지금이|현재\s?시각이", r"今は|現在の時刻は|ただいま")
+"""The time now said as the customer's case: "지금이 오후 1시 45분이니까"."""
 _AN_ORDER = re.compile(
     r"^\s*(?:짜리\s*)?(?:주문|결제\s*건)|^\s*(?:の)?(?:ご)?注文"
     r"|^\s*(?:worth of )?(?:order|purchase|basket)\b",
@@ -95,7 +97,7 @@ def _times(needs: frozenset[str]) -> list[tuple[int, int]]:
 
 _THE_SAME_DAY = any_of(
     r"\bsame[- ]day\b|\b(?:ship|dispatch)\w* (?:out )?today\b",
-    r"당일|오늘\s?(?:출고|발송)",
+    r"당일|오늘\s?(?:바로\s?)?(?:출고|발송)",
     r"当日|本日(?:中に)?(?:発送|出荷)",
 )
 """A sentence about the day's deadline: what is paid by it ships the same day."""
@@ -142,11 +144,16 @@ def judged(
         currencies = {reading_kind(need) for claim in supported for need in claim.needs} & CURRENCIES
         judging = bool(_JUDGED.search(sentence))
         bounds = stated or (fallback if _THE_SAME_DAY.search(sentence) else [])
-        the_customers = bool(_THE_CUSTOMERS_CASE.search(sentence))
+        the_customers = bool(_THE_CUSTOMERS_CASE.search(sentence)) or _NOW.search(sentence) is not None
+        before_cutoff: list[int] = []
         for start, end, claim in located:
-            if claim in supported:
-                continue
             spans = _times(claim.needs)
+            if claim in supported:
+                if the_customers:  # "It's now 1:30 pm" (13:30 is also when lunch ends)
+                    before_cutoff.extend(
+                        cutoff - last for _, last in spans for cutoff in bounds if last <= cutoff
+                    )
+                continue
             inside = judging and any(
                 low <= first and last <= high for first, last in spans for low, high in ranges
             )
@@ -169,4 +176,15 @@ def judged(
             )
             if inside or in_time or missed or an_order or basket:
                 found.add(claim.text)
+                if in_time:
+                    before_cutoff.extend(
+                        cutoff - last for _, last in spans for cutoff in bounds if last <= cutoff
+                    )
+        # the minutes from a time judged in time to the cutoff: "지금이 1시 45분이니까, 15분 안에"
+        found.update(
+            claim.text
+            for _, _, claim in located
+            if claim not in supported and before_cutoff
+            if {f"minute:{left}" for left in before_cutoff} & claim.needs
+        )
     return frozenset(found)
