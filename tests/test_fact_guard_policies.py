@@ -864,3 +864,25 @@ def test_a_colour_the_customer_named_may_be_said_back() -> None:
     )
     assert guard.check("You can exchange the grey mug for another size within 7 days.").ok
     assert not guard.check("You can exchange it for the navy mug within 7 days.").ok
+
+
+@pytest.mark.parametrize(
+    ("reply", "ok"),
+    [
+        ("It weighs a little over 3 kg.", PASS),  # 3.3 kg: just within a tenth over the bound
+        ("It weighs just under 4 kg.", PASS),  # 3.6 kg: just within a tenth under it
+        ("It weighs a little over 2.9 kg.", FAIL),  # 3.3 kg is more than a tenth over 2.9
+    ],
+)
+def test_a_near_bound_holds_up_to_a_tenth_of_it(reply: str, ok: bool) -> None:
+    weights = "Steel kettle: 3.3 kg. Stone mortar: 3.6 kg."
+    guard = FactGuard.for_sources(facts="", faq_text=weights)
+    assert guard.check(reply).ok is ok, guard.check(reply).reason
+
+
+def test_a_policy_written_against_the_shipping_word_names_its_shipping() -> None:
+    """The exchange's shipping written as one word ("取替送料") is the exchange's 6,000."""
+    guard = FactGuard.for_sources(facts="", faq_text=faq_text(), instructions=INSTRUCTIONS)
+    verdict = guard.check("お客様都合の取替送料は6,000ウォンです。")
+    assert verdict.ok, verdict.reason
+    assert not guard.check("お客様都合の取替送料は3,000ウォンです。").ok
