@@ -78,10 +78,12 @@ PARTS = (
     "holdout33",
     "holdout34",
     "holdout35",
+    "holdout36",
+    "holdout37",
 )
 """`tuning2` and `holdout2` were held out, measured once, then tuned on; `holdout3` to `holdout15`,
-`holdout18` to `holdout24`, `holdout29` to `holdout31`, `holdout33` and `holdout34` were measured,
-then their misses read and closed; those of `NEVER_READ` never were (docs/benchmarks.md says how each part was used)."""
+`holdout18` to `holdout24`, `holdout29` to `holdout31`, `holdout33`, `holdout34` and `holdout37` were
+measured, then their misses read and closed; those of `NEVER_READ` never were (docs/benchmarks.md says how each part was used)."""
 NEVER_READ = (
     "holdout16",
     "holdout17",
@@ -91,6 +93,7 @@ NEVER_READ = (
     "holdout28",
     "holdout32",
     "holdout35",
+    "holdout36",
 )
 """Parts whose misses have never been printed: measured only, never tuned on, never in a test."""
 ECHO = "<<ECHO_INSTRUCTIONS>>"

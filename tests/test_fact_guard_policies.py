@@ -754,6 +754,33 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
             FAIL,
         ),
     ],
+    "an amount said to be added is no total": [
+        ("선물 포장은 상품 한 개당 이천 원이고, 제주·도서산간 지역은 배송비가 오천 원 추가돼요.", FAIL),
+        ("선물 포장은 상품 한 개당 이천 원이고, 제주·도서산간 지역은 배송비가 삼천 원 추가돼요.", PASS),
+    ],
+    "a bare number short of the threshold is in the sentence's currency": [
+        (
+            "Two bath towels (2 x 12,000 = 24,000 won) plus the glass teapot at 25,000 comes to "
+            "49,000 won - just 1,000 short of free shipping, so the 3,000 won fee would apply.",
+            PASS,
+        ),
+        ("A mug and a teapot come to 34,000 won, just 15,000 short of free shipping.", FAIL),
+    ],
+    "opened is not unused": [
+        ("開封済みの商品でも、到着から7日以内でしたら返品をお受けいたします。", FAIL),
+        ("개봉한 상품도 7일 이내면 반품 가능해요.", FAIL),
+        ("未開封の商品に限り、到着から7日以内でしたら返品をお受けいたします。", PASS),
+        ("Opened items can't be returned; only unused items in original packaging.", PASS),
+    ],
+    "a time said to miss the cutoff": [
+        ("평일 오후 2시까지 결제가 끝나야 당일 출고라서, 2시 15분에 결제하시면 당일 출고는 어려워요.", PASS),
+        ("평일 오후 2시까지 결제가 끝나야 당일 출고라서, 1시 15분에 결제하시면 당일 출고는 어려워요.", FAIL),
+    ],
+    "a measure in cc, induction as IH": [
+        ("무쇠 냄비는 지름 24센티, 용량 4,000cc, 무게 3,200그램이에요.", PASS),
+        ("무쇠 냄비는 용량 5,000cc예요.", FAIL),
+        ("鋳鉄鍋24cmは89,000ウォン、重さ3.2kg、容量4Lで、IHにも対応しております。", FAIL),
+    ],
     "a colour the shop does not name": [
         ("リネンのテーブルクロスは、アイボリーとグレーの2色からお選びいただけます。", FAIL),
         ("무쇠 냄비는 블랙이에요.", FAIL),

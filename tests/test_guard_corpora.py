@@ -41,6 +41,9 @@ FACT_GUARD_GAPS = {
     "f30035": "a price named before its product ('X원짜리 식탁보') and a shortfall said as 'Y원어치만 더'",
     "f30038": "a per-item fee said 'in total' for two items",
     "f31022": "the free-shipping amount after a dash, read as the mug's named before it",
+    "f37055": "an event said to be on the same day as another ('同日発送'), without a date",
+    "f37061": "a capacity compared with another product's ('a bit less than two of our 350 ml mugs')",
+    "f37070": "a wrong surcharge written like a shortfall worked out in the same sentence ('2천 원')",
 }
 """Replies of the read parts the fact guard gets wrong."""
 

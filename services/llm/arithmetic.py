@@ -188,8 +188,9 @@ def worked_out(
             unstated = _unstated(named(naming) if named else (), seen)
             short_of = _unstated(bounds(sentence) if bounds else (), {})
             worked = set()
+            in_money = {amount[0] for amount in map(_amount, found) if amount is not None}
             for claim in found:
-                amount = _amount(claim)
+                amount = _amount(claim) or _short_by(sentence, claim, in_money)
                 if amount is None or claim.text in result:
                     continue
                 currency, amount_value = amount
@@ -200,9 +201,12 @@ def worked_out(
                 terms = dict(times)
                 for term, extra in unstated.get(currency, {}).items():
                     # an amount said of another subject is no total of what the sentence names ("a
-                    # 6,000 won surcharge on top of the normal 3,000 won shipping") unless said as one
-                    if term != amount_value and (
-                        claim.text not in misplaced or _totalled(sentence, claim.text)
+                    # 6,000 won surcharge on top of the normal 3,000 won shipping") unless said as one;
+                    # nor is one said to be added ("제주는 배송비가 오천 원 추가돼요": the surcharge)
+                    if (
+                        term != amount_value
+                        and (claim.text not in misplaced or _totalled(sentence, claim.text))
+                        and not _said_after(sentence, claim.text, _ADDED)
                     ):
                         terms[term] = terms.get(term, 0) + extra
                 if (
@@ -337,6 +341,32 @@ _TOTAL = (
     r"(?:총|합계|합쳐서|모두|전부|포함|in total|a total of|total(?: of| is)?|altogether|including \w+|"
     r"合計|全部で|計|込み|込みで)\s?:?\s?"
 )
+
+
+_ADDED = re.compile(
+    r"\s*(?:이|가|씩)?\s*(?:더\s*)?(?:추가|붙)|\s*(?:が|を)?(?:追加|加算|上乗せ)"
+    r"|\s*(?:extra|more|on top|is added|gets added|surcharge)\b",
+    re.IGNORECASE,
+)
+"""An amount said to be added on: a fee of its own, not a total ("배송비가 오천 원 추가돼요")."""
+
+
+_SHORT_AFTER = re.compile(r"\s*(?:short of|shy of|away from|more (?:for|to get|to reach))\b", re.IGNORECASE)
+"""A bare number short of a threshold, its currency the sentence's: "just 1,000 short of free shipping"."""
+
+
+def _short_by(sentence: str, claim: Claim, currencies: set[str]) -> tuple[str, Decimal] | None:
+    """A bare number said to be what is short of an amount, in the one currency its sentence uses."""
+    bare = [need for need in claim.needs if need.startswith("bare:")]
+    if len(currencies) != 1 or len(bare) != 1 or not _said_after(sentence, claim.text, _SHORT_AFTER):
+        return None
+    return next(iter(currencies)), Decimal(bare[0].partition(":")[2])
+
+
+def _said_after(sentence: str, amount: str, pattern: re.Pattern[str]) -> bool:
+    prepared = prepare(sentence)
+    at = prepared.find(amount)
+    return at >= 0 and pattern.match(prepared, at + len(amount)) is not None
 
 
 def _totalled(sentence: str, amount: str) -> bool:

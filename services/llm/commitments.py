@@ -565,6 +565,11 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"써\s*(?:보신|본|봤|버린)",
             r"(?:洗濯|着用)(?:済|後|した|された|して)",
             r"洗った|使い終わ",
+            # opened: the FAQ takes back what is "unused and in original packaging"
+            r"(?<!未)開封(?:済|後|した|された|して)",
+            r"(?<!미)개봉(?:한|하신|했|하셨|된|후|하셔도)",
+            r"\b(?:already )?opened (?:items?|products?|boxes|packages?|ones?)\b"
+            r"|\beven (?:if|though) (?:it'?s|it was|you(?:'ve)?) (?:been )?opened\b",
         ),
     ),
     (

@@ -253,7 +253,7 @@ _SUFFIXES: list[tuple[re.Pattern[str], str]] = [
         (r" ?(?:miles?|마일|マイル)(?![A-Za-z])", "mile:1"),
         (r" ?(?:dl|decilit(?:re|er)s?|데시리터|デシリットル)(?![A-Za-z])", "volume:100"),
         (r" ?(?:cl|centilit(?:re|er)s?|센티리터|センチリットル)(?![A-Za-z])", "volume:10"),
-        (r" ?(?:ml|millilit(?:re|er)s?|밀리리터|ミリリットル|ミリ)(?![A-Za-z])", "volume:1"),
+        (r" ?(?:ml|cc|millilit(?:re|er)s?|밀리리터|시시|ミリリットル|ミリ)(?![A-Za-z])", "volume:1"),
         (r" ?(?:l|lit(?:re|er)s?|리터|リットル)(?![A-Za-z])", "volume:1000"),
         (r" ?(?:mm|millimet(?:re|er)s?|밀리미터|밀리|ミリメートル)(?![A-Za-z])", "length:1"),
         (r" ?(?:cm|centimet(?:re|er)s?|센티미터|센티|センチメートル|センチ)(?![A-Za-z])", "length:10"),

@@ -71,7 +71,7 @@ _MISSED = any_of(
     r"\b(?:not|won't|isn't|doesn't|wouldn't) (?:be )?"
     r"(?:eligible|in time|ship|go out|leave|dispatched|shipped|sent)"
     r"|\bnext (?:business |working )?day\b|\btoo late\b|\bmiss(?:es|ed)? (?:the )?(?:cutoff|same)",
-    r"아니|안\s?(?:돼|되|나가)|어렵|불가|다음\s?날|익일|다음\s?영업일",
+    r"아니|안\s?(?:돼|되|나가)|어렵|어려(?:워|운|울)|불가|다음\s?날|익일|다음\s?영업일",
     r"対象外|ではありません|できません|難しい|翌",
 )
 """A time said to miss a cutoff: "3시 결제는 당일 출고 대상이 아니에요", "ships the next day"."""
@@ -158,15 +158,15 @@ def judged(
                 low <= first and last <= high for first, last in spans for low, high in ranges
             )
             # every reading before it: "3시에 결제하시면" may be 15:00, after a 14:00 cutoff
+            said_to_miss = bool(_MISSED.search(sentence))
             in_time = (
                 the_customers
+                and not said_to_miss  # "1시 15분에 결제하시면 당일 출고는 어려워요" is false
                 and bool(spans)
                 and any(all(last <= cutoff for _, last in spans) for cutoff in bounds)
             )
             # a reading after it, said to miss it: "3시 결제는 당일 출고 대상이 아니에요"
-            missed = bool(_MISSED.search(sentence)) and any(
-                first > cutoff for first, _ in spans for cutoff in bounds
-            )
+            missed = said_to_miss and any(first > cutoff for first, _ in spans for cutoff in bounds)
             kinds = {reading_kind(need) for need in claim.needs}
             an_order = bool(kinds) and kinds <= currencies and bool(_AN_ORDER.match(sentence[end:]))
             basket = (

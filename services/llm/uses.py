@@ -34,7 +34,11 @@ _WORDS: list[tuple[Use, re.Pattern[str]]] = [
     (Use.OVEN, any_of(r"\bovens?\b|oven-(?:safe|proof)", r"오븐", r"オーブン")),
     (
         Use.INDUCTION,
-        any_of(r"\binduction\b", r"인덕션", r"(?-i:\bIH\b|IH(?:対応|調理器|クッキングヒーター))"),
+        any_of(
+            r"\binduction\b",
+            r"인덕션",
+            r"(?-i:\bIH\b|IH(?:にも|に|でも)?(?:対応|調理器|クッキングヒーター|使用|使え|お使い))",
+        ),
     ),
     (
         Use.OPEN_FLAME,
