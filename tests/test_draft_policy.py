@@ -161,6 +161,7 @@ def test_nothing_produced_yet_has_no_n_gram_to_look_up() -> None:
     source = [5, 6, 7, 5, 6]
     assert ngram_lookup(source, [], ngram=3, min_ngram=0) is None
     assert ngram_lookup(source, [9, 5, 6], ngram=3, min_ngram=1) == 5, "after the latest 5 6"
+    assert ngram_lookup(source, [5, 6], ngram=3, min_ngram=1) == 5, "fewer produced than n: a shorter n"
 
 
 def test_a_decode_s_ceiling_is_its_tokens_at_single_pass_cost_over_the_passes_it_made() -> None:
