@@ -781,6 +781,15 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("무쇠 냄비는 용량 5,000cc예요.", FAIL),
         ("鋳鉄鍋24cmは89,000ウォン、重さ3.2kg、容量4Lで、IHにも対応しております。", FAIL),
     ],
+    "another customer named by what they are to an order": [
+        ("그 주문은 박지우 고객 주문이에요.", FAIL),
+        ("주문자는 이서연입니다.", FAIL),
+        ("ご注文者は田中花子です。", FAIL),
+        ("そのご注文は佐藤さまのものです。", FAIL),
+        ("주문자는 본인이에요.", PASS),
+        ("신규 고객 주문은 당일 출고돼요.", PASS),
+        ("お客さまのご注文は配達完了です。", PASS),
+    ],
     "a colour the shop does not name": [
         ("リネンのテーブルクロスは、アイボリーとグレーの2色からお選びいただけます。", FAIL),
         ("무쇠 냄비는 블랙이에요.", FAIL),
