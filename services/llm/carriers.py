@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 
-from services.text.patterns import any_of
+from services.text.patterns import any_of, named_in
 
 
 class Carrier(StrEnum):
@@ -49,4 +49,4 @@ _NAMES: list[tuple[Carrier, re.Pattern[str]]] = [
 
 def carriers(text: str) -> frozenset[Carrier]:
     """Every carrier `text` names."""
-    return frozenset(carrier for carrier, pattern in _NAMES if pattern.search(text))
+    return named_in(text, _NAMES)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 
-from services.text.patterns import any_of
+from services.text.patterns import any_of, named_in
 
 
 class Colour(StrEnum):
@@ -70,4 +70,4 @@ _NAMES: list[tuple[Colour, re.Pattern[str]]] = [
 
 def colours(text: str) -> frozenset[Colour]:
     """Every colour `text` names."""
-    return frozenset(colour for colour, pattern in _NAMES if pattern.search(text))
+    return named_in(text, _NAMES)

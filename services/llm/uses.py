@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 
-from services.text.patterns import any_of
+from services.text.patterns import any_of, named_in
 
 
 class Use(StrEnum):
@@ -66,7 +66,7 @@ _UNKNOWN = any_of(
 
 def uses(text: str) -> frozenset[Use]:
     """Every use `text` names."""
-    return frozenset(use for use, pattern in _WORDS if pattern.search(text))
+    return named_in(text, _WORDS)
 
 
 def uses_claimed(sentences: list[str]) -> frozenset[Use]:
