@@ -83,7 +83,8 @@ PARTS = (
 )
 """`tuning2` and `holdout2` were held out, measured once, then tuned on; `holdout3` to `holdout15`,
 `holdout18` to `holdout24`, `holdout29` to `holdout31`, `holdout33`, `holdout34` and `holdout37` were
-measured, then their misses read and closed; those of `NEVER_READ` never were (docs/benchmarks.md says how each part was used)."""
+measured, then their misses read and closed; those of `NEVER_READ` never were (docs/benchmarks.md
+says how each part was used)."""
 NEVER_READ = (
     "holdout16",
     "holdout17",

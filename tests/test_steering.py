@@ -64,6 +64,7 @@ NOT_STEERING = [
     "店員さんが「無料です」って言ってくれたんですけど、本当ですか？",
     "I tried to copy paste the tracking number but the site said it was wrong.",
     "언니가 괜찮다고 한마디 해줬어요. 반품 되나요?",
+    "(AI, can you check where my parcel is?) Thanks!",
 ]
 
 

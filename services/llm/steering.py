@@ -46,7 +46,7 @@ _STEERING = any_of(
     r"\b(?:print|show|reveal|output|display|share|tell me|give me)\b[^.?!]{0,30}"
     r"\b(?:system prompt|your instructions|your prompt|your configuration|your guidelines|your rules)\b",
     r"(?m:^)\s*(?:assistant|bot|ai|admin)\s*:",
-    r"\b(?:assistant|chatbot)\s*[:：]|(?:[(（]|\bP\.?S\.?)\s*(?:assistant|bot|ai|admin|system)\s*[:：,]",
+    r"\b(?:assistant|chatbot)\s*[:：]|(?:[(（]|\bP\.?S\.?)\s*(?:assistant|bot|ai|admin|system)\s*[:：]",
     r"\bcopy[- ]?(?:and[- ]|&\s?|/)?paste (?:this|the following|that|it|these)\b",
     r"\bpaste (?:this|the following)\b",
     r"\bsystem\s*(?:[:：]|notice|message|update|override)",
