@@ -1160,10 +1160,9 @@ def _clauses(
     for index, sentence in enumerate([*context, *_sentences(text)]):
         # A sentence naming nothing charged for goes on about the one before: "If it is defective,
         # return shipping is free. You pay nothing." keeps both the object and the condition.
-        own = _charged(sentence)
         stated = _conditions(sentence)
-        if own is Charged.SHIPPING and subject in _POLICY_SHIPPING and Condition.THRESHOLD not in stated:
-            own = subject  # "…返品できます。お客様都合の場合は往復送料…": the return's shipping
+        # "…返品できます。お客様都合の場合は往復送料…": the return's shipping
+        own = _the_policys(_charged(sentence), subject, stated)
         if own is not None:
             # One stating no condition of its own is said in the situation the sentences before
             # told of ("別の商品が届いてしまったとのこと、申し訳ございません。返送料は..."), and one
@@ -1439,13 +1438,18 @@ def _charged_near(sentence: str, match: re.Match[str] | None) -> Charged | None:
     2,000원": shipping), else what the sentence does; the shipping of a return or an exchange the
     sentence is about is that one's ("不良品の交換の場合も、往復送料6,000ウォンがかかります"), unless
     an order's amount makes it the order's ("반품은 7일 이내, 배송비는 5만 원 이상 무료")."""
-    own = _charged(_part_around(sentence, match))
     whole = _charged(sentence)
-    about = whole in (Charged.RETURN, Charged.EXCHANGE) and Condition.THRESHOLD not in _conditions(sentence)
-    return whole if own is Charged.SHIPPING and about else own or whole
+    return _the_policys(_charged(_part_around(sentence, match)), whole, _conditions(sentence)) or whole
 
 
-_POLICY_SHIPPING = (Charged.RETURN, Charged.EXCHANGE)
+def _the_policys(
+    charged: Charged | None, subject: Charged | None, conditions: frozenset[Condition]
+) -> Charged | None:
+    """Shipping named where a return or an exchange is the subject is that one's shipping, unless an
+    order's amount makes it the order's ("5만 원 이상이면 배송비 무료")."""
+    if charged is Charged.SHIPPING and subject in (Charged.RETURN, Charged.EXCHANGE):
+        return subject if Condition.THRESHOLD not in conditions else charged
+    return charged
 
 
 def _without_conditions(text: str) -> str:
@@ -1532,9 +1536,8 @@ def _read(
     charge = _SOME_CHARGE.search(sentence) or (None if free else _FEE_IS.search(sentence))
     unconditioned = _without_conditions(sentence)  # "as long as it hasn't shipped" denies nothing
     if free or charge:
-        own = _charged_near(sentence, free or charge)
-        if own is Charged.SHIPPING and subject in _POLICY_SHIPPING and Condition.THRESHOLD not in conditions:
-            own = subject  # a part of a sentence on returns: "…、不良品の場合は送料無料です"
+        # a part of a sentence on returns: "…、不良品の場合は送料無料です"
+        own = _the_policys(_charged_near(sentence, free or charge), subject, conditions)
         charged = own or subject or Charged.OTHER
         # a negation denies the waiver in its own part only: "Sorry it isn't what you expected - we'll
         # take care of the return shipping" waives it
