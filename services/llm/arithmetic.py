@@ -199,16 +199,18 @@ def worked_out(
                 bases = given.get(currency, set())
                 times = {value: seen.get((currency, value), 1) for value in operands}
                 terms = dict(times)
-                for term, extra in unstated.get(currency, {}).items():
-                    # an amount said of another subject is no total of what the sentence names ("a
-                    # 6,000 won surcharge on top of the normal 3,000 won shipping") unless said as one;
-                    # nor is one said to be added ("제주는 배송비가 오천 원 추가돼요": the surcharge)
-                    if (
-                        term != amount_value
-                        and (claim.text not in misplaced or _totalled(sentence, claim.text))
-                        and not _said_after(sentence, claim.text, _ADDED)
-                    ):
-                        terms[term] = terms.get(term, 0) + extra
+                # an amount said of another subject is no total of what the sentence names ("a 6,000
+                # won surcharge on top of the normal 3,000 won shipping") unless said as one; nor is
+                # one said to be added ("제주는 배송비가 오천 원 추가돼요": the surcharge)
+                named_terms = unstated.get(currency, {})
+                if (
+                    named_terms
+                    and (claim.text not in misplaced or _totalled(sentence, claim.text))
+                    and not _said_after(sentence, claim.text, _ADDED)
+                ):
+                    for term, extra in named_terms.items():
+                        if term != amount_value:
+                            terms[term] = terms.get(term, 0) + extra
                 if (
                     amount_value in doubled.get(currency, set())
                     or _works_out(amount_value, operands, placed, bases, counted, percentages)
