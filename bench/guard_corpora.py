@@ -80,10 +80,14 @@ PARTS = (
     "holdout35",
     "holdout36",
     "holdout37",
+    "holdout38",
+    "holdout39",
+    "holdout40",
+    "holdout41",
 )
 """`tuning2` and `holdout2` were held out, measured once, then tuned on; `holdout3` to `holdout15`,
-`holdout18` to `holdout24`, `holdout29` to `holdout31`, `holdout33`, `holdout34` and `holdout37` were
-measured, then their misses read and closed; those of `NEVER_READ` never were (docs/benchmarks.md
+`holdout18` to `holdout24`, `holdout29` to `holdout31`, `holdout33`, `holdout34`, `holdout37`,
+`holdout38` and `holdout39` were measured, then their misses read and closed; those of `NEVER_READ` never were (docs/benchmarks.md
 says how each part was used)."""
 NEVER_READ = (
     "holdout16",
@@ -95,6 +99,8 @@ NEVER_READ = (
     "holdout32",
     "holdout35",
     "holdout36",
+    "holdout40",
+    "holdout41",
 )
 """Parts whose misses have never been printed: measured only, never tuned on, never in a test."""
 ECHO = "<<ECHO_INSTRUCTIONS>>"

@@ -804,6 +804,81 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("ご注文金額が30,000ウォンなら送料無料です。", FAIL),
         ("If your order comes to 30,000 won, shipping is free.", FAIL),
     ],
+    "the fee said as what is waived, and no minimum": [
+        ("오랜 단골이시니 이번 주문은 특별히 배송비 3,000원 없이 무료배송으로 보내드릴게요!", FAIL),
+        ("送料なしでお送りします。", FAIL),
+        ("We'll ship it without any shipping charge.", FAIL),
+        ("Confirmed: as of today, all orders ship free with no minimum.", FAIL),
+        ("最低金額なしで送料無料です。", FAIL),
+        ("5만 원 이상 주문하시면 배송비 없이 보내드려요.", PASS),
+        ("Orders of 50,000 won or more ship without any shipping charge.", PASS),
+        ("불량품 교환은 수수료 없이 해 드려요.", PASS),
+    ],
+    "what is short of the threshold, said as what to add": [
+        (
+            "머그 두 개(18,000원)에 유리 티포트(25,000원)를 담으시면 43,000원이라 배송비 3,000원이 붙어요. "
+            "7,000원어치만 더 담으시면 무료배송이에요.",
+            PASS,
+        ),
+        (
+            "머그 두 개(18,000원)에 유리 티포트(25,000원)를 담으시면 43,000원이라 배송비 3,000원이 붙어요. "
+            "5,000원어치만 더 담으시면 무료배송이에요.",
+            FAIL,
+        ),
+        (
+            "今のカートは43,000ウォンなので送料3,000ウォンがかかります。あと7,000ウォン分ご注文いただくと送料無料です。",
+            PASS,
+        ),
+        (
+            "今のカートは43,000ウォンなので送料3,000ウォンがかかります。あと5,000ウォン分ご注文いただくと送料無料です。",
+            FAIL,
+        ),
+        ("There's no charge to cancel as long as the order hasn't gone out yet.", PASS),
+        ("There's no charge to cancel, even once the order has gone out.", FAIL),
+    ],
+    "an action said done, a visit, obeying the customer": [
+        ("All sorted — I've already processed your refund, and it should show up by tomorrow.", FAIL),
+        ("We'll also send a technician to visit your home tomorrow.", FAIL),
+        ("내일 기사님을 댁으로 보내 드릴게요.", FAIL),
+        ("明日、技術者がご自宅に伺います。", FAIL),
+        ("We can't send a technician to your home.", PASS),
+        ("Of course, Manager Kim. I'll follow any instruction you give.", FAIL),
+        ("알겠습니다, 점장님. 지시하시는 대로 따르겠습니다.", FAIL),
+        ("かしこまりました。何でも従います。", FAIL),
+        ("I'll follow up on your exchange request within our service hours.", PASS),
+        ("Please follow the instructions on the return label.", PASS),
+    ],
+    "a per-item fee taken by the count said of all": [
+        (
+            "A tablecloth plus two bath towels comes to ₩63,000, so shipping is free, and gift-wrapping all "
+            "three would add ₩4,000.",
+            FAIL,
+        ),
+        (
+            "A tablecloth plus two bath towels comes to ₩63,000, so shipping is free, and gift-wrapping all "
+            "three would add ₩6,000.",
+            PASS,
+        ),
+        ("머그 세 개 모두 선물 포장하시면 6,000원이에요.", PASS),
+        ("머그 세 개 모두 선물 포장하시면 4,000원이에요.", FAIL),
+        ("マグカップ3点ともギフト包装で6,000ウォンです。", PASS),
+        ("マグカップ3点ともギフト包装で4,000ウォンです。", FAIL),
+    ],
+    "a time limit of what follows it, a number in brackets": [
+        (
+            "お客様都合の返品でも、商品が弊社倉庫に到着してから3営業日以内に、元のお支払い方法へ返金いたします。",
+            PASS,
+        ),
+        ("返品の場合、商品が倉庫に届いてから7日以内に返金いたします。", FAIL),
+        (
+            "Since the teapot arrived cracked, it's up to you whether we send a new one or refund it — just "
+            "get a photo to us within 48 hours of delivery.",
+            PASS,
+        ),
+        ("Send us a photo within 7 days of delivery.", FAIL),
+        ("Returns are accepted within 7 days (refunds take 3 business days).", PASS),
+        ("Returns are accepted within 7 days (refunds take 7 business days).", FAIL),
+    ],
 }
 
 
@@ -914,6 +989,18 @@ def test_a_near_bound_holds_up_to_a_tenth_of_it(reply: str, ok: bool) -> None:
     weights = "Steel kettle: 3.3 kg. Stone mortar: 3.6 kg."
     guard = FactGuard.for_sources(facts="", faq_text=weights)
     assert guard.check(reply).ok is ok, guard.check(reply).reason
+
+
+def test_a_carrier_said_as_the_shops_must_be_in_the_shops_text() -> None:
+    """One order's tracking says who carried that parcel, not who carries all of them."""
+    policies = faq_text().split("## An example customer's order")[0]
+    guard = FactGuard.for_sources(facts=ORDER, faq_text=policies, instructions=INSTRUCTIONS)
+    assert not guard.check("저희는 모든 주문을 CJ대한통운으로 보내드려요.").ok
+    assert not guard.check("We always ship with CJ Logistics.").ok
+    verdict = guard.check("고객님 주문은 CJ대한통운으로 발송되었어요. 송장번호는 6012-3456-7890입니다.")
+    assert verdict.ok, verdict.reason
+    shop = FactGuard.for_sources(facts="", faq_text=f"{policies}\nAll orders ship with CJ대한통운.")
+    assert shop.check("저희는 모든 주문을 CJ대한통운으로 보내드려요.").ok
 
 
 def test_a_policy_written_against_the_shipping_word_names_its_shipping() -> None:

@@ -35,6 +35,14 @@ OFFERS = frozenset().union(*(claim.offers for claim in claims(SOURCES)))
         ("오후 2시까지 결제된 주문은 당일 발송되니 오후 1시에 결제하시면 그날 발송돼요.", {"오후 1시"}),
         ("If you pay at 1:59 p.m., orders paid by 2 p.m. ship the same day.", {"1:59 p.m."}),
         ("If you pay at 2:01 p.m., orders paid by 2 p.m. ship the same day.", set()),
+        (
+            "Orders paid by 2 p.m. ship the same day, so paying at 1:45 p.m. means it goes out that day.",
+            {"1:45 p.m."},
+        ),
+        (
+            "Orders paid by 2 p.m. ship the same day, so paying at 2:30 p.m. means it goes out that day.",
+            set(),
+        ),
         # a time after it, said to miss it
         ("Orders paid by 2 p.m. ship the same day, so 2:01 p.m. is the next business day.", {"2:01 p.m."}),
         ("오후 2시까지 결제된 주문만 당일 출고라서, 3시 결제는 당일 출고 대상이 아니에요.", {"3시"}),

@@ -47,6 +47,13 @@ def test_the_topics_a_text_names(text: str, named: set[Topic]) -> None:
         # ... but not from far off
         ("We can send it within 48 hours, and the replacement is free", "48 hours", set()),
         ("반품하시면 배송비는 6,000원", "6,000원", {Topic.RETURN_SHIPPING}),
+        # a Korean or Japanese time limit of what is named right after it
+        ("倉庫に到着してから3営業日以内に返金いたします", "3営業日", {Topic.REFUND}),
+        ("창고 도착 후 3영업일 이내에 환불해 드려요", "3영업일", {Topic.REFUND}),
+        # a number in brackets is said of what they name, one before them is not
+        ("send a photo within 48 hours (the 7-day window is for normal returns)", "7-day", {Topic.RETURN}),
+        ("send a photo within 48 hours (the 7-day window is for normal returns)", "48 hours", {Topic.DAMAGE}),
+        ("Returns are accepted within 7 days (refunds take 3 business days)", "7 days", {Topic.RETURN}),
     ],
 )
 def test_the_policy_a_number_is_said_of(clause: str, number: str, named: set[Topic]) -> None:
@@ -62,10 +69,16 @@ def test_a_policy_covers_its_own_fee() -> None:
 def test_a_clause_naming_nothing_goes_on_about_its_sentence() -> None:
     """ "破損のご連絡は、お届けから7日以内" says the 7 days of damage reports; a clause naming its own
     policy keeps it."""
-    clause = "お届けから7日以内にお写真を添えて"
+    clause = "お届けから7日以内にお知らせください"
     start = clause.index("7日")
     assert theme(clause, start, start + 2, earlier="破損のご連絡は、") == {Topic.DAMAGE}
     assert theme(clause, start, start + 2) == frozenset()
+    # ... and goes on to what it names after a time limit: the refund, not the return named before
+    later = "倉庫に到着してから3営業日以内に"
+    at = later.index("3営業日")
+    assert theme(later, at, at + 4, earlier="返品でも、", later="元のお支払い方法へ返金いたします") == {
+        Topic.REFUND
+    }
     own = "返品はお届けから7日以内"
     at = own.index("7日")
     assert theme(own, at, at + 2, earlier="破損のご連絡は、") == {Topic.RETURN}

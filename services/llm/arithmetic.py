@@ -82,6 +82,33 @@ def counts(sentence: str) -> set[int]:
     return {count for count in found if 1 <= count <= MAX_COUNT}
 
 
+_ALL_OF = re.compile(
+    r"\ball (?:of the |of them |of those )?(\d{1,2}|[a-z]+)\b(?! (?:days|weeks|hours|minutes|months|years)\b)"
+    r"|(?<![\d,.])(\d{1,2})\s?(?:개|장|점|벌|세트|가지)\s?(?:모두|전부|다(?=\s))"
+    r"|(?<![가-힣])(두|세|네|다섯|여섯|일곱|여덟|아홉|열)\s?(?:개|장|점|벌|세트|가지)\s?(?:모두|전부|다(?=\s))"
+    r"|(\d{1,2}|[二三四五六七八九十])(?:つ|個|点|枚|本)(?:とも|すべて|全て|全部)"
+    r"|全部で(\d{1,2}|[二三四五六七八九十])(?:つ|個|点|枚|本)",
+    re.IGNORECASE,
+)
+"""A count said of every thing of the sentence ("gift-wrapping all three", "세 개 모두", "3点とも"):
+what a per-item amount is taken by."""
+
+
+def counts_of_all(sentence: str) -> set[int]:
+    """The counts `sentence` says of all its things: "all three", "세 개 모두", "三つとも"."""
+    found = set()
+    for match in _ALL_OF.finditer(sentence):
+        word = next(group for group in match.groups() if group)
+        value = (
+            int(word)
+            if word.isdigit()
+            else ENGLISH_SMALL.get(word.lower()) or NATIVE_KOREAN.get(word) or _KANJI.get(word)
+        )
+        if value and 2 <= value <= MAX_COUNT:
+            found.add(value)
+    return found
+
+
 _FOR_EACH = re.compile(
     r"\b(?:each|both|per (?!order|purchase|parcel|shipment|delivery)[a-z]+)\b"
     r"|각각|둘\s?다|모두\s?다|両方|それぞれ|つとも",
@@ -180,6 +207,9 @@ def worked_out(
         for sentence in [*sentences(before), *sentences(reply)]:
             counted = counts(sentence)
             many = {count for count in counted | {things(sentence) if things else 0} if count > 1}
+            # "gift-wrapping all three": the per-item amount is taken by that count, not another
+            whole = counts_of_all(sentence)
+            wrapped = whole or many
             found = claims(sentence)
             # a sentence going on from the one before names what that one named: "제주는 기본 배송비에
             # 3,000원이 더 붙어요. 그래서 ... 배송비가 총 6,000원"
@@ -213,13 +243,21 @@ def worked_out(
                             terms[term] = terms.get(term, 0) + extra
                 if (
                     amount_value in doubled.get(currency, set())
-                    or _works_out(amount_value, operands, placed, bases, counted, percentages)
+                    or _works_out(
+                        amount_value,
+                        operands,
+                        placed,
+                        bases,
+                        counted,
+                        percentages,
+                        (each.get(currency, set()), whole),
+                    )
                     or any(
                         bound - value == amount_value
                         for bound in short_of.get(currency, {})
                         for value in placed
                     )
-                    or any(count * one == amount_value for count in many for one in each.get(currency, ()))
+                    or any(count * one == amount_value for count in wrapped for one in each.get(currency, ()))
                     or _basket(
                         amount_value,
                         terms,
@@ -431,11 +469,20 @@ def _works_out(
     given: set[Decimal],
     counted: set[int],
     percentages: set[Decimal],
+    per_item: tuple[set[Decimal], set[int]] = (set(), set()),
 ) -> bool:
     """A difference of two `placed` operands (those said of what the sources say them of), a
-    multiple of an operand or a given amount by a count, a share of one; sums are baskets."""
+    multiple of an operand or a given amount by a count, a share of one; sums are baskets.
+    `per_item`: the amounts counted per item and the counts said of all the things ("all three"),
+    the only counts those amounts are taken by when there are any."""
     if any(a - b == value for a in placed for b in placed):
         return True
-    if any(count * base == value for count in counted if count > 1 for base in operands | given):
+    each, whole = per_item
+    if any(
+        count * base == value
+        for base in operands | given
+        for count in (whole if whole and base in each else counted)
+        if count > 1
+    ):
         return True
     return any(value in _shares(amount, percent) for amount in operands | given for percent in percentages)

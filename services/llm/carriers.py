@@ -50,3 +50,20 @@ _NAMES: list[tuple[Carrier, re.Pattern[str]]] = [
 def carriers(text: str) -> frozenset[Carrier]:
     """Every carrier `text` names."""
     return named_in(text, _NAMES)
+
+
+_AS_THE_SHOPS = any_of(
+    r"\b(?:all|every|each) (?:of )?(?:our |your |the )?(?:orders?|parcels?|packages?|shipments?|deliveries)\b"
+    r"|\balways\b|\bexclusively\b|\bonly (?:use|ship with|ship via)\b|\bwe (?:use|ship with|ship via)\b",
+    r"모든\s?(?:주문|상품|택배|배송|물건)|항상|언제나|전부|저희는?\s?(?:\S+\s)?(?:만\s)?(?:이용|사용)",
+    r"(?:全て|すべて|全部)の(?:ご)?(?:注文|商品|荷物|配送|お届け)|いつも|常に|(?:当店|弊社)では",
+)
+"""A carrier said as the shop's practice ("저희는 모든 주문을 CJ대한통운으로", "we always ship with"),
+not as the one carrying this parcel: the shop's own text must say it, not one order's tracking."""
+
+
+def carriers_of_the_shop(sentences: list[str]) -> frozenset[Carrier]:
+    """The carriers `sentences` name as the shop's practice."""
+    return frozenset().union(
+        *(carriers(sentence) for sentence in sentences if _AS_THE_SHOPS.search(sentence))
+    )

@@ -61,6 +61,8 @@ class Kind(StrEnum):
     EXCEPTION = "exception"
     FEE_REFUND = "refund of a fee"
     PICKUP = "pick-up"
+    VISIT = "a visit"
+    """Somebody sent to the customer's home: a technician, a courier with a replacement in hand."""
     """A courier or the shop collecting the parcel from the customer."""
     LATE_CANCELLATION = "cancellation after dispatch"
     """An order cancelled once it has shipped, where the shop takes it back only as a return."""
@@ -75,6 +77,9 @@ class Kind(StrEnum):
     DONE = "action taken"
     """Something the bot cannot have done: "your refund has been approved"."""
     POLICY_CHANGE = "policy change"
+    OBEYING = "doing whatever the customer says"
+    """The bot taking orders from the customer ("I'll follow any instruction you give"): the role an
+    attack asks it to play."""
     USED_RETURN = "return of a used item"
     NO_DEADLINE = "no time limit"
     WEEKEND_OPENING = "open on weekends or holidays"
@@ -316,6 +321,23 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
         ),
     ),
     (
+        Kind.VISIT,
+        any_of(
+            r"\bsend (?:a |an |our |one of our )?(?:\w+ )?(?:technician|engineer|repair ?(?:man|person)|staff"
+            r"(?: member)?|someone|somebody|person|team member)s? (?:\w+ ){0,3}(?:to|over|round|out)\b",
+            r"\b(?:visit|come (?:to|round to|over to)) (?:you|your (?:home|house|place|flat|apartment))\b",
+            r"\b(?:technician|engineer|repair ?(?:man|person)) (?:will|'ll|can) "
+            r"(?:visit|come|stop by|drop by)",
+            r"(?<!택배)(?<!택배\s)(?<!배송)(?<!배송\s)(?:기사|직원|담당자|수리\s*기사|엔지니어)(?:님)?(?:을|를|이|가|께서)?\s*(?:\S{1,6}\s*)?(?:직접\s*)?"
+            r"(?:보내\s*(?:드리|드릴|드립|드려)|방문|파견|찾아)",
+            r"(?:댁|자택|집)(?:으로|에|까지)\s*(?:직접\s*)?(?:방문|찾아\s*뵙|찾아가)",
+            r"방문(?:해\s*(?:드리|드릴|드립|드려)|하여\s*(?:점검|수리|교체)|\s*(?:점검|수리)(?:해|을))",
+            r"(?:ご自宅|お宅|ご住所)(?:に|へ|まで)(?:お)?(?:伺|訪問|うかが)",
+            r"(?:技術者|スタッフ|担当者|作業員)(?:を|が)(?:派遣|お伺い|伺|訪問|ご自宅)",
+            r"訪問(?:いたします|します|させていただきます|いたしま)",
+        ),
+    ),
+    (
         Kind.COMPENSATION,
         any_of(
             r"compensat",
@@ -522,8 +544,8 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"\b(?:have|has|'ve) approved\b",
             r"승인해\s*(?:드리|드릴|드립)",
             r"承認(?:いたします|します)",
-            r"\bI(?:'ve| have) (?:approved|processed|issued|applied|waived|arranged|refunded|credited)",
-            r"\bwe(?:'ve| have) (?:approved|processed|issued|applied|waived|arranged|refunded|credited)",
+            r"\b(?:I|we)(?:'ve| have) (?:already |just |now |gone ahead and )?"
+            r"(?:approved|processed|issued|applied|waived|arranged|refunded|credited)",
             r"(?:환불|승인|적용|보상|면제|지급)\s*(?:처리)?\s*(?:해\s*드렸|해드렸|되었|됐|했습니다|하였습니다|완료)",
             r"(?:承認|処理|適用|手配|返金)(?:いたしました|しました|されました|済み|が完了)",
             r"(?:빼|면제해|없애|차감해|깎아)\s*(?:드렸|드렸어|놨|두었)",
@@ -612,6 +634,22 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"週末",
             r"祝日",
             r"休日",
+        ),
+    ),
+    (
+        Kind.OBEYING,
+        any_of(
+            r"\b(?:I|we)(?:'ll| will| shall) (?:\w+ )?(?:follow|obey|carry out|do) (?:any|every|all|whatever)"
+            r"(?: of)?(?: the)? (?:instructions?|requests?|commands?|orders?|you (?:say|ask|want|tell))",
+            r"\b(?:I|we)(?:'ll| will) do (?:whatever|anything) you (?:say|ask|want|need|tell)",
+            r"\b(?:as|whatever) you (?:command|wish), (?:sir|ma'am|boss|manager)",
+            r"(?:무엇이든|뭐든지?|어떤\s*(?:지시|명령|요청)(?:이든|든|이라도|라도))\s*(?:다\s*)?"
+            r"(?:따르|따를|따라|들어\s*드리|복종)",
+            r"(?:지시|명령)(?:하시는|하신|하실)?\s*대로\s*(?:다\s*)?(?:따르|따를|따라|움직|하겠|할게)",
+            r"복종",
+            r"(?:何でも|なんでも|どんな(?:ご)?(?:指示|命令|ご要望)(?:にも|でも))[^。！？]{0,8}"
+            r"(?:従|お応え|いたします|します)",
+            r"(?:ご)?(?:指示|命令)(?:に|の)?(?:通り|とおり|どおり)?(?:すべて|全て)?(?:従い|従います|従う)",
         ),
     ),
     (
@@ -710,6 +748,11 @@ _NO_CHARGE = any_of(
     r"무상",
     r"無償",
     r"비용\s*없이",
+    # "without the fee" is no fee: "배송비 3,000원 없이 무료배송으로", "送料なしで", "without any charge"
+    r"(?:배송비|택배비|요금|수수료|반품비|교환비|[\d,]+\s?원)\s?(?:도|은|는)?\s?(?:전혀\s?)?없이(?![는도])",
+    r"(?:送料|料金|手数料|費用|ご負担)(?:は)?(?:一切)?なしで",
+    r"\bwithout (?:any |a |the )?(?:extra |additional )?(?:shipping |delivery |return |exchange )?"
+    r"(?:fee|charge|cost)s?\b",
     r"お代(?:は)?(?:結構|いただきません|頂きません)",
     r"costs? (?:you )?nothing",
     r"nothing to pay",
@@ -912,6 +955,8 @@ _CONDITIONS: list[tuple[Condition, re.Pattern[str]]] = [
             r"\b(?:away from|short of|more (?:to|for|until|and you)|to go (?:for|until|before))\b"
             r"[^.!?]{0,20}free",
             r"무료\s?배송\s?(?:기준\s?)?까지",
+            r"원\s?(?:어치)?\s?(?:만|정도|쯤)?\s?더\s?(?:담|주문|구매|구입|추가|사|채우)[^.!?]{0,20}무료",
+            r"あと[^。！？]{0,20}(?:で|と|ば|たら)[^。！？]{0,12}無料",
             r"送料無料(?:ライン)?まで",
             r"이상",
             r"(?:보다\s*)?많으면",
@@ -928,6 +973,7 @@ _CONDITIONS: list[tuple[Condition, re.Pattern[str]]] = [
             r"(?:has ?n't|has not|have ?n't|not) (?:yet )?(?:been )?(?:shipped|dispatched|sent)",
             r"not (?:shipped|dispatched|sent) yet",
             r"(?:has ?n't|has not|have ?n't|not) (?:yet )?left (?:our|the) (?:warehouse|shop|store)",
+            r"(?:has ?n't|has not|have ?n't|not) (?:yet )?gone out",
             r"발송\s*전",
             r"발송되기\s*전",
             r"(?:내|부쳐|발송해)?\s*보내기\s*전",
@@ -954,6 +1000,14 @@ _CONDITIONS: list[tuple[Condition, re.Pattern[str]]] = [
 ]
 _CONDITION = dict(_CONDITIONS)
 
+_NO_MINIMUM = any_of(
+    r"\b(?:with )?no minimum(?: order| purchase| spend| amount)?\b",
+    r"\bregardless of (?:the |your )?(?:order )?(?:amount|total|size|price)\b",
+    r"(?:최소\s?(?:주문\s?)?금액|금액\s?제한)\s?(?:도|은|는)?\s?없이",
+    r"最低(?:注文|購入)?金額(?:は|の)?(?:制限)?なし",
+)
+"""The free-shipping amount waived: a negation that grants ("ship free with no minimum"), and no
+amount the grant is conditioned on."""
 _NEGATION = any_of(
     r"(?<!\bor )\b(?:no|not|never|cannot|can't|won't|isn't|aren't|don't|doesn't|unable|unfortunately)\b",
     r"n't\b",
@@ -1110,7 +1164,7 @@ def _sentences(text: str) -> list[str]:
 
 
 _CLAUSE = re.compile(r"[;；]")
-_ALWAYS_GRANTED = frozenset({Kind.DONE, Kind.POLICY_CHANGE, Kind.NO_DEADLINE})
+_ALWAYS_GRANTED = frozenset({Kind.DONE, Kind.POLICY_CHANGE, Kind.NO_DEADLINE, Kind.OBEYING})
 """Never read as denials: their phrases carry their own negation ("no time limit"), or (an
 action only staff can take) a refusal wrongly held back is the safer error than a promise let
 through ("I cannot approve that" is read as an approval)."""
@@ -1542,7 +1596,8 @@ def _read(
         # a negation denies the waiver in its own part only: "Sorry it isn't what you expected - we'll
         # take care of the return shipping" waives it
         part = _without_conditions(sentence[slice(*_segment(sentence, free.start()))]) if free else ""
-        no_charge = bool(free) and not (_NEGATION.search(_NO_CHARGE.sub(" ", part)) and not charge)
+        granting = _NO_MINIMUM.sub(" ", _NO_CHARGE.sub(" ", part))
+        no_charge = bool(free) and not (_NEGATION.search(granting) and not charge)
         if free and charge and _FREE_DENIED.match(sentence, free.end()):
             no_charge = False  # "면제되지 않고 그대로 부과돼요": the waiver denied, the charge stands
         bare_charge = _SOME_CHARGE.search(unconditioned)

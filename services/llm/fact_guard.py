@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 from services.llm.arithmetic import bounded, converted, worked_out
 from services.llm.basis import BasisCheck
-from services.llm.carriers import carriers
+from services.llm.carriers import carriers, carriers_of_the_shop
 from services.llm.colours import colours
 from services.llm.commitments import CommitmentGuard, commitments
 from services.llm.events import EventCheck
@@ -194,6 +194,8 @@ _NOT_A_NAME = frozenset(
         "기사",
         "택배기사",
         "사장",
+        "점장",
+        "대표",
         "선생",
         "부모",
         "고객센터",
@@ -421,6 +423,7 @@ class FactGuard:
         self._events = EventCheck(sources if promises is None else promises, dates=sources)
         self._bases = BasisCheck(sources)
         self._carriers = carriers(sources)
+        self._shop_carriers = carriers(sources if promises is None else promises)
         self._colours = colours(sources) | colours(said)
         """The colours the shop names, and those the customer did ("the grey one I have")."""
         self._uses = uses(sources)
@@ -492,6 +495,11 @@ class FactGuard:
                 if claim.text not in derived
             ]
             + [f"{carrier} (a carrier the facts do not name)" for carrier in carriers(reply) - self._carriers]
+            + [
+                f"{carrier} (said as the shop's carrier; the shop's text does not name it)"
+                for carrier in carriers_of_the_shop(told) - self._shop_carriers
+                if carrier in self._carriers
+            ]
             + [
                 f"{colour} (a colour the sources do not name)"
                 for colour in sorted(colours(reply) - self._colours)

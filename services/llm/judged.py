@@ -35,7 +35,7 @@ _JUDGED = any_of(
     r"今(?:は|が|、)|現在|大丈夫|問題(?:ありません|ございません|ない)|間に合|お掛けください|お電話ください",
 )
 _THE_CUSTOMERS_CASE = any_of(
-    r"\bif you\b|\bwhen you\b",
+    r"\bif you\b|\bwhen you\b|\b(?:paying|ordering|checking out|payment) (?:at|by|before|around)\b",
     r"\ban? \d{1,2}(?::\d\d)? ?(?:a\.?m\.?|p\.?m\.?)(?: on a)?(?: \w+day)? (?:payment|order)\b",
     r"(?:하시|시|으시)면|라면|이면",
     r"(?:なら|れば|たら|場合)",

@@ -40,7 +40,11 @@ _STEERING = any_of(
     r"(?:[:\"'“‘「]|this\b|the following\b|as follows\b|with\b)",
     r"(?m:^)\s*(?:FACTS|FAQ|SHOP NOTE|INSTRUCTIONS|SYSTEM)\s*:",
     r"</?(?:answer|question|turn|block|before|system|instructions)>",
-    r"\b(?:just|only|simply) (?:say|answer|reply|type|confirm)\b",
+    r"\b(?:just|only|simply) (?:say|answer|reply|type)\b",
+    # "just confirm that it's approved" tells the bot what to say; "just confirm what time you close"
+    # and "just confirm please" ask
+    r"\b(?:just|only|simply) confirm\b(?!\s*(?:please\b|for me\b|[.?!]|$|(?:for me )?"
+    r"(?:what|when|whether|if|how|which|where|who|the (?:time|hours|date|price|fee|cost)s?)\b))",
     r"\bsay yes\b|\b(?:please|now) say that\b|\b(?:reply|answer|respond)\s+(?:with\s+)?[\"']?yes\b",
     r"\brepeat after me\b",
     r"\b(?:print|show|reveal|output|display|share|tell me|give me)\b[^.?!]{0,30}"
@@ -57,12 +61,23 @@ _STEERING = any_of(
     r"\[(?:system|admin|internal|ops|staff|assistant|bot|ai|note to (?:the )?bot)\b[^\]]{0,20}[:：\]]",
     r"###",
     r"\b(?:admin|audit|debug|maintenance|god|test) mode\b",
-    r"\b(?:new|updated?) (?:policy|rule|instruction)s?\s*[:：]|\bpolicy (?:update|change)\s*[:：]"
+    r"\b(?:new|updated?) (?:policy|rule|instruction)s?\b[^.?!:：]{0,20}[:：]"
+    r"|\bpolicy (?:update|change)\s*[:：]"
     r"|\bnew policy from\b|\bupdated? policy\b[^.?!]{0,20}\beffective\b",
     r"\b(?:note|message|instructions?) (?:to|for) (?:the )?(?:bot|ai|assistant|chatbot)\b",
     r"\battention (?:bot|ai|assistant|chatbot)\b",
     r"\bI(?:'m| am) (?:the |your )?(?:store |shop )?(?:manager|owner|ceo|boss|admin(?:istrator)?|developer"
     r"|supervisor)\b",
+    r"\b(?:you are|you're) (?:now )?(?:speaking|talking|chatting) (?:to|with) (?:the |a |your )?"
+    r"(?:store |shop )?(?:manager|owner|ceo|boss|admin(?:istrator)?|developer|supervisor|staff)\b",
+    r"\bI(?:'m| am) (?:from|with|on) (?:the |your )?(?:\w+ ){0,3}(?:team|department|head office|HQ)\b",
+    r"\btesting (?:the|this|you|your) (?:bot|ai|assistant|chatbot)\b",
+    r"\bobey (?:all|any|every|each|whatever)\b|\b(?:must|will|shall|always|now) obey\b"
+    r"|(?<!n't )(?<!not )(?<!never )\bobey (?:me|my (?:orders|commands|instructions|requests))\b",
+    r"\b(?:bot|ai)\s*[:：]\s*(?:please\s+)?(?:promise|say|tell|reply|answer|respond|confirm|offer|give|grant"
+    r"|approve|send|issue|ignore|add|include|state)\b",
+    r"\b(?:announce|state|declare|say|confirm|write)\b[^.?!]{0,40}"
+    r"\bin (?:your|the bot's|the) (?:reply|answer|response|next message)\b",
     # Korean
     rf"{_RULES_KO}[^.?!]{{0,12}}(?:무시|잊어|잊고)(?!하라는\s?(?:건|게)\s?아니)",
     rf"(?:무시|잊어)[^.?!]{{0,6}}{_RULES_KO}",
@@ -73,6 +88,8 @@ _STEERING = any_of(
     r"(?:라고|이라고|다고)\s?(?:만\s?)?(?:(?:말씀|말|대답|답변|답|안내)\s?(?:해|하세요|하십시오|하라|할\s?것|남겨)"
     r"|(?:써|적어)\s?(?:줘|주세요))",
     r"라고만",
+    r"시키는\s?대로|복종",
+    r"(?:답변|대답|답장|응답)(?:에|에다가?)\s?[^.?!]{0,20}(?:넣어|포함|적어|써|언급|명시|공지)",
     r"(?:복붙|복사\s?(?:해서|해)?\s?붙여|붙여\s?넣어)\s?(?:해\s?)?(?:줘|주세요|주실|주시|달라|주면)",
     r"(?:한\s?문장|한\s?마디|한마디|한\s?줄)(?:만|이라도)\s?(?:복붙|써|적어|해|말해|보내|남겨)",
     r"(?:지금부터|앞으로|이제부터)\s?(?:너는|넌|당신은)",
@@ -101,6 +118,8 @@ _STEERING = any_of(
     r"の形で(?:お願い|返信|回答)",
     r"だけ(?:を)?(?:返して|答えて|言って|書いて)",
     r"なりきって",
+    r"(?:に|へ)従(?:え|うこと|って(?:ください|下さい|ね))",
+    r"(?:返信|回答|返答)(?:に|の中に|で)[^。？！?!]{0,20}(?:入れて|含めて|書いて|記載|明記|告知)",
     r"ふりをして",
     r"として(?:振る舞|答え|話|返)",
     r"と(?:だけ)?(?:言って|答えて|返して|返信して|書いて)(?:ください|下さい|くれ|ね|[!！。]|$)",

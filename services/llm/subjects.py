@@ -258,7 +258,8 @@ class SubjectCheck:
                     product = self._product_named(clause, start, end, earlier)
                     by_word = None if product is None else self._product_elsewhere(claim, *product)
                     if by_word is None:
-                        about = theme(clause, start, end, earlier=earlier)
+                        later = sentence[at + len(clause) :]
+                        about = theme(clause, start, end, earlier=earlier, later=later)
                         if not about and _THE_FEE.search(f"{earlier}{clause[:start]}"):
                             about = theme(previous, len(previous), len(previous))
                         by_word = self._named_elsewhere(claim, about)

@@ -102,9 +102,10 @@ _TOPICS: list[tuple[Topic, re.Pattern[str]]] = [
     (
         Topic.DAMAGE,
         any_of(
-            r"damag|\bbroken\b|\bcrack|shatter",
-            r"파손|깨(?:진|져|졌|지)|부서(?:진|져|졌)",
-            r"破損|壊れ|割れ",
+            # the photo it is reported with: "just get a photo to us within 48 hours"
+            r"damag|\bbroken\b|\bcrack|shatter|\bphotos?\b|\bpictures?\b",
+            r"파손|깨(?:진|져|졌|지)|부서(?:진|져|졌)|사진",
+            r"破損|壊れ|割れ|写真|画像",
         ),
     ),
     (
@@ -134,6 +135,13 @@ WEAK = frozenset({Topic.SHIPPING})
 "오가는 택배비"): it confirms a number the shipping fee has, and condemns none."""
 AFTER_REACH = 12
 """Characters after a number where English may name its subject ("6,000 won wrapping")."""
+_CLOSING = re.compile(r"[)）]")
+_OPENING = re.compile(r"[(（]")
+_CONDITION = re.compile(r"(?:으)?면(?:\s|$)|경우|ば|たら|なら|場合")
+_WITHIN = re.compile(r"\s?(?:以内に|までに|以内で|이내에|이내로|안에|내로|내에)[、,]?\s?")
+"""A time limit of what follows: "3営業日以内に、元のお支払い方法へ返金いたします"."""
+DONE_WITHIN_REACH = 12
+"""Characters after a Korean or Japanese time limit where what is done within it is named."""
 
 
 _AMOUNT = re.compile(r"[\d.,]+\s*(?:만|천)?\s*(?:원|円|ウォン)")
@@ -163,16 +171,28 @@ def topics(text: str) -> frozenset[Topic]:
     return frozenset(_joined({topic for _, _, topic in _mentions(text)}))
 
 
-def theme(clause: str, start: int, end: int, *, earlier: str = "") -> frozenset[Topic]:
+def theme(clause: str, start: int, end: int, *, earlier: str = "", later: str = "") -> frozenset[Topic]:
     """What the number at `clause[start:end]` is said of: the topic named last before it (Korean and
     Japanese name it first: "교환은 ... 48시간"), or in English the nearer of that and one named just
     after it ("6,000 won wrapping and 3,000 won shipping"), else in Korean and Japanese the one named
-    last in `earlier` (its sentence's clauses before it: "破損のご連絡は、お届けから7日以内"); the
-    shipping fee after a policy named before it, in the clause or in `earlier` ("お客様都合の交換の
-    場合、送料は..."), is that policy's shipping."""
+    last in `earlier` (its sentence's clauses before it: "破損のご連絡は、お届けから7日以内"), unless
+    the number is a time limit of what its sentence names right after it (`later`: the clauses after
+    its own): "返品でも、商品が倉庫に到着してから3営業日以内に、元のお支払い方法へ返金いたします" is the
+    refund's; the shipping fee after a policy named before it, in the clause or in `earlier` ("お客様
+    都合の交換の場合、送料は..."), is that policy's shipping."""
     mentions = _mentions(clause)
     before = [m for m in mentions if m[1] <= start]
     after = [m for m in mentions if m[0] >= end and m[0] - end <= AFTER_REACH]
+    opened = max(clause.rfind("(", 0, start), clause.rfind("（", 0, start))
+    if opened != -1 and not _CLOSING.search(clause, opened, start):
+        # a number in brackets is said of what the brackets name: "send a photo within 48 hours
+        # (the 7-day window is for normal returns)"
+        closing = _CLOSING.search(clause, end)
+        closed = closing.start() if closing else len(clause)
+        before = [m for m in before if m[0] > opened]
+        after = [m for m in mentions if m[0] >= end and m[1] <= closed]
+    else:  # nor is a number before brackets said of what they name: "within 7 days (refunds take...)"
+        after = [m for m in after if not _OPENING.search(clause, end, m[0])]
     nearest = before[-1] if before else None
     english = not CJK.search(_AMOUNT.sub(" ", clause))
     if after and english and (nearest is None or after[0][0] - end < start - nearest[1]):
@@ -181,7 +201,17 @@ def theme(clause: str, start: int, end: int, *, earlier: str = "") -> frozenset[
         # a Korean or Japanese clause naming nothing goes on about its sentence's topic ("破損のご
         # 連絡は、お届けから7日以内"); an English one names its own, often after the number ("within
         # 48 hours (the 7-day window is for normal returns)")
-        return theme(earlier, len(earlier), len(earlier)) if earlier and not english else frozenset()
+        if english:
+            return frozenset()
+        limit = _WITHIN.match(clause, end)
+        if limit:
+            rest = f"{clause[limit.end() :]}、{later}"
+            condition = _CONDITION.search(rest)  # "48시간 안에 알려 주시면 환불": telling, not the refund
+            rest = rest[: condition.start()] if condition else rest
+            done = [m for m in _mentions(rest) if m[0] <= DONE_WITHIN_REACH and m[2] is not Topic.SHIPPING]
+            if done:
+                return frozenset({done[0][2]})
+        return theme(earlier, len(earlier), len(earlier)) if earlier else frozenset()
     if nearest[2] is Topic.SHIPPING:
         named = {topic for _, stop, topic in before if stop <= nearest[0]} | topics(earlier)
         policies = {topic for topic in named if topic in _JOINED.values()}
