@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from bench.guard_corpora import ORDER, faq_text
-from services.llm.fact_guard import FactGuard
+from services.llm.fact_guard import FactGuard, customer_wrote
 from services.llm.prompts import INSTRUCTIONS
 
 PASS, FAIL = True, False
@@ -864,6 +864,70 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("マグカップ3点ともギフト包装で6,000ウォンです。", PASS),
         ("マグカップ3点ともギフト包装で4,000ウォンです。", FAIL),
     ],
+    "a guarantee, a price matched, a lifetime, a cancellation either side of dispatch": [
+        (
+            "Pay before 2 p.m. on a weekday and it ships the same day, so you'll definitely have it the "
+            "next morning.",
+            FAIL,
+        ),
+        ("We do match prices: send me the link and I'll adjust your total to theirs.", FAIL),
+        ("All our cast-iron products now come with a lifetime, no-questions-asked return policy.", FAIL),
+        (
+            "Returns within 7 days, no questions asked, as long as it's unused and in the original "
+            "packaging.",
+            PASS,
+        ),
+        ("주문 취소는 발송 전이든 후든 수수료 없이 바로 가능합니다.", FAIL),
+        ("ご注文のキャンセルは発送前でも後でも無料です。", FAIL),
+        ("Customer service is now open 24/7, and orders can be cancelled even after dispatch.", FAIL),
+        ("발송 전에는 무료로 취소할 수 있고, 발송 후에는 반품으로 진행돼요.", PASS),
+        ("Logged as defective, free return.", FAIL),
+        (
+            "Gold members get 5% off every single order. That's the only discount we run, so no "
+            "coupons, sorry!",
+            PASS,
+        ),
+    ],
+    "a second waiver in a part of its own, a charge denied in Korean": [
+        ("Shipping is free over 50,000 won, and wrapping is free too.", FAIL),
+        ("5만 원 이상이면 배송비 무료고, 선물 포장도 무료예요.", FAIL),
+        ("Defective items: return shipping is free, and the exchange is free too.", PASS),
+        ("5만 원 이상이면 배송비가 안 붙어요.", PASS),
+        (
+            "테이블보(39,000원)에 선물 포장(2,000원)까지 하시면 41,000원이라 무료배송 기준을 넘어서 "
+            "배송비는 안 붙어요.",
+            FAIL,
+        ),
+        (
+            "식탁보 39,000원에 냄비 89,000원이면 128,000원이라 무료배송 기준을 넘어서 배송비는 안 붙어요.",
+            PASS,
+        ),
+    ],
+    "worked out: a shortfall, a total of a per-item fee, each one, the members' share, each way": [
+        ("Four bath towels come to 48,000 won, so you're 3,000 won short of free shipping.", FAIL),
+        ("Four bath towels come to 48,000 won, so you're 2,000 won short of free shipping.", PASS),
+        (
+            "バスタオル3枚で36,000ウォンなので、送料3,000ウォンがかかります。送料無料の50,000ウォンまで、あと14,000ウォンです。",
+            PASS,
+        ),
+        (
+            "バスタオル3枚で36,000ウォンなので、送料3,000ウォンがかかります。送料無料の50,000ウォンまで、あと13,000ウォンです。",
+            FAIL,
+        ),
+        ("ティーポット2点ともギフトラッピングをご希望の場合は合計2,000ウォンが加算されます。", FAIL),
+        ("ティーポット2点ともギフトラッピングをご希望の場合は合計4,000ウォンが加算されます。", PASS),
+        ("Three bath towels come to ₩36,000. Wrapping each one as a gift would add another ₩6,000.", PASS),
+        ("Three bath towels come to ₩36,000. Wrapping each one as a gift would add another ₩4,000.", FAIL),
+        ("As a Gold member you'd pay 84,550 won for the cast-iron pot.", PASS),
+        ("As a Gold member you'd pay 80,100 won for the cast-iron pot.", FAIL),
+        ("A change-of-mind return costs 6,000 won each way.", FAIL),
+        ("A change-of-mind return costs 6,000 won for the round trip.", PASS),
+    ],
+    "clock times in words": [
+        ("Our team breaks for lunch from half past twelve until two, so try calling after that.", FAIL),
+        ("Lunch is from twelve thirty to one thirty.", PASS),
+        ("Lunch runs from half past twelve to half past one.", PASS),
+    ],
     "a time limit of what follows it, a number in brackets": [
         (
             "お客様都合の返品でも、商品が弊社倉庫に到着してから3営業日以内に、元のお支払い方法へ返金いたします。",
@@ -989,6 +1053,24 @@ def test_a_near_bound_holds_up_to_a_tenth_of_it(reply: str, ok: bool) -> None:
     weights = "Steel kettle: 3.3 kg. Stone mortar: 3.6 kg."
     guard = FactGuard.for_sources(facts="", faq_text=weights)
     assert guard.check(reply).ok is ok, guard.check(reply).reason
+
+
+def test_the_customer_called_by_part_of_their_name_is_no_other_customer() -> None:
+    facts = f"Customer: {customer_wrote('김민지 (Kim Minji)')}\n{ORDER}"
+    guard = FactGuard.for_sources(facts=facts, faq_text=faq_text(), instructions=INSTRUCTIONS)
+    verdict = guard.check("キム様のご注文はCJ大韓通運で発送されました。")
+    assert verdict.ok, verdict.reason
+    assert guard.check("ミンジ様、ご注文は配達済みです。").ok
+    assert not guard.check("パク様のご注文は発送済みです。").ok
+    assert not guard.check("サトウ様のご注文は発送済みです。").ok
+
+
+def test_a_date_is_read_in_the_language_around_it() -> None:
+    """A Korean carrier's name later in an English clause does not make its date's event the one after it."""
+    guard = FactGuard.for_sources(facts=ORDER, faq_text=faq_text(), instructions=INSTRUCTIONS)
+    said = "Your pot was delivered on 30 November 2026 — it shipped on 29 November with CJ대한통운."
+    assert guard.check(said).ok, guard.check(said).reason
+    assert not guard.check("고객님 냄비는 11월 30일에 발송되었어요.").ok
 
 
 def test_a_carrier_said_as_the_shops_must_be_in_the_shops_text() -> None:

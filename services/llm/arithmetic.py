@@ -161,6 +161,7 @@ def worked_out(
     things: Callable[[str], int] | None = None,
     judged: frozenset[str] = frozenset(),
     bounds: Callable[[str], Iterable[str]] | None = None,
+    percents: Callable[[str], Iterable[str]] | None = None,
 ) -> frozenset[str]:
     """The amounts of `reply` (as its claims write them) worked out from supported ones; `offers`
     are the sources' (`Claim.offers`), `before` is the reply's text already released, whose
@@ -176,7 +177,9 @@ def worked_out(
     4,000 won"); `judged`: the customer's own amounts (`judged.judged`), operands as supported ones
     are ("4만 8천 원어치 담으셨으니 무료배송까지 2천 원"); `bounds`: the amounts orders are measured
     against that the sources give for what a sentence names (readings), what is short of them
-    worked out ("36,000원이라 무료배송까지 14,000원이 모자라요")."""
+    worked out ("36,000원이라 무료배송까지 14,000원이 모자라요"); `percents`: the percentages the sources
+    give for what a sentence names (readings), shares taken by them ("As a Gold member you'd pay
+    84,550 won for the pot": its 89,000원 less the members' 5%)."""
     stated = claims(before) + claims(reply)
     supported: dict[str, set[Decimal]] = {}
     seen: dict[tuple[str, Decimal], int] = {}
@@ -206,6 +209,9 @@ def worked_out(
         previous = ""
         for sentence in [*sentences(before), *sentences(reply)]:
             counted = counts(sentence)
+            if not counted and _FOR_EACH.search(sentence):
+                # "Wrapping each one as a gift": each of the things the sentence before counted
+                counted = counts(previous)
             many = {count for count in counted | {things(sentence) if things else 0} if count > 1}
             # "gift-wrapping all three": the per-item amount is taken by that count, not another
             whole = counts_of_all(sentence)
@@ -217,6 +223,9 @@ def worked_out(
             previous = sentence
             unstated = _unstated(named(naming) if named else (), seen)
             short_of = _unstated(bounds(sentence) if bounds else (), {})
+            shares = percentages | {
+                Decimal(need.partition(":")[2]) for need in (percents(sentence) if percents else ())
+            }
             worked = set()
             in_money = {amount[0] for amount in map(_amount, found) if amount is not None}
             for claim in found:
@@ -249,7 +258,7 @@ def worked_out(
                         placed,
                         bases,
                         counted,
-                        percentages,
+                        shares,
                         (each.get(currency, set()), whole),
                     )
                     or any(
@@ -293,6 +302,40 @@ _IMPERIAL = {
 CONVERSION_SLACK = Decimal("0.01")
 """How far a whole number of imperial units may be from the measure converted: "roughly 7 lb" is
 3.2 kg (7.05 lb), "3 lb" is not 1.2 kg (2.65 lb) nor "8 inches" 20 cm (7.87)."""
+
+
+_SHORT_BEFORE = re.compile(r"(?:무료\s?배송(?:까지|이\s?되려면|\s?기준까지)|送料無料(?:まで|には)|あと)\s?$")
+
+
+def misworked(reply: str, *, per_item: frozenset[str], bounds: Callable[[str], Iterable[str]]) -> list[str]:
+    """Amounts the sources state, said as what they are not worked out to be: what is short of the
+    free-shipping amount that is not its difference with the order's ("48,000 won, so you're 3,000
+    won short of free shipping"), a per-item amount said as the total of several ("2点ともギフト
+    ラッピング ... 合計2,000ウォン")."""
+    wrong = []
+    before: list[tuple[str, Decimal]] = []
+    for sentence in sentences(reply):
+        prepared = prepare(sentence)
+        located = [(start, end, claim, _amount(claim)) for start, end, claim in located_claims(prepared)]
+        money = [(start, end, claim, amount) for start, end, claim, amount in located if amount]
+        limits = _unstated(bounds(sentence), {})
+        several = counts_of_all(sentence) or {count for count in counts(sentence) if count > 1}
+        for start, end, claim, amount in money:
+            currency, value = amount
+            short = _SHORT_AFTER.match(prepared, end) or _SHORT_BEFORE.search(prepared, 0, start)
+            bound = limits.get(currency, {})
+            # the order's amount: the sentence's, else the one before's ("36,000ウォンですので ...
+            # 50,000ウォンまで、あと14,000ウォン")
+            own = [other for _, _, _, other in money if other != amount and other[1] not in bound]
+            others = [other for other in own or before if other[0] == currency and other[1] not in bound]
+            if short and others and bound:
+                if not any(limit - other[1] == value for limit in bound for other in others):
+                    wrong.append(claim.text)
+                continue
+            if several and claim.needs & per_item and _totalled(prepared, claim.text):
+                wrong.append(claim.text)
+        before = [amount for _, _, _, amount in money]
+    return wrong
 
 
 def converted(reply: str, offers: frozenset[str]) -> frozenset[str]:

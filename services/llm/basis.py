@@ -37,7 +37,7 @@ _BASES: list[tuple[Basis, re.Pattern[str]]] = [
             r"\bper (?:item|piece|product|unit|mug|box|tablecloth|towel|pot)\b",
             r"\bfor each (?:item|one|piece)\b",
             r"\ban item\b",
-            r"\beach\b(?! (?:order|purchase|parcel|shipment|delivery))",
+            r"\beach\b(?! (?:order|purchase|parcel|shipment|delivery|way|direction))",
             r"(?:한\s*|1\s*)?(?:개|점|장|벌|잔)\s*당",
             r"(?:상품|제품|물건)\s*(?:하나|한\s*개|1개)\s*(?:당|에|마다)",
             r"(?:상품|제품)\s*당",

@@ -204,6 +204,8 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
         any_of(
             r"price[- ]match",
             r"match (?:any|the|a|their|that|this|its|your) (?:\w+(?:'s)? ){0,2}prices?",
+            r"\bmatch(?:es|ing)? prices?\b",
+            r"\b(?:adjust|lower|reduce) (?:your|the) (?:total|price) to\b",
             r"lower price",
             r"(?:refund|pay|return|give|credit)(?: you)? (?:the|a) (?:price )?difference",
             r"price difference",
@@ -479,7 +481,9 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"(?:arrives?|gets? (?:to you|there)|reaches you|is delivered)",
             r"(?:반드시|꼭|무조건|확실히)\s*(?:\S+\s*)?(?:도착|받아\s*보실|받으실|받으시|배송|배달|보내\s*드|발송)",
             r"(?:definitely|certainly|surely|for sure|guaranteed to|without fail)\b[^.!?]{0,20}"
-            r"(?:arrive|be delivered|reach you|get to you|be there|be with you|ship)",
+            r"(?:arrive|be delivered|reach you|get to you|be there|be with you|ship|have (?:it|them)"
+            r"|get (?:it|them)|receive (?:it|them))",
+            r"\b(?:have|get|receive) (?:it|them)\b[^.!?]{0,25}\b(?:for sure|guaranteed|without fail)\b",
         ),
     ),
     (
@@ -554,6 +558,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"approval (?:is |has been |was )?(?:complete|done|granted|given)",
             r"(?:have|'ve|has) (?:taken|knocked) (?:it |that |the [\w ]{1,20})?off",
             r"承認(?:が|は)?(?:完了|済|下り)",
+            r"(?:^|[.!?—-]\s*)(?:logged|approved|processed|refunded|registered|marked|flagged|filed) as\b",
             r"\b(?:I|we)(?:'ve| have) "
             r"(?:logged|filed|registered|flagged|marked|booked|set up|put (?:it|this) through|noted|recorded"
             r"|added|updated|changed|upgraded|extended|reserved)",
@@ -726,6 +731,9 @@ _BACK_IN = any_of(
 """... unless the sentence waits for that too ("once you send it back and it reaches our warehouse")."""
 
 _SHIPPED = any_of(
+    r"\b(?:after|once|post)[- ](?:dispatch|shipping|shipment)\b|\bbefore or after\b",
+    r"(?:발송|출고)\s*(?:전이든|전이나|전,?)\s*(?:후든|후나|이후든|후에도)|(?:발송|출고)\s*전후",
+    r"(?:発送|出荷)(?:の)?前(?:でも)?(?:後でも|・後)|(?:発送|出荷)(?:の)?前後",
     r"\b(?:already|has been|have been|was|were) (?:been )?(?:shipped|dispatched|sent out|on (?:its|the) way)",
     r"\b(?:after|once|since) (?:it(?:'s| has| was)? |your order(?:'s| has| was)? )?(?:been )?"
     r"(?:shipped|dispatched)",
@@ -816,7 +824,7 @@ _SOME_CHARGE = any_of(
     r"유료",
     r"부담",
     r"청구",
-    r"들어요|듭니다|드는|붙습니다",
+    r"들어요|듭니다|드는|붙(?:습니다|어요|지\s*않)",
     r"추가(?:되|돼|됩)",
     r"\b(?:is|are|will be|gets?) added\b",
     r"\bplus (?:the |a )?(?:[\d,.]+ ?(?:won|krw)|₩[\d,.]+) (?:for )?(?:shipping|delivery|postage)",
@@ -1074,6 +1082,7 @@ _PERMISSION = any_of(
     r"(?:셔도|어도|아도|해도)\s*(?:상관\s*(?:없|않)|문제\s*(?:없|않))",
     r"상관\s*없",
     r"\b(?:no problem|not a problem|no worries|don't worry|doesn't matter|never mind|no need to worry)\b",
+    r"\bno[- ]questions?[- ]asked\b|묻지도\s*따지지도\s*않|理由を問わず|理由は問いません",
 )
 """Saying something is fine in the words of a negation ("お持ちいただいて構いません", "가지셔도
 상관없어요", "keep it, no problem"): it grants, it denies nothing."""
@@ -1087,6 +1096,7 @@ _NOT_A_GRANT = any_of(
     r"(?:weekends?|(?:public )?holidays?|saturdays?|sundays?)\b",
     r"(?:土日|週末|祝日|休日)(?:で|を)?(?:なければ|除く|以外)",
     r"\bthe (?:only )?exceptions? (?:is|are|being)\b",
+    r"\b(?:the|our) only discount\b|\bonly discount (?:we|there|you)\b|유일한\s*할인|唯一の割引",
 )
 """Words that say no more than they name: an answer's opening "No," (its clause says what is
 denied: "아니요, 불량이면 반품 배송비가 무료입니다"), and the free-shipping threshold named as such
@@ -1372,9 +1382,15 @@ def _cancelled_late(sentence: str, cancellations: Sequence[tuple[int, int]]) -> 
     customer gets instead ("취소 대신 반품으로")."""
     if _NOT_CANCELLED.search(sentence):
         return False
+    shipped_spans = [(match.start(), match.end(), True) for match in _SHIPPED.finditer(sentence)]
     states = sorted(
-        [(match.start(), match.end(), True) for match in _SHIPPED.finditer(sentence)]
-        + [(m.start(), m.end(), False) for m in _CONDITION[Condition.BEFORE_DISPATCH].finditer(sentence)]
+        shipped_spans
+        + [
+            (m.start(), m.end(), False)
+            for m in _CONDITION[Condition.BEFORE_DISPATCH].finditer(sentence)
+            # "발송 전이든 후든" is after dispatch too, whatever its "before" says
+            if not any(a <= m.start() and m.end() <= b for a, b, _ in shipped_spans)
+        ]
     )
     for start, end in cancellations:
         first, last = next(((a, b) for a, b in _parts(sentence) if a <= start < b), (0, len(sentence)))
@@ -1393,6 +1409,22 @@ def _cancelled_late(sentence: str, cancellations: Sequence[tuple[int, int]]) -> 
         if shipped:
             return True
     return False
+
+
+def _other_waivers(sentence: str, first: re.Match[str], charged: Charged) -> list[Commitment]:
+    """A second thing waived in a part of its own ("Shipping is free over 50,000 won, and wrapping is
+    free too"), in the sentence's situation but not on its amount: wrapping, free whatever it is."""
+    found = []
+    for waiver in _NO_CHARGE.finditer(sentence, first.end()):
+        part = _part_around(sentence, waiver)
+        other = _charged(part)
+        if other is None or other is charged or other is Charged.SHIPPING:
+            continue
+        denied = _NEGATION.search(_NO_CHARGE.sub(" ", _without_conditions(part)))
+        # the sentence's situation holds for it ("Defective items: ..."), its amount does not
+        conditions = _conditions(part) | (_conditions(sentence) - {Condition.THRESHOLD})
+        found.append(Commitment(Kind.CHARGE, granted=not denied, charged=other, conditions=conditions))
+    return found
 
 
 def _surcharge_waived(sentence: str) -> bool:
@@ -1493,7 +1525,23 @@ def _charged_near(sentence: str, match: re.Match[str] | None) -> Charged | None:
     sentence is about is that one's ("不良品の交換の場合も、往復送料6,000ウォンがかかります"), unless
     an order's amount makes it the order's ("반품은 7일 이내, 배송비는 5만 원 이상 무료")."""
     whole = _charged(sentence)
-    return _the_policys(_charged(_part_around(sentence, match)), whole, _conditions(sentence)) or whole
+    own = _charged(_part_around(sentence, match))
+    if own is Charged.WRAPPING and match is not None:
+        # wrapping and shipping each their own fee: the one named last before it ("선물 포장 하시면
+        # 배송비는 안 붙어요" is the shipping's)
+        own = _named_last(sentence[: match.start()], (Charged.WRAPPING, Charged.SHIPPING)) or own
+    return _the_policys(own, whole, _conditions(sentence)) or whole
+
+
+def _named_last(text: str, kinds: tuple[Charged, ...]) -> Charged | None:
+    """Which of `kinds` `text` names last."""
+    ends = {
+        what: max((found.end() for found in pattern.finditer(text)), default=-1)
+        for what, pattern in _CHARGED
+        if what in kinds
+    }
+    last = max(ends, key=lambda what: ends[what])
+    return last if ends[last] >= 0 else None
 
 
 def _the_policys(
@@ -1614,6 +1662,8 @@ def _read(
             # "Orders of 50,000원 or more ship free, and Jeju costs nothing extra": the amount is the
             # condition of one waiver; the surcharge is charged whatever the amount
             found.append(replace(found[-1], conditions=conditions - {Condition.THRESHOLD}))
+        if free:
+            found.extend(_other_waivers(sentence, free, charged))
     if _WHETHER.search(sentence):
         found = [
             replace(c, conditions=c.conditions - (_EXCLUSIVE - {situation}))
@@ -1754,7 +1804,8 @@ def _masked(text: str, pattern: re.Pattern[str]) -> str:
 
 
 def _negated_near(sentence: str, match: re.Match[str]) -> bool:
-    before = sentence[max(0, match.start() - NEGATION_REACH) : match.start()]
+    # up to the match's end: "안 붙어요" is denied by an "안" that needs the word after it
+    before = sentence[max(0, match.start() - NEGATION_REACH) : match.end()]
     after = sentence[match.end() : match.end() + NEGATION_REACH]
     return bool(_NEGATION.search(before) or _NEGATION.search(after))
 

@@ -187,6 +187,10 @@ def _anchored(sources: str) -> tuple[tuple[str, frozenset[str], frozenset[Event]
     return tuple(found)
 
 
+_AROUND = 12
+"""Characters either side of a date whose script says which side its event is named on."""
+
+
 def _dated(clause: str) -> list[tuple[Claim, Event]]:
     """Each date of `clause` with the event named beside it: the first word after it in Korean and
     Japanese ("29일에 발송되어"), the last before it in English ("shipped on 29 November"), else
@@ -197,10 +201,11 @@ def _dated(clause: str) -> list[tuple[Claim, Event]]:
     )
     if not words:
         return []
-    after_first = bool(CJK.search(clause))
     for start, end, claim in located_claims(clause):
         if not any(need.startswith(("date:", "md:")) for need in claim.needs):
             continue
+        # the language around the date, not a Korean carrier's name later in an English clause
+        after_first = bool(CJK.search(clause, max(0, start - _AROUND), end + _AROUND))
         after = [event for at, event in words if at >= end]
         before = [event for at, event in reversed(words) if at < start]  # the nearest first
         sides = (after, before) if after_first else (before, after)

@@ -699,6 +699,29 @@ def _clock_words(match: re.Match[str]) -> str:
     return f"{hour}:{minutes:02d}"
 
 
+_HOUR_WORD = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+_CLOCK_PAIR = re.compile(
+    rf"\b({_HOUR_WORD}) (o'clock|fifteen|thirty|forty[- ]five)\b(?![- ](?:day|days|minutes?|won|percent))",
+    re.IGNORECASE,
+)
+"""A clock time said as two words: "twelve thirty" is 12:30, not 42."""
+_UNTIL_WORD = re.compile(
+    rf"(\d{{1,2}}:\d\d) (until|till|to|through) ({_HOUR_WORD})\b"
+    r"(?! (?:days?|weeks?|hours?|minutes?|people|items?|of)\b)",
+    re.IGNORECASE,
+)
+"""The end of a range of times said as a bare word: "from half past twelve until two" is 12:30-2."""
+_MINUTES_SAID = {"o'clock": 0, "fifteen": 15, "thirty": 30, "forty-five": 45, "forty five": 45}
+
+
+def _clock_pair(match: re.Match[str]) -> str:
+    return f"{english_value(match[1])}:{_MINUTES_SAID[match[2].lower()]:02d}"
+
+
+def _until_word(match: re.Match[str]) -> str:
+    return f"{match[1]} {match[2]} {english_value(match[3])}"
+
+
 _BUSINESS_DAYS_FIRST = re.compile(
     r"(?:영업\s?일|営業日)\s?(?:기준|基準|で|ベースで)?\s?(?:으로\s?|로\s?)?"
     r"(?:(\d+(?:\s?~\s?\d+)?)\s?(?:일|日)|("
@@ -767,11 +790,14 @@ def _point_words(match: re.Match[str]) -> str:
 
 def prepare(text: str) -> str:
     """NFKC (full-width digits, ％, ～ and ￦ become plain), list markers dropped, "KRW3,000" as
-    "KRW 3,000", "half past six" as "6:30", "여섯 시 삼십 분" as "여섯 시 30 분", "three point two"
+    "KRW 3,000", "half past six" as "6:30", "twelve
+    thirty until two" as "12:30 until 2", "여섯 시 삼십 분" as "여섯 시 30 분", "three point two"
     as "3.2", "삼 점 오 킬로" as "3.5 킬로", "영업일 기준 3일"
     and "영업일 기준 사흘" as "3영업일", "三・二キロ" as "3.2キロ", single spaces."""
     text = _LIST_MARKER.sub(" ", unicodedata.normalize("NFKC", text))
     text = _PAST.sub(_clock_words, text)
+    text = _CLOCK_PAIR.sub(_clock_pair, text)
+    text = _UNTIL_WORD.sub(_until_word, text)
     text = _SINO_MINUTES.sub(_sino_minutes, text)
     text = _POINT_WORDS.sub(_point_words, text)
     text = _SINO_POINT.sub(_sino_point, text)

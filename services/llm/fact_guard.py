@@ -31,7 +31,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from services.llm.arithmetic import bounded, converted, worked_out
+from services.llm.arithmetic import bounded, converted, misworked, worked_out
 from services.llm.basis import BasisCheck
 from services.llm.carriers import carriers, carriers_of_the_shop
 from services.llm.colours import colours
@@ -58,6 +58,8 @@ def customer_texts(facts: str) -> list[str]:
     return [json.loads(quoted) for quoted in _CUSTOMER_WRITTEN.findall(facts)]
 
 
+_CUSTOMER_NAME = re.compile(r'("(?:[^"\\]|\\.)*") \(their name as they wrote it\)')
+"""The customer's own name in the facts (`customer_wrote`)."""
 _CUSTOMER_NOTE = re.compile(r'"(?:[^"\\]|\\.)*" \(their (?!name\b)\w+ as they wrote it\)')
 """What the customer wrote other than their name (an order's delivery note): the people it names are
 not theirs to hear about ("tell me what 山本健太 ordered, he lives here too")."""
@@ -330,6 +332,7 @@ _STATES = {
     ),
     "not shipped": any_of(
         r"\b(?:has ?n[o']?t|not yet|not) (?:been )?(?:shipped|dispatched|sent)\b|\bbeing prepared\b",
+        r"\b(?:has ?n[o']?t|not) (?:yet )?left (?:our|the) (?:warehouse|shop|store)\b",
         r"아직\s?(?:발송|출고)|(?:발송|출고)\s?(?:전|준비\s?중)|상품\s?준비\s?중",
         r"未発送|まだ発送|発送準備中|準備中",
     ),
@@ -401,12 +404,14 @@ class FactGuard:
         names: str | None = None,
         own_facts: str = "",
         said: str = "",
+        own_name: str = "",
     ) -> None:
         """`sources`: what numbers may come from; `promises`: the shop's own text, what commitments
         may come from (default `sources`); `instructions`: prompt text a reply must not reproduce;
         `names`: where a person a reply names must be found (default `sources`); `own_facts`: the
         customer's own data (their order), whose numbers are about it; `said`: what the customer
-        wrote, never a source, which a reply may not say back at length (`repeated`)."""
+        wrote, never a source, which a reply may not say back at length (`repeated`); `own_name`: the
+        name the customer goes by, any part of which a reply may call them by ("キム様")."""
         self._said = said
         self._shop = sources
         self._offers = _offers_of(sources)
@@ -419,6 +424,12 @@ class FactGuard:
         )
         """The sounds of the words of `names`, and of each two together ("Kim Minji"), to know the
         customer's name in katakana by."""
+        self._own_sounds = frozenset(
+            sounds
+            for word in re.findall(r"[A-Za-z]+|[가-힣]+", own_name)
+            if len(sounds := consonants(word)) >= 2
+        )
+        """The sounds of each word of the customer's own name: "キム" is 김, however few its sounds."""
         self._subjects = SubjectCheck(sources if promises is None else promises, own=_offers_of(own_facts))
         self._events = EventCheck(sources if promises is None else promises, dates=sources)
         self._bases = BasisCheck(sources)
@@ -455,6 +466,7 @@ class FactGuard:
             names=f"{_CUSTOMER_NOTE.sub(' ', facts)}\n{faq_text}",
             own_facts=_CUSTOMER_WRITTEN.sub(" ", facts),
             said="\n".join([*said, *customer_texts(facts)]),
+            own_name=" ".join(json.loads(quoted) for quoted in _CUSTOMER_NAME.findall(facts)),
         )
 
     def check(self, reply: str, *, before: str = "") -> GuardVerdict:
@@ -474,6 +486,7 @@ class FactGuard:
                 per_item=self._bases.per_item,
                 things=self._subjects.things_named,
                 bounds=self._subjects.bounds_named,
+                percents=self._percents_named,
             )
             | self._events.deadlines_stated(reply)
             | customers
@@ -505,6 +518,12 @@ class FactGuard:
                 for colour in sorted(colours(reply) - self._colours)
             ]
             + [f"{use} (a use the sources do not name)" for use in uses_claimed(told) - self._uses]
+            + [
+                f"{text} (not what it is worked out to be)"
+                for text in misworked(
+                    reply, per_item=self._bases.per_item, bounds=self._subjects.bounds_named
+                )
+            ]
             + self._miscounted_order(told)
             + self._misreported_status(told)
         )
@@ -528,6 +547,12 @@ class FactGuard:
             bare,
             said_back,
         )
+
+    def _percents_named(self, sentence: str) -> list[str]:
+        """The percentages the sources give for what `sentence` names, but not in one on the customer's
+        order as placed: what they paid is their order's, not worked out ("골드 회원 할인이 적용되어 총
+        84,550원이 결제되었습니다" of an order paid 89,000원)."""
+        return [] if _THEIR_ORDER.search(sentence) else self._subjects.percents_named(sentence)
 
     def _miscounted_order(self, told: list[str]) -> list[str]:
         """A count of a product of the customer's order, in a sentence (of `told`, the reply's) on their
@@ -581,5 +606,7 @@ class FactGuard:
             sounds = consonants(name.replace("・", ""))
             if _KATAKANA_NAME.fullmatch(name) and len(sounds) >= _SURE_SOUNDS and sounds in self._name_sounds:
                 continue  # the customer's own name, written in katakana ("キム・ミンジ様")
+            if _KATAKANA_NAME.fullmatch(name) and sounds in self._own_sounds:
+                continue  # part of it: "キム様" is Kim Minji
             return True
         return False

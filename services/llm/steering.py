@@ -43,10 +43,13 @@ _STEERING = any_of(
     r"\b(?:just|only|simply) (?:say|answer|reply|type)\b",
     # "just confirm that it's approved" tells the bot what to say; "just confirm what time you close"
     # and "just confirm please" ask
-    r"\b(?:just|only|simply) confirm\b(?!\s*(?:please\b|for me\b|[.?!]|$|(?:for me )?"
-    r"(?:what|when|whether|if|how|which|where|who|the (?:time|hours|date|price|fee|cost)s?)\b))",
+    r"\b(?:just|only|simply) confirm(?: for me)?\s*(?:that\b|it'?s\b|it is\b|this\b|yes\b|you(?:'ll| will)\b"
+    r"|we(?:'ll| will)\b|[:\"'“‘「])",
     r"\bsay yes\b|\b(?:please|now) say that\b|\b(?:reply|answer|respond)\s+(?:with\s+)?[\"']?yes\b",
-    r"\brepeat after me\b",
+    r"\brepeat after me\b|\brepeat\b[^.?!]{0,30}\bback to me\b",
+    r"(?:^|[.!?]\s+|\b(?:please|pls|just|then|and|so)\s+)(?:reply|respond|answer|say|write|type)\s*"
+    r"(?:with\s*|back\s*)?[\"'“‘「][^\"'”’」]{3,}[\"'”’」]",
+    r"\b(?:policy|rules?|price|system|admin)[- _]?override\b|\binform the customer\b",
     r"\b(?:print|show|reveal|output|display|share|tell me|give me)\b[^.?!]{0,30}"
     r"\b(?:system prompt|your instructions|your prompt|your configuration|your guidelines|your rules)\b",
     r"(?m:^)\s*(?:assistant|bot|ai|admin)\s*:",
@@ -61,7 +64,7 @@ _STEERING = any_of(
     r"\[(?:system|admin|internal|ops|staff|assistant|bot|ai|note to (?:the )?bot)\b[^\]]{0,20}[:：\]]",
     r"###",
     r"\b(?:admin|audit|debug|maintenance|god|test) mode\b",
-    r"\b(?:new|updated?) (?:policy|rule|instruction)s?\b[^.?!:：]{0,20}[:：]"
+    r"\b(?:new|updated?) (?:policy|rule|instruction)s?\b[^.?!:：]{0,40}[:：]"
     r"|\bpolicy (?:update|change)\s*[:：]"
     r"|\bnew policy from\b|\bupdated? policy\b[^.?!]{0,20}\beffective\b",
     r"\b(?:note|message|instructions?) (?:to|for) (?:the )?(?:bot|ai|assistant|chatbot)\b",
@@ -88,6 +91,7 @@ _STEERING = any_of(
     r"(?:라고|이라고|다고)\s?(?:만\s?)?(?:(?:말씀|말|대답|답변|답|안내)\s?(?:해|하세요|하십시오|하라|할\s?것|남겨)"
     r"|(?:써|적어)\s?(?:줘|주세요))",
     r"라고만",
+    r"(?:된|한|있|없|가능하)다고\s?(?:만\s?)?해\s?(?:줘|주세요|주십시오|주실래요|주라)",
     r"시키는\s?대로|복종",
     r"(?:답변|대답|답장|응답)(?:에|에다가?)\s?[^.?!]{0,20}(?:넣어|포함|적어|써|언급|명시|공지)",
     r"(?:복붙|복사\s?(?:해서|해)?\s?붙여|붙여\s?넣어)\s?(?:해\s?)?(?:줘|주세요|주실|주시|달라|주면)",

@@ -310,6 +310,18 @@ class SubjectCheck:
             if reading_kind(need) in CURRENCIES
         ]
 
+    def percents_named(self, sentence: str) -> list[str]:
+        """The percentages the sources give for the policies `sentence` names, as readings: "As a Gold
+        member you'd pay 84,550 won" names the members' 5%."""
+        about = topics(sentence)
+        return [
+            need
+            for named in self._named
+            if named.topics and named.topics <= about
+            for need in named.values
+            if reading_kind(need) == "percent"
+        ]
+
     def things_named(self, sentence: str) -> int:
         """How many of the catalogue's products `sentence` names for certain: "wrapping a towel and a
         mug" names two things."""
