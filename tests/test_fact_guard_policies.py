@@ -940,6 +940,8 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
             PASS,
         ),
         ("Send us a photo within 7 days of delivery.", FAIL),
+        ("반품 시 사진과 함께 7일 이내에 신청해 주세요.", PASS),
+        ("The mug is 350 ml — orders of 50,000 won or more ship free.", PASS),
         ("Returns are accepted within 7 days (refunds take 3 business days).", PASS),
         ("Returns are accepted within 7 days (refunds take 7 business days).", FAIL),
     ],

@@ -54,6 +54,9 @@ def test_the_topics_a_text_names(text: str, named: set[Topic]) -> None:
         ("send a photo within 48 hours (the 7-day window is for normal returns)", "7-day", {Topic.RETURN}),
         ("send a photo within 48 hours (the 7-day window is for normal returns)", "48 hours", {Topic.DAMAGE}),
         ("Returns are accepted within 7 days (refunds take 3 business days)", "7 days", {Topic.RETURN}),
+        # a photo names the damage report only where nothing else is named before it
+        ("사진을 찍어 48시간 안에", "48시간", {Topic.DAMAGE}),
+        ("반품 시 사진과 함께 7일 이내", "7일", {Topic.RETURN}),
     ],
 )
 def test_the_policy_a_number_is_said_of(clause: str, number: str, named: set[Topic]) -> None:

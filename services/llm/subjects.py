@@ -57,7 +57,7 @@ _SENTENCE = re.compile(
 """Sentence ends (after NFKC, so "！" is "!"): a Latin stop before a capital, a digit or a currency,
 "。" and "!"/"?" running into the next sentence, a line break; "p.m. (14:00)" and "3.2 kg" stay."""
 _CLAUSE = re.compile(
-    r"[;；]\s*|,(?!\d)\s*|、|\s(?:but|while)\s|(?<=지만)\s|(?<=이고)\s|(?<=이며)\s|(?<=[었였았]고)\s"
+    r"[;；]\s*|,(?!\d)\s*|、|\s(?:but|while)\s|\s[—–]\s|(?<=지만)\s|(?<=이고)\s|(?<=이며)\s|(?<=[었였았]고)\s"
 )
 _GROUP = re.compile(
     r"[;；]\s*|\s(?:but|while|whereas)\s|(?<=지만)\s|(?<=이고)\s|(?<=이며)\s|(?<=[었였았]고)\s|(?<=で)、"

@@ -135,6 +135,7 @@ WEAK = frozenset({Topic.SHIPPING})
 "오가는 택배비"): it confirms a number the shipping fee has, and condemns none."""
 AFTER_REACH = 12
 """Characters after a number where English may name its subject ("6,000 won wrapping")."""
+_PHOTO = re.compile(r"photos?|pictures?|사진|写真|画像", re.IGNORECASE)
 _CLOSING = re.compile(r"[)）]")
 _OPENING = re.compile(r"[(（]")
 _CONDITION = re.compile(r"(?:으)?면(?:\s|$)|경우|ば|たら|なら|場合")
@@ -197,6 +198,12 @@ def theme(clause: str, start: int, end: int, *, earlier: str = "", later: str = 
     english = not CJK.search(_AMOUNT.sub(" ", clause))
     if after and english and (nearest is None or after[0][0] - end < start - nearest[1]):
         nearest = after[0]
+    photo = nearest is not None and _PHOTO.fullmatch(clause, nearest[0], nearest[1])
+    if nearest is not None and photo:
+        # a photo is the damage report's only where nothing else is named before it: "반품 시 사진과
+        # 함께 7일 이내" is the return's 7 days
+        others = [m for m in before if m[2] not in (Topic.DAMAGE, Topic.SHIPPING) and m[1] <= nearest[0]]
+        nearest = others[-1] if others else nearest
     if nearest is None:
         # a Korean or Japanese clause naming nothing goes on about its sentence's topic ("破損のご
         # 連絡は、お届けから7日以内"); an English one names its own, often after the number ("within
