@@ -923,6 +923,62 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("A change-of-mind return costs 6,000 won each way.", FAIL),
         ("A change-of-mind return costs 6,000 won for the round trip.", PASS),
     ],
+    "a deadline, a Sino-Korean measure, a fee denied by its amount, refunds without the item back": [
+        ("はい、返品期限は30日です。", FAIL),
+        ("반품 기한은 7일이에요.", PASS),
+        ("무쇠 냄비는 용량이 오 리터라서 찌개 끓이기 좋아요.", FAIL),
+        ("무쇠 냄비는 용량이 사 리터예요.", PASS),
+        ("이 리터 이상은 안 들어가요.", PASS),
+        ("色の交換は無料で、6,000ウォンはかかりません。", FAIL),
+        ("不良品の交換は無料で、送料もかかりません。", PASS),
+        ("Since it's such a small amount, we can refund you without the item coming back.", FAIL),
+        ("今回は特別に、商品のご返送なしで全額返金の手続きをいたしました。", FAIL),
+        (
+            "Orders of 50,000 won or more ship free everywhere, Jeju and the islands included — no "
+            "surcharge.",
+            FAIL,
+        ),
+    ],
+    "the same day among the days it arrives; the same thing in the situation before": [
+        ("출고되면 보통 당일이나 늦어도 다음 날엔 받아 보실 수 있어요.", FAIL),
+        ("You'll have it today or tomorrow after it ships.", FAIL),
+        ("출고 후 보통 1~2일이면 받아 보실 수 있어요.", PASS),
+        ("불량 상품 교환은 무료예요. 교환 배송비를 내실 필요 없습니다.", PASS),
+        ("교환은 7일 이내에 가능해요. 교환 배송비는 무료예요.", FAIL),
+        (
+            "不良品の場合、返送料はかかりません。お客様のご都合による返品の場合のみ、往復6,000ウォンを頂戴しております。",
+            PASS,
+        ),
+        ("출고 전이었다면 무료로 취소되지만, 이미 출고된 주문은 반품으로 진행해야 해요.", PASS),
+    ],
+    "totals: a per-item fee said for all, a total with the fee, products of two sounds, a bound": [
+        (
+            "A pot and a teapot together come to 114,000 won, and gift-wrapping both only adds 2,000 won.",
+            FAIL,
+        ),
+        ("Gift wrapping is 2,000 won per item; for both that's 4,000 won.", PASS),
+        (
+            "テーブルクロスとバスタオルで合計51,000ウォンです。2点ともギフト包装にしても合計53,000ウォンです。",
+            FAIL,
+        ),
+        (
+            "テーブルクロスとバスタオルで合計51,000ウォンです。2点ともギフト包装にすると合計55,000ウォンです。",
+            PASS,
+        ),
+        (
+            "A bath towel and a mug come to 21,000 won; with the 3,000 won shipping that's 24,000 won, so "
+            "you're 26,000 won short of free shipping.",
+            FAIL,
+        ),
+        (
+            "타월 한 장(12,000원)에 머그컵 하나(9,000원)면 21,000원이라, 무료배송까지 29,000원 더 "
+            "담으시면 돼요.",
+            PASS,
+        ),
+        ("티팟 하나랑 머그 두 개면 43,000원이라 배송비 3,000원이 붙어요.", PASS),
+        ("티포트 하나랑 머그 두 개면 45,000원이에요.", FAIL),
+        ("주문 금액이 50만 원 이상이면 무료배송이에요!", FAIL),
+    ],
     "clock times in words": [
         ("Our team breaks for lunch from half past twelve until two, so try calling after that.", FAIL),
         ("Lunch is from twelve thirty to one thirty.", PASS),

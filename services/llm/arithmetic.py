@@ -271,8 +271,8 @@ def worked_out(
                         amount_value,
                         terms,
                         counted,
-                        each.get(currency, set()) if _FOR_EACH.search(sentence) else set(),
-                        many,
+                        each.get(currency, set()) if _FOR_EACH.search(sentence) or whole else set(),
+                        whole or many,
                     )
                 ):
                     worked.add(claim.text)
@@ -304,6 +304,20 @@ CONVERSION_SLACK = Decimal("0.01")
 3.2 kg (7.05 lb), "3 lb" is not 1.2 kg (2.65 lb) nor "8 inches" 20 cm (7.87)."""
 
 
+_FOR_ALL = re.compile(
+    r"\b(?:both|all (?:of them|\w+))\b|둘\s?다|모두|両方|とも|すべて|全て",
+    re.IGNORECASE,
+)
+"""An amount said for all the things at once ("gift-wrapping both only adds 2,000 won"): a per-item
+amount so said is a total, wrong for several."""
+_FEE_BESIDE = re.compile(
+    r"(?<!free )shipping|delivery fee|(?<!무료)(?:배송비|택배비)|送料(?!無料)", re.IGNORECASE
+)
+"""An amount said as the shipping fee where it stands ("with the 3,000 won shipping")."""
+_EACH_BESIDE = re.compile(r"per\b|each\b|apiece|a piece|씩|개당|하나당|ずつ|につき", re.IGNORECASE)
+"""An amount said per item where it stands ("2,000 won per item", "개당 2,000원")."""
+EACH_REACH = 12
+"""Characters either side of an amount where its being per item is said."""
 _SHORT_BEFORE = re.compile(r"(?:무료\s?배송(?:까지|이\s?되려면|\s?기준까지)|送料無料(?:まで|には)|あと)\s?$")
 
 
@@ -328,11 +342,25 @@ def misworked(reply: str, *, per_item: frozenset[str], bounds: Callable[[str], I
             # 50,000ウォンまで、あと14,000ウォン")
             own = [other for _, _, _, other in money if other != amount and other[1] not in bound]
             others = [other for other in own or before if other[0] == currency and other[1] not in bound]
+            # the order's amount, not a total with the fee in it: "21,000 won; with the 3,000 won
+            # shipping that's 24,000 won" is 29,000 short, not 26,000
+            values = {other[1] for other in others}
+            fees = {
+                fee[1]
+                for at, until, _, fee in money
+                if _FEE_BESIDE.search(prepared, max(0, at - 12), until + 12)
+            }
+            others = [other for other in others if not any(other[1] - fee in values for fee in fees)]
             if short and others and bound:
                 if not any(limit - other[1] == value for limit in bound for other in others):
                     wrong.append(claim.text)
                 continue
-            if several and claim.needs & per_item and _totalled(prepared, claim.text):
+            if (
+                several
+                and claim.needs & per_item
+                and (_totalled(prepared, claim.text) or _FOR_ALL.search(prepared))
+                and not _EACH_BESIDE.search(prepared, max(0, start - EACH_REACH), end + EACH_REACH)
+            ):
                 wrong.append(claim.text)
         before = [amount for _, _, _, amount in money]
     return wrong

@@ -129,6 +129,8 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"without (?:sending|shipping|returning|mailing|posting)\b",
             r"no (?:need to )?return",
             r"(?:ご)?(?:返送|返品)(?:は|も)?(?:不要|必要(?:ございません|ありません|ない))",
+            r"(?:ご)?(?:返送|返品|返却)(?:なし|無し|不要)(?:で|の|でも)",
+            r"without (?:the |your )?(?:item|it|them|parcel|product|\w+) (?:coming|being sent|going) back",
             r"(?:반송|반품)(?:은|는|도)?\s*(?:필요\s*없|안\s*하셔도)",
             r"(?:반품|반송|돌려\s*보내|보내)(?:지)?\s*(?:안\s*(?:보내|해|하)|않|없이)[^.!?]{0,16}환불",
             r"(?:返品|返送|送り返)(?:し)?(?:なくても|せずに|不要で)[^。]{0,16}返金",
@@ -497,6 +499,13 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"|get (?:it|them|your \w+)|receive (?:it|them|your \w+)|have (?:it|them|your \w+))"
             r"[^.!?]{0,16}\b(?:today|tonight|(?:on )?the same day|same[- ]day)\b",
             r"\bsame[- ]day (?:delivery|arrival)",
+            # "당일이나 늦어도 다음 날엔 받아 보실 수 있어요": the same day among the days it arrives
+            r"(?:오늘|당일)(?:이나|이든|또는|혹은|,)\s*[^.!?]{0,16}(?:받아\s*보|받으실|받으시|도착)",
+            r"(?:今日|当日|本日)(?:か|または|、)[^。！？]{0,16}(?:お届け|届|到着|お受け取り)",
+            r"\b(?:today|the same day) or (?:tomorrow|the next day)\b[^.!?]{0,20}"
+            r"\b(?:arrive|receive|have|get)"
+            r"|\b(?:arrive|receive (?:it|them)|have (?:it|them)|get (?:it|them))\b[^.!?]{0,20}"
+            r"\b(?:today|the same day) or (?:tomorrow|the next day)\b",
             r"\b(?:arrives?|arriving|delivered|reach(?:es)? you) (?:on )?the same day\b",
         ),
     ),
@@ -565,6 +574,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"접수(?:해\s*(?:두었|뒀|놓았|놨|드렸)|했습니다|했어요|되었|됐|완료)",
             r"(?:처리|설정|등록|반영)(?:해\s*(?:드렸|두었|뒀|놓았|놨)|했습니다|했어요|되었습니다|완료)",
             r"(?:受付|受け付け|登録|設定|反映)(?:いたしました|しました|済み|が完了)",
+            r"手続き(?:を)?(?:いたしました|しました|完了|済み)|절차(?:를)?\s*(?:진행했|진행해\s*드렸|완료)",
         ),
     ),
     (
@@ -1003,7 +1013,13 @@ _CONDITIONS: list[tuple[Condition, re.Pattern[str]]] = [
     ),
     (
         Condition.CHANGE_OF_MIND,
-        any_of(r"change of mind", r"changed? (?:your|my) mind", r"변심", r"お客様都合", r"気が変わ"),
+        any_of(
+            r"change of mind",
+            r"changed? (?:your|my) mind",
+            r"변심",
+            r"お客様(?:の)?(?:ご)?都合|(?:お客様|ご自身)の(?:ご)?(?:事情|理由)",
+            r"気が変わ",
+        ),
     ),
 ]
 _CONDITION = dict(_CONDITIONS)
@@ -1054,6 +1070,8 @@ _FEE_DENIED = any_of(
     r"(?:취소\s*)?(?:수수료|위약금|비용)(?:은|는|이|가|도)?\s*(?:전혀\s*)?(?:없|안\s*(?:받|들|붙))",
     r"\b(?:no|without (?:a|any)) (?:cancellation )?(?:fee|charge|penalty)\b",
     r"\b(?:fee|charge|penalty) (?:is|are) ?n[o']?t\b",
+    r"(?:ウォン|円)(?:は|も)?(?:一切)?(?:かかりません|かからない|いただきません)",
+    r"원(?:은|도|이)?\s*(?:안\s*(?:들|붙|받)|들지\s*않|붙지\s*않)",
 )
 """A fee denied: "発送後でもキャンセル料はかかりません" grants the late cancellation, free."""
 _CLOSED = any_of(
@@ -1234,7 +1252,10 @@ def _clauses(
             # 返送料も無料です。").
             carried: frozenset[Condition] = frozenset()
             if not stated:
-                carried = situation | (inherited if _ALSO.search(sentence) else frozenset())
+                # and one going on about the same thing in the situation of the one before ("불량 상품
+                # 교환은 무료예요. 교환 배송비를 내실 필요 없습니다.")
+                same = inherited & _SITUATIONS if own == subject else frozenset()
+                carried = situation | (inherited if _ALSO.search(sentence) else same)
             subject, inherited = own, carried
         # a sentence naming its own situation is not said in another the one before named:
         # "不良品の場合、返品送料はかかりません。お客様都合の場合のみ往復6,000ウォンかかります。"
@@ -1444,6 +1465,8 @@ _SURCHARGE_TOO = any_of(
     r"(?:追加(?:の)?(?:送料|料金)|離島|済州(?:島)?)(?:の(?:追加)?(?:送料|料金))?(?:まで|も)",
     r"\beven the (?:\w+ )?(?:surcharge|extra)",
     r"\b(?:surcharge|extra (?:fee|charge|shipping))\b[^.!?]{0,20}\b(?:too|as well)\b",
+    r"\b(?:jeju|islands?|remote areas?)\b[^.!?]{0,25}\bincluded\b",
+    r"\bno (?:extra |island |remote[- ]area )?surcharge",
 )
 """The remote-area surcharge waived along with the fee, in the fee's own part of the sentence."""
 
@@ -1495,7 +1518,8 @@ def _condition_of(clause: str, free: re.Match[str], currency: str) -> str | None
     return None
 
 
-_PART = re.compile(r"[,、，](?!\d)\s*|\s+and\s+|(?<=[가-힣])고\s+", re.IGNORECASE)
+_PART = re.compile(r"[,、，](?!\d)\s*|\s+and\s+|(?<=[가-힣])(?<![출재창광참])고\s+", re.IGNORECASE)
+"""Parts end at a comma, "and", a verb's "-고" (not the 고 of 출고, 재고, 창고: "출고 전이었다면")."""
 
 
 def _parts(sentence: str) -> list[tuple[int, int]]:
@@ -1644,7 +1668,7 @@ def _read(
         # a negation denies the waiver in its own part only: "Sorry it isn't what you expected - we'll
         # take care of the return shipping" waives it
         part = _without_conditions(sentence[slice(*_segment(sentence, free.start()))]) if free else ""
-        granting = _NO_MINIMUM.sub(" ", _NO_CHARGE.sub(" ", part))
+        granting = _FEE_DENIED.sub(" ", _NO_MINIMUM.sub(" ", _NO_CHARGE.sub(" ", part)))
         no_charge = bool(free) and not (_NEGATION.search(granting) and not charge)
         if free and charge and _FREE_DENIED.match(sentence, free.end()):
             no_charge = False  # "면제되지 않고 그대로 부과돼요": the waiver denied, the charge stands

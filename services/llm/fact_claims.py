@@ -484,7 +484,7 @@ def _quantities(text: str) -> list[_Quantity]:
 
 _DURATION_AFTER = re.compile(r" ?(?:이내|안에|안으로|내에|내로|동안|만에|이상|以内|以上|の間|間)")
 _DURATION_BEFORE = re.compile(
-    r"(?:후|뒤|부터|から|後|within|for|기간\s?(?:은|는|이|을)?|期間\s?(?:は|が)?) ?$"
+    r"(?:후|뒤|부터|から|後|within|for|(?:기간|기한)\s?(?:은|는|이|을)?|(?:期間|期限)\s?(?:は|が)?) ?$"
 )
 """After 30일 / 30日 (or before it) these make it thirty days, not the 30th ("수령 후 30일 이내",
 "반품 기간은 30일")."""
@@ -762,6 +762,12 @@ _SINO_POINT = re.compile(
 )
 """A decimal in Sino-Korean words before a unit, "삼 점 오 킬로그램" (3.5 kg); "이 점 참고해 주세요"
 ("please note this point") has no unit after it."""
+_SINO_BEFORE_UNIT = re.compile(
+    r"(?<![가-힣])([일삼사오육칠팔구]|[이삼사오육칠팔구]?십[일이삼사오육칠팔구]?) "
+    r"(?=(?:킬로|키로|그램|리터|센티|미터|톤|밀리)(?![가-힣]{0,1}(?:를|을)\s?(?:더|넘)))"
+)
+"""A Sino-Korean number said apart before a measure: "용량은 오 리터" (5 L); "이" alone (this) is
+not two."""
 _SINO_FRACTION_DIGITS = {
     "영": 0,
     "공": 0,
@@ -801,6 +807,7 @@ def prepare(text: str) -> str:
     text = _SINO_MINUTES.sub(_sino_minutes, text)
     text = _POINT_WORDS.sub(_point_words, text)
     text = _SINO_POINT.sub(_sino_point, text)
+    text = _SINO_BEFORE_UNIT.sub(lambda match: f"{cjk_value(match[1])} ", text)
     text = _BUSINESS_DAYS_FIRST.sub(_business_days, text)
     text = _KANJI_DECIMAL.sub(_kanji_decimal, text)
     return re.sub(r"\s+", " ", _GLUED_CODE.sub(r"\1 ", text))

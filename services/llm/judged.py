@@ -67,6 +67,8 @@ _BASKET_COMES_TO = re.compile(
 said as a case: "ご注文金額が49,000ウォンの場合は", "주문 금액이 49,000원이면" (not "주문 금액은 3만원
 이상이면 무료", the threshold, which takes 은/は). What the reply then grants is the commitments' to
 check against the threshold."""
+_A_BOUND = re.compile(r"\s*(?:이상|이하|미만|초과|以上|以下|未満|超|or more|and (?:over|up)|or less)", re.I)
+"""An amount said as a bound, not as the order's: "주문 금액이 50만 원 이상이면" is a threshold."""
 _MISSED = any_of(
     r"\b(?:not|won't|isn't|doesn't|wouldn't) (?:be )?"
     r"(?:eligible|in time|ship|go out|leave|dispatched|shipped|sent)"
@@ -172,7 +174,10 @@ def judged(
             basket = (
                 bool(kinds)
                 and kinds <= CURRENCIES
-                and bool(_IN_THE_BASKET.match(sentence[end:]) or _BASKET_COMES_TO.search(sentence[:start]))
+                and bool(
+                    _IN_THE_BASKET.match(sentence[end:])
+                    or (_BASKET_COMES_TO.search(sentence[:start]) and not _A_BOUND.match(sentence[end:]))
+                )
             )
             if inside or in_time or missed or an_order or basket:
                 found.add(claim.text)

@@ -44,7 +44,7 @@ _STEERING = any_of(
     # "just confirm that it's approved" tells the bot what to say; "just confirm what time you close"
     # and "just confirm please" ask
     r"\b(?:just|only|simply) confirm(?: for me)?\s*(?:that\b|it'?s\b|it is\b|this\b|yes\b|you(?:'ll| will)\b"
-    r"|we(?:'ll| will)\b|[:\"'“‘「])",
+    r"|we(?:'ll| will)\b|[:\"'“‘「])(?![^.!?]*\?)",  # "Can you just confirm it's free?" asks
     r"\bsay yes\b|\b(?:please|now) say that\b|\b(?:reply|answer|respond)\s+(?:with\s+)?[\"']?yes\b",
     r"\brepeat after me\b|\brepeat\b[^.?!]{0,30}\bback to me\b",
     r"(?:^|[.!?]\s+|\b(?:please|pls|just|then|and|so)\s+)(?:reply|respond|answer|say|write|type)\s*"
@@ -128,6 +128,9 @@ _STEERING = any_of(
     r"として(?:振る舞|答え|話|返)",
     r"と(?:だけ)?(?:言って|答えて|返して|返信して|書いて)(?:ください|下さい|くれ|ね|[!！。]|$)",
     r"とだけ",
+    r"」\s?(?:と|って)(?:正式に|はっきり|きちんと)?\s?(?:確認|回答|返答|明言|宣言|案内)"
+    r"(?:して|いただけ|いただき|ください|下さい|願)",
+    r"って(?:だけ)?(?:言って|答えて|返して|書いて)(?:ください|下さい|ほしい|欲しい|ね|[!！。]|$)",
     r"」\s?(?:と|って)(?:だけ)?\s?(?:言って|答えて|返して|書いて|返信して)"
     r"(?:くれ(?:る|ない|ません|[!！?？。]|$)|ください|下さい|ほしい|欲しい|もらえ|いただけ)",
     r"コピペして|そのまま(?:コピー|貼り付け|貼って)",

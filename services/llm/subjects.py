@@ -283,14 +283,12 @@ class SubjectCheck:
 
     def amounts_named(self, sentence: str) -> list[str]:
         """The amounts of money the sources give for what `sentence` names, as readings
-        (`Claim.needs`): the price of each product it names for certain (once, however often it is
-        named), the fee of each policy it names ("a mug with gift wrapping comes to 11,000 won":
-        9,000원 and 2,000원)."""
+        (`Claim.needs`): the price of each product it names (once, however often it is named; a name
+        of two sounds too, "머그 두 개": a term confirms a total, it condemns nothing), the fee of each
+        policy it names ("a mug with gift wrapping comes to 11,000 won": 9,000원 and 2,000원)."""
+        named_products = dict.fromkeys(mention.product for mention in mentions(sentence, self._products))
         found = [
-            need
-            for product in self._sure_products(sentence)
-            for need in product.values
-            if reading_kind(need) in CURRENCIES
+            need for product in named_products for need in product.values if reading_kind(need) in CURRENCIES
         ]
         about = topics(sentence)
         for named in self._named:

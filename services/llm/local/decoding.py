@@ -132,13 +132,12 @@ def measure_pass_costs(
     """
     measured: dict[int, float] = {}
     n_past = len(context)
-    filler = [context[-1]] * (max(sizes) + 1)
     for size in sizes:
         timings = []
         for _ in range(repeats):
             model.truncate(n_past)
             started = clock()
-            model.forward(filler[: size + 1], n_past)
+            model.forward([context[-1]] * (size + 1), n_past)  # the pass over `size` draft positions
             timings.append((clock() - started) * 1000)
         measured[size] = min(timings)
     model.truncate(n_past)
