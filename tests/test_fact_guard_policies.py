@@ -979,6 +979,21 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("티포트 하나랑 머그 두 개면 45,000원이에요.", FAIL),
         ("주문 금액이 50만 원 이상이면 무료배송이에요!", FAIL),
     ],
+    "shipping to a remote area has its surcharge": [
+        (
+            "済州島へのお届けですと、テーブルクロス1枚39,000ウォン+送料3,000ウォンで合計42,000ウォンになります。",
+            FAIL,
+        ),
+        ("For Jeju, shipping is 3,000 won.", FAIL),
+        ("제주 지역은 배송비 6,000원이에요.", PASS),
+        ("For Jeju, the tablecloth is 39,000 won plus 6,000 won shipping, 45,000 won in total.", PASS),
+        ("제주는 기본 배송비에 3,000원이 더 붙어요.", PASS),
+        (
+            "For Jeju, the pot is 89,000 won, so shipping is free and only the 3,000 won surcharge applies.",
+            PASS,
+        ),
+        ("Deliveries to Jeju and remote islands cost an extra 6,000 won.", FAIL),
+    ],
     "clock times in words": [
         ("Our team breaks for lunch from half past twelve until two, so try calling after that.", FAIL),
         ("Lunch is from twelve thirty to one thirty.", PASS),

@@ -28,7 +28,6 @@ FACT_GUARD_GAPS = {
     "f1542": "a range said of another subject (the delivery's 1-2 days as the refund's)",
     "f1562": "the members' discount narrowed by the shipping threshold",
     "f1566": "shipping abroad (Osaka) taken as the shop's shipping",
-    "f1905": "a total leaving out the remote-area surcharge",
     "f1937": "an event of the order said to be the same day as another, without a date",
     "f2119": "the closing time given as the dispatch cutoff, the subject after the number",
     "f2154": "a sum whose terms carry no unit ('34,000 + 3,000 + 3,000 = 40,000 won')",
@@ -41,7 +40,6 @@ FACT_GUARD_GAPS = {
     "f37070": "a wrong surcharge written like a shortfall worked out in the same sentence ('2천 원')",
     "f39035": "a carrier said as the shop's for every order, where the shop's text has one order's tracking",
     "f43030": "a carrier said as the shop's for every order, where the shop's text has one order's tracking",
-    "f46069": "a total leaving out the remote-area surcharge, for Jeju",
     "f47018": "a converted measure said as a bound ('a little over 9 inches' of 24 cm)",
     "f47065": "a total of three stated terms that is not their sum, matching another basket of the sources",
 }

@@ -30,6 +30,7 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 
 from services.llm.arithmetic import bounded, converted, misworked, worked_out
 from services.llm.basis import BasisCheck
@@ -37,12 +38,12 @@ from services.llm.carriers import carriers, carriers_of_the_shop
 from services.llm.colours import colours
 from services.llm.commitments import CommitmentGuard, commitments
 from services.llm.events import EventCheck
-from services.llm.fact_claims import claims, prepare
+from services.llm.fact_claims import CURRENCIES, claims, located_claims, prepare, reading_kind
 from services.llm.judged import cutoffs, judged
 from services.llm.products import catalogue, counts_of, mentions
 from services.llm.repeated import repeated
 from services.llm.subjects import SubjectCheck, sentences
-from services.llm.topics import topics
+from services.llm.topics import Topic, theme, topics
 from services.llm.uses import uses, uses_claimed
 from services.llm.yes_or_no import only_yes_or_no
 from services.text.patterns import any_of
@@ -293,6 +294,18 @@ def _lengths(offers: frozenset[str]) -> frozenset[str]:
     return frozenset(f"minute:{minutes}" for minutes in lengths)  # hours read in minutes too
 
 
+_BASE_OR_EXTRA = any_of(
+    r"\b(?:base|basic|standard|usual|regular|normal)\b|\bextra\b|\bplus\b|\bon top\b|\badditional\b",
+    r"\bsurcharge\b",
+    r"기본|추가|더\s|별도",
+    r"基本|追加|別途|加算|上乗せ",
+)
+"""A fee said as the base one, or beside the surcharge: "기본 배송비에 3,000원이 더 붙어서"."""
+_AS_EXTRA = any_of(
+    r"\bextra\b|\badditional\b|\bsurcharge\b|\bon top\b", r"추가|더\s|별도", r"追加|別途|加算|上乗せ"
+)
+EXTRA_REACH = 16
+"""Characters either side of an amount where it is said to be the surcharge."""
 _THEIR_ORDER = re.compile(
     r"주문\s?(?:내역|내용|하신|하셨|건)|고객님(?:의|께서)?\s?주문|お客様の(?:ご)?注文|ご?注文(?:内容|いただいた|された|の商品|品)|様のご注文|ご注文[（(]|お買い上げ"
     r"|\byour order\b|\byou (?:ordered|bought|purchased)\b|\border (?:no\.|number|\d)",
@@ -491,6 +504,7 @@ class FactGuard:
             | self._events.deadlines_stated(reply)
             | customers
             | converted(reply, self._offers)
+            | self._remote_totals(told)
             | bounded(reply, self._offers)
         )
         unsupported = (
@@ -524,6 +538,7 @@ class FactGuard:
                     reply, per_item=self._bases.per_item, bounds=self._subjects.bounds_named
                 )
             ]
+            + self._remote_shipping(told)
             + self._miscounted_order(told)
             + self._misreported_status(told)
         )
@@ -547,6 +562,62 @@ class FactGuard:
             bare,
             said_back,
         )
+
+    def _remote_shipping(self, told: list[str]) -> list[str]:
+        """The shipping fee to a remote area said as the fee alone, where the sources add a surcharge
+        ("済州島へのお届けですと…送料3,000ウォンで合計42,000ウォン"), unless said as the base fee or the
+        order reaches the free-shipping amount."""
+        base, extra = self._subjects.remote_fees()
+        if not base or not extra:
+            return []
+        wrong = []
+        for sentence in told:
+            if Topic.REMOTE not in topics(sentence) or _BASE_OR_EXTRA.search(sentence):
+                continue
+            prepared = prepare(sentence)
+            amounts = [
+                (start, end, claim) for start, end, claim in located_claims(prepared) if claim.needs & base
+            ]
+            over = self._thresholds_reached(prepared)
+            for start, end, claim in amounts:
+                said_of = theme(prepared, start, end)
+                if said_of == {Topic.SHIPPING} and not over:
+                    wrong.append(f"{claim.text} (shipping to a remote area, without its surcharge)")
+        return wrong
+
+    def _remote_totals(self, told: list[str]) -> frozenset[str]:
+        """The shipping fee and the surcharge together, said of a remote area ("제주 지역은 배송비
+        6,000원")."""
+        base, extra = self._subjects.remote_fees()
+        together = {
+            f"{kind}:{Decimal(one.partition(':')[2]) + Decimal(other.partition(':')[2])}"
+            for one in base
+            for other in extra
+            if (kind := reading_kind(one)) in CURRENCIES and reading_kind(other) == kind
+        }
+        found = set()
+        for sentence in told:
+            if Topic.REMOTE not in topics(sentence):
+                continue
+            prepared = prepare(sentence)
+            for start, end, claim in located_claims(prepared):
+                # not the surcharge said to be both: "an extra 6,000 won", "追加送料として6,000ウォン"
+                as_extra = _AS_EXTRA.search(prepared, max(0, start - EXTRA_REACH), end + EXTRA_REACH)
+                if claim.needs & together and not as_extra:
+                    found.add(claim.text)
+        return frozenset(found)
+
+    def _thresholds_reached(self, prepared: str) -> bool:
+        """An amount of the sentence at or over the free-shipping amount."""
+        bounds = self._subjects.bounds_named("free shipping")
+        limits = [Decimal(need.partition(":")[2]) for need in bounds if reading_kind(need) in CURRENCIES]
+        stated = [
+            Decimal(need.partition(":")[2])
+            for claim in claims(prepared)
+            for need in claim.needs
+            if reading_kind(need) in CURRENCIES
+        ]
+        return bool(limits) and any(amount >= min(limits) for amount in stated)
 
     def _percents_named(self, sentence: str) -> list[str]:
         """The percentages the sources give for what `sentence` names, but not in one on the customer's

@@ -320,6 +320,15 @@ class SubjectCheck:
             if reading_kind(need) == "percent"
         ]
 
+    def remote_fees(self) -> tuple[frozenset[str], frozenset[str]]:
+        """The shipping fee's readings and those of the remote-area surcharge, as the sources give
+        them (each in a clause naming that one alone)."""
+        fees = [named for named in self._named if named.fee]
+        return (
+            frozenset(need for named in fees if named.topics == {Topic.SHIPPING} for need in named.values),
+            frozenset(need for named in fees if named.topics == {Topic.REMOTE} for need in named.values),
+        )
+
     def things_named(self, sentence: str) -> int:
         """How many of the catalogue's products `sentence` names for certain: "wrapping a towel and a
         mug" names two things."""
