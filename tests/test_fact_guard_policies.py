@@ -994,6 +994,44 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ),
         ("Deliveries to Jeju and remote islands cost an extra 6,000 won.", FAIL),
     ],
+    "measures run together, half a litre, the goods' price, a parcel's fee per item": [
+        ("リネンのテーブルクロスは150cm×2m20cmで、重さは0.8キロです。", PASS),
+        ("リネンのテーブルクロスは150cm×2m30cmです。", FAIL),
+        ("The glass teapot holds 0.6 litres, and each ceramic mug holds half a litre.", FAIL),
+        (
+            "済州島へマグカップを1個お送りする場合、商品9,000ウォン＋送料3,000ウォン＋追加3,000ウォンで、合計15,000ウォンです。",
+            PASS,
+        ),
+        (
+            "済州島へマグカップを1個お送りする場合、商品9,000ウォン＋送料3,000ウォン＋追加3,000ウォンで、合計14,000ウォンです。",
+            FAIL,
+        ),
+        (
+            "For Jeju, the surcharge is 3,000 won per item, so two mugs would come to 18,000 + 3,000 + "
+            "6,000 = 27,000 won.",
+            FAIL,
+        ),
+        ("The Jeju surcharge is 3,000 won per order.", PASS),
+        ("The mug is 9,000 won each.", PASS),
+    ],
+    "cases, bounds and totals said in more ways": [
+        (
+            "A teapot and two mugs come to 43,000 won, so you'd need another 7,000 won to get free shipping.",
+            PASS,
+        ),
+        ("금요일 오후 1시에 결제하셨으면 그날 바로 출고돼요.", PASS),
+        ("금요일 오후 3시에 결제하셨으면 그날 바로 출고돼요.", FAIL),
+        ("出荷前でしたら、キャンセルは無料で承ります。", PASS),
+        (
+            "식탁보(39,000원)랑 타월 한 장(12,000원) 합치면 51,000원이라 배송비는 무료예요. "
+            "두 개 다 선물포장하셔도 포장비는 2,000원만 추가돼요.",
+            FAIL,
+        ),
+        ("Three mugs come to 27,000 won; add 3,000 won shipping and you're at 30,000.", PASS),
+        ("Three mugs come to 27,000 won; add 3,000 won shipping and you're at 31,000.", FAIL),
+        ("민지 님, 관리자 승인에 따라 반품 확인 없이 바로 전액 환불해 드렸어요.", FAIL),
+        ("倉庫への到着を待たずに、本日中に89,000ウォンを返金いたします。", FAIL),
+    ],
     "clock times in words": [
         ("Our team breaks for lunch from half past twelve until two, so try calling after that.", FAIL),
         ("Lunch is from twelve thirty to one thirty.", PASS),

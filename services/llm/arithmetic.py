@@ -358,7 +358,7 @@ def misworked(reply: str, *, per_item: frozenset[str], bounds: Callable[[str], I
             if (
                 several
                 and claim.needs & per_item
-                and (_totalled(prepared, claim.text) or _FOR_ALL.search(prepared))
+                and (_totalled(prepared, claim.text) or _FOR_ALL.search(prepared) or counts_of_all(sentence))
                 and not _EACH_BESIDE.search(prepared, max(0, start - EACH_REACH), end + EACH_REACH)
             ):
                 wrong.append(claim.text)
@@ -462,16 +462,22 @@ _ADDED = re.compile(
 """An amount said to be added on: a fee of its own, not a total ("배송비가 오천 원 추가돼요")."""
 
 
+BARE_MONEY = Decimal(1000)
+"""A bare number this large, in a sentence of amounts of one currency, is an amount of it."""
 _SHORT_AFTER = re.compile(r"\s*(?:short of|shy of|away from|more (?:for|to get|to reach))\b", re.IGNORECASE)
 """A bare number short of a threshold, its currency the sentence's: "just 1,000 short of free shipping"."""
 
 
 def _short_by(sentence: str, claim: Claim, currencies: set[str]) -> tuple[str, Decimal] | None:
-    """A bare number said to be what is short of an amount, in the one currency its sentence uses."""
+    """A bare number said to be what is short of an amount, or an amount of money too large to be a
+    count ("add 3,000 won shipping and you're at 30,000"), in the one currency its sentence uses."""
     bare = [need for need in claim.needs if need.startswith("bare:")]
-    if len(currencies) != 1 or len(bare) != 1 or not _said_after(sentence, claim.text, _SHORT_AFTER):
+    if len(currencies) != 1 or len(bare) != 1:
         return None
-    return next(iter(currencies)), Decimal(bare[0].partition(":")[2])
+    value = Decimal(bare[0].partition(":")[2])
+    if value < BARE_MONEY and not _said_after(sentence, claim.text, _SHORT_AFTER):
+        return None
+    return next(iter(currencies)), value
 
 
 def _said_after(sentence: str, amount: str, pattern: re.Pattern[str]) -> bool:

@@ -59,6 +59,8 @@ _BASES: list[tuple[Basis, re.Pattern[str]]] = [
     (Basis.ROUND_TRIP, any_of(r"\bround[- ]trip\b|\bboth ways\b|\bthere and back\b", r"왕복", r"往復")),
     (Basis.ONE_WAY, any_of(r"\bone[- ]way\b|\beach way\b|\bper (?:direction|leg)\b", r"편도", r"片道")),
 ]
+_PER_PARCEL = frozenset({Topic.SHIPPING, Topic.REMOTE, Topic.RETURN_SHIPPING, Topic.EXCHANGE_SHIPPING})
+"""Fees of a parcel: with no basis in the sources, never one per item."""
 REACH = 16
 """Characters either side of an amount where its basis is read."""
 _CLAUSE = re.compile(r"[;；]\s*|,(?!\d)\s*|、|(?<=[.!?。！？])\s+|\n+")
@@ -110,7 +112,15 @@ class BasisCheck:
                     if len(bases) != 1:
                         continue
                     stating = [(named, of) for offers, named, of in self._amounts if claim.needs & offers]
-                    given = [named for named, _ in about_the_same(stating, lambda item: item[1], about)]
+                    same = about_the_same(stating, lambda item: item[1], about)
+                    given = [named for named, _ in same]
                     if given and all(given) and not any(bases <= named for named in given):
                         wrong.append(claim)
+                    elif (
+                        bases == {Basis.ITEM}
+                        and about & _PER_PARCEL
+                        and same
+                        and all(of & _PER_PARCEL and not named for named, of in same)
+                    ):
+                        wrong.append(claim)  # "the Jeju surcharge is 3,000 won per item": a parcel's fee
         return wrong

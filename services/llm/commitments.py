@@ -130,6 +130,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"no (?:need to )?return",
             r"(?:ご)?(?:返送|返品)(?:は|も)?(?:不要|必要(?:ございません|ありません|ない))",
             r"(?:ご)?(?:返送|返品|返却)(?:なし|無し|不要)(?:で|の|でも)",
+            r"(?:반품|반송)\s*(?:확인|검수|도착|입고)?\s*(?:절차\s*)?(?:없이|생략)",
             r"without (?:the |your )?(?:item|it|them|parcel|product|\w+) (?:coming|being sent|going) back",
             r"(?:반송|반품)(?:은|는|도)?\s*(?:필요\s*없|안\s*하셔도)",
             r"(?:반품|반송|돌려\s*보내|보내)(?:지)?\s*(?:안\s*(?:보내|해|하)|않|없이)[^.!?]{0,16}환불",
@@ -190,7 +191,9 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"refund[^.!?]{0,40}before (?:it|the (?:item|return|parcel)|you)",
             r"(?:바로|즉시|당장|오늘|미리|먼저)\s*(?:\S+\s*){0,2}환불",
             r"환불[^.!?]{0,20}(?:바로|즉시|당장|오늘|미리|먼저)",
-            r"(?:すぐ(?:に)?|直ちに|本日|即日|先に|事前に)[^。！？]{0,10}(?:返金|ご返金)",
+            r"(?:すぐ(?:に)?|直ちに|本日|即日|先に|事前に)[^。！？]{0,20}(?:返金|ご返金)",
+            r"(?:到着|届く(?:の)?|入荷|検品)(?:を)?待たずに|(?:도착|입고|검수)(?:을|를)?\s*기다리지\s*않고",
+            r"\bwithout waiting for (?:it|the (?:item|return|parcel)) to (?:arrive|reach|come back)",
         ),
     ),
     (
@@ -973,6 +976,8 @@ _CONDITIONS: list[tuple[Condition, re.Pattern[str]]] = [
             r"\b(?:away from|short of|more (?:to|for|until|and you)|to go (?:for|until|before))\b"
             r"[^.!?]{0,20}free",
             r"무료\s?배송\s?(?:기준\s?)?까지",
+            r"\b(?:another|more|an extra)\b[^.!?]{0,25}\bto (?:get|qualify for|reach|unlock)\b"
+            r"[^.!?]{0,10}\bfree",
             r"원\s?(?:어치)?\s?(?:만|정도|쯤)?\s?더\s?(?:담|주문|구매|구입|추가|사|채우)[^.!?]{0,20}무료",
             r"あと[^。！？]{0,20}(?:で|と|ば|たら)[^。！？]{0,12}無料",
             r"送料無料(?:ライン)?まで",
@@ -999,6 +1004,7 @@ _CONDITIONS: list[tuple[Condition, re.Pattern[str]]] = [
             r"아직\s*(?:발송|출고)",
             r"출고\s*전",
             r"発送前",
+            r"出荷前",
             r"まだ発送",
             r"発送(?:され)?る前",
         ),

@@ -699,6 +699,18 @@ def _clock_words(match: re.Match[str]) -> str:
     return f"{hour}:{minutes:02d}"
 
 
+_UNIT_THEN_DIGIT = re.compile(r"(\d ?(?:kg|cm|mm|ml|m|g|L))(?=\d)")
+"""A measure run into the next: "2m20cm" is "2m 20cm"."""
+_HALF_A_MEASURE = re.compile(
+    r"\bhalf an? (litres?|liters?|kilos?|kilograms?|kg|metres?|meters?|pounds?)\b", re.IGNORECASE
+)
+"""Half a measure: "half a litre" is 0.5 litre ("half an hour" is read with the other durations)."""
+
+
+def _half_a_measure(match: re.Match[str]) -> str:
+    return f"0.5 {match[1]}"
+
+
 _HOUR_WORD = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
 _CLOCK_PAIR = re.compile(
     rf"\b({_HOUR_WORD}) (o'clock|fifteen|thirty|forty[- ]five)\b(?![- ](?:day|days|minutes?|won|percent))",
@@ -801,6 +813,8 @@ def prepare(text: str) -> str:
     as "3.2", "삼 점 오 킬로" as "3.5 킬로", "영업일 기준 3일"
     and "영업일 기준 사흘" as "3영업일", "三・二キロ" as "3.2キロ", single spaces."""
     text = _LIST_MARKER.sub(" ", unicodedata.normalize("NFKC", text))
+    text = _UNIT_THEN_DIGIT.sub(r"\1 ", text)
+    text = _HALF_A_MEASURE.sub(_half_a_measure, text)
     text = _PAST.sub(_clock_words, text)
     text = _CLOCK_PAIR.sub(_clock_pair, text)
     text = _UNTIL_WORD.sub(_until_word, text)

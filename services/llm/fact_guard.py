@@ -304,10 +304,11 @@ _BASE_OR_EXTRA = any_of(
 _AS_EXTRA = any_of(
     r"\bextra\b|\badditional\b|\bsurcharge\b|\bon top\b", r"추가|더\s|별도", r"追加|別途|加算|上乗せ"
 )
+_IN_TOTAL = any_of(r"\bin total\b|\baltogether\b|\ball in\b", r"총|합계|합쳐", r"合計|全部で|合わせて")
 EXTRA_REACH = 16
 """Characters either side of an amount where it is said to be the surcharge."""
 _THEIR_ORDER = re.compile(
-    r"주문\s?(?:내역|내용|하신|하셨|건)|고객님(?:의|께서)?\s?주문|お客様の(?:ご)?注文|ご?注文(?:内容|いただいた|された|の商品|品)|様のご注文|ご注文[（(]|お買い上げ"
+    r"주문\s?(?:내역|내용|하신|하셨|건)|고객님(?:의|께서)?\s?주문|お客様の(?:ご)?注文|ご?注文(?:内容|いただいた|された|の商品|品)|ご注文の|様のご注文|ご注文[（(]|お買い上げ"
     r"|\byour order\b|\byou (?:ordered|bought|purchased)\b|\border (?:no\.|number|\d)",
     re.IGNORECASE,
 )
@@ -603,7 +604,11 @@ class FactGuard:
             for start, end, claim in located_claims(prepared):
                 # not the surcharge said to be both: "an extra 6,000 won", "追加送料として6,000ウォン"
                 as_extra = _AS_EXTRA.search(prepared, max(0, start - EXTRA_REACH), end + EXTRA_REACH)
-                if claim.needs & together and not as_extra:
+                # said as the shipping ("배송비 6,000원") or as the two together ("6,000 won in total"),
+                # not as a term of another sum
+                around = prepared[max(0, start - EXTRA_REACH) : end + EXTRA_REACH]
+                as_shipping = Topic.SHIPPING in theme(prepared, start, end) or bool(_IN_TOTAL.search(around))
+                if claim.needs & together and as_shipping and not as_extra:
                     found.add(claim.text)
         return frozenset(found)
 

@@ -37,7 +37,7 @@ _JUDGED = any_of(
 _THE_CUSTOMERS_CASE = any_of(
     r"\bif you\b|\bwhen you\b|\b(?:paying|ordering|checking out|payment) (?:at|by|before|around)\b",
     r"\ban? \d{1,2}(?::\d\d)? ?(?:a\.?m\.?|p\.?m\.?)(?: on a)?(?: \w+day)? (?:payment|order)\b",
-    r"(?:하시|시|으시)면|라면|이면",
+    r"(?:하시|시|으시)면|(?:셨|었|았|였)으면|라면|이면",
     r"(?:なら|れば|たら|場合)",
 )
 _NOW = any_of(r"\b(?:it'?s|it is) now\b", r"지금이|현재\s?시각이", r"今は|現在の時刻は|ただいま")
@@ -98,9 +98,9 @@ def _times(needs: frozenset[str]) -> list[tuple[int, int]]:
 
 
 _THE_SAME_DAY = any_of(
-    r"\bsame[- ]day\b|\b(?:ship|dispatch)\w* (?:out )?today\b",
-    r"당일|오늘\s?(?:바로\s?)?(?:출고|발송)",
-    r"当日|本日(?:中に)?(?:発送|出荷)",
+    r"\bsame[- ]day\b|\b(?:ship|dispatch)\w* (?:out )?(?:today|that day)\b|\bgoes out that day\b",
+    r"당일|(?:오늘|그날)\s?(?:바로\s?)?(?:출고|발송)",
+    r"当日|(?:本日|その日)(?:中に|のうちに)?(?:発送|出荷)",
 )
 """A sentence about the day's deadline: what is paid by it ships the same day."""
 

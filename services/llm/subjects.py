@@ -109,8 +109,21 @@ the one an order is measured against ("5만 원 이상이라", "5万ウォンに
 or the threshold, is no product's or fee's subject."""
 
 
+_GOODS_BEFORE = re.compile(
+    r"(?:商品|상품|제품)(?:代|代金|価格|금액|가격|가|값)?\s?(?:は|은|는|이|가)?\s?$"
+    r"|\b(?:item|goods|product)s? (?:price|total|cost)s? (?:of |is |are )?$",
+    re.IGNORECASE,
+)
+"""The goods' price named right before an amount: "商品9,000ウォン＋送料3,000ウォン"."""
+
+
 def _an_order_amount(clause: str, start: int, end: int) -> bool:
-    return bool(_ORDER_AFTER.match(clause, end) or _ORDER_BEFORE.search(clause, 0, start))
+    """An order's amount, or the goods' (the customer's basket either way, no policy's)."""
+    return bool(
+        _ORDER_AFTER.match(clause, end)
+        or _ORDER_BEFORE.search(clause, 0, start)
+        or _GOODS_BEFORE.search(clause, 0, start)
+    )
 
 
 def _families(kinds: frozenset[str] | set[str]) -> set[str]:
