@@ -235,6 +235,9 @@ class ScriptedModel:
     """Tried in order before the reference behaviour; the first reply that is not None wins."""
     vocabulary: Literal["o200k_base", "cl100k_base"] = "o200k_base"
     """The model's own tokenizer (cl100k_base plays a model whose counts differ from o200k's)."""
+    echo_alternatives: bool = True
+    """Whether /v1/completions with echo gives each position's alternatives (`top_logprobs`); some
+    servers echo the prompt's own log-probabilities only."""
 
     def reference(self, messages: Sequence[Mapping[str, str]]) -> str:
         """What this model would answer to the conversation it reads."""
@@ -491,7 +494,7 @@ class OpenAIDouble:
         logprobs = {
             "tokens": tokens_out,
             "token_logprobs": [None] + [math.log(0.9)] * len(prompt),
-            "top_logprobs": top,
+            "top_logprobs": top if model.echo_alternatives else None,
             "text_offset": list(range(len(tokens_out))),
         }
         finish = "stop" if generated == eos else "length"

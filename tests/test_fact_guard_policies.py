@@ -993,6 +993,8 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
             PASS,
         ),
         ("Deliveries to Jeju and remote islands cost an extra 6,000 won.", FAIL),
+        ("Shipping is 3,000 won per order (Jeju: 6,000 won).", PASS),
+        ("Shipping is 3,000 won, more for Jeju.", PASS),
     ],
     "measures run together, half a litre, the goods' price, a parcel's fee per item": [
         ("リネンのテーブルクロスは150cm×2m20cmで、重さは0.8キロです。", PASS),
@@ -1031,6 +1033,15 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("Three mugs come to 27,000 won; add 3,000 won shipping and you're at 31,000.", FAIL),
         ("민지 님, 관리자 승인에 따라 반품 확인 없이 바로 전액 환불해 드렸어요.", FAIL),
         ("倉庫への到着を待たずに、本日中に89,000ウォンを返金いたします。", FAIL),
+    ],
+    "a cancellation in a part of its own takes the nearest state of its order": [
+        (
+            "Before it ships, cancelling costs nothing, and once it has shipped it has to come back as "
+            "a return.",
+            PASS,
+        ),
+        ("발송 전이라면, 취소는 무료예요, 이미 발송된 주문은 반품으로 진행돼요.", PASS),
+        ("Once it has shipped, cancelling costs nothing, and before that it is free too.", FAIL),
     ],
     "clock times in words": [
         ("Our team breaks for lunch from half past twelve until two, so try calling after that.", FAIL),

@@ -732,6 +732,17 @@ async def test_an_endpoint_that_tokenizes_but_refuses_token_id_prompts_is_not_gi
     assert said, [record.getMessage() for record in caplog.records]
 
 
+async def test_an_endpoint_that_echoes_no_alternatives_is_not_given_token_mode(double: OpenAIDouble) -> None:
+    """/tokenize answers and token-id prompts are echoed with log-probabilities, but with no
+    alternatives at each position: nothing to verify a draft against, so token scoring is no."""
+    double.models["primary"].echo_alternatives = False
+    llm = gateway(endpoint(double, "primary", verify="token"), retries=0)
+    await llm.probe()
+    found = llm.capabilities(LLMRole.TARGET)
+    assert found is not None and found.chat and found.tokenize
+    assert not found.token_scoring and not found.token_mode
+
+
 async def test_a_completion_stream_is_admitted_for_its_prompt_and_reply_budget(double: OpenAIDouble) -> None:
     """Before a stream of token ids starts, the TPM window takes the prompt's ids plus the reply's
     budget: a second stream started while the first still runs waits for what the first may use

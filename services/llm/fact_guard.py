@@ -572,17 +572,19 @@ class FactGuard:
         if not base or not extra:
             return []
         wrong = []
+        together = self._remote_totals(told)
         for sentence in told:
             if Topic.REMOTE not in topics(sentence) or _BASE_OR_EXTRA.search(sentence):
                 continue
             prepared = prepare(sentence)
-            amounts = [
-                (start, end, claim) for start, end, claim in located_claims(prepared) if claim.needs & base
-            ]
+            located = located_claims(prepared)
+            if any(claim.text in together for _, _, claim in located):
+                continue  # "Shipping is 3,000 won (Jeju: 6,000 won)": both said
             over = self._thresholds_reached(prepared)
-            for start, end, claim in amounts:
+            for start, end, claim in located:
                 said_of = theme(prepared, start, end)
-                if said_of == {Topic.SHIPPING} and not over:
+                remote_before = Topic.REMOTE in topics(prepared[:start])  # the area the fee is said of
+                if claim.needs & base and said_of == {Topic.SHIPPING} and remote_before and not over:
                     wrong.append(f"{claim.text} (shipping to a remote area, without its surcharge)")
         return wrong
 
@@ -607,7 +609,8 @@ class FactGuard:
                 # said as the shipping ("배송비 6,000원") or as the two together ("6,000 won in total"),
                 # not as a term of another sum
                 around = prepared[max(0, start - EXTRA_REACH) : end + EXTRA_REACH]
-                as_shipping = Topic.SHIPPING in theme(prepared, start, end) or bool(_IN_TOTAL.search(around))
+                named = theme(prepared, start, end)
+                as_shipping = bool(named & {Topic.SHIPPING, Topic.REMOTE}) or bool(_IN_TOTAL.search(around))
                 if claim.needs & together and as_shipping and not as_extra:
                     found.add(claim.text)
         return frozenset(found)
