@@ -30,7 +30,7 @@ from db.models import Customer, LLMReply
 from services.faq.lookup import FaqLookupAnswerer
 from services.llm.config import LLMEndpoint, LLMRoles
 from services.llm.gateway import LLMGateway
-from services.llm.prompts import INSTRUCTIONS
+from services.llm.prompts import INSTRUCTIONS, RELEVANCE_HISTORY_CHARS, earlier_turns
 from services.llm.speculative import AnswerRequest, SpeculativeAnswerer
 from services.settings import Settings
 from services.text.sentences import Language
@@ -206,3 +206,13 @@ async def test_with_shop_text_nothing_the_model_writes_reaches_the_customer(conf
     assert all(shown) if confirms else not any(shown)
     calls = server.calls("/v1/chat/completions", "target")
     assert calls and all(call.body.get("max_tokens") == 1 for call in calls), "only ever asked to confirm"
+
+
+def test_an_earlier_turn_is_quoted_up_to_its_limit_and_cut_past_it() -> None:
+    """A verdict's context quotes each earlier turn whole up to RELEVANCE_HISTORY_CHARS characters;
+    a longer one is cut, marked, and never longer: a long message cannot crowd the question out."""
+    whole = "a" * RELEVANCE_HISTORY_CHARS
+    longer = "b" * (RELEVANCE_HISTORY_CHARS + 1)
+    quoted = earlier_turns([{"role": "user", "content": whole}, {"role": "assistant", "content": longer}])
+    assert f">{whole}</turn>" in quoted
+    assert f">{'b' * (RELEVANCE_HISTORY_CHARS - 1)}…</turn>" in quoted
