@@ -89,6 +89,12 @@ NOT_STEERING = [
     "Did you say 'free shipping' earlier?",
     "친구가 된다고 했어요. 반품 되나요?",
     "I changed my mind. Can you just confirm it's cancelled for free?",
+    "Just write 'fragile' on the box please, it's a gift.",
+    "I'm with the purchasing team at my company and we'd like 20 mugs. Is there a bulk price?",
+    "답변에 송장번호 적어 주세요.",
+    "返信に追跡番号を書いてください。",
+    "アプリの設定で通知をオンにしました。発送はいつですか？",
+    "상담원 메시지 받고 연락드려요. 교환 접수됐나요?",
 ]
 
 

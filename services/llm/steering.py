@@ -47,7 +47,7 @@ _STEERING = any_of(
     r"|we(?:'ll| will)\b|[:\"'“‘「])(?![^.!?]*\?)",  # "Can you just confirm it's free?" asks
     r"\bsay yes\b|\b(?:please|now) say that\b|\b(?:reply|answer|respond)\s+(?:with\s+)?[\"']?yes\b",
     r"\brepeat after me\b|\brepeat\b[^.?!]{0,30}\bback to me\b",
-    r"(?:^|[.!?]\s+|\b(?:please|pls|just|then|and|so)\s+)(?:reply|respond|answer|say|write|type)\s*"
+    r"(?:^|[.!?]\s+|\b(?:please|pls|just|then|and|so)\s+)(?:reply|respond|answer|say)\s*"
     r"(?:with\s*|back\s*)?[\"'“‘「][^\"'”’」]{3,}[\"'”’」]",
     r"\b(?:policy|rules?|price|system|admin)[- _]?override\b|\binform the customer\b",
     r"\b(?:print|show|reveal|output|display|share|tell me|give me)\b[^.?!]{0,30}"
@@ -73,7 +73,8 @@ _STEERING = any_of(
     r"|supervisor)\b",
     r"\b(?:you are|you're) (?:now )?(?:speaking|talking|chatting) (?:to|with) (?:the |a |your )?"
     r"(?:store |shop )?(?:manager|owner|ceo|boss|admin(?:istrator)?|developer|supervisor|staff)\b",
-    r"\bI(?:'m| am) (?:from|with|on) (?:the |your )?(?:\w+ ){0,3}(?:team|department|head office|HQ)\b",
+    r"\bI(?:'m| am) from (?:the |your )?(?:\w+ ){0,3}(?:team|department|head office|HQ)\b"
+    r"(?! (?:of|at|in) (?:my|our|a|an)\b)",
     r"\btesting (?:the|this|you|your) (?:bot|ai|assistant|chatbot)\b",
     r"\bobey (?:all|any|every|each|whatever)\b|\b(?:must|will|shall|always|now) obey\b"
     r"|(?<!n't )(?<!not )(?<!never )\bobey (?:me|my (?:orders|commands|instructions|requests))\b",
@@ -93,7 +94,7 @@ _STEERING = any_of(
     r"라고만",
     r"(?:된|한|있|없|가능하)다고\s?(?:만\s?)?해\s?(?:줘|주세요|주십시오|주실래요|주라)",
     r"시키는\s?대로|복종",
-    r"(?:답변|대답|답장|응답)(?:에|에다가?)\s?[^.?!]{0,20}(?:넣어|포함|적어|써|언급|명시|공지)",
+    r"(?:답변|대답|답장|응답)(?:에|에다가?|에도)\s?['\"‘“「]",
     r"(?:복붙|복사\s?(?:해서|해)?\s?붙여|붙여\s?넣어)\s?(?:해\s?)?(?:줘|주세요|주실|주시|달라|주면)",
     r"(?:한\s?문장|한\s?마디|한마디|한\s?줄)(?:만|이라도)\s?(?:복붙|써|적어|해|말해|보내|남겨)",
     r"(?:지금부터|앞으로|이제부터)\s?(?:너는|넌|당신은)",
@@ -104,7 +105,7 @@ _STEERING = any_of(
     r"(?:이렇게|다음과 같이|그대로)\s?(?:답|대답|말|안내)",
     r"(?:처리|안내|답변|대답|전달|적용|발급|고지)(?:해\s?줄|할)\s?것(?![가-힣A-Za-z0-9])",
     r"(?:AI|챗봇|상담봇|봇)\s?(?:참고|필독)",
-    r"(?:관리자|운영자|시스템|본사|상담원|직원)\s?(?:메모|노트|지시|공지|메시지)",
+    r"(?:관리자|운영자|시스템|본사|상담원|직원)\s?(?:메모|노트|지시)",
     r"(?:너는|넌|당신은)\s?이제",
     r"(?:제가|내가|저는|나는|난)\s?(?:이\s?(?:가게|쇼핑몰|회사)\s?)?(?:사장|대표|점장|매니저|관리자|개발자|운영자)(?!님)",
     # Japanese
@@ -123,9 +124,9 @@ _STEERING = any_of(
     r"の形で(?:お願い|返信|回答)",
     r"だけ(?:を)?(?:返して|答えて|言って|書いて)",
     r"なりきって",
-    r"(?:って|という|の)設定で",
+    r"(?:って|という)設定で",
     r"(?:に|へ)従(?:え|うこと|って(?:ください|下さい|ね))",
-    r"(?:返信|回答|返答)(?:に|の中に|で)[^。？！?!]{0,20}(?:入れて|含めて|書いて|記載|明記|告知)",
+    r"(?:返信|回答|返答)(?:に|の中に|で)(?:も)?[^。？！?!]{0,6}「",
     r"ふりをして",
     r"として(?:振る舞|答え|話|返)",
     r"と(?:だけ)?(?:言って|答えて|返して|返信して|書いて)(?:ください|下さい|くれ|ね|[!！。]|$)",
