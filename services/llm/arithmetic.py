@@ -316,8 +316,8 @@ _FEE_BESIDE = re.compile(
 """An amount said as the shipping fee where it stands ("with the 3,000 won shipping")."""
 _EACH_BESIDE = re.compile(r"per\b|each\b|apiece|a piece|씩|개당|하나당|ずつ|につき", re.IGNORECASE)
 """An amount said per item where it stands ("2,000 won per item", "개당 2,000원")."""
-EACH_REACH = 12
-"""Characters either side of an amount where its being per item is said."""
+BESIDE_REACH = 12
+"""Characters either side of an amount where what it is (a fee, an amount per item) is said."""
 _SHORT_BEFORE = re.compile(r"(?:무료\s?배송(?:까지|이\s?되려면|\s?기준까지)|送料無料(?:まで|には)|あと)\s?$")
 
 
@@ -348,7 +348,7 @@ def misworked(reply: str, *, per_item: frozenset[str], bounds: Callable[[str], I
             fees = {
                 fee[1]
                 for at, until, _, fee in money
-                if _FEE_BESIDE.search(prepared, max(0, at - 12), until + 12)
+                if _FEE_BESIDE.search(prepared, max(0, at - BESIDE_REACH), until + BESIDE_REACH)
             }
             others = [other for other in others if not any(other[1] - fee in values for fee in fees)]
             if short and others and bound:
@@ -359,7 +359,7 @@ def misworked(reply: str, *, per_item: frozenset[str], bounds: Callable[[str], I
                 several
                 and claim.needs & per_item
                 and (_totalled(prepared, claim.text) or _FOR_ALL.search(prepared) or counts_of_all(sentence))
-                and not _EACH_BESIDE.search(prepared, max(0, start - EACH_REACH), end + EACH_REACH)
+                and not _EACH_BESIDE.search(prepared, max(0, start - BESIDE_REACH), end + BESIDE_REACH)
             ):
                 wrong.append(claim.text)
         before = [amount for _, _, _, amount in money]

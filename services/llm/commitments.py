@@ -1852,6 +1852,10 @@ class CommitmentGuard:
     def __init__(self, sources: str) -> None:
         self._offers, self._thresholds = _read_sources(sources)
 
+    def free_from(self, charged: Charged) -> tuple[str, Decimal] | None:
+        """The amount (currency, amount) the shop's text waives `charged` from, if any."""
+        return self._thresholds.get(charged)
+
     def unsupported(self, reply: str, *, before: str = "") -> list[Commitment]:
         found = commitments(reply, after=before, thresholds=self._thresholds)
         return [claim for claim in found if not claim.supported_by(self._offers)]

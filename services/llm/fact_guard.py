@@ -36,7 +36,7 @@ from services.llm.arithmetic import bounded, converted, misworked, worked_out
 from services.llm.basis import BasisCheck
 from services.llm.carriers import carriers, carriers_of_the_shop
 from services.llm.colours import colours
-from services.llm.commitments import CommitmentGuard, commitments
+from services.llm.commitments import Charged, CommitmentGuard, commitments
 from services.llm.events import EventCheck
 from services.llm.fact_claims import CURRENCIES, claims, located_claims, prepare, reading_kind
 from services.llm.judged import cutoffs, judged
@@ -449,6 +449,8 @@ class FactGuard:
         self._bases = BasisCheck(sources)
         self._carriers = carriers(sources)
         self._shop_carriers = carriers(sources if promises is None else promises)
+        self._free_from = self._commitments.free_from(Charged.SHIPPING)
+        """The amount shipping is free from (currency, amount), where the shop's text gives one."""
         self._colours = colours(sources) | colours(said)
         """The colours the shop names, and those the customer did ("the grey one I have")."""
         self._uses = uses(sources)
@@ -488,6 +490,7 @@ class FactGuard:
         defective, return shipping is free. You pay nothing.")."""
         misplaced = self._subjects.misplaced(reply, before=before)
         told = sentences(reply)
+        remote = self._remote_totals(told)
         customers = judged(reply, self._offers, before=before, deadlines=self._deadlines)
         derived = (
             worked_out(
@@ -505,7 +508,7 @@ class FactGuard:
             | self._events.deadlines_stated(reply)
             | customers
             | converted(reply, self._offers)
-            | self._remote_totals(told)
+            | remote
             | bounded(reply, self._offers)
         )
         unsupported = (
@@ -539,7 +542,7 @@ class FactGuard:
                     reply, per_item=self._bases.per_item, bounds=self._subjects.bounds_named
                 )
             ]
-            + self._remote_shipping(told)
+            + self._remote_shipping(told, remote)
             + self._miscounted_order(told)
             + self._misreported_status(told)
         )
@@ -564,15 +567,15 @@ class FactGuard:
             said_back,
         )
 
-    def _remote_shipping(self, told: list[str]) -> list[str]:
+    def _remote_shipping(self, told: list[str], together: frozenset[str]) -> list[str]:
         """The shipping fee to a remote area said as the fee alone, where the sources add a surcharge
         ("済州島へのお届けですと…送料3,000ウォンで合計42,000ウォン"), unless said as the base fee or the
-        order reaches the free-shipping amount."""
+        order reaches the free-shipping amount; `together`: the reply's amounts said as the fee and the
+        surcharge together (`_remote_totals`)."""
         base, extra = self._subjects.remote_fees()
         if not base or not extra:
             return []
         wrong = []
-        together = self._remote_totals(told)
         for sentence in told:
             if Topic.REMOTE not in topics(sentence) or _BASE_OR_EXTRA.search(sentence):
                 continue
@@ -617,15 +620,15 @@ class FactGuard:
 
     def _thresholds_reached(self, prepared: str) -> bool:
         """An amount of the sentence at or over the free-shipping amount."""
-        bounds = self._subjects.bounds_named("free shipping")
-        limits = [Decimal(need.partition(":")[2]) for need in bounds if reading_kind(need) in CURRENCIES]
-        stated = [
-            Decimal(need.partition(":")[2])
+        if self._free_from is None:
+            return False
+        currency, amount = self._free_from
+        return any(
+            Decimal(need.partition(":")[2]) >= amount
             for claim in claims(prepared)
             for need in claim.needs
-            if reading_kind(need) in CURRENCIES
-        ]
-        return bool(limits) and any(amount >= min(limits) for amount in stated)
+            if reading_kind(need) == currency
+        )
 
     def _percents_named(self, sentence: str) -> list[str]:
         """The percentages the sources give for what `sentence` names, but not in one on the customer's
