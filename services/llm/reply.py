@@ -213,7 +213,7 @@ class VerifiedAnswer:
                     break
                 except TimeoutError:
                     assert deadline is not None
-                    self._out_of_time(deadline)
+                    self.out_of_time(deadline)
                     break
                 if not chunk:
                     continue
@@ -226,7 +226,9 @@ class VerifiedAnswer:
                 await chunks.aclose()
             self.report.total_ms = (time.perf_counter() - started) * 1000
 
-    def _out_of_time(self, deadline: Deadline) -> None:
+    def out_of_time(self, deadline: Deadline) -> None:
+        """The reply's deadline passed, here or in the gateway waiting on its behalf: the confirmed FAQ
+        text if a verdict vouched for it, else an offer of a person."""
         report = self.report
         report.mode.fell_back = True
         report.fallback_reason = f"reply deadline of {deadline.seconds:g} s passed"

@@ -35,10 +35,11 @@ from collections.abc import AsyncGenerator, AsyncIterator, Sequence
 from typing import Protocol
 
 from services.faq.lookup import FaqAnswer, FaqLookupAnswerer
+from services.llm import deadline as deadlines
 from services.llm.config import LLMRole, RetrievalCheck
 from services.llm.drafting import DRAFTER_PROBE_EVERY, DrafterPolicy
 from services.llm.fact_guard import FactGuard, customer_texts
-from services.llm.gateway import LLMUnavailable, Message
+from services.llm.gateway import DeadlineExceeded, LLMUnavailable, Message
 from services.llm.judge_verifier import JudgeVerifier
 from services.llm.model_api import ModelAPI
 from services.llm.prompts import INSTRUCTIONS, SYSTEM_PROMPT, PromptBuilder
@@ -195,6 +196,12 @@ class SpeculativeAnswerer:
         except GuardRejected as rejected:
             report.guard = str(rejected)
             answer.replacement = _fallback_text(answer, retrieval)
+        except DeadlineExceeded:
+            # The gateway gave up at the reply's deadline, a moment before the reply's own timer: the
+            # same ending as that timer's, whichever comes first.
+            deadline = deadlines.current()
+            assert deadline is not None, "only a reply's deadline ends a gateway wait this way"
+            answer.out_of_time(deadline)
         except (LLMUnavailable, ContextOverflow) as error:
             # Never silence: the shop's FAQ answer unless the target rejected it, else (empty) a person.
             report.fallback_reason = str(error)[:500]
