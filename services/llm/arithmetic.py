@@ -333,7 +333,8 @@ def misworked(reply: str, *, per_item: frozenset[str], bounds: Callable[[str], I
         located = [(start, end, claim, _amount(claim)) for start, end, claim in located_claims(prepared)]
         money = [(start, end, claim, amount) for start, end, claim, amount in located if amount]
         limits = _unstated(bounds(sentence), {})
-        several = counts_of_all(sentence) or {count for count in counts(sentence) if count > 1}
+        of_all = counts_of_all(sentence)
+        several = of_all or {count for count in counts(sentence) if count > 1}
         for start, end, claim, amount in money:
             currency, value = amount
             short = _SHORT_AFTER.match(prepared, end) or _SHORT_BEFORE.search(prepared, 0, start)
@@ -358,7 +359,7 @@ def misworked(reply: str, *, per_item: frozenset[str], bounds: Callable[[str], I
             if (
                 several
                 and claim.needs & per_item
-                and (_totalled(prepared, claim.text) or _FOR_ALL.search(prepared) or counts_of_all(sentence))
+                and (_totalled(prepared, claim.text) or _FOR_ALL.search(prepared) or of_all)
                 and not _EACH_BESIDE.search(prepared, max(0, start - BESIDE_REACH), end + BESIDE_REACH)
             ):
                 wrong.append(claim.text)

@@ -294,16 +294,12 @@ def _lengths(offers: frozenset[str]) -> frozenset[str]:
     return frozenset(f"minute:{minutes}" for minutes in lengths)  # hours read in minutes too
 
 
-_BASE_OR_EXTRA = any_of(
-    r"\b(?:base|basic|standard|usual|regular|normal)\b|\bextra\b|\bplus\b|\bon top\b|\badditional\b",
-    r"\bsurcharge\b",
-    r"기본|추가|더\s|별도",
-    r"基本|追加|別途|加算|上乗せ",
-)
-"""A fee said as the base one, or beside the surcharge: "기본 배송비에 3,000원이 더 붙어서"."""
 _AS_EXTRA = any_of(
     r"\bextra\b|\badditional\b|\bsurcharge\b|\bon top\b", r"추가|더\s|별도", r"追加|別途|加算|上乗せ"
 )
+"""An amount said as the surcharge, or as more on top of the fee."""
+_AS_BASE = any_of(r"\b(?:base|basic|standard|usual|regular|normal)\b|\bplus\b", r"기본", r"基本")
+"""A fee said as the base one: "기본 배송비에 3,000원이 더 붙어서"."""
 _IN_TOTAL = any_of(r"\bin total\b|\baltogether\b|\ball in\b", r"총|합계|합쳐", r"合計|全部で|合わせて")
 EXTRA_REACH = 16
 """Characters either side of an amount where it is said to be the surcharge."""
@@ -577,7 +573,11 @@ class FactGuard:
             return []
         wrong = []
         for sentence in told:
-            if Topic.REMOTE not in topics(sentence) or _BASE_OR_EXTRA.search(sentence):
+            if (
+                Topic.REMOTE not in topics(sentence)
+                or _AS_BASE.search(sentence)
+                or _AS_EXTRA.search(sentence)
+            ):
                 continue
             prepared = prepare(sentence)
             located = located_claims(prepared)
@@ -607,6 +607,8 @@ class FactGuard:
                 continue
             prepared = prepare(sentence)
             for start, end, claim in located_claims(prepared):
+                if not claim.needs & together:
+                    continue
                 # not the surcharge said to be both: "an extra 6,000 won", "追加送料として6,000ウォン"
                 as_extra = _AS_EXTRA.search(prepared, max(0, start - EXTRA_REACH), end + EXTRA_REACH)
                 # said as the shipping ("배송비 6,000원") or as the two together ("6,000 won in total"),
@@ -614,7 +616,7 @@ class FactGuard:
                 around = prepared[max(0, start - EXTRA_REACH) : end + EXTRA_REACH]
                 named = theme(prepared, start, end)
                 as_shipping = bool(named & {Topic.SHIPPING, Topic.REMOTE}) or bool(_IN_TOTAL.search(around))
-                if claim.needs & together and as_shipping and not as_extra:
+                if as_shipping and not as_extra:
                     found.add(claim.text)
         return frozenset(found)
 
