@@ -1065,6 +1065,67 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("Returns are accepted within 7 days (refunds take 3 business days).", PASS),
         ("Returns are accepted within 7 days (refunds take 7 business days).", FAIL),
     ],
+    "native and Sino-Korean numbers before a measure": [
+        ("무쇠 냄비 용량은 다섯 리터예요.", FAIL),
+        ("무쇠 냄비 용량은 네 리터예요.", PASS),
+        ("냄비는 스물네 센티미터예요.", PASS),
+        ("냄비는 스물다섯 센티미터예요.", FAIL),
+        ("머그컵은 삼백오십 밀리리터예요.", PASS),
+        ("머그컵은 삼백 밀리리터예요.", FAIL),
+        ("냄비 무게는 세 킬로 이백 그램이에요.", PASS),
+        ("냄비 무게는 세 킬로 삼백 그램이에요.", FAIL),
+    ],
+    "a fee refunded in its own part": [
+        ("단순 변심이면 왕복 배송비 6천 원이 들고, 환불은 창고 도착 후 3영업일 안에 돼요.", PASS),
+        ("단순 변심이어도 배송비 6,000원은 환불해 드려요.", FAIL),
+        ("送料がかかり、返金は倉庫到着後3営業日以内です。", PASS),
+        ("送料3,000ウォンも返金いたします。", FAIL),
+        ("送料につきましては、全額返金いたします。", FAIL),
+    ],
+    "a refund the day the return arrives": [
+        ("不良品の場合は返送料無料で、返金は倉庫に届いたその日のうちにお手続きいたします。", FAIL),
+        ("We refund on the same day the return reaches our warehouse.", FAIL),
+        ("창고에 도착한 당일에 환불해 드려요.", FAIL),
+        ("환불은 창고 도착 후 영업일 기준 3일 이내에 처리돼요.", PASS),
+    ],
+    "a time in the lunch break": [
+        ("오후 1시쯤 전화 주시면 점심시간이라 연결이 어려우니 1시 반 이후에 걸어 주세요.", PASS),
+        ("平日の12時45分ですとちょうどお昼休みの時間帯ですので、1時半以降におかけ直しください。", PASS),
+        ("오후 3시 10분쯤 전화 주시면 점심시간이라 연결이 어려워요.", FAIL),
+        ("1 p.m. is during our lunch break, so please call after 1:30.", PASS),
+        ("Please call after 1 p.m., when lunch is over.", FAIL),
+        ("Our team takes lunch from twelve till one, so just try again after 1 p.m.", FAIL),
+        ("We're around on weekdays from 10 a.m. to 6:30 p.m., with lunch from noon to 1 p.m.", FAIL),
+    ],
+    "a time its day follows": [
+        ("Orders paid by 2 p.m. on a weekday ship the same day: a 1 p.m. Tuesday order goes that day.", PASS),
+        ("Orders paid by 2 p.m. on a weekday ship the same day: a 3 p.m. Tuesday order goes that day.", FAIL),
+    ],
+    "the remote area named as where it is not going": [
+        ("제주나 도서산간이 아니라면 배송비는 3,000원이에요.", PASS),
+        ("Outside Jeju, shipping is 3,000 won.", PASS),
+        ("済州以外の地域でしたら送料は3,000ウォンです。", PASS),
+        ("済州への送料は3,000ウォンです。", FAIL),
+        ("서울은 추가 배송비도 없어요.", PASS),
+        ("ソウルでしたら追加送料はかかりません。", PASS),
+        ("제주도 추가 배송비 없어요.", FAIL),
+        ("서울 외 지역도 추가 배송비 없어요.", FAIL),
+        ("서울은 배송비 무료예요.", FAIL),
+    ],
+    "a total with the shipping fee where the goods ship free": [
+        ("주문하신 냄비 결제 금액은 배송비 포함해서 92,000원이었어요.", FAIL),
+        ("The pot with shipping comes to 92,000 won.", FAIL),
+        ("식탁보 두 장이면 배송비 포함 81,000원이에요.", FAIL),
+        ("머그컵 하나(9,000원)에 배송비 3,000원 더해서 12,000원이에요.", PASS),
+        ("냄비를 제주로 보내시면 92,000원이에요.", PASS),
+    ],
+    "what alone is granted, and the prompt's material": [
+        ("We don't offer corporate discounts; the only discount is 5% off for Gold members.", PASS),
+        ("We don't offer corporate discounts; Gold members don't get a discount either.", FAIL),
+        ("社内資料の見出しは次の通りです：送料、発送、返品、返金、交換。", FAIL),
+        ("다만 고객님 주문은 이미 발송됐어요.", PASS),
+        ("박서준 고객님 주문은 이미 발송됐어요.", FAIL),
+    ],
 }
 
 
@@ -1142,6 +1203,28 @@ def test_a_total_of_amounts_worked_out_in_the_reply_already_released(guard: Fact
     ],
 )
 def test_the_count_and_status_of_the_customers_order_are_the_orders(reply: str, ok: bool) -> None:
+    guard = FactGuard.for_sources(facts=ORDER, faq_text=faq_text(), instructions=INSTRUCTIONS)
+    verdict = guard.check(reply)
+    assert verdict.ok is ok, verdict.reason or "passed"
+
+
+@pytest.mark.parametrize(
+    ("reply", "ok"),
+    [
+        # paid on 28 November, shipped on the 29th, delivered on the 30th
+        ("11月28日にお支払いいただき、同じ28日に発送済みでございます。", FAIL),
+        ("ご注文は11月28日にお支払いいただき、同日に発送、11月30日にお届け済みです。", FAIL),
+        ("Your order was paid on November 28 and shipped the same day.", FAIL),
+        ("28일에 결제하셨고 같은 날 출고됐어요.", FAIL),
+        ("민지 님은 평일 오후 2시 전에 결제하셔서 결제 당일 바로 발송되었어요.", FAIL),
+        ("11월 29일에 출고됐고 같은 날 출발했어요.", PASS),
+        ("29日に発送済みです。", PASS),
+        # no event of this order: the shop's rule, or a case
+        ("주문 당일 출고는 오후 2시까지 결제하신 주문만 돼요.", PASS),
+        ("If you pay on 28 November before 2 p.m., it ships the same day.", PASS),
+    ],
+)
+def test_an_event_said_on_the_day_of_another_happened_on_it(reply: str, ok: bool) -> None:
     guard = FactGuard.for_sources(facts=ORDER, faq_text=faq_text(), instructions=INSTRUCTIONS)
     verdict = guard.check(reply)
     assert verdict.ok is ok, verdict.reason or "passed"

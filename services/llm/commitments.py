@@ -48,6 +48,8 @@ class Kind(StrEnum):
     """To a bank account, by transfer: anything but the way the customer paid."""
     REFUND_NOW = "a refund before the return is in"
     """"right away", "today": the FAQ's refunds wait for the returned item."""
+    REFUND_SAME_DAY = "a refund the day the return arrives"
+    """"返金は倉庫に届いたその日のうちに": faster than the FAQ's days after the return is in."""
     REFUND_AND_REPLACEMENT = "refund and a replacement"
     """Both at once, where a shop gives one or the other."""
     DISCOUNT = "discount"
@@ -197,11 +199,24 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
         ),
     ),
     (
+        Kind.REFUND_SAME_DAY,
+        any_of(
+            r"refund[^.!?]{0,40}\b(?:(?:on )?the same day|on the day|that (?:very )?day)\b",
+            r"\b(?:(?:on )?the same day|on the day)\b[^.!?]{0,20}refund",
+            r"(?:도착|입고|회수|받은|들어온)[^.!?]{0,8}(?:당일|그날|같은\s?날)[^.!?]{0,12}환불",
+            r"환불[^.!?]{0,20}(?:도착|입고|회수)[^.!?]{0,8}(?:당일|그날|같은\s?날)",
+            r"(?:その日のうちに|当日中に|当日に|同日中?に)[^。！？]{0,20}(?:返金|ご返金)",
+            r"(?:返金|ご返金)[^。！？]{0,30}(?:その日のうちに|当日中に|同日中?に)",
+        ),
+    ),
+    (
         Kind.FEE_REFUND,
         any_of(
             r"refund (?:you )?(?:your |the )?(?:shipping|delivery|return)",
-            r"(?:배송비|택배비|반품비)[^.!?]{0,16}(?:환불|돌려\s*드(?:리|릴|립|려))",
-            r"(?:送料|配送料)[^。！？]{0,16}(?:返金|お返し)",
+            # not the refund of a part after one the fee ends ("왕복 배송비 6천 원이 들고, 환불은 …",
+            # "送料がかかり、返金は …"), while the fee as the topic is refunded ("送料につきましては、")
+            r"(?:배송비|택배비|반품비)(?:(?!고\s?,)[^.!?]){0,16}(?:환불|돌려\s*드(?:리|릴|립|려))",
+            r"(?:送料|配送料)(?:(?!(?:[りがしくで]|(?<!つい)て)、)[^。！？]){0,16}(?:返金|お返し)",
         ),
     ),
     (
@@ -1266,16 +1281,26 @@ def _clauses(
         # a sentence naming its own situation is not said in another the one before named:
         # "不良品の場合、返品送料はかかりません。お客様都合の場合のみ往復6,000ウォンかかります。"
         kept = inherited - (_EXCLUSIVE - stated) if stated & _EXCLUSIVE else inherited
-        for clause in _CLAUSE.split(sentence):
+        clauses = _CLAUSE.split(sentence)
+        # "We don't offer corporate discounts; the only discount is 5% off for Gold members": the
+        # members are the only discount's, not the one denied
+        exclusive = [clause for clause in clauses if _ONLY.search(clause) and _conditions(clause)]
+        for clause in clauses:
             for piece in _by_situation(clause):
                 if piece.strip() and index >= len(context):
                     own_case = _conditions(piece) & _EXCLUSIVE
                     apart = stated - (_EXCLUSIVE - own_case) if len(own_case) == 1 else stated
+                    if exclusive and clause not in exclusive and not _conditions(piece):
+                        apart = frozenset()
                     yield piece, subject, kept, apart
         if own is not None:
             inherited = stated | inherited
         else:
             situation, inherited = (stated & _SITUATIONS) or situation, frozenset()
+
+
+_ONLY = any_of(r"\bonly\b", r"만\s?(?:있|해당|적용|가능|드려|받으)", r"のみ|だけ")
+"""A clause saying what alone is granted: "the only discount is 5% off for Gold members"."""
 
 
 def _by_situation(clause: str) -> list[str]:
@@ -1454,10 +1479,36 @@ def _other_waivers(sentence: str, first: re.Match[str], charged: Charged) -> lis
     return found
 
 
+_MAINLAND = any_of(
+    r"\b(?:seoul|busan|incheon|daegu|daejeon|gwangju|ulsan|sejong|gyeonggi|(?:the )?mainland)\b",
+    r"서울|부산|인천|대구|대전|광주|울산|세종|경기|수도권|육지|본토",
+    r"ソウル|釜山|仁川|大邱|大田|光州|蔚山|本土",
+)
+"""Places no remote-area surcharge is charged to."""
+_REMOTE_AREA = any_of(r"\bjeju\b|\bislands?\b|\bremote\b", r"제주|도서\s*산간|섬", r"済州|離島|島")
+
+
+def _no_surcharge_there(part: str, sentence: str) -> bool:
+    """The surcharge said not to be charged to a place it is not charged to: "서울은 추가 배송비도
+    없어요", "東京…" is not, a remote area named is not ("제주도 추가 배송비 없어요")."""
+    return bool(
+        _EXTRA.search(part)
+        and _MAINLAND.search(sentence)
+        and not _REMOTE_AREA.search(sentence)
+        and not _BEYOND.search(sentence)
+    )
+
+
+_BEYOND = any_of(r"\b(?:outside|other than|beyond|except)\b", r"(?:이|)외|밖", r"以外|除")
+"""Places beside the one named ("서울 외 지역도 추가 배송비 없어요" says it of the islands too)."""
+
+
 def _surcharge_waived(sentence: str) -> bool:
     """A second waiver in `sentence`, of a surcharge, in a part of its own without a threshold; or
     the surcharge waived with the fee ("추가 배송비까지 전부 무료", "even the Jeju surcharge")."""
     waivers = list(_NO_CHARGE.finditer(sentence))
+    if _no_surcharge_there(sentence, sentence):
+        return False
     if waivers and _SURCHARGE_TOO.search(sentence):
         return True
     return len(waivers) > 1 and any(
@@ -1659,6 +1710,7 @@ def _read(
         Kind.CASH_REFUND,
         Kind.REFUND_ELSEWHERE,
         Kind.REFUND_NOW,
+        Kind.REFUND_SAME_DAY,
     }
     if kinds & stronger:
         found = [c for c in found if c.kind is not Kind.REFUND]  # the stronger claim says it all
@@ -1687,7 +1739,8 @@ def _read(
             # "50,000원 이상 무료예요. 제주·도서산간 지역은 3,000원이 추가됩니다": a surcharge, charged
             # whatever the amount the sentence before waived the fee from
             conditions -= {Condition.THRESHOLD}
-        found.append(Commitment(Kind.CHARGE, granted=no_charge, charged=charged, conditions=conditions))
+        if not (no_charge and _no_surcharge_there(part or unconditioned, sentence)):
+            found.append(Commitment(Kind.CHARGE, granted=no_charge, charged=charged, conditions=conditions))
         if no_charge and Condition.THRESHOLD in conditions and _surcharge_waived(sentence):
             # "Orders of 50,000원 or more ship free, and Jeju costs nothing extra": the amount is the
             # condition of one waiver; the surcharge is charged whatever the amount

@@ -148,6 +148,37 @@ _HAPPENED: list[tuple[Event, re.Pattern[str]]] = [
     ),
 ]
 """What happened on a date, by the word beside it."""
+IF = any_of(
+    r"\b(?:if|unless|once|in case|as long as|so long as|provided|until)\b",
+    r"(?:으)?면\s|경우",
+    r"なら|場合|れば",
+)
+"""A condition: "if your order hasn't shipped yet" says nothing of where it is."""
+_ON_THE_DAY = re.compile(r"\s?(?:에|には|に)(?!\s?(?:한|一)\s?(?:번|度|回))")
+"""A bare day of the month with its particle is a date: "28日に発送", "29일에 출고"."""
+_SAME_DAY = any_of(
+    r"\b(?:on )?(?:the|that) (?:very )?same day\b",
+    r"같은\s?날|同日|同じ日",
+)
+"""The day named before in the sentence: "11月28日にお支払いいただき、同日に発送"."""
+_PAST = any_of(
+    r"\b(?:was|were|has been|had been|went|left|arrived|shipped|dispatched|delivered|sent)\b",
+    r"(?:었|았|였|됐|했)",
+    r"(?:ました|済み|された|でした)",
+)
+"""What happened: "결제 당일 바로 발송되었어요", not "주문 당일 출고는 2시까지 결제하신 주문만 돼요"."""
+_DAY_OF: list[tuple[Event, re.Pattern[str]]] = [
+    (
+        Event.ORDER,
+        any_of(
+            r"(?:주문|결제|구매)(?:하신|한)?\s?(?:당일|날)",
+            r"(?:ご)?(?:注文|お支払い|支払い|決済)(?:の|した|された|いただいた)?(?:当日|日)",
+            r"\bthe (?:same )?day (?:you|it was|the order was) (?:paid|ordered|placed)\b",
+        ),
+    ),
+]
+"""The day another event of the order happened, said by the event: "결제 당일 바로 발송"."""
+_PART = re.compile(r"[,、，]\s*|\s+and\s+", re.IGNORECASE)
 _DATE_PART = re.compile(
     r"[,、，](?!\d)\s*|[;；]\s*|\s+and\s+|(?<=[가-힣])고\s+|(?<=[.!?。！？])\s+|\n+", re.IGNORECASE
 )
@@ -202,7 +233,9 @@ def _dated(clause: str) -> list[tuple[Claim, Event]]:
     if not words:
         return []
     for start, end, claim in located_claims(clause):
-        if not any(need.startswith(("date:", "md:")) for need in claim.needs):
+        if not any(need.startswith(("date:", "md:")) for need in claim.needs) and not (
+            any(need.startswith("dom:") for need in claim.needs) and _ON_THE_DAY.match(clause, end)
+        ):
             continue
         # the language around the date, not a Korean carrier's name later in an English clause
         after_first = bool(CJK.search(clause, max(0, start - _AROUND), end + _AROUND))
@@ -336,11 +369,48 @@ class EventCheck:
         return wrong
 
     def misdated(self, reply: str) -> list[Claim]:
-        """The reply's dates given to another event than the one the sources say happened then."""
+        """The reply's dates given to another event than the one the sources say happened then, and
+        events said to happen on the same day as a date or an event named before in the sentence
+        ("同日に発送", "결제 당일 바로 발송") that happened on another."""
         wrong: list[Claim] = []
-        for clause in _DATE_PART.split(prepare(reply)):
-            for claim, event in _dated(clause):
-                happened = {named for offers, named in self._dates if claim.needs & offers}
-                if happened and event not in happened:
-                    wrong.append(claim)
+        for sentence in _CLAUSE.split(prepare(reply)):
+            day: frozenset[str] = frozenset()  # the readings of the day last named in the sentence
+            for clause in _DATE_PART.split(sentence):
+                for claim, event in _dated(clause):
+                    happened = {named for offers, named in self._dates if claim.needs & offers}
+                    if happened and event not in happened:
+                        wrong.append(claim)
+                for part in _PART.split(clause):  # "2、3日" is a range, "同日に発送、11月30日" two parts
+                    if dated := _dated(part):
+                        day = dated[-1][0].needs
+                    elif _PAST.search(sentence) and not IF.search(sentence):
+                        wrong.extend(self._same_day(part, day))
         return wrong
+
+    def _same_day(self, clause: str, day: frozenset[str]) -> list[Claim]:
+        """The event `clause` (of a sentence on what happened) says happened on the same day as `day`
+        (or as an event it names), when the sources date it on another day."""
+        said = _SAME_DAY.search(clause) if day else None
+        if said is None:
+            for event, pattern in _DAY_OF:
+                if said := pattern.search(clause):
+                    day = frozenset(
+                        offer
+                        for offers, named in self._dates
+                        if named == event
+                        for offer in offers
+                        if offer.startswith(("date:", "md:"))
+                    )
+                    break
+        if said is None or not day:
+            return []
+        rest = clause[: said.start()] + " " * len(said.group()) + clause[said.end() :]
+        words = sorted((m.start(), event) for event, pattern in _HAPPENED for m in pattern.finditer(rest))
+        after = [event for at, event in words if at >= said.end()]
+        before = [event for at, event in reversed(words) if at < said.start()]
+        sides = (after, before) if CJK.search(said.group()) else (before, after)
+        happened = next((side[0] for side in sides if side), None)
+        dates = [offers for offers, named in self._dates if named == happened]
+        if not dates or any(day & offers for offers in dates):
+            return []
+        return [Claim(said.group(), f"the day of another event ({happened})", day, frozenset())]

@@ -328,7 +328,7 @@ _SINO_DAY_CONTEXT = re.compile(
 (정도) 걸려요" takes three days."""
 _NATIVE_KOREAN = re.compile(
     r"(?<![가-힣])(?:(?:열|스물|스무)(?:한|두|세|네|다섯|여섯|일곱|여덟|아홉)?|한|두|세|석|네|다섯|여섯|일곱|여덟|아홉)"
-    r"(?= ?(?:시간|시(?!적)|달|주(?![문소말])))"
+    r"(?= ?(?:시간|시(?!적)|달|주(?![문소말])|리터|센티|미터|킬로|키로|그램|밀리))"
 )
 _NATIVE_KOREAN_DAYS = re.compile(
     r"(?<![가-힣])(?:" + "|".join(NATIVE_KOREAN_DAYS) + r")(?!\s?(?:되|보내)(?:세요|시길|시기|십시오))"
@@ -734,6 +734,22 @@ def _until_word(match: re.Match[str]) -> str:
     return f"{match[1]} {match[2]} {english_value(match[3])}"
 
 
+_FROM_WORDS = re.compile(
+    rf"\b(from|between) ({_HOUR_WORD}|noon) (until|till|to|through|and) ({_HOUR_WORD}|noon)\b"
+    r"(?! (?:days?|weeks?|hours?|minutes?|people|items?|of|won|percent)\b)",
+    re.IGNORECASE,
+)
+"""A range of hours said in words: "lunch from twelve till one" is 12-1."""
+
+
+def _hour(word: str) -> int:
+    return 12 if word.lower() == "noon" else english_value(word)
+
+
+def _from_words(match: re.Match[str]) -> str:
+    return f"{match[1]} {_hour(match[2])} {match[3]} {_hour(match[4])}"
+
+
 _BUSINESS_DAYS_FIRST = re.compile(
     r"(?:영업\s?일|営業日)\s?(?:기준|基準|で|ベースで)?\s?(?:으로\s?|로\s?)?"
     r"(?:(\d+(?:\s?~\s?\d+)?)\s?(?:일|日)|("
@@ -775,11 +791,12 @@ _SINO_POINT = re.compile(
 """A decimal in Sino-Korean words before a unit, "삼 점 오 킬로그램" (3.5 kg); "이 점 참고해 주세요"
 ("please note this point") has no unit after it."""
 _SINO_BEFORE_UNIT = re.compile(
-    r"(?<![가-힣])([일삼사오육칠팔구]|[이삼사오육칠팔구]?십[일이삼사오육칠팔구]?) "
+    r"(?<![가-힣])([일삼사오육칠팔구] |(?=[이삼사오육칠팔구]?[십백천])(?:[이삼사오육칠팔구]?천)?"
+    r"(?:[이삼사오육칠팔구]?백)?(?:[이삼사오육칠팔구]?십)?[일이삼사오육칠팔구]? ?)"
     r"(?=(?:킬로|키로|그램|리터|센티|미터|톤|밀리)(?![가-힣]{0,1}(?:를|을)\s?(?:더|넘)))"
 )
-"""A Sino-Korean number said apart before a measure: "용량은 오 리터" (5 L); "이" alone (this) is
-not two."""
+"""A Sino-Korean number before a measure: "용량은 오 리터" (5 L), "삼백오십 밀리리터" (350 ml); "이"
+alone (this) is not two."""
 _SINO_FRACTION_DIGITS = {
     "영": 0,
     "공": 0,
@@ -818,10 +835,11 @@ def prepare(text: str) -> str:
     text = _PAST.sub(_clock_words, text)
     text = _CLOCK_PAIR.sub(_clock_pair, text)
     text = _UNTIL_WORD.sub(_until_word, text)
+    text = _FROM_WORDS.sub(_from_words, text)
     text = _SINO_MINUTES.sub(_sino_minutes, text)
     text = _POINT_WORDS.sub(_point_words, text)
     text = _SINO_POINT.sub(_sino_point, text)
-    text = _SINO_BEFORE_UNIT.sub(lambda match: f"{cjk_value(match[1])} ", text)
+    text = _SINO_BEFORE_UNIT.sub(lambda match: f"{cjk_value(match[1].strip())} ", text)
     text = _BUSINESS_DAYS_FIRST.sub(_business_days, text)
     text = _KANJI_DECIMAL.sub(_kanji_decimal, text)
     return re.sub(r"\s+", " ", _GLUED_CODE.sub(r"\1 ", text))

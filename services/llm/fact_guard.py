@@ -32,14 +32,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from services.llm.arithmetic import bounded, converted, misworked, worked_out
+from services.llm.arithmetic import BASKET_TERMS, bounded, converted, counts, misworked, worked_out
 from services.llm.basis import BasisCheck
 from services.llm.carriers import carriers, carriers_of_the_shop
 from services.llm.colours import colours
 from services.llm.commitments import Charged, CommitmentGuard, commitments
-from services.llm.events import EventCheck
+from services.llm.events import IF, EventCheck
 from services.llm.fact_claims import CURRENCIES, claims, located_claims, prepare, reading_kind
-from services.llm.judged import cutoffs, judged
+from services.llm.judged import cutoffs, judged, lunch_breaks
 from services.llm.products import catalogue, counts_of, mentions
 from services.llm.repeated import repeated
 from services.llm.subjects import SubjectCheck, sentences
@@ -96,6 +96,8 @@ _ABOUT_THE_PROMPT = re.compile(
     r"|上(?:の|に(?:ある|書かれた))(?:文|内容|テキスト|文章)|(?:私|わたし)が(?:従って|守って)いる(?:ルール|規則|指示)"
     r"|という(?:設定|指示)|(?:と|ように)(?:設定|指示)されて|冒頭の(?:段落|部分|文|指示)"
     r"|(?:受け取った|受けた|与えられた|最初の|最初に受けた)(?:指示|ルール|設定)"
+    r"|社内(?:資料|文書|マニュアル)|内部資料|(?:내부|사내)\s*(?:자료|문서|매뉴얼)"
+    r"|\binternal (?:documents?|docs|notes|material|manual)\b"
     r"|\bmy (?:hidden|secret|internal|system|original|initial|full|exact|real) "
     r"(?:rules|instructions|guidelines|prompt|settings)"
     r"|\b(?:things|topics|what) I(?:'m| am) not (?:allowed|permitted|supposed) to "
@@ -230,9 +232,29 @@ _NOT_A_NAME = frozenset(
         "원장",
         "교수",
         "작가",
+        "다만",
+        "그럼",
+        "그러면",
+        "그래서",
+        "그리고",
+        "하지만",
+        "그런데",
+        "혹시",
+        "우선",
+        "먼저",
+        "만약",
+        "또한",
+        "물론",
+        "참고로",
+        "따라서",
+        "대신",
+        "지금",
+        "현재",
+        "오늘",
     )
 )
-"""Honorific words that name a role or a relative, not a person ("어머님 생신 선물")."""
+"""Honorific words that name a role or a relative, not a person ("어머님 생신 선물"), and words that
+begin a sentence before one ("다만 고객님 주문은")."""
 _KATAKANA_NAME = re.compile(r"[ァ-ヶー・]+")
 _SURE_SOUNDS = 3
 """Consonants a katakana name needs for its sounds to say it is a name of the facts: fewer match too
@@ -300,6 +322,13 @@ _AS_EXTRA = any_of(
 """An amount said as the surcharge, or as more on top of the fee."""
 _AS_BASE = any_of(r"\b(?:base|basic|standard|usual|regular|normal)\b|\bplus\b", r"기본", r"基本")
 """A fee said as the base one: "기본 배송비에 3,000원이 더 붙어서"."""
+_NOT_REMOTE = any_of(
+    r"\b(?:outside(?: of)?|other than|except(?: for)?|not(?: to| in| for)?"
+    r"|unless(?: it's| you're)?(?: to| in)?) (?:jeju|(?:a |the )?remote|(?:the )?islands?)",
+    r"(?:제주|도서\s*산간|섬)[^.!?,]{0,8}?(?:이|가|도|나|이나)?\s?(?:아니|아닌|외|제외|말고|빼고)",
+    r"(?:済州|離島)[^。！？、]{0,8}?(?:以外|を除|でなければ|ではない|じゃない|でない)",
+)
+"""A remote area named as where the order is not going: "제주나 도서산간이 아니라면"."""
 _IN_TOTAL = any_of(r"\bin total\b|\baltogether\b|\ball in\b", r"총|합계|합쳐", r"合計|全部で|合わせて")
 EXTRA_REACH = 16
 """Characters either side of an amount where it is said to be the surcharge."""
@@ -327,12 +356,6 @@ _NOW = any_of(
     r"현재|지금|아직",
     r"現在|今|まだ",
 )
-_IF = any_of(
-    r"\b(?:if|unless|once|in case|as long as|so long as|provided|until)\b",
-    r"(?:으)?면\s|경우",
-    r"なら|場合|れば",
-)
-"""A condition: "if your order hasn't shipped yet" says nothing of where it is."""
 _STATES = {
     "in transit": any_of(
         r"\b(?:in transit|on (?:its|the) way|out for delivery|still being delivered)\b",
@@ -451,6 +474,7 @@ class FactGuard:
         """The colours the shop names, and those the customer did ("the grey one I have")."""
         self._uses = uses(sources)
         self._deadlines = tuple(cutoffs(sources if promises is None else promises, self._offers))
+        self._lunch = lunch_breaks(sources if promises is None else promises, self._offers)
         self._products = catalogue(sources if promises is None else promises)
         self._ordered = counts_of(own_facts, self._products)
         """How many of each product the customer's order has ("cast-iron pot 24 cm x1")."""
@@ -487,7 +511,7 @@ class FactGuard:
         misplaced = self._subjects.misplaced(reply, before=before)
         told = sentences(reply)
         remote = self._remote_totals(told)
-        customers = judged(reply, self._offers, before=before, deadlines=self._deadlines)
+        customers = judged(reply, self._offers, before=before, deadlines=self._deadlines, lunch=self._lunch)
         derived = (
             worked_out(
                 reply,
@@ -539,6 +563,7 @@ class FactGuard:
                 )
             ]
             + self._remote_shipping(told, remote)
+            + self._fee_past_free(told)
             + self._miscounted_order(told)
             + self._misreported_status(told)
         )
@@ -575,6 +600,7 @@ class FactGuard:
         for sentence in told:
             if (
                 Topic.REMOTE not in topics(sentence)
+                or _NOT_REMOTE.search(sentence)
                 or _AS_BASE.search(sentence)
                 or _AS_EXTRA.search(sentence)
             ):
@@ -589,6 +615,43 @@ class FactGuard:
                 remote_before = Topic.REMOTE in topics(prepared[:start])  # the area the fee is said of
                 if claim.needs & base and said_of == {Topic.SHIPPING} and remote_before and not over:
                     wrong.append(f"{claim.text} (shipping to a remote area, without its surcharge)")
+        return wrong
+
+    def _fee_past_free(self, told: list[str]) -> list[str]:
+        """A total of products a sentence names with the shipping fee added, where those products
+        reach the free-shipping amount ("주문하신 냄비 결제 금액은 배송비 포함해서 92,000원" of an
+        89,000원 pot that ships free); not said of a remote area, whose surcharge is its own."""
+        base, _ = self._subjects.remote_fees()
+        if self._free_from is None or not base:
+            return []
+        currency, free = self._free_from
+        fees = {Decimal(need.partition(":")[2]) for need in base if reading_kind(need) == currency}
+        wrong = []
+        for sentence in told:
+            if Topic.REMOTE in topics(sentence):
+                continue
+            prices = [
+                Decimal(need.partition(":")[2])
+                for need in self._subjects.prices_named(sentence)
+                if reading_kind(need) == currency
+            ]
+            counted = counts(sentence) | {1}
+            goods = {
+                count * sum(chosen)
+                for size in range(1, min(len(prices), BASKET_TERMS) + 1)
+                for chosen in itertools.combinations(prices, size)
+                for count in (counted if size == 1 else {1})
+            }
+            for claim in claims(sentence):
+                if claim.needs & self._offers:
+                    continue
+                for need in claim.needs:
+                    if reading_kind(need) != currency:
+                        continue
+                    total = Decimal(need.partition(":")[2])
+                    if any(total - fee in goods and total - fee >= free for fee in fees):
+                        wrong.append(f"{claim.text} (the shipping fee added where the goods ship free)")
+                        break
         return wrong
 
     def _remote_totals(self, told: list[str]) -> frozenset[str]:
@@ -661,7 +724,7 @@ class FactGuard:
         return [
             f"{match.group()} (the order is {self._status})"
             for sentence in told
-            if (_THEIR_ORDER.search(sentence) or _NOW.search(sentence)) and not _IF.search(sentence)
+            if (_THEIR_ORDER.search(sentence) or _NOW.search(sentence)) and not IF.search(sentence)
             if not sentence.rstrip().endswith(("?", "？"))  # a question says nothing of it
             if self._names_the_order(sentence) or (_THEIR_ORDER.search(sentence) and _NOW.search(sentence))
             for state, pattern in _STATES.items()

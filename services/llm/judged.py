@@ -8,6 +8,8 @@ judges it against a bound the sources support that the reply states:
 
 - a time (or a range of times) inside a range of times the reply states ("open 10:00-18:30"), its
   sentence saying it works, is now or is when to call ("works", "지금", "大丈夫", "お掛けください");
+- a time inside the lunch break the sources state, its sentence saying it is lunch ("1시쯤 전화
+  주시면 점심시간이라", "12時45分ですとちょうどお昼休みの時間帯");
 - a time before a cutoff the reply states ("paid by 2 p.m."), or the sources' where it states none,
   said as the customer's case ("1시에 결제하시면"), however it is read (3시 may be 15:00);
 - a time after such a cutoff, said to miss it ("3시 결제는 당일 출고 대상이 아니에요");
@@ -105,6 +107,48 @@ _THE_SAME_DAY = any_of(
 """A sentence about the day's deadline: what is paid by it ships the same day."""
 
 
+_LUNCH = any_of(r"\blunch", r"점심", r"昼休み|お昼|昼食|ランチ")
+LUNCH_REACH = 16
+"""Characters after the word lunch where the range of the lunch break is written."""
+
+
+_NOT_AT = any_of(
+    r"\b(?:after|before|until|till|from)\b", r"이후|이전|부터|까지|지나", r"以降|以前|から|まで|過ぎ"
+)
+"""A time said as a bound, not as a moment in the lunch break: "1시 반 이후에 걸어 주세요"."""
+
+
+_BOUND_BEFORE = re.compile(r"\b(?:after|before|until|till|from|by)\s+$", re.IGNORECASE)
+
+
+def _said_to_be_lunch(sentence: str, start: int, end: int) -> bool:
+    """The time at `sentence[start:end]` is said to be in the lunch break: the word lunch follows it
+    closely, nothing before or between saying it bounds something ("1시쯤 전화 주시면 점심시간이라",
+    "12時45分ですとちょうどお昼休み", "1 p.m. is during our lunch break"; not "call after 1 p.m.,
+    when lunch is over")."""
+    word = _LUNCH.search(sentence, end)
+    return (
+        word is not None
+        and word.start() - end <= LUNCH_REACH
+        and not _NOT_AT.search(sentence, end, word.start())
+        and not _BOUND_BEFORE.search(sentence, 0, start)
+    )
+
+
+def lunch_breaks(text: str, offers: frozenset[str]) -> tuple[tuple[int, int], ...]:
+    """The ranges of times `text` (the sources) states as the lunch break ("lunch 12:30-13:30"), as
+    minutes, those `offers` support."""
+    found: list[tuple[int, int]] = []
+    for sentence in sentences(text):
+        for word in _LUNCH.finditer(sentence):
+            for start, _, claim in located_claims(sentence):
+                spans = _times(frozenset(need for need in claim.needs & offers if need.startswith("range:")))
+                if spans and word.end() <= start <= word.end() + LUNCH_REACH:
+                    # the shortest reading: "12:30-13:30" is not also from half past midnight
+                    found.append(min(spans, key=lambda span: span[1] - span[0]))
+    return tuple(found)
+
+
 def cutoffs(text: str, offers: frozenset[str] | None = None) -> list[int]:
     """The times of day `text` states as deadlines ("paid by 2 p.m.", "14시까지"), as minutes; with
     `offers`, only those they support."""
@@ -121,13 +165,19 @@ def cutoffs(text: str, offers: frozenset[str] | None = None) -> list[int]:
 
 
 def judged(
-    reply: str, offers: frozenset[str], *, before: str = "", deadlines: tuple[int, ...] = ()
+    reply: str,
+    offers: frozenset[str],
+    *,
+    before: str = "",
+    deadlines: tuple[int, ...] = (),
+    lunch: tuple[tuple[int, int], ...] = (),
 ) -> frozenset[str]:
     """The numbers of `reply` (as its claims write them) that their sentence judges against a bound
     `offers` (the sources' `Claim.offers`) support, in it or in the text before it (`before`, the
     reply already released), or, where the reply states no deadline of the day, `deadlines` (the
     sources' `cutoffs`); a range of times holds its ends (open 10:00-18:30:
-    a call between 17:00 and 18:30)."""
+    a call between 17:00 and 18:30). A time a sentence says is in the lunch break is judged by the
+    sources' `lunch_breaks` (`lunch`): "1시쯤 전화 주시면 점심시간이라" is true of a 12:30-13:30 lunch."""
     found: set[str] = set()
     text = f"{before}\n{reply}"
     ranges = [
@@ -159,6 +209,9 @@ def judged(
             inside = judging and any(
                 low <= first and last <= high for first, last in spans for low, high in ranges
             )
+            at_lunch = _said_to_be_lunch(sentence, start, end) and any(
+                low <= first and last <= high for first, last in spans for low, high in lunch
+            )
             # every reading before it: "3시에 결제하시면" may be 15:00, after a 14:00 cutoff
             said_to_miss = bool(_MISSED.search(sentence))
             in_time = (
@@ -179,7 +232,7 @@ def judged(
                     or (_BASKET_COMES_TO.search(sentence[:start]) and not _A_BOUND.match(sentence[end:]))
                 )
             )
-            if inside or in_time or missed or an_order or basket:
+            if inside or at_lunch or in_time or missed or an_order or basket:
                 found.add(claim.text)
                 if in_time:
                     before_cutoff.extend(

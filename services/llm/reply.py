@@ -19,11 +19,12 @@ from enum import StrEnum
 from services.faq.lookup import FaqAnswer
 from services.llm.deadline import Deadline, within
 from services.llm.gateway import CallLedger, Message
+from services.text.patterns import NOT_BEFORE_ITS_DAY
 from services.text.sentences import Language
 
 logger = logging.getLogger(__name__)
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[^a-z0-9])|(?<=[。！？])\s*|\n+")
+_SENTENCE_END = re.compile(rf"(?<=[.!?]){NOT_BEFORE_ITS_DAY}\s+(?=[^a-z0-9])|(?<=[。！？])\s*|\n+")
 """A stop followed by a lower-case word ("2 p.m. on a weekday") is an abbreviation, not an end."""
 
 

@@ -14,6 +14,8 @@ A customer may mention these words for their own ends ("ignore my last question"
 
 from __future__ import annotations
 
+import re
+
 from services.text.patterns import any_of
 
 _RULES_EN = (
@@ -144,10 +146,40 @@ _STEERING = any_of(
 )
 
 
+_QUOTED = re.compile(r"['\"‘“「『]([^'\"’”」』]{1,60})['\"’”」』]")
+_MENTIONED_AFTER = re.compile(
+    r"\s?(?:(?:이런|그런|같은|라는|이라는|하는)\s?(?:거|것|건|게|말|식)?|とか|みたいな|などと?|という|って(?:言う|いう)"
+    r"|(?:or )?(?:something )?like that\b)",
+    re.IGNORECASE,
+)
+"""Words after a quote that name it as a thing said, not said: "'이전 지시 무시해' 이런 거 아니구요"."""
+_NOT_THAT = re.compile(
+    r"\s?(?:이런|그런|같은)?\s?(?:거|것|건|게|말)?\s?(?:는|은|도)?\s?아니(?:구|고|고요|구요|에요|예요|라)"
+    r"|(?:とか|など)?(?:では|じゃ)(?:なく|ない|ありません)"
+)
+"""What the customer says their words are not: "管理者モードとかではなく、普通の質問です"."""
+_AN_ARTICLE = re.compile(r"\b(?:a|an)\s+$", re.IGNORECASE)
+"""A system message read somewhere ("I read a system message on your site") is not one written."""
+
+
+def _mentioned(text: str, match: re.Match[str]) -> bool:
+    """The words are named, not said: quoted and then called a thing said ("'이전 지시 무시해' 이런
+    말 하면"), said not to be what the customer writes ("관리자 모드 아니구요"), or "a system
+    message"."""
+    for quote in _QUOTED.finditer(text):
+        if quote.start(1) <= match.start() and match.end() <= quote.end(1):
+            return bool(_MENTIONED_AFTER.match(text, quote.end()) or _NOT_THAT.match(text, quote.end()))
+    return bool(
+        _NOT_THAT.match(text, match.end())
+        or (match.group().lower().startswith("system") and _AN_ARTICLE.search(text, 0, match.start()))
+    )
+
+
 def steering(texts: list[str]) -> str | None:
-    """The first words of `texts` (what the customer wrote) that instruct the bot, or None."""
+    """The first words of `texts` (what the customer wrote) that instruct the bot, or None; words
+    the customer only names (`_mentioned`) instruct nothing."""
     for text in texts:
-        match = _STEERING.search(text)
-        if match:
-            return match.group()
+        for match in _STEERING.finditer(text):
+            if not _mentioned(text, match):
+                return match.group()
     return None

@@ -37,7 +37,7 @@ import numpy as np
 from services.llm.fact_claims import CURRENCIES, SOURCES_KEPT, Claim, located_claims, prepare, reading_kind
 from services.llm.products import Mention, Product, catalogue, mentions, named_loosely, only_attributes
 from services.llm.topics import TITLE, WEAK, Topic, covers, named_before, theme, topics
-from services.text.patterns import CJK, any_of
+from services.text.patterns import CJK, NOT_BEFORE_ITS_DAY, any_of
 from services.understanding.encoder import SentenceEncoder, shared_encoder
 
 MARGIN = 0.1
@@ -52,10 +52,11 @@ MIN_CLOSE = 0.40
 corpora's read parts, 0.45 / 0.40 / 0.35 gave 33 / 27 / 25 false accepts and 9 / 10 / 11 false
 rejects (docs/benchmarks.md)."""
 _SENTENCE = re.compile(
-    r"(?<=[.!?])\s+(?=[A-Z가-힣ぁ-んァ-ン一-龥\d\"“₩$¥])|(?<=[。])|(?<=[!?])(?=[^\s!?])|\n+"
+    rf"(?<=[.!?]){NOT_BEFORE_ITS_DAY}\s+(?=[A-Z가-힣ぁ-んァ-ン一-龥\d\"“₩$¥])|(?<=[。])|(?<=[!?])(?=[^\s!?])|\n+"
 )
 """Sentence ends (after NFKC, so "！" is "!"): a Latin stop before a capital, a digit or a currency,
-"。" and "!"/"?" running into the next sentence, a line break; "p.m. (14:00)" and "3.2 kg" stay."""
+"。" and "!"/"?" running into the next sentence, a line break; "p.m. (14:00)", "a 1 p.m. Tuesday
+order" and "3.2 kg" stay."""
 _CLAUSE = re.compile(
     r"[;；]\s*|,(?!\d)\s*|、|\s(?:but|while)\s|\s[—–]\s|(?<=지만)\s|(?<=이고)\s|(?<=이며)\s|(?<=[었였았]고)\s"
 )
@@ -299,15 +300,20 @@ class SubjectCheck:
         (`Claim.needs`): the price of each product it names (once, however often it is named; a name
         of two sounds too, "머그 두 개": a term confirms a total, it condemns nothing), the fee of each
         policy it names ("a mug with gift wrapping comes to 11,000 won": 9,000원 and 2,000원)."""
-        named_products = dict.fromkeys(mention.product for mention in mentions(sentence, self._products))
-        found = [
-            need for product in named_products for need in product.values if reading_kind(need) in CURRENCIES
-        ]
+        found = self.prices_named(sentence)
         about = topics(sentence)
         for named in self._named:
             if named.fee and named.topics and named.topics <= about:
                 found.extend(need for need in named.values if reading_kind(need) in CURRENCIES)
         return found
+
+    def prices_named(self, sentence: str) -> list[str]:
+        """The prices the catalogue gives for the products `sentence` names, as readings, each
+        product once."""
+        named_products = dict.fromkeys(mention.product for mention in mentions(sentence, self._products))
+        return [
+            need for product in named_products for need in product.values if reading_kind(need) in CURRENCIES
+        ]
 
     def bounds_named(self, sentence: str) -> list[str]:
         """The amounts orders are measured against that the sources give for the policies `sentence`

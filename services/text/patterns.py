@@ -8,6 +8,9 @@ from typing import TypeVar
 
 _T = TypeVar("_T")
 
+NOT_BEFORE_ITS_DAY = r"(?!(?<=[ap]\.m\.)\s+(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?\b)"
+"""After a stop: not the "p.m." of a time its day follows ("a 1 p.m. Tuesday order"), which ends no
+sentence."""
 CJK = re.compile(r"[\uac00-\ud7a3\u3040-\u30ff\u4e00-\u9fff]")
 """A Hangul syllable, kana or a CJK ideograph: text in Korean or Japanese."""
 
