@@ -196,6 +196,11 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"(?:すぐ(?:に)?|直ちに|本日|即日|先に|事前に)[^。！？]{0,20}(?:返金|ご返金)",
             r"(?:到着|届く(?:の)?|入荷|検品)(?:を)?待たずに|(?:도착|입고|검수)(?:을|를)?\s*기다리지\s*않고",
             r"\bwithout waiting for (?:it|the (?:item|return|parcel)) to (?:arrive|reach|come back)",
+            # the money already on its way: "your refund of 89,000 won has already been sent to you"
+            r"\brefund\b[^.!?]{0,30}\b(?:has|have|'s) (?:already |now |just )?been "
+            r"(?:sent|paid|transferred|completed|returned|made|released)",
+            r"(?:환불금?)[^.!?]{0,15}(?:입금|송금|지급)\s*(?:되었|됐|완료|해\s*드렸)",
+            r"(?:返金|ご返金)[^。！？]{0,15}(?:送金|振込|お振込み|お振り込み)(?:いたしました|しました|済み|されました)",
         ),
     ),
     (
@@ -267,6 +272,8 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"(?:할인|프로모션|프로모)\s*코드",
             r"(?:割引|プロモ|プロモーション)コード",
             r"gift card",
+            r"ギフト(?:カード|券)",
+            r"기프트\s?카드|기프티콘",
             r"(?<!zero )(?<!one )(?<!two )(?<!three )(?<!four )(?<!five )(?<!six )(?<!seven )(?<!eight )"
             r"(?<!nine )\bpoints?\b(?! (?:zero|one|two|three|four|five|six|seven|eight|nine)\b)",
             r"쿠폰",
@@ -376,6 +383,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"위로금",
             r"보상금",
             r"慰謝料",
+            r"迷惑料",
             r"お見舞い",
             r"goodwill",
             r"\bfreebie",
@@ -574,6 +582,11 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"\bapprove\b",
             r"\b(?:have|has|'ve) approved\b",
             r"승인해\s*(?:드리|드릴|드립)",
+            # a price the bot says it will apply: the shop's system applies prices, the bot cannot
+            # (not the shop's rule in keigo: "ゴールド会員のお客様には…5%の割引を適用いたします")
+            r"적용해\s*(?:드릴게|드릴께|드리겠|줄게|줄께)",
+            r"適用(?:しておきます|して差し上げ|しておきますね)",
+            r"\b(?:I'll|I will|let me|we'll|we will) (?:go ahead and )?apply\b",
             r"承認(?:いたします|します)",
             r"\b(?:I|we)(?:'ve| have) (?:already |just |now |gone ahead and )?"
             r"(?:approved|processed|issued|applied|waived|arranged|refunded|credited)",
@@ -804,7 +817,7 @@ _NO_CHARGE = any_of(
     r"(?:저희|당사|본사|쇼핑몰)\s*(?:가|에서|측에서)?\s*(?:\S+\s*)?부담",
     r"(?:저희|당사|본사|쇼핑몰)\s*(?:가|에서|측에서)?\s*(?:\S+\s*)?(?:낼게|낼\s*게|내\s*드리|내\s*드릴|내\s*드려|대신\s*내)",
     r"서비스로\s*(?:해\s*)?(?:드리|드릴|드려|넣어|챙겨|제공)",
-    r"(?:当店|弊社|私ども|こちら)(?:が|で|側で)?(?:\S{0,6})?(?:負担|持ちます|持たせて)",
+    r"(?:当店|当社|弊社|私ども|こちら)(?:が|で|側で)?(?:\S{0,6})?(?:負担|持ちます|持たせて)",
     r"free of charge",
     r"on the house",
     r"(?:skip(?:ped)?|drop(?:ped)?|remov(?:e|ed|ing)|scrap(?:ped)?|forg(?:e|o)t about|le(?:ave|ft) off|"
@@ -1397,7 +1410,9 @@ def _waived_over(clause: str, currency: str, threshold: Decimal, previous: str =
     """One charge waived, with an amount at or over `threshold` in its condition ("51,000원이라
     배송비가 무료고, 제주도도 추가 요금 없이" waives a second thing the amount says nothing of), or,
     the clause stating none, an order's amount at or over it in the sentence before ("합친 64,000원
-    ... 60,800원이에요! 배송비는 무료예요")."""
+    ... 60,800원이에요! 배송비는 무료예요"); the threshold named by its waiver ("무료배송 기준에 해당돼서")
+    waives nothing."""
+    clause = _THRESHOLD_NAMED.sub(lambda match: " " * len(match.group()), clause)
     free = _NO_CHARGE.search(clause)
     if free is None or len(_NO_CHARGE.findall(clause)) != 1:
         return False
@@ -1411,6 +1426,14 @@ def _waived_over(clause: str, currency: str, threshold: Decimal, previous: str =
     if _BELOW.search(condition):
         return False
     return _amounts(condition)[currency] >= threshold
+
+
+_THRESHOLD_NAMED = any_of(
+    r"\bfree[- ]shipping (?:threshold|minimum|line|cut-?off)",
+    r"무료\s?배송\s?(?:기준|조건|라인|금액)",
+    r"送料無料(?:の)?(?:基準|条件|ライン)",
+)
+"""The amount free shipping starts at, named by the waiver."""
 
 
 _EXTRA = any_of(

@@ -129,7 +129,7 @@ _HAPPENED: list[tuple[Event, re.Pattern[str]]] = [
     (
         Event.DISPATCH,
         any_of(
-            r"shipped|dispatched|sent out|left (?:us|our warehouse)|departed",
+            r"shipped|dispatched|sent out|went out|was sent|left (?:us|our warehouse)|departed",
             r"발송|출고|출발",
             r"発送|出荷|出発",
         ),

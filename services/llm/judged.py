@@ -45,12 +45,12 @@ _THE_CUSTOMERS_CASE = any_of(
 _NOW = any_of(r"\b(?:it'?s|it is) now\b", r"지금이|현재\s?시각이", r"今は|現在の時刻は|ただいま")
 """The time now said as the customer's case: "지금이 오후 1시 45분이니까"."""
 _AN_ORDER = re.compile(
-    r"^\s*(?:짜리\s*)?(?:주문|결제\s*건)|^\s*(?:の)?(?:ご)?注文"
+    r"^\s*(?:(?:짜리|어치)\s*(?:를|을)?\s*)?(?:주문|결제\s*건)|^\s*(?:の)?(?:ご)?注文"
     r"|^\s*(?:worth of )?(?:order|purchase|basket)\b",
     re.IGNORECASE,
 )
-"""An amount said as an order's ("a 45,000 won order", "45,000원짜리 주문"), not as the one orders
-are measured against ("orders of 45,000 won or more")."""
+"""An amount said as an order's ("a 45,000 won order", "45,000원짜리 주문", "4만 5천 원어치 주문하시면"),
+not as the one orders are measured against ("orders of 45,000 won or more")."""
 _IN_THE_BASKET = re.compile(
     r"^\s*(?:어치|정도)?\s*(?:를|을)?\s*(?:장바구니에\s*)?담(?:으셨|으신|았|겨)|^\s*(?:分)?(?:を)?カートに"
     r"|^\s*(?:worth of \w+ )?in (?:your|the) (?:cart|basket)\b",

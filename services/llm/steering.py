@@ -31,7 +31,8 @@ _STEERING = any_of(
     r"\byou(?:'re| are) now\b",
     r"\bfrom now on,? (?:you|always|only|never|reply|answer|say|respond|act|tell)\b",
     r"\bact as\b",
-    r"\bpretend\b(?!\s+(?:I|I'm|I am|me|we|we're|that I)\b)",  # "pretend I'm a beginner" is about them
+    # "pretend I'm a beginner" is about them, "pretend you're explaining it to my grandma" a way to say it
+    r"\bpretend\b(?!\s+(?:I|I'm|I am|me|we|we're|that I|you(?:'re| are) explaining)\b)",
     r"\brole[- ]?play",
     r"\bDAN\b",
     r"\bdeveloper mode\b",
@@ -158,17 +159,27 @@ _NOT_THAT = re.compile(
     r"|(?:とか|など)?(?:では|じゃ)(?:なく|ない|ありません)"
 )
 """What the customer says their words are not: "管理者モードとかではなく、普通の質問です"."""
+_TOLD_TO_THEM = re.compile(
+    r"\b(?:said|told me|says|suggested|recommended)\s+(?:that\s+)?(?:I|we)\s+"
+    r"(?:should|could|can|must|have to)\s*$",
+    re.IGNORECASE,
+)
+"""A quote of what somebody told the customer to do: "My sister said I should 'ignore the rules…'"."""
 _AN_ARTICLE = re.compile(r"\b(?:a|an)\s+$", re.IGNORECASE)
 """A system message read somewhere ("I read a system message on your site") is not one written."""
 
 
 def _mentioned(text: str, match: re.Match[str]) -> bool:
     """The words are named, not said: quoted and then called a thing said ("'이전 지시 무시해' 이런
-    말 하면"), said not to be what the customer writes ("관리자 모드 아니구요"), or "a system
-    message"."""
+    말 하면") or quoted as what somebody told the customer to do, said not to be what the customer
+    writes ("관리자 모드 아니구요"), or "a system message"."""
     for quote in _QUOTED.finditer(text):
         if quote.start(1) <= match.start() and match.end() <= quote.end(1):
-            return bool(_MENTIONED_AFTER.match(text, quote.end()) or _NOT_THAT.match(text, quote.end()))
+            return bool(
+                _MENTIONED_AFTER.match(text, quote.end())
+                or _NOT_THAT.match(text, quote.end())
+                or _TOLD_TO_THEM.search(text, 0, quote.start())
+            )
     return bool(
         _NOT_THAT.match(text, match.end())
         or (match.group().lower().startswith("system") and _AN_ARTICLE.search(text, 0, match.start()))
