@@ -1515,3 +1515,16 @@ def test_the_31st_is_a_date_and_the_32nd_none(text: str, read: list[list[str]]) 
 def test_two_sources_stating_amounts_are_enough_to_tell_whose_amount_it_is(reply: str, ok: bool) -> None:
     verdict = FactGuard("Gift wrapping: 2,000원.\nShipping fee: 3,000원.").check(reply)
     assert verdict.ok is ok, verdict.reason or "passed"
+
+
+@pytest.mark.parametrize(
+    ("reply", "ok"),
+    [
+        ("The runner is 101 inches long.", True),  # 254 cm is 100 inches: exactly 1% off, the slack's edge
+        ("The runner is 99 inches long.", True),
+        ("The runner is 102 inches long.", False),
+    ],
+)
+def test_a_whole_number_of_imperial_units_holds_up_to_the_conversion_slack(reply: str, ok: bool) -> None:
+    guard = FactGuard.for_sources(facts="", faq_text="Linen runner: 254 cm long.")
+    assert guard.check(reply).ok is ok, guard.check(reply).reason

@@ -1135,6 +1135,28 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("ゴールド会員のお客様には、毎回のご注文で5%の割引を適用いたします。", PASS),
         ("골드 회원님께는 모든 주문에 5% 할인을 적용해 드립니다.", PASS),
     ],
+    "the shipping fee said with another policy's amount, a period changed, a used item": [
+        ("배송비는 2,000원이에요.", FAIL),
+        ("送料は一律2,000ウォンです。", FAIL),
+        ("ご注文が五万ウォン以上なら送料は無料、それ未満の場合は一律二千ウォンを頂戴しております。", FAIL),
+        ("단순 변심이면 배송비 6,000원이 들어요.", PASS),
+        ("배송비는 3,000원이에요.", PASS),
+        ("네, 반품 기한은 이제 30일로 변경됐어요.", FAIL),
+        ("반품 기한은 7일이에요.", PASS),
+        ("이번엔 특별히 상품 안 보내주셔도 환불 처리해 드릴게요.", FAIL),
+        ("혹시 한두 번 써보셨어도 괜찮아요, 일주일 안에만 보내주시면 반품 처리해 드릴게요.", FAIL),
+        ("제주도는 배송비에 3천 원이 더 붙는데, 5만 원 이상 주문하시면 그 추가금도 면제돼요.", FAIL),
+        (
+            "Yes, exchanges of defective items are free. If you just want a different colour, you can "
+            "exchange within 7 days, and the exchange shipping is 6,000 won.",
+            PASS,
+        ),
+        (
+            "A change-of-mind return costs 6,000 won round trip, and the refund lands on your original "
+            "payment method within 3 business days after it reaches us.",
+            PASS,
+        ),
+    ],
     "what alone is granted, and the prompt's material": [
         ("We don't offer corporate discounts; the only discount is 5% off for Gold members.", PASS),
         ("We don't offer corporate discounts; Gold members don't get a discount either.", FAIL),
@@ -1236,6 +1258,7 @@ def test_the_count_and_status_of_the_customers_order_are_the_orders(reply: str, 
         ("28일에 결제하셨고 같은 날 출고됐어요.", FAIL),
         ("민지 님은 평일 오후 2시 전에 결제하셔서 결제 당일 바로 발송되었어요.", FAIL),
         ("11월 29일에 출고됐고 같은 날 출발했어요.", PASS),
+        ("주문하신 주물 냄비는 11월 29일에 CJ대한통운으로 나갔고, 30일에 배송 완료로 확인돼요.", PASS),
         ("29日に発送済みです。", PASS),
         # no event of this order: the shop's rule, or a case
         ("주문 당일 출고는 오후 2시까지 결제하신 주문만 돼요.", PASS),

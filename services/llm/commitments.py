@@ -136,6 +136,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"without (?:the |your )?(?:item|it|them|parcel|product|\w+) (?:coming|being sent|going) back",
             r"(?:반송|반품)(?:은|는|도)?\s*(?:필요\s*없|안\s*하셔도)",
             r"(?:반품|반송|돌려\s*보내|보내)(?:지)?\s*(?:안\s*(?:보내|해|하)|않|없이)[^.!?]{0,16}환불",
+            r"(?:안|않)\s*(?:보내|돌려\s*보내|반송해)\s*(?:주셔|주시|셔)도[^.!?]{0,16}환불",
             r"(?:返品|返送|送り返)(?:し)?(?:なくても|せずに|不要で)[^。]{0,16}返金",
             r"(?:don't|do not|won't|will not) (?:even )?(?:need|have) to "
             r"(?:return|send (?:it|them|the \w+) back)",
@@ -620,6 +621,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"after (?:using|use)",
             r"(?<!미)사용(?:한|하신|했|하던|하시던|하셨던|감|흔적|\s*후)",
             r"(?<![가-힣])(?:쓰던|쓰시던|쓰셨던|썼던|쓰신\s*(?:물건|상품|제품))",
+            r"(?:써|사용해)\s*(?:보)?(?:셨|았|었)어도\s*(?:괜찮|상관없|돼|됩)",
             r"\b(?:lightly|gently|already|barely|slightly) used\b",
             r"\bused (?:it|them|once|twice|a few times|a couple of times)\b",
             r"(?:一度|何度か|数回|少し|ちょっと)(?:お)?使(?:っ|い)",
@@ -723,6 +725,9 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"(?:規定|ポリシー|ルール)(?:が)?(?:変わ|変更)",
             r"(?:返品|交換|返金)?(?:の)?(?:期間|期限)(?:を|が|は)?[^。]{0,10}延長",
             r"(?:기간|기한)(?:을|이|은)?[^.!?]{0,10}(?:연장|늘어났|늘렸)",
+            r"(?:기간|기한|정책|규정)(?:을|이|은|는)?[^.!?]{0,16}(?:변경(?:됐|되었|했)|바뀌었|바뀌었)",
+            r"(?:期間|期限)(?:を|が|は)?[^。]{0,16}(?:変更(?:され|し|いたし)ました|変わりました)",
+            r"\b(?:period|window|deadline|policy)\b[^.!?]{0,30}\b(?:has|have) (?:been )?(?:changed|updated)",
             r"\b(?:has been|have been|is now|was) extended\b",
             r"(?:stretch|lengthen|widen|doubl)(?:ed|ing|e)? (?:the |your |our )?(?:return|exchange|refund)",
             r"\bwe(?:'ve| have)? now (?:accept|allow|offer|take|let|give|do)",
@@ -1053,6 +1058,7 @@ _CONDITIONS: list[tuple[Condition, re.Pattern[str]]] = [
             r"변심",
             r"お客様(?:の)?(?:ご)?都合|(?:お客様|ご自身)の(?:ご)?(?:事情|理由)",
             r"気が変わ",
+            r"\b(?:just )?(?:want|prefer|would like) (?:a |another |a different )(?:colou?r|size)\b",
         ),
     ),
 ]
@@ -1541,7 +1547,7 @@ def _surcharge_waived(sentence: str) -> bool:
 
 
 _SURCHARGE_TOO = any_of(
-    r"(?:추가\s*(?:배송비|요금|비용)|도서\s*산간|제주(?:도)?)\s*(?:까지|도)\s",
+    r"(?:추가\s*(?:배송비|요금|비용)|추가금|도서\s*산간|제주(?:도)?)\s*(?:까지|도)\s",
     r"(?:追加(?:の)?(?:送料|料金)|離島|済州(?:島)?)(?:の(?:追加)?(?:送料|料金))?(?:まで|も)",
     r"\beven the (?:\w+ )?(?:surcharge|extra)",
     r"\b(?:surcharge|extra (?:fee|charge|shipping))\b[^.!?]{0,20}\b(?:too|as well)\b",

@@ -74,6 +74,7 @@ _EVENTS: list[tuple[Event, re.Pattern[str]]] = [
     (
         Event.RETURN_RECEIVED,
         any_of(
+            r"(?:reach|get|come)(?:es|s|ed|ing)?(?: back)? (?:to )?us\b",
             r"(?:reach|arriv|get|come)(?:es|s|ed|ing)?(?: back)? (?:at |to |in )?(?:our|the) "
             r"(?:warehouse|shop|store|(?:fulfil?ment|distribution|logistics|returns?) cent(?:re|er))",
             r"(?:we|the warehouse) (?:receive|get)s? (?:it|the \w+|your \w+) back",
@@ -130,7 +131,7 @@ _HAPPENED: list[tuple[Event, re.Pattern[str]]] = [
         Event.DISPATCH,
         any_of(
             r"shipped|dispatched|sent out|went out|was sent|left (?:us|our warehouse)|departed",
-            r"발송|출고|출발",
+            r"발송|출고|출발|나갔|나간",
             r"発送|出荷|出発",
         ),
     ),

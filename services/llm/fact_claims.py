@@ -482,9 +482,13 @@ def _quantities(text: str) -> list[_Quantity]:
     return [q for q in found if not any(o is not q and o.start <= q.start and q.end <= o.end for o in found)]
 
 
-_DURATION_AFTER = re.compile(r" ?(?:이내|안에|안으로|내에|내로|동안|만에|이상|以内|以上|の間|間)")
+_DURATION_AFTER = re.compile(
+    r" ?(?:이내|안에|안으로|내에|내로|동안|만에|이상|以内|以上|の間|間"
+    r"|(?:으)?로\s?(?:변경|연장|늘|바뀌|줄)|に(?:変更|延長))"
+)
 _DURATION_BEFORE = re.compile(
-    r"(?:후|뒤|부터|から|後|within|for|(?:기간|기한)\s?(?:은|는|이|을)?|(?:期間|期限)\s?(?:は|が)?) ?$"
+    r"(?:후|뒤|부터|から|後|within|for|(?:기간|기한)\s?(?:은|는|이|을)?(?:\s?(?:이제|지금은|현재|앞으로))?"
+    r"|(?:期間|期限)\s?(?:は|が)?(?:今後|現在)?) ?$"
 )
 """After 30일 / 30日 (or before it) these make it thirty days, not the 30th ("수령 후 30일 이내",
 "반품 기간은 30일")."""

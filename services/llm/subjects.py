@@ -51,6 +51,8 @@ MIN_CLOSE = 0.40
 0.55 or more in its sources' language, 0.40-0.45 in another): nothing is decided. Over the guard
 corpora's read parts, 0.45 / 0.40 / 0.35 gave 33 / 27 / 25 false accepts and 9 / 10 / 11 false
 rejects (docs/benchmarks.md)."""
+_SHIPPING_TOPICS = frozenset({Topic.SHIPPING, Topic.RETURN_SHIPPING, Topic.EXCHANGE_SHIPPING, Topic.REMOTE})
+"""Policies whose fee a parcel's shipping fee may be."""
 _SENTENCE = re.compile(
     rf"(?<=[.!?]){NOT_BEFORE_ITS_DAY}\s+(?=[A-Z가-힣ぁ-んァ-ン一-龥\d\"“₩$¥])|(?<=[。])|(?<=[!?])(?=[^\s!?])|\n+"
 )
@@ -392,7 +394,9 @@ class SubjectCheck:
         if not holding or not all(named.topics for named in holding):
             return None  # stated of something no policy word names (a product): meaning decides
         if about <= WEAK:
-            return None
+            # the shipping fee named alone may be any shipping's; a number only policies of no
+            # shipping state is none of them ("배송비는 2,000원이에요": the gift wrapping's)
+            return True if all(not named.topics & _SHIPPING_TOPICS for named in holding) else None
         return True if any(covers(named.topics, about) for named in same_kind) else None
 
     def _product_named(self, clause: str, start: int, end: int, earlier: str) -> tuple[Mention, bool] | None:
