@@ -725,7 +725,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"(?:規定|ポリシー|ルール)(?:が)?(?:変わ|変更)",
             r"(?:返品|交換|返金)?(?:の)?(?:期間|期限)(?:を|が|は)?[^。]{0,10}延長",
             r"(?:기간|기한)(?:을|이|은)?[^.!?]{0,10}(?:연장|늘어났|늘렸)",
-            r"(?:기간|기한|정책|규정)(?:을|이|은|는)?[^.!?]{0,16}(?:변경(?:됐|되었|했)|바뀌었|바뀌었)",
+            r"(?:기간|기한|정책|규정)(?:을|이|은|는)?[^.!?]{0,16}(?:변경(?:됐|되었|했)|바뀌었)",
             r"(?:期間|期限)(?:を|が|は)?[^。]{0,16}(?:変更(?:され|し|いたし)ました|変わりました)",
             r"\b(?:period|window|deadline|policy)\b[^.!?]{0,30}\b(?:has|have) (?:been )?(?:changed|updated)",
             r"\b(?:has been|have been|is now|was) extended\b",
@@ -1514,7 +1514,7 @@ _MAINLAND = any_of(
     r"ソウル|釜山|仁川|大邱|大田|光州|蔚山|本土",
 )
 """Places no remote-area surcharge is charged to."""
-_REMOTE_AREA = any_of(r"\bjeju\b|\bislands?\b|\bremote\b", r"제주|도서\s*산간|섬", r"済州|離島|島")
+_REMOTE_AREA = any_of(r"\bjeju\b|\bislands?\b|\bremote\b", r"제주|도서\s*산간|섬(?!유)", r"済州|離島|島")
 
 
 def _no_surcharge_there(part: str, sentence: str) -> bool:

@@ -118,7 +118,7 @@ def _prefix_keys(turns: Sequence[Message]) -> list[str]:
     digest = hashlib.sha256()
     keys = []
     for turn in turns:
-        digest.update(json.dumps([turn["role"], turn["content"]], ensure_ascii=False).encode())
+        digest.update(json.dumps([turn["role"], turn["content"]]).encode())
         keys.append(digest.copy().hexdigest())
     return keys
 
