@@ -411,6 +411,18 @@ async def test_tokenize_falls_back_to_a_replica_of_the_same_model(double: OpenAI
     assert await llm.detokenize(LLMRole.TARGET, tokens) == "배송 언제 와요?"
 
 
+async def test_text_is_tokenized_without_the_servers_special_tokens(double: OpenAIDouble) -> None:
+    """vLLM's /tokenize adds the model's BOS to a text unless asked not to: a draft's or a reply's ids
+    are pieces of a prompt, never its start, so the gateway asks for none; a chat's messages come
+    with the template's own."""
+    llm = gateway(endpoint(double, "primary"), retries=0)
+    await llm.tokenize(LLMRole.TARGET, text="배송 언제 와요?")
+    await llm.tokenize(LLMRole.TARGET, messages=[{"role": "user", "content": "배송 언제 와요?"}])
+    text, chat = (call.body for call in double.calls("/tokenize"))
+    assert text["add_special_tokens"] is False
+    assert chat["add_generation_prompt"] is True and "add_special_tokens" not in chat
+
+
 async def test_tokenize_is_retried_and_rate_limited(double: OpenAIDouble) -> None:
     double.models["primary"].faults.append(Fault("429", retry_after=2, path="/tokenize"))
     sleep = FakeSleep()
