@@ -23,6 +23,12 @@ def guard() -> FactGuard:
     return FactGuard.for_sources(facts="", faq_text=faq_text(), instructions=INSTRUCTIONS)
 
 
+@pytest.fixture(scope="module")
+def ordered() -> FactGuard:
+    """The guard of a chat with the example customer, who knows their order."""
+    return FactGuard.for_sources(facts=ORDER, faq_text=faq_text(), instructions=INSTRUCTIONS)
+
+
 ROWS: dict[str, list[tuple[str, bool]]] = {
     "a threshold is read from the part that waives": [
         # both sides of the threshold in one clause: the waiver's own part states its amount
@@ -1240,9 +1246,10 @@ def test_a_total_of_amounts_worked_out_in_the_reply_already_released(guard: Fact
         ("고객님 주문은 현재 배송 완료 상태예요.", PASS),
     ],
 )
-def test_the_count_and_status_of_the_customers_order_are_the_orders(reply: str, ok: bool) -> None:
-    guard = FactGuard.for_sources(facts=ORDER, faq_text=faq_text(), instructions=INSTRUCTIONS)
-    verdict = guard.check(reply)
+def test_the_count_and_status_of_the_customers_order_are_the_orders(
+    ordered: FactGuard, reply: str, ok: bool
+) -> None:
+    verdict = ordered.check(reply)
     assert verdict.ok is ok, verdict.reason or "passed"
 
 
@@ -1265,9 +1272,8 @@ def test_the_count_and_status_of_the_customers_order_are_the_orders(reply: str, 
         ("If you pay on 28 November before 2 p.m., it ships the same day.", PASS),
     ],
 )
-def test_an_event_said_on_the_day_of_another_happened_on_it(reply: str, ok: bool) -> None:
-    guard = FactGuard.for_sources(facts=ORDER, faq_text=faq_text(), instructions=INSTRUCTIONS)
-    verdict = guard.check(reply)
+def test_an_event_said_on_the_day_of_another_happened_on_it(ordered: FactGuard, reply: str, ok: bool) -> None:
+    verdict = ordered.check(reply)
     assert verdict.ok is ok, verdict.reason or "passed"
 
 
