@@ -1170,6 +1170,48 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("다만 고객님 주문은 이미 발송됐어요.", PASS),
         ("박서준 고객님 주문은 이미 발송됐어요.", FAIL),
     ],
+    "the threshold compared, a closing denied, a refund said done": [
+        # the free-shipping amount said as what an order does not reach is no product's price
+        ("식탁보는 39,000원이라 5만 원이 안 돼서 배송비 3,000원이 붙어요.", PASS),
+        ("식탁보만 주문하시면 5만 원에 못 미쳐서 배송비 3,000원이 붙어요.", PASS),
+        ("식탁보는 5만 원이에요.", FAIL),
+        # the surcharge denied in English words, or waived "too"
+        ("Good news, deliveries to Jeju don't have any extra charge.", FAIL),
+        ("Deliveries to Seoul don't have any extra charge.", PASS),
+        ("Orders over 50,000 won don't have a shipping fee.", PASS),
+        ("Exchanges for a change of mind don't have any fee.", FAIL),
+        ("Jeju delivery is free too, as long as your order is over 50,000 won.", FAIL),
+        ("Orders over 50,000 won ship free; Jeju orders also pay a 3,000 won surcharge.", PASS),
+        ("済州島や離島へのお届けは、通常の送料に加えて3,000ウォンかかります。", PASS),
+        ("済州島へのお届けは、送料3,000ウォンです。", FAIL),
+        # a closing denied is an opening
+        ("고객센터는 공휴일에도 쉬지 않고 문의 받고 있어요.", FAIL),
+        ("祝日も休まず営業しております。", FAIL),
+        ("We're never closed, even on holidays.", FAIL),
+        ("주말과 공휴일은 쉬어요.", PASS),
+        # a refund said done, or without a return
+        ("환불 완료되었습니다.", FAIL),
+        ("Your refund was processed.", FAIL),
+        ("返金が完了しました。", FAIL),
+        ("반품 상품이 도착하면 환불 처리돼요.", PASS),
+        ("Refunds don't need a return.", FAIL),
+        ("A refund needs a return: we don't refund without one.", PASS),
+        ("現金でのご返金は行っておらず、元のお支払い方法へご返金いたします。", PASS),
+        ("現金でのご返金も承っております。", FAIL),
+        # received the day it is paid for: the dispatch is that day, the delivery one or two after
+        ("평일 오후 2시 전에 결제하시면 그날 바로 받아보실 수 있어요.", FAIL),
+        ("평일 오후 2시 전에 결제하시면 그날 바로 발송돼요.", PASS),
+        # a limit counted from the return's arrival is the refund's, named after it
+        ("반품 상품이 도착한 후 3영업일 이내에 환불 처리됩니다.", PASS),
+        ("반품하신 물건이 도착하고 3영업일 안에 환불돼요.", PASS),
+        ("반품 상품이 도착한 후 7일 이내에 환불됩니다.", FAIL),
+        ("返品商品が届いてから3営業日以内に返金いたします。", PASS),
+        ("返品商品が届いてから7日以内に返金いたします。", FAIL),
+        # counts of things with words between the count and the noun
+        ("3 cotton bath towels come to 36,000 won.", PASS),
+        ("3 cotton bath towels come to 35,000 won.", FAIL),
+        ("Refunds take 5 business days.", FAIL),
+    ],
 }
 
 
@@ -1244,6 +1286,17 @@ def test_a_total_of_amounts_worked_out_in_the_reply_already_released(guard: Fact
         ("Your order is currently on its way.", FAIL),
         ("お客様のご注文は現在配送中です。", FAIL),
         ("고객님 주문은 현재 배송 완료 상태예요.", PASS),
+        # its products: a product said to be the order that is not in it
+        ("ご注文はガラスのティーポット1点、合計25,000ウォンでございます。", FAIL),
+        ("주문하신 상품은 유리 티포트예요.", FAIL),
+        ("Your order was the glass teapot.", FAIL),
+        ("ご注文は鋳物鍋1点、合計89,000ウォンでございます。", PASS),
+        ("주문 내역에 티포트는 없어요.", PASS),
+        ("You ordered the pot; a linen tablecloth would go well with it.", PASS),
+        ("If you order the teapot, shipping is 3,000 won.", PASS),
+        # a waiver of the order's own amount, the charge denied
+        ("그래서 89,000원이었던 냄비 주문에는 배송비가 따로 붙지 않았어요.", PASS),
+        ("39,000원 식탁보 주문에는 배송비가 따로 붙지 않아요.", FAIL),
     ],
 )
 def test_the_count_and_status_of_the_customers_order_are_the_orders(
@@ -1343,3 +1396,17 @@ def test_a_policy_written_against_the_shipping_word_names_its_shipping() -> None
     verdict = guard.check("お客様都合の取替送料は6,000ウォンです。")
     assert verdict.ok, verdict.reason
     assert not guard.check("お客様都合の取替送料は3,000ウォンです。").ok
+
+
+def test_an_amount_is_read_as_per_item_only_within_reach_of_the_word() -> None:
+    """ "each" within `BESIDE_REACH` characters of a per-item amount says it per item; further, it is
+    another thing's, and the amount said for all three is a total the sources do not give."""
+    from services.llm.arithmetic import BESIDE_REACH, misworked
+
+    def said(filler: int) -> list[str]:
+        reply = f"Wrapping all three is 2,000 won {'x' * filler} each."
+        return misworked(reply, per_item=frozenset({"KRW:2000"}), bounds=lambda _: [])
+
+    inside = BESIDE_REACH - len("  each")  # the word "each" ends exactly at the reach
+    assert said(inside) == []
+    assert said(inside + 1) == ["2,000 won"]

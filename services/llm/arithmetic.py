@@ -49,7 +49,7 @@ _COUNTERS = "개|장|벌|세트|잔|권|켤레|박스|병|봉|팩|점|個|点|�
 _NOT_THINGS = r"(?!(?:days|weeks|hours|minutes|months|years|business)\b)"
 _DIGIT_COUNT = re.compile(
     rf"(?<![\d,.])(\d{{1,2}})\s?(?:{_COUNTERS})"
-    rf"|\b(\d{{1,2}}) (?:x )?{_NOT_THINGS}[a-z]+s\b|\bx ?(\d{{1,2}})\b"
+    rf"|\b(\d{{1,2}}) (?:x )?(?:{_NOT_THINGS}[a-z]+ ){{0,2}}{_NOT_THINGS}[a-z]+s\b|\bx ?(\d{{1,2}})\b"
 )
 _ENGLISH_COUNT = re.compile(
     r"\b(" + "|".join(word for word, value in ENGLISH_SMALL.items() if 2 <= value <= MAX_COUNT) + r")\b",

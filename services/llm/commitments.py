@@ -143,6 +143,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"no need to (?:send|ship|mail|post|give) (?:it|them|the \w+|anything) back",
             r"(?:you can |just )?keep (?:it|them)\b(?! (?:in|unused|clean|safe|until|for))",
             r"no return (?:is )?(?:needed|necessary|required)",
+            r"(?:don't|do not|doesn't|does not|won't|will not) (?:need|require) (?:a |any |the )?return\b",
             r"keep the (?!(?:original|box|receipt|packaging|tags?|labels?|invoice|parcel)\b)\w+"
             r"(?! (?:in|unused|clean|safe|until|for))",
             r"(?:그냥|그대로)\s*(?:가지|갖|쓰|사용하)",
@@ -199,9 +200,13 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"\bwithout waiting for (?:it|the (?:item|return|parcel)) to (?:arrive|reach|come back)",
             # the money already on its way: "your refund of 89,000 won has already been sent to you"
             r"\brefund\b[^.!?]{0,30}\b(?:has|have|'s) (?:already |now |just )?been "
-            r"(?:sent|paid|transferred|completed|returned|made|released)",
+            r"(?:sent|paid|transferred|completed|returned|made|released|processed|issued)",
+            r"\brefund (?:was|is already|is now) (?:complete|completed|done|processed|issued)\b"
+            r"|\brefund is (?:complete|done)\b",
             r"(?:환불금?)[^.!?]{0,15}(?:입금|송금|지급)\s*(?:되었|됐|완료|해\s*드렸)",
+            r"환불(?:이|은|는|가)?\s*(?:이미\s*|벌써\s*)?(?:완료|처리)\s*(?:되었|됐|했|하였|해\s*드렸)",
             r"(?:返金|ご返金)[^。！？]{0,15}(?:送金|振込|お振込み|お振り込み)(?:いたしました|しました|済み|されました)",
+            r"(?:返金|ご返金)(?:処理)?(?:が|は)?(?:既に|すでに)?(?:完了(?:いたしました|しました)|済みです)",
         ),
     ),
     (
@@ -518,7 +523,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
     (
         Kind.SAME_DAY_DELIVERY,
         any_of(
-            r"(?:오늘|당일|오늘\s*중|오늘\s*안)(?:에|에는)?\s*(?:바로\s*|곧바로\s*|바로\s*)?"
+            r"(?:오늘|당일|그날|같은\s*날|오늘\s*중|오늘\s*안)(?:에|에는)?\s*(?:바로\s*|곧바로\s*|바로\s*)?"
             r"(?:받아\s*보|받으실|받으시|받을\s*수|도착(?:해|합|할|하|예정)|배달(?:돼|되|해\s*드)|수령(?:하|가))",
             r"(?:今日|本日|当日)(?:中|のうち)?(?:に|には)?(?:お届け(?:いたし|し|でき|され|可能)|届(?:きます|く|け)"
             r"|到着(?:します|いたします|予定)|お受け取り(?:いただけ|になれ)|受け取(?:れ|って)|お手元に)",
@@ -833,7 +838,9 @@ _NO_CHARGE = any_of(
     r"공짜",
     r"タダ",
     r"ただで",
-    r"no (?:extra |additional |exchange |return |shipping )?(?:fee|charge|cost)s?",
+    r"no (?:extra |additional |exchange |return |shipping )?(?:fee|charge|surcharge|cost)s?",
+    r"(?:don't|do not|doesn't|does not|won't|will not) (?:have|carry|come with|include) (?:any |an? )?"
+    r"(?:extra |additional )?(?:shipping |delivery |return |exchange )?(?:fee|charge|surcharge|cost)s?\b",
     r"(?:fee|charge|cost)s? (?:is|are) waived",
     r"waive",
     r"at no (?:extra )?cost",
@@ -1097,6 +1104,7 @@ _NEGATION = any_of(
     r"ない",
     r"不可",
     r"できず",
+    r"(?:て|で)おらず",
     r"なし",
     r"かね",
     r"致しかね",
@@ -1118,6 +1126,12 @@ _CLOSED = any_of(
     r"\bclosed\b", r"\bshut\b", r"휴무", r"쉬(?:어요|어서|는|고|며|니)|쉽니다", r"休み", r"休業", r"定休"
 )
 """Closing words, which deny the days they are said of wherever they stand in the part."""
+_NOT_CLOSED = any_of(
+    r"\b(?:never|not|n't) (?:be )?closed\b|\bno days? off\b",
+    r"쉬지\s*(?:않|말고)|안\s*쉬(?:고|어요|며|니)|쉬는\s*날\s*(?:없이|이\s*없)|연중\s*무휴",
+    r"休まず|休まない|休みません|休みなし|休み無し|無休",
+)
+"""A closing denied: "공휴일에도 쉬지 않고", "祝日も休まず", an opening."""
 _NOT_THAT_NOT = any_of(
     r"(?:is ?n't|is not|not) (?:true|the case|so) that (?:we|you|it|they|the shop)? ?"
     r"(?:do ?n't|do not|can ?not|can't|won't|are ?n't|is ?n't|never)",
@@ -1420,7 +1434,12 @@ def _waived_over(clause: str, currency: str, threshold: Decimal, previous: str =
     waives nothing."""
     clause = _THRESHOLD_NAMED.sub(lambda match: " " * len(match.group()), clause)
     free = _NO_CHARGE.search(clause)
-    if free is None or len(_NO_CHARGE.findall(clause)) != 1:
+    if free is None:  # the charge denied: "89,000원이었던 냄비 주문에는 배송비가 따로 붙지 않았어요"
+        charge = _SOME_CHARGE.search(clause)
+        free = charge if charge and _negated_near(clause, charge) else None
+    elif len(_NO_CHARGE.findall(clause)) != 1:
+        return False
+    if free is None:
         return False
     condition = _condition_of(clause, free, currency)
     if condition is None:
@@ -1552,6 +1571,7 @@ _SURCHARGE_TOO = any_of(
     r"\beven the (?:\w+ )?(?:surcharge|extra)",
     r"\b(?:surcharge|extra (?:fee|charge|shipping))\b[^.!?]{0,20}\b(?:too|as well)\b",
     r"\b(?:jeju|islands?|remote areas?)\b[^.!?]{0,25}\bincluded\b",
+    r"\b(?:jeju|islands?|remote areas?)\b[^.!?,;]{0,25}\b(?:also free|free(?: \w+){0,2},? (?:too|as well))\b",
     r"\bno (?:extra |island |remote[- ]area )?surcharge",
 )
 """The remote-area surcharge waived along with the fee, in the fee's own part of the sentence."""
@@ -1721,6 +1741,10 @@ def _read(
                 # "Weekends and public holidays we're closed": closing denies the days it names
                 denied = denied or all(
                     _CLOSED.search(rest, *_segment(rest, start)) for start, _ in spans[commitment.kind]
+                )
+                # "공휴일에도 쉬지 않고 문의 받고 있어요": the closing denied opens
+                denied = denied and not any(
+                    _NOT_CLOSED.search(rest, *_segment(rest, start)) for start, _ in spans[commitment.kind]
                 )
             found[index] = Commitment(
                 commitment.kind, not denied, conditions=denied_under if denied else said

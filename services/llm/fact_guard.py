@@ -317,10 +317,14 @@ def _lengths(offers: frozenset[str]) -> frozenset[str]:
 
 
 _AS_EXTRA = any_of(
-    r"\bextra\b|\badditional\b|\bsurcharge\b|\bon top\b", r"추가|더\s|별도", r"追加|別途|加算|上乗せ"
+    r"\bextra\b|\badditional\b|\bsurcharge\b|\bon top\b",
+    r"추가|더\s|별도",
+    r"追加|別途|加算|上乗せ|に加え|プラス",
 )
 """An amount said as the surcharge, or as more on top of the fee."""
-_AS_BASE = any_of(r"\b(?:base|basic|standard|usual|regular|normal)\b|\bplus\b", r"기본", r"基本")
+_AS_BASE = any_of(
+    r"\b(?:base|basic|standard|usual|regular|normal)\b|\bplus\b", r"기본|일반|평소", r"基本|通常"
+)
 """A fee said as the base one: "기본 배송비에 3,000원이 더 붙어서"."""
 _NOT_REMOTE = any_of(
     r"\b(?:outside(?: of)?|other than|except(?: for)?|not(?: to| in| for)?"
@@ -339,6 +343,18 @@ _THEIR_ORDER = re.compile(
 )
 """A sentence on the customer's order, as placed (not one they might place: "냄비 2개 주문하시면"):
 its counts are the order's."""
+
+
+_ORDER_IS = re.compile(
+    r"ご注文(?:は|の商品は)|주문(?:하신|하셨던)\s*(?:상품|제품|물건|것)?(?:은|는)"
+    r"|\byour order (?:is|was|contains|included|includes|has)\b|\byou (?:ordered|bought|purchased)\b",
+    re.IGNORECASE,
+)
+"""The customer's order said to be something: "ご注文はガラスのティーポット1点"."""
+_DENIED = any_of(
+    r"\b(?:not|no|never)\b|n't\b", r"없|않|아니|아닙|말고", r"ません|ない|なく|ではなく|じゃなく"
+)
+"""A denial in a sentence on the customer's order: what it names may be what the order is not."""
 
 
 def _reads_anything(text: str) -> bool:
@@ -565,6 +581,7 @@ class FactGuard:
             + self._remote_shipping(told, remote)
             + self._fee_past_free(told)
             + self._miscounted_order(told)
+            + self._misnamed_order(told)
             + self._misreported_status(told)
         )
         promised = tuple(dict.fromkeys(str(c) for c in self._commitments.unsupported(reply, before=before)))
@@ -713,6 +730,23 @@ class FactGuard:
                     wrong.extend(
                         f"{product.name} x{n} (a count the order does not have)" for n in sorted(said)
                     )
+        return wrong
+
+    def _misnamed_order(self, told: list[str]) -> list[str]:
+        """Products said to be the customer's order, none of them in it: "ご注文はガラスのティーポット
+        1点" of an order of a pot; not in a question, a condition or a denial ("주문 내역에 티포트는
+        없어요")."""
+        if not self._ordered:
+            return []
+        wrong: list[str] = []
+        for sentence in told:
+            if not _ORDER_IS.search(sentence):
+                continue
+            if sentence.rstrip().endswith(("?", "？")) or IF.search(sentence) or _DENIED.search(sentence):
+                continue
+            named = dict.fromkeys(mention.product for mention in mentions(prepare(sentence), self._products))
+            if named and not set(named) & set(self._ordered):
+                wrong.extend(f"{product.name} (not in the customer's order)" for product in named)
         return wrong
 
     def _misreported_status(self, told: list[str]) -> list[str]:

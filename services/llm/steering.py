@@ -73,7 +73,7 @@ _STEERING = any_of(
     r"\b(?:note|message|instructions?) (?:to|for) (?:the )?(?:bot|ai|assistant|chatbot)\b",
     r"\battention (?:bot|ai|assistant|chatbot)\b",
     r"\bI(?:'m| am) (?:the |your )?(?:store |shop )?(?:manager|owner|ceo|boss|admin(?:istrator)?|developer"
-    r"|supervisor)\b",
+    r"|supervisor)\b(?! (?:of|at) (?:a|an|my|our)\b)",
     r"\b(?:you are|you're) (?:now )?(?:speaking|talking|chatting) (?:to|with) (?:the |a |your )?"
     r"(?:store |shop )?(?:manager|owner|ceo|boss|admin(?:istrator)?|developer|supervisor|staff)\b",
     r"\bI(?:'m| am) from (?:the |your )?(?:\w+ ){0,3}(?:team|department|head office|HQ)\b"

@@ -204,26 +204,43 @@ def theme(clause: str, start: int, end: int, *, earlier: str = "", later: str = 
         # 함께 7일 이내" is the return's 7 days
         others = [m for m in before if m[2] not in (Topic.DAMAGE, Topic.SHIPPING) and m[1] <= nearest[0]]
         nearest = others[-1] if others else nearest
+    if nearest is not None and not english and _COUNTED_FROM.search(clause, nearest[1], start):
+        # the topic names the event the limit is counted from, not what is done within it: "반품
+        # 상품이 도착한 후 3영업일 이내에 환불됩니다" is the refund's
+        done = _done_within(clause, end, later)
+        if done:
+            return done
     if nearest is None:
         # a Korean or Japanese clause naming nothing goes on about its sentence's topic ("破損のご
         # 連絡は、お届けから7日以内"); an English one names its own, often after the number ("within
         # 48 hours (the 7-day window is for normal returns)")
         if english:
             return frozenset()
-        limit = _WITHIN.match(clause, end)
-        if limit:
-            rest = f"{clause[limit.end() :]}、{later}"
-            condition = _CONDITION.search(rest)  # "48시간 안에 알려 주시면 환불": telling, not the refund
-            rest = rest[: condition.start()] if condition else rest
-            done = [m for m in _mentions(rest) if m[0] <= DONE_WITHIN_REACH and m[2] is not Topic.SHIPPING]
-            if done:
-                return frozenset({done[0][2]})
-        return theme(earlier, len(earlier), len(earlier)) if earlier else frozenset()
+        return _done_within(clause, end, later) or (
+            theme(earlier, len(earlier), len(earlier)) if earlier else frozenset()
+        )
     if nearest[2] is Topic.SHIPPING:
         named = {topic for _, stop, topic in before if stop <= nearest[0]} | topics(earlier)
         policies = {topic for topic in named if topic in _JOINED.values()}
         return frozenset(_joined({Topic.SHIPPING, *policies}))
     return frozenset({nearest[2]})
+
+
+_COUNTED_FROM = re.compile(r"(?:후|뒤|나서|하고|부터|から|以降|後)\s*$")
+"""The end of the event a time limit is counted from: "반품 상품이 도착한 후 3영업일"."""
+
+
+def _done_within(clause: str, end: int, later: str) -> frozenset[Topic]:
+    """What a Korean or Japanese time limit ending at `end` says is done within it, named right
+    after it ("3営業日以内に、元のお支払い方法へ返金いたします"); empty if none is."""
+    limit = _WITHIN.match(clause, end)
+    if not limit:
+        return frozenset()
+    rest = f"{clause[limit.end() :]}、{later}"
+    condition = _CONDITION.search(rest)  # "48시간 안에 알려 주시면 환불": telling, not the refund
+    rest = rest[: condition.start()] if condition else rest
+    done = [m for m in _mentions(rest) if m[0] <= DONE_WITHIN_REACH and m[2] is not Topic.SHIPPING]
+    return frozenset({done[0][2]}) if done else frozenset()
 
 
 def named_before(text: str, before: int) -> int:
