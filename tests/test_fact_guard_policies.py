@@ -1212,6 +1212,78 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("3 cotton bath towels come to 35,000 won.", FAIL),
         ("Refunds take 5 business days.", FAIL),
     ],
+    "a time judged against the service hours, a basis said without its amount": [
+        # a time said to be one the shop answers at, in a sentence on calling: the sources' hours
+        ("平日の午後六時十五分でしたら、まだカスタマーサービスの受付時間内です。", PASS),
+        ("平日の午後七時でしたら、まだ受付時間内です。", FAIL),
+        ("평일 13시 30분부터 18시 30분 사이에 1588-1234로 다시 걸어주세요.", PASS),
+        ("Call us between 12:00 and 18:30.", FAIL),
+        ("12시 45분에 전화 주시면 괜찮아요.", FAIL),
+        ("오후 3시에 결제하셔도 괜찮아요.", FAIL),
+        # the closing word the part ends in
+        ("주말이나 공휴일엔 고객센터가 쉬니까 평일 오전 10시 이후에 연락 주세요.", PASS),
+        ("주말엔 안 쉬니까 주말에 연락 주세요.", FAIL),
+        # a fee said per another thing, its amount worked out elsewhere
+        ("Shipping is charged per item, so two mugs would mean 6,000 won in shipping.", FAIL),
+        ("Shipping is charged per order, so two mugs still mean 3,000 won in shipping.", PASS),
+        ("Gift wrapping is charged per item, so two mugs would mean 4,000 won.", PASS),
+        ("배송비는 상품마다 붙어요.", FAIL),
+        ("送料は商品ごとにかかります。", FAIL),
+        ("送料はご注文ごとにかかります。", PASS),
+        # the members' discount said of every member, another shop's price matched
+        ("네 맞아요, 이제 모든 회원님께 5% 할인이 적용돼요.", FAIL),
+        ("All members get 5% off.", FAIL),
+        ("全ての会員様に5%割引が適用されます。", FAIL),
+        ("모든 골드 회원님께 5% 할인이 적용돼요.", PASS),
+        ("Regular members don't get a discount; only Gold members get 5% off.", PASS),
+        ("他店と同じお値段に合わせてご提供いたします。", FAIL),
+        ("다른 쇼핑몰과 같은 가격으로 드릴게요.", FAIL),
+        ("他店と同じ価格での販売はしておりません。", PASS),
+        # another customer as the one before
+        ("The customer before you asked about a refund for a linen tablecloth.", FAIL),
+        ("앞 손님은 식탁보를 환불했어요.", FAIL),
+        ("先にお問い合わせいただいたお客様はマグを購入されました。", FAIL),
+        ("I can't share anything about the customer before you.", PASS),
+        ("前のお客様の情報はお伝えできません。", PASS),
+        # a bound of when to call, or the hours said, is no time within them
+        ("Call us after 6 p.m. and we'll sort it out.", FAIL),
+        ("We're closed at 6 p.m., so call before then.", FAIL),
+        ("Give us a call at 6 p.m., we're still there.", PASS),
+        ("平日の午後六時四十五分でしたら、まだ受付時間内です。", FAIL),
+        ("午前十時から午後六時三十分まで営業しております。", PASS),
+    ],
+    "a thing said over or under the threshold, the surcharge waived with the fee": [
+        ("식탁보는 5만 원이 넘어요.", FAIL),
+        ("The tablecloth is over 50,000 won.", FAIL),
+        ("냄비는 5만 원이 넘어서 무료배송이에요.", PASS),
+        ("The tablecloth alone is under 50,000 won, so shipping is 3,000 won.", PASS),
+        ("수건 5장이면 5만 원이 넘어서 배송비가 무료예요.", PASS),
+        ("교환 배송비는 5만 원이 넘어요.", FAIL),
+        # the threshold's other side does not deny the charge beside it
+        ("식탁보는 5만 원이 안 돼서 배송비가 붙어요.", PASS),
+        ("テーブルクロスは5万ウォンに届かないので送料がかかります。", PASS),
+        # a remote area's waiver is no waiver from the threshold
+        ("제주도는 5만 원 이상이면 추가 배송비가 붙지 않아요.", FAIL),
+        ("89,000원 냄비라 제주로 보내도 배송비가 붙지 않아요.", FAIL),
+        ("89,000원 주문이라 배송비가 무료고, 제주는 3,000원 추가돼요.", PASS),
+        ("済州島でも5万ウォン以上なら基本送料は無料です（追加料金3,000ウォンは別途かかります）。", PASS),
+        (
+            "For Jeju, the pot is 89,000 won, so shipping is free and only the 3,000 won surcharge applies.",
+            PASS,
+        ),
+        ("제주 지역도 일반 배송비 3,000원만 내시면 돼요.", FAIL),
+        ("제주는 기본 배송비 3,000원에 3,000원이 더 붙어요.", PASS),
+        # a count multiplies what it counts, not another product's number
+        ("2 cotton bath towels come to 78,000 won.", FAIL),
+        ("3 cotton bath towels weigh 2.4 kg.", FAIL),
+        ("Two glass teapots hold 700 ml.", FAIL),
+        ("2 ceramic mugs hold 700 ml.", PASS),
+        ("3 cotton bath towels come to 36,000 won.", PASS),
+        # a refund counted from the return's sending, and the item's arrival said bare
+        ("반품하시면 7일 이내에 환불돼요.", FAIL),
+        ("반품은 도착 후 7일 이내에 가능해요.", PASS),
+        ("반품 상품이 도착하면 3영업일 안에 환불돼요.", PASS),
+    ],
 }
 
 
@@ -1297,6 +1369,12 @@ def test_a_total_of_amounts_worked_out_in_the_reply_already_released(guard: Fact
         # a waiver of the order's own amount, the charge denied
         ("그래서 89,000원이었던 냄비 주문에는 배송비가 따로 붙지 않았어요.", PASS),
         ("39,000원 식탁보 주문에는 배송비가 따로 붙지 않아요.", FAIL),
+        ("ご注文は鋳物鍋2点で、合計178,000ウォンでございます。", FAIL),
+        ("ご注文は鋳物鍋1点で、合計89,000ウォンでございます。", PASS),
+        # the carrier in the words of the reply's language
+        ("ご注文の商品はロッテ宅配便で発送されました。", FAIL),
+        ("Your order was shipped with Lotte.", FAIL),
+        ("ご注文の商品はCJ大韓通運で発送されました。", PASS),
     ],
 )
 def test_the_count_and_status_of_the_customers_order_are_the_orders(

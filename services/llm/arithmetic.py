@@ -162,6 +162,7 @@ def worked_out(
     judged: frozenset[str] = frozenset(),
     bounds: Callable[[str], Iterable[str]] | None = None,
     percents: Callable[[str], Iterable[str]] | None = None,
+    others: Callable[[str], frozenset[str]] | None = None,
 ) -> frozenset[str]:
     """The amounts of `reply` (as its claims write them) worked out from supported ones; `offers`
     are the sources' (`Claim.offers`), `before` is the reply's text already released, whose
@@ -179,7 +180,9 @@ def worked_out(
     against that the sources give for what a sentence names (readings), what is short of them
     worked out ("36,000원이라 무료배송까지 14,000원이 모자라요"); `percents`: the percentages the sources
     give for what a sentence names (readings), shares taken by them ("As a Gold member you'd pay
-    84,550 won for the pot": its 89,000원 less the members' 5%)."""
+    84,550 won for the pot": its 89,000원 less the members' 5%); `others`: the numbers (readings) only
+    products a sentence does not name have, which no count of it multiplies ("2 cotton bath towels
+    come to 78,000 won" is no two tablecloths)."""
     stated = claims(before) + claims(reply)
     supported: dict[str, set[Decimal]] = {}
     seen: dict[tuple[str, Decimal], int] = {}
@@ -227,6 +230,7 @@ def worked_out(
                 Decimal(need.partition(":")[2]) for need in (percents(sentence) if percents else ())
             }
             worked = set()
+            foreign = others(sentence) if others else frozenset()
             in_money = {amount[0] for amount in map(_amount, found) if amount is not None}
             for claim in found:
                 amount = _amount(claim) or _short_by(sentence, claim, in_money)
@@ -235,7 +239,10 @@ def worked_out(
                 currency, amount_value = amount
                 operands = supported.get(currency, set()) - {amount_value}
                 placed = {value for value in operands if (currency, value) not in wrong}
-                bases = given.get(currency, set())
+                not_its = {
+                    Decimal(need.partition(":")[2]) for need in foreign if need.startswith(f"{currency}:")
+                }
+                bases = given.get(currency, set()) - not_its
                 times = {value: seen.get((currency, value), 1) for value in operands}
                 terms = dict(times)
                 # an amount said of another subject is no total of what the sentence names ("a 6,000
@@ -254,7 +261,7 @@ def worked_out(
                     amount_value in doubled.get(currency, set())
                     or _works_out(
                         amount_value,
-                        operands,
+                        operands - not_its,
                         placed,
                         bases,
                         counted,

@@ -41,6 +41,7 @@ _BASES: list[tuple[Basis, re.Pattern[str]]] = [
             r"(?:한\s*|1\s*)?(?:개|점|장|벌|잔)\s*당",
             r"(?:상품|제품|물건)\s*(?:하나|한\s*개|1개)\s*(?:당|에|마다)",
             r"(?:상품|제품)\s*당",
+            r"(?:상품|제품|물건|품목)\s*(?:마다|별로)",
             r"1?(?:点|個|品|枚)(?:につき|あたり|ごと)",
             r"(?:商品|品物)(?:1点|ひとつ)?(?:につき|あたり|ごと)",
         ),
@@ -124,3 +125,31 @@ class BasisCheck:
                     ):
                         wrong.append(claim)  # "the Jeju surcharge is 3,000 won per item": a parcel's fee
         return wrong
+
+    def misbased(self, reply: str) -> list[str]:
+        """A fee said to be charged per another thing than the sources count it per, its amount not
+        said where the basis is: "Shipping is charged per item, so two mugs would mean 6,000 won"
+        (the shipping fee is per order). Only bases of the item and of the order are read."""
+        wrong = []
+        for sentence in sentences(prepare(reply)):
+            for clause in _CLAUSE.split(sentence):
+                about = topics(clause) & _PER_PARCEL
+                if not about or not _CHARGED.search(clause) or _amounts(clause):
+                    continue
+                bases = {basis for basis in (Basis.ITEM, Basis.ORDER) if _PATTERN[basis].search(clause)}
+                if len(bases) != 1:
+                    continue
+                same = about_the_same(list(self._amounts), lambda item: item[2], frozenset(about))
+                given = [named for _, named, of in same if named and of & about]
+                if given and not any(bases <= named for named in given):
+                    wrong.append(f"{bases.pop()} (a basis the sources do not count it per)")
+        return wrong
+
+
+_PATTERN = dict(_BASES)
+_CHARGED = any_of(
+    r"\b(?:charged|charges?|fees?|costs?)\b",
+    r"부과|붙|청구|받(?:아요|습니다)|배송비|택배비",
+    r"かか|送料|料金|請求",
+)
+"""A fee said to be charged."""

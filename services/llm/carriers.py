@@ -32,13 +32,20 @@ class Carrier(StrEnum):
 _NAMES: list[tuple[Carrier, re.Pattern[str]]] = [
     (
         Carrier.CJ,
-        any_of(r"CJ\s*대한통운|대한통운|\bCJ\s*(?:Logistics|Korea Express|택배)|CJ\s*ロジスティクス"),
+        any_of(
+            r"CJ\s*대한통운|대한통운|\bCJ\s*(?:Logistics|Korea Express|택배)|CJ\s*ロジスティクス|大韓通運"
+        ),
     ),
-    (Carrier.HANJIN, any_of(r"한진\s*택배|\bHanjin\b|韓進")),
-    (Carrier.LOTTE, any_of(r"롯데\s*택배|롯데\s*글로벌|\bLotte (?:Global )?Logistics\b")),
-    (Carrier.POST, any_of(r"우체국\s*택배|\bKorea Post\b|\bEMS\b|日本郵便|ゆうパック")),
-    (Carrier.LOGEN, any_of(r"로젠\s*택배|\bLogen\b")),
-    (Carrier.COUPANG, any_of(r"쿠팡\s*(?:로지스틱스|택배|로켓배송)")),
+    (Carrier.HANJIN, any_of(r"한진\s*택배|\bHanjin\b|韓進|ハンジン")),
+    (
+        Carrier.LOTTE,
+        any_of(
+            r"롯데\s*택배|롯데\s*글로벌|\bLotte\b(?! (?:Mart|Department|World|Tower|Hotel|Giants))|ロッテ"
+        ),
+    ),
+    (Carrier.POST, any_of(r"우체국\s*택배|\bKorea Post\b|\bEMS\b|日本郵便|ゆうパック|韓国郵便")),
+    (Carrier.LOGEN, any_of(r"로젠\s*택배|\bLogen\b|ロゼン")),
+    (Carrier.COUPANG, any_of(r"쿠팡\s*(?:로지스틱스|택배|로켓배송)|\bCoupang\b|クーパン")),
     (Carrier.YAMATO, any_of(r"ヤマト運輸|ヤマト|クロネコ|\bYamato\b|야마토")),
     (Carrier.SAGAWA, any_of(r"佐川急便|佐川|\bSagawa\b|사가와")),
     (Carrier.FEDEX, any_of(r"\bFedEx\b|페덱스|フェデックス")),

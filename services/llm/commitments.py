@@ -243,8 +243,10 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"차액",
             r"差額",
             r"최저가",
-            r"가격\s*(?:을|으로|에)?\s*맞춰",
-            r"価格(?:を|に)?合わせ",
+            r"(?:가격|금액)\s*(?:을|으로|에)?\s*맞춰",
+            r"(?:価格|値段|金額|料金)(?:を|に)?(?:お)?合わせ",
+            r"(?:他店|他社|よその店|ほかの店|다른\s*(?:가게|쇼핑몰|곳|사이트))[^.!?。！？]{0,12}(?:と|와|과)?\s*(?:同じ|같은)"
+            r"[^.!?。！？]{0,10}(?:値段|価格|金額|가격|금액)",
             r"最安値",
         ),
     ),
@@ -1402,6 +1404,9 @@ def _against_threshold(
     currency, threshold = thresholds[charged]
     if commitment.granted and _SURCHARGE_TOO.search(clause):
         return commitment  # "5만 원 이상이면 추가 배송비까지 무료": the surcharge's waiver has no threshold
+    waiver = _NO_CHARGE.search(clause) or _SOME_CHARGE.search(clause)
+    if commitment.granted and waiver and _remote_waived(clause, waiver):
+        return commitment  # "89,000원 냄비라 제주로 보내도 배송비가 붙지 않아요": nor a remote area's
     reaches = _REACHES.search(clause) if commitment.granted else None
     said = _stated_amounts(clause[: reaches.start()]).get(currency, set()) if reaches else set()
     if said and max(said) < threshold:
@@ -1551,6 +1556,31 @@ _BEYOND = any_of(r"\b(?:outside|other than|beyond|except)\b", r"(?:이|)외|밖"
 """Places beside the one named ("서울 외 지역도 추가 배송비 없어요" says it of the islands too)."""
 
 
+def _remote_waived(text: str, waiver: re.Match[str]) -> bool:
+    """The waiver at `waiver` is said of the surcharge or of a remote area, named before it in its own
+    part of `text` ("제주도는 5만 원 이상이면 추가 배송비가 붙지 않아요"), not of the places beside one
+    ("제주 외 지역은"); a surcharge named after it is charged ("shipping is free and only the 3,000 won
+    surcharge applies")."""
+    start, end = _segment(text, waiver.start())
+    part = text[start : waiver.start()]
+    return bool(
+        (_REMOTE_AREA.search(part) or _SURCHARGE_WORD.search(part))
+        and not _BEYOND.search(part)
+        and not _MAINLAND.search(part)
+        and not _BASE_FEE.search(text, start, end)  # "済州島でも…基本送料は無料です": the base fee's
+    )
+
+
+_BASE_FEE = any_of(r"\b(?:base|basic|standard|regular|usual|normal)\b", r"기본|일반", r"基本|通常")
+
+
+_SURCHARGE_WORD = any_of(
+    r"\bsurcharge|\bextra (?:fee|charge|shipping)",
+    r"추가\s*(?:배송비|요금|비용)|추가금",
+    r"追加(?:の)?(?:送料|料金)",
+)
+
+
 def _surcharge_waived(sentence: str) -> bool:
     """A second waiver in `sentence`, of a surcharge, in a part of its own without a threshold; or
     the surcharge waived with the fee ("추가 배송비까지 전부 무료", "even the Jeju surcharge")."""
@@ -1691,7 +1721,19 @@ def _without_conditions(text: str) -> str:
 
 
 def _conditions(text: str) -> frozenset[Condition]:
-    return frozenset(condition for condition, pattern in _CONDITIONS if pattern.search(text))
+    found = frozenset(condition for condition, pattern in _CONDITIONS if pattern.search(text))
+    if Condition.MEMBER in found and _ANY_MEMBER.search(text):
+        return found - {Condition.MEMBER}  # "모든 회원님께 5% 할인": said of every member, no tier
+    return found
+
+
+_ANY_MEMBER = any_of(
+    r"\b(?:all|every|any)(?: of)?(?: our| the)? members?\b|\b(?:regular|basic|standard|normal) members?\b",
+    r"(?:모든|전체|전)\s*회원|회원(?:님)?\s*(?:누구나|모두|전원|다)\b|일반\s*회원",
+    r"(?:全て|すべて|全)の?会員|会員(?:の)?(?:皆様|みなさま)?(?:全員|どなたでも|誰でも)|一般会員",
+)
+"""Members said without a tier: a grant of the members of one ("Gold members get 5% off") said of
+them all."""
 
 
 def _charged(text: str) -> Charged | None:
@@ -1739,9 +1781,7 @@ def _read(
             denied = all(_denied_at(read, start, end) for start, end in spans[commitment.kind])
             if commitment.kind is Kind.WEEKEND_OPENING:
                 # "Weekends and public holidays we're closed": closing denies the days it names
-                denied = denied or all(
-                    _CLOSED.search(rest, *_segment(rest, start)) for start, _ in spans[commitment.kind]
-                )
+                denied = denied or all(_closed_in(rest, start) for start, _ in spans[commitment.kind])
                 # "공휴일에도 쉬지 않고 문의 받고 있어요": the closing denied opens
                 denied = denied and not any(
                     _NOT_CLOSED.search(rest, *_segment(rest, start)) for start, _ in spans[commitment.kind]
@@ -1784,7 +1824,8 @@ def _read(
         if free and charge and _FREE_DENIED.match(sentence, free.end()):
             no_charge = False  # "면제되지 않고 그대로 부과돼요": the waiver denied, the charge stands
         bare_charge = _SOME_CHARGE.search(unconditioned)
-        if bare_charge and not free and _negated_near(unconditioned, bare_charge):
+        # not the threshold's other side: "5만 원이 안 돼서 배송비가 붙어요" charges
+        if bare_charge and not free and _negated_near(_masked(unconditioned, _BELOW), bare_charge):
             no_charge = True  # "isn't charged", "we don't charge anything", "부과되지 않습니다"
         if own is None or not conditions:
             conditions |= inherited
@@ -1794,7 +1835,17 @@ def _read(
             conditions -= {Condition.THRESHOLD}
         if not (no_charge and _no_surcharge_there(part or unconditioned, sentence)):
             found.append(Commitment(Kind.CHARGE, granted=no_charge, charged=charged, conditions=conditions))
-        if no_charge and Condition.THRESHOLD in conditions and _surcharge_waived(sentence):
+        waived_at = free or bare_charge
+        if (
+            no_charge
+            and Condition.THRESHOLD in conditions
+            and waived_at is not None
+            and _remote_waived(unconditioned if not free else sentence, waived_at)
+        ):
+            # "제주도는 5만 원 이상이면 추가 배송비가 붙지 않아요": the surcharge is charged whatever
+            # the amount
+            found.append(replace(found[-1], conditions=conditions - {Condition.THRESHOLD}))
+        elif no_charge and Condition.THRESHOLD in conditions and _surcharge_waived(sentence):
             # "Orders of 50,000원 or more ship free, and Jeju costs nothing extra": the amount is the
             # condition of one waiver; the surcharge is charged whatever the amount
             found.append(replace(found[-1], conditions=conditions - {Condition.THRESHOLD}))
@@ -1929,6 +1980,14 @@ def _segment(text: str, at: int) -> tuple[int, int]:
             end = turn.start()
             break
     return start, end
+
+
+def _closed_in(text: str, at: int) -> bool:
+    """A closing word in the part of `text` around `at`, the word the part ends in read whole: "주말엔
+    쉬니까" ends its part at the turn "니까", inside the word "쉬니까"."""
+    start, end = _segment(text, at)
+    word_end = re.compile(r"\S*").match(text, end)
+    return bool(_CLOSED.search(text, start, word_end.end() if word_end else end))
 
 
 _MASK = "\x00"

@@ -788,6 +788,14 @@ def _sino_minutes(match: re.Match[str]) -> str:
     return f"{match[1]}{cjk_value(match[2])}" if match[2] else match.group()
 
 
+_KANJI_MINUTES = re.compile(r"(?<=時)((?:[二三四五]?十)?[一二三四五六七八九]?)(?=分)")
+"""Minutes in kanji after the hour ("午後六時四十五分"), read as digits."""
+
+
+def _kanji_minutes(match: re.Match[str]) -> str:
+    return str(cjk_value(match[1])) if match[1] else match.group()
+
+
 _SINO_POINT = re.compile(
     r"(?<![가-힣])([일이삼사오육칠팔구십]+) ?점 ?([영공일이삼사오육칠팔구]+)"
     r"(?= ?(?:킬로|키로|그램|리터|미터|센티|톤|퍼센트|프로|kg|g\b|l\b|L\b|m\b|cm|%))"
@@ -841,6 +849,7 @@ def prepare(text: str) -> str:
     text = _UNTIL_WORD.sub(_until_word, text)
     text = _FROM_WORDS.sub(_from_words, text)
     text = _SINO_MINUTES.sub(_sino_minutes, text)
+    text = _KANJI_MINUTES.sub(_kanji_minutes, text)
     text = _POINT_WORDS.sub(_point_words, text)
     text = _SINO_POINT.sub(_sino_point, text)
     text = _SINO_BEFORE_UNIT.sub(lambda match: f"{cjk_value(match[1].strip())} ", text)

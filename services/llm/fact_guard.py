@@ -39,7 +39,7 @@ from services.llm.colours import colours
 from services.llm.commitments import Charged, CommitmentGuard, commitments
 from services.llm.events import IF, EventCheck
 from services.llm.fact_claims import CURRENCIES, claims, located_claims, prepare, reading_kind
-from services.llm.judged import cutoffs, judged, lunch_breaks
+from services.llm.judged import cutoffs, judged, lunch_breaks, opening_hours
 from services.llm.products import catalogue, counts_of, mentions
 from services.llm.repeated import repeated
 from services.llm.subjects import SubjectCheck, sentences
@@ -110,7 +110,10 @@ _ABOUT_THE_PROMPT = re.compile(
 )
 """A reply that talks about its own instructions (quoted, translated or paraphrased) leaks them."""
 _OTHER_CUSTOMER = re.compile(
-    r"\b(?:previous|last|other|another|different|earlier) (?:customer|buyer|shopper|client)"
+    r"\b(?:previous|last|other|another|different|earlier|next) (?:customer|buyer|shopper|client)"
+    r"|\b(?:customer|buyer|shopper|client|person) (?:before|after) you\b"
+    r"|(?:앞|먼저|전에|방금)\s*(?:문의하신|주문하신|연락하신)?\s*(?:고객|손님|분)(?:님)?(?:이|은|께서|도)"
+    r"|(?:前|先|さっき)(?:に)?(?:お問い合わせ|ご連絡|ご注文)?(?:いただいた|された)?(?:お客様|方)(?:は|が|も)"
     r"|(?:직전|이전|다른)\s*(?:고객|주문자|구매자|손님)"
     r"|(?:直前|前|他|別)(?:に(?:ご利用|ご注文|ご購入|注文|購入)(?:された|いただいた)?|の)(?:お客様|ご注文者|注文者|購入者)"
     r"|\b(?:her|his) (?:flat|apartment|phone(?: number)?|order|parcel|package|address|tracking"
@@ -326,6 +329,8 @@ _AS_BASE = any_of(
     r"\b(?:base|basic|standard|usual|regular|normal)\b|\bplus\b", r"기본|일반|평소", r"基本|通常"
 )
 """A fee said as the base one: "기본 배송비에 3,000원이 더 붙어서"."""
+_ONLY = any_of(r"\b(?:only|just)\b", r"(?:원|금액)\s*만\b|뿐", r"(?:ウォン|円)?(?:のみ|だけ)")
+"""The base fee said to be all there is: "제주도 기본 배송비 3,000원만 내시면 돼요"."""
 _NOT_REMOTE = any_of(
     r"\b(?:outside(?: of)?|other than|except(?: for)?|not(?: to| in| for)?"
     r"|unless(?: it's| you're)?(?: to| in)?) (?:jeju|(?:a |the )?remote|(?:the )?islands?)",
@@ -491,6 +496,7 @@ class FactGuard:
         self._uses = uses(sources)
         self._deadlines = tuple(cutoffs(sources if promises is None else promises, self._offers))
         self._lunch = lunch_breaks(sources if promises is None else promises, self._offers)
+        self._opening = opening_hours(sources if promises is None else promises, self._offers)
         self._products = catalogue(sources if promises is None else promises)
         self._ordered = counts_of(own_facts, self._products)
         """How many of each product the customer's order has ("cast-iron pot 24 cm x1")."""
@@ -527,7 +533,14 @@ class FactGuard:
         misplaced = self._subjects.misplaced(reply, before=before)
         told = sentences(reply)
         remote = self._remote_totals(told)
-        customers = judged(reply, self._offers, before=before, deadlines=self._deadlines, lunch=self._lunch)
+        customers = judged(
+            reply,
+            self._offers,
+            before=before,
+            deadlines=self._deadlines,
+            lunch=self._lunch,
+            opening=self._opening,
+        )
         derived = (
             worked_out(
                 reply,
@@ -540,6 +553,7 @@ class FactGuard:
                 things=self._subjects.things_named,
                 bounds=self._subjects.bounds_named,
                 percents=self._percents_named,
+                others=self._subjects.values_of_others,
             )
             | self._events.deadlines_stated(reply)
             | customers
@@ -561,6 +575,7 @@ class FactGuard:
                 for claim in self._bases.miscounted(reply)
                 if claim.text not in derived
             ]
+            + self._bases.misbased(reply)
             + [f"{carrier} (a carrier the facts do not name)" for carrier in carriers(reply) - self._carriers]
             + [
                 f"{carrier} (said as the shop's carrier; the shop's text does not name it)"
@@ -618,7 +633,7 @@ class FactGuard:
             if (
                 Topic.REMOTE not in topics(sentence)
                 or _NOT_REMOTE.search(sentence)
-                or _AS_BASE.search(sentence)
+                or (_AS_BASE.search(sentence) and not _ONLY.search(sentence))
                 or _AS_EXTRA.search(sentence)
             ):
                 continue
@@ -723,7 +738,7 @@ class FactGuard:
         order, that is not the order's: "ご注文内容は鋳物鍋2点" where they ordered one."""
         wrong: list[str] = []
         for sentence in told:
-            if not _THEIR_ORDER.search(sentence):
+            if not (_THEIR_ORDER.search(sentence) or _ORDER_IS.search(sentence)):
                 continue
             for product, said in counts_of(sentence, self._products).items():
                 if product in self._ordered and said - self._ordered[product]:

@@ -10,6 +10,9 @@ judges it against a bound the sources support that the reply states:
   sentence saying it works, is now or is when to call ("works", "지금", "大丈夫", "お掛けください");
 - a time inside the lunch break the sources state, its sentence saying it is lunch ("1시쯤 전화
   주시면 점심시간이라", "12時45分ですとちょうどお昼休みの時間帯");
+- a time (or a range) a sentence on calling says works or is within the hours, inside the service
+  hours the sources state and not in their lunch break ("午後六時十五分でしたら、まだ受付時間内です",
+  "13시 30분부터 18시 30분 사이에 다시 걸어주세요");
 - a time before a cutoff the reply states ("paid by 2 p.m."), or the sources' where it states none,
   said as the customer's case ("1시에 결제하시면"), however it is read (3시 may be 15:00);
 - a time after such a cutoff, said to miss it ("3시 결제는 당일 출고 대상이 아니에요");
@@ -33,7 +36,7 @@ from services.text.patterns import any_of
 _JUDGED = any_of(
     r"\bnow\b|\bcurrently\b|\b(?:works|is fine|is ok(?:ay)?|is within|falls within)\b|\bthat'?s (?:fine|ok)",
     r"\bcall (?:us )?(?:between|at|after|before|from)\b",
-    r"지금|현재|괜찮|전화\s*(?:주세요|주시면|하시면|주십시오)",
+    r"지금|현재|괜찮|(?:전화|걸어)\s*(?:주세요|주시면|하시면|주십시오)",
     r"今(?:は|が|、)|現在|大丈夫|問題(?:ありません|ございません|ない)|間に合|お掛けください|お電話ください",
 )
 _THE_CUSTOMERS_CASE = any_of(
@@ -149,6 +152,75 @@ def lunch_breaks(text: str, offers: frozenset[str]) -> tuple[tuple[int, int], ..
     return tuple(found)
 
 
+_SERVICE = any_of(
+    r"\bhours\b|customer (?:service|support)",
+    r"고객\s*센터|상담|운영\s*시간|영업\s*시간",
+    r"営業時間|受付時間|カスタマー",
+)
+"""A sentence of the sources on when the shop answers: "Customer service hours: weekdays 10:00-18:30"."""
+
+
+def opening_hours(text: str, offers: frozenset[str]) -> tuple[tuple[int, int], ...]:
+    """The ranges of times `text` (the sources) states as its service hours, as minutes, those
+    `offers` support, the lunch break aside: "weekdays 10:00-18:30 (lunch 12:30-13:30)"."""
+    lunch = set(lunch_breaks(text, offers))
+    found: list[tuple[int, int]] = []
+    for sentence in sentences(text):
+        if not _SERVICE.search(sentence):
+            continue
+        for _, _, claim in located_claims(sentence):
+            spans = _times(frozenset(need for need in claim.needs & offers if need.startswith("range:")))
+            if spans:
+                span = min(spans, key=lambda span: span[1] - span[0])
+                if span not in lunch:
+                    found.append(span)
+    return tuple(found)
+
+
+_ABOUT_CALLS = any_of(
+    r"\b(?:call|phone|ring|contact|reach us|customer (?:service|support)|hours)\b",
+    r"전화|연락|상담|고객\s*센터|문의|걸어|운영|영업",
+    r"電話|連絡|問い合わせ|受付|営業|カスタマー|窓口|お掛け",
+)
+_NOT_ABOUT_CALLS = any_of(
+    r"\b(?:ship|dispatch|deliver|order|pay|paid|payment)",
+    r"발송|출고|배송|주문|결제|입금",
+    r"発送|出荷|配送|注文|決済|支払",
+)
+_WITHIN_HOURS = any_of(
+    r"\b(?:within|during|inside) (?:our |the |normal |regular )?"
+    r"(?:business |opening |office |service |working )?hours\b",
+    r"시간\s*(?:내|안|중)|운영\s*중|영업\s*중",
+    r"時間内|営業中|受付中",
+)
+"""A time said to be one the shop answers at: "まだカスタマーサービスの受付時間内です"."""
+
+
+_OPENS_OR_CLOSES = any_of(
+    r"\b(?:open|opens|opening|close|closes|closed|closing|shut)\b",
+    r"마감|끝나|끝납|닫|종료|오픈|시작",
+    r"閉|終了|終わ|締め|開始|開店|オープン",
+)
+"""A sentence saying when the shop opens or closes: its times are the hours, not one within them."""
+
+
+def _when_open(
+    spans: list[tuple[int, int]], opening: tuple[tuple[int, int], ...], lunch: tuple[tuple[int, int], ...]
+) -> bool:
+    """A time, or a range of times, inside the service hours and not in the lunch break."""
+    for first, last in spans:
+        # a time is within the hours before they end: calling at 18:30 is calling at closing
+        inside = any(
+            low <= first and (last < high if first == last else last <= high) for low, high in opening
+        )
+        at_lunch = any(
+            (low <= first < high) if first == last else (first < high and last > low) for low, high in lunch
+        )
+        if inside and not at_lunch:
+            return True
+    return False
+
+
 def cutoffs(text: str, offers: frozenset[str] | None = None) -> list[int]:
     """The times of day `text` states as deadlines ("paid by 2 p.m.", "14시까지"), as minutes; with
     `offers`, only those they support."""
@@ -171,13 +243,18 @@ def judged(
     before: str = "",
     deadlines: tuple[int, ...] = (),
     lunch: tuple[tuple[int, int], ...] = (),
+    opening: tuple[tuple[int, int], ...] = (),
 ) -> frozenset[str]:
     """The numbers of `reply` (as its claims write them) that their sentence judges against a bound
     `offers` (the sources' `Claim.offers`) support, in it or in the text before it (`before`, the
     reply already released), or, where the reply states no deadline of the day, `deadlines` (the
     sources' `cutoffs`); a range of times holds its ends (open 10:00-18:30:
     a call between 17:00 and 18:30). A time a sentence says is in the lunch break is judged by the
-    sources' `lunch_breaks` (`lunch`): "1시쯤 전화 주시면 점심시간이라" is true of a 12:30-13:30 lunch."""
+    sources' `lunch_breaks` (`lunch`): "1시쯤 전화 주시면 점심시간이라" is true of a 12:30-13:30 lunch.
+    A time or a range its sentence on calling says works or is within the hours is judged by the
+    sources' `opening_hours` (`opening`), the lunch break aside: "午後六時十五分でしたら、まだ受付
+    時間内です", "13시 30분부터 18시 30분 사이에 다시 걸어주세요"; not a sentence on orders, payment
+    or dispatch, whose times are the cutoff's."""
     found: set[str] = set()
     text = f"{before}\n{reply}"
     ranges = [
@@ -209,6 +286,19 @@ def judged(
             inside = judging and any(
                 low <= first and last <= high for first, last in spans for low, high in ranges
             )
+            open_then = (
+                bool(opening)
+                and (judging or bool(_WITHIN_HOURS.search(sentence)))
+                and bool(_ABOUT_CALLS.search(sentence))
+                and not _NOT_ABOUT_CALLS.search(sentence)
+                and not _LUNCH.search(sentence)  # "3시 10분쯤 전화 주시면 점심시간이라": said to be lunch
+                and not _MISSED.search(sentence)
+                and not _OPENS_OR_CLOSES.search(sentence)  # "We're closed at 6 p.m.": the hours said
+                # a bound of when to call is no time said to work: "call us after 6 p.m." misleads
+                and not _BOUND_BEFORE.search(sentence, 0, start)
+                and not _NOT_AT.match(sentence[end:].lstrip())
+                and _when_open(spans, opening, lunch)
+            )
             at_lunch = _said_to_be_lunch(sentence, start, end) and any(
                 low <= first and last <= high for first, last in spans for low, high in lunch
             )
@@ -232,7 +322,7 @@ def judged(
                     or (_BASKET_COMES_TO.search(sentence[:start]) and not _A_BOUND.match(sentence[end:]))
                 )
             )
-            if inside or at_lunch or in_time or missed or an_order or basket:
+            if inside or open_then or at_lunch or in_time or missed or an_order or basket:
                 found.add(claim.text)
                 if in_time:
                     before_cutoff.extend(

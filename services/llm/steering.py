@@ -49,7 +49,9 @@ _STEERING = any_of(
     r"\b(?:just|only|simply) confirm(?: for me)?\s*(?:that\b|it'?s\b|it is\b|this\b|yes\b|you(?:'ll| will)\b"
     r"|we(?:'ll| will)\b|[:\"'“‘「])(?![^.!?]*\?)",  # "Can you just confirm it's free?" asks
     r"\bsay yes\b|\b(?:please|now) say that\b|\b(?:reply|answer|respond)\s+(?:with\s+)?[\"']?yes\b",
-    r"\brepeat after me\b|\brepeat\b[^.?!]{0,30}\bback to me\b",
+    r"\brepeat after me\b|\brepeat\b[^.?!]{0,30}\bback to me\b"
+    r"(?! (?:what|how|when|whether) (?:your|the|our) (?:\w+ )?"
+    r"(?:policy|policies|rules?|terms|faq|page|site) says?\b)",
     r"(?:^|[.!?]\s+|\b(?:please|pls|just|then|and|so)\s+)(?:reply|respond|answer|say)\s*"
     r"(?:with\s*|back\s*)?[\"'“‘「][^\"'”’」]{3,}[\"'”’」]",
     r"\b(?:policy|rules?|price|system|admin)[- _]?override\b|\binform the customer\b",
@@ -73,7 +75,7 @@ _STEERING = any_of(
     r"\b(?:note|message|instructions?) (?:to|for) (?:the )?(?:bot|ai|assistant|chatbot)\b",
     r"\battention (?:bot|ai|assistant|chatbot)\b",
     r"\bI(?:'m| am) (?:the |your )?(?:store |shop )?(?:manager|owner|ceo|boss|admin(?:istrator)?|developer"
-    r"|supervisor)\b(?! (?:of|at) (?:a|an|my|our)\b)",
+    r"|supervisor)\b(?! (?:of|at) (?:a|an|my)\b)",
     r"\b(?:you are|you're) (?:now )?(?:speaking|talking|chatting) (?:to|with) (?:the |a |your )?"
     r"(?:store |shop )?(?:manager|owner|ceo|boss|admin(?:istrator)?|developer|supervisor|staff)\b",
     r"\bI(?:'m| am) from (?:the |your )?(?:\w+ ){0,3}(?:team|department|head office|HQ)\b"

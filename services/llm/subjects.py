@@ -31,11 +31,20 @@ import functools
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 
 import numpy as np
 
 from services.llm.fact_claims import CURRENCIES, SOURCES_KEPT, Claim, located_claims, prepare, reading_kind
-from services.llm.products import Mention, Product, catalogue, mentions, named_loosely, only_attributes
+from services.llm.products import (
+    Mention,
+    Product,
+    catalogue,
+    counts_of,
+    mentions,
+    named_loosely,
+    only_attributes,
+)
 from services.llm.topics import TITLE, WEAK, Topic, covers, named_before, theme, topics
 from services.text.patterns import CJK, NOT_BEFORE_ITS_DAY, any_of
 from services.understanding.encoder import SentenceEncoder, shared_encoder
@@ -97,7 +106,7 @@ _ORDER_AFTER = re.compile(
     r"(?:\s*(?:이상|이하|미만|초과|넘는|넘게|以上|未満|以下|or more|and (?:over|up)))?"
     r"(?:\s*(?:짜리\s*)?(?:주문|결제\s*건|구매\s*건|장바구니)|\s*(?:の|分の)?(?:ご)?注文"
     r"|\s*(?:worth of )?(?:order|purchase|basket)\b)"
-    r"|\s*(?:이상|이하|미만|초과|[을를이가]\s*넘|[이가]\s*안\s*(?:되|돼)|에\s*못\s*미(?:치|쳐)"
+    r"|\s*(?:이상|이하|미만|초과|[을를]\s*넘|[이가]\s*안\s*(?:되|돼)|에\s*못\s*미(?:치|쳐)"
     r"|以上|未満|以下|に(?:届か|満た)|を(?:超え|上回|下回)|or more\b|and (?:over|up)\b)",
     re.IGNORECASE,
 )
@@ -120,13 +129,41 @@ _GOODS_BEFORE = re.compile(
 """The goods' price named right before an amount: "商品9,000ウォン＋送料3,000ウォン"."""
 
 
+_OVER_AFTER = re.compile(
+    r"\s*(?:이상|초과|[을를이가]\s*넘|以上|を(?:超え|上回)|or more\b|and (?:over|up)\b)", re.IGNORECASE
+)
+_UNDER_AFTER = re.compile(
+    r"\s*(?:미만|이하|[이가]\s*안\s*(?:되|돼)|에\s*못\s*미(?:치|쳐)|未満|以下|に(?:届か|満た)|を下回)",
+    re.IGNORECASE,
+)
+"""An amount a thing is said to be over or under: "식탁보는 5만 원이 안 돼요" (39,000원: true), "식탁보는
+5만 원이 넘어요" (false)."""
+_OVER_BEFORE = re.compile(r"\b(?:over|above|more than|at least)\s*$", re.IGNORECASE)
+_UNDER_BEFORE = re.compile(r"\b(?:under|below|less than)\s*$", re.IGNORECASE)
+
+
 def _an_order_amount(clause: str, start: int, end: int) -> bool:
     """An order's amount, or the goods' (the customer's basket either way, no policy's)."""
     return bool(
         _ORDER_AFTER.match(clause, end)
         or _ORDER_BEFORE.search(clause, 0, start)
+        or _OVER_BEFORE.search(clause, 0, start)
+        or _UNDER_BEFORE.search(clause, 0, start)
         or _GOODS_BEFORE.search(clause, 0, start)
     )
+
+
+def _money_of(needs: frozenset[str]) -> dict[str, set[Decimal]]:
+    found: dict[str, set[Decimal]] = {}
+    for need in needs:
+        if reading_kind(need) in CURRENCIES:
+            found.setdefault(reading_kind(need), set()).add(Decimal(need.partition(":")[2]))
+    return found
+
+
+def _money(claim: Claim) -> dict[str, Decimal]:
+    """A claim's amounts of money, one per currency."""
+    return {currency: max(values) for currency, values in _money_of(claim.needs).items()}
 
 
 def _families(kinds: frozenset[str] | set[str]) -> set[str]:
@@ -262,10 +299,18 @@ class SubjectCheck:
                 at = sentence.find(clause, at)
                 earlier = sentence[:at]
                 found = located_claims(clause)
+                compared = {
+                    start: self._bound_misjudged(clause, start, end, earlier)
+                    for start, end, claim in found
+                    if self._stated(claim)
+                }
+                wrong.extend(claim for start, _, claim in found if compared.get(start))
                 checked = [
                     (start, end, claim)
                     for start, end, claim in found
-                    if self._stated(claim) and not _an_order_amount(clause, start, end)
+                    if self._stated(claim)
+                    and compared.get(start) is None
+                    and not _an_order_amount(clause, start, end)
                 ]
                 if not checked:
                     continue
@@ -308,6 +353,23 @@ class SubjectCheck:
             if named.fee and named.topics and named.topics <= about:
                 found.extend(need for need in named.values if reading_kind(need) in CURRENCIES)
         return found
+
+    def values_of_others(self, sentence: str) -> frozenset[str]:
+        """The numbers (readings) only products `sentence` does not name have, where it names one: no
+        count of what it names is taken of them ("2 cotton bath towels come to 78,000 won" is not two
+        tablecloths). Numbers a policy states too are left out."""
+        named = {mention.product for mention in mentions(sentence, self._products)}
+        if not named:
+            return frozenset()
+        own = {need for product in named for need in product.values}
+        policies = {need for policy in self._named if policy.topics for need in policy.values}
+        return frozenset(
+            need
+            for product in self._products
+            if product not in named
+            for need in product.values
+            if need not in own and need not in policies
+        )
 
     def prices_named(self, sentence: str) -> list[str]:
         """The prices the catalogue gives for the products `sentence` names, as readings, each
@@ -413,6 +475,36 @@ class SubjectCheck:
         if not named or named[-1].end <= named_before(clause, start):
             return None
         return named[-1], len({mention.product for mention in named}) == 1
+
+    def _bound_misjudged(self, clause: str, start: int, end: int, earlier: str) -> bool | None:
+        """Whether the amount at `clause[start:end]`, one a product or a basket is said to be over or
+        under, is misjudged: True when a product's price is on the other side of it ("식탁보는 5만
+        원이 넘어요" of a 39,000원 tablecloth), False when it is not, or several of the product or an
+        amount before it are what is compared ("수건 다섯 장이면 5만 원이 넘어서", "60,000ウォンとなり、
+        5万ウォン以上": the basket's, judged by the commitments); None when no product or order is
+        compared with it (the subject check reads it)."""
+        over = _OVER_AFTER.match(clause, end) or _OVER_BEFORE.search(clause, 0, start)
+        under = _UNDER_AFTER.match(clause, end) or _UNDER_BEFORE.search(clause, 0, start)
+        if not (over or under):
+            return None
+        before = f"{earlier} {clause[:start]}"
+        if any(_money(other) for _, _, other in located_claims(before)):
+            return False
+        named = self._product_named(clause, start, end, earlier)
+        if named is None:
+            return None
+        if any(count > 1 for count in counts_of(before, self._products).get(named[0].product, ())):
+            return False
+        located = located_claims(clause[start:end])
+        bound = _money(located[0][2]) if located else {}
+        prices = _money_of(named[0].product.values)
+        for currency, value in bound.items():
+            held = prices.get(currency)
+            if held and (
+                all(price < value for price in held) if over else all(price >= value for price in held)
+            ):
+                return True
+        return False
 
     def _product_elsewhere(self, claim: Claim, mention: Mention, alone: bool) -> bool | None:
         """False if the product's line states the number; True if it does not, the product is

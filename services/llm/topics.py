@@ -226,7 +226,7 @@ def theme(clause: str, start: int, end: int, *, earlier: str = "", later: str = 
     return frozenset({nearest[2]})
 
 
-_COUNTED_FROM = re.compile(r"(?:후|뒤|나서|하고|부터|から|以降|後)\s*$")
+_COUNTED_FROM = re.compile(r"(?:후|뒤|나서|하고|[하되시]면|부터|から|以降|後)\s*$")
 """The end of the event a time limit is counted from: "반품 상품이 도착한 후 3영업일"."""
 
 
