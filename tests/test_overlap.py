@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from services.llm.overlap import strip_overlap, without_repeats
+from services.llm.overlap import MIN_OVERLAP_CHARS, strip_overlap, without_repeats
 
 SHOWN = (
     "Orders paid by 2 p.m. on a weekday ship the same day and usually arrive the next day. "
@@ -83,3 +83,19 @@ def test_words_said_again_of_something_else_are_kept() -> None:
     assert strip_overlap(shown, going_on) == going_on
     restart = "Seoul: delivery usually takes one to two days.\nBusan: two to three days."
     assert strip_overlap(shown, restart) == ": two to three days.", "a restart from the top is still cut"
+
+
+async def test_a_continuation_is_released_as_soon_as_it_cannot_be_a_repeat() -> None:
+    """A continuation that shares nothing with the text shown is released once it is as long as the
+    shortest repeat looked for, not one piece later: the customer sees it streaming."""
+    taken = 0
+
+    async def one_at_a_time() -> AsyncIterator[str]:
+        nonlocal taken
+        for character in "Zyxwvutsrq"[: MIN_OVERLAP_CHARS + 2]:
+            taken += 1
+            yield character
+
+    stream = without_repeats(SHOWN, one_at_a_time())
+    first = await anext(stream)
+    assert (first, taken) == ("Zyxwvutsrq"[:MIN_OVERLAP_CHARS], MIN_OVERLAP_CHARS)

@@ -67,8 +67,9 @@ class LocalEngine:
         self._end_tokens = self.vocabulary.end_tokens
         self._lock = threading.RLock()
         self._closed = False
-        self.writes = 0
-        """Counts changes to the KV cache, so a caller keeping a cached prefix sees another's use."""
+        self.writes = object()
+        """A token of the KV cache's last change, a new one each change, so a caller keeping a
+        cached prefix sees another's use."""
 
     @property
     def eos(self) -> int:
@@ -121,7 +122,7 @@ class LocalEngine:
     def truncate(self, n: int) -> None:
         with self._lock:
             self._refuse_if_closed()
-            self.writes += 1
+            self.writes = object()
             self._llm._ctx.kv_cache_seq_rm(-1, n, -1)
 
     def forward(self, tokens: Sequence[int], n_past: int, *, all_logits: bool | None = None) -> np.ndarray:

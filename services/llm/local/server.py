@@ -64,7 +64,7 @@ class LocalOpenAIServer:
         self.model = model
         self.speculative = speculative
         self._cached: list[int] = []
-        self._cached_at = -1
+        self._cached_at: object = None
         """The engine's `writes` when `_cached` was left in its KV cache."""
         self._decoder = Decoder(engine)
         """One for the server's life: it keeps the pass costs it measured on the first answer."""
