@@ -1567,11 +1567,12 @@ def _remote_waived(text: str, waiver: re.Match[str]) -> bool:
         (_REMOTE_AREA.search(part) or _SURCHARGE_WORD.search(part))
         and not _BEYOND.search(part)
         and not _MAINLAND.search(part)
-        and not _BASE_FEE.search(text, start, end)  # "済州島でも…基本送料は無料です": the base fee's
+        and not BASE_FEE.search(text, start, end)  # "済州島でも…基本送料は無料です": the base fee's
     )
 
 
-_BASE_FEE = any_of(r"\b(?:base|basic|standard|regular|usual|normal)\b", r"기본|일반", r"基本|通常")
+BASE_FEE = any_of(r"\b(?:base|basic|standard|regular|usual|normal)\b", r"기본|일반|평소", r"基本|通常")
+"""The base fee named, as opposed to the surcharge: "기본 배송비", "基本送料", "the base fee"."""
 
 
 _SURCHARGE_WORD = any_of(
@@ -1986,8 +1987,11 @@ def _closed_in(text: str, at: int) -> bool:
     """A closing word in the part of `text` around `at`, the word the part ends in read whole: "주말엔
     쉬니까" ends its part at the turn "니까", inside the word "쉬니까"."""
     start, end = _segment(text, at)
-    word_end = re.compile(r"\S*").match(text, end)
+    word_end = _REST_OF_WORD.match(text, end)
     return bool(_CLOSED.search(text, start, word_end.end() if word_end else end))
+
+
+_REST_OF_WORD = re.compile(r"\S*")
 
 
 _MASK = "\x00"

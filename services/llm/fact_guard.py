@@ -36,7 +36,7 @@ from services.llm.arithmetic import BASKET_TERMS, bounded, converted, counts, mi
 from services.llm.basis import BasisCheck
 from services.llm.carriers import carriers, carriers_of_the_shop
 from services.llm.colours import colours
-from services.llm.commitments import Charged, CommitmentGuard, commitments
+from services.llm.commitments import BASE_FEE, Charged, CommitmentGuard, commitments
 from services.llm.events import IF, EventCheck
 from services.llm.fact_claims import CURRENCIES, claims, located_claims, prepare, reading_kind
 from services.llm.judged import cutoffs, judged, lunch_breaks, opening_hours
@@ -325,9 +325,7 @@ _AS_EXTRA = any_of(
     r"追加|別途|加算|上乗せ|に加え|プラス",
 )
 """An amount said as the surcharge, or as more on top of the fee."""
-_AS_BASE = any_of(
-    r"\b(?:base|basic|standard|usual|regular|normal)\b|\bplus\b", r"기본|일반|평소", r"基本|通常"
-)
+_AS_BASE = any_of(BASE_FEE.pattern, r"\bplus\b")
 """A fee said as the base one: "기본 배송비에 3,000원이 더 붙어서"."""
 _ONLY = any_of(r"\b(?:only|just)\b", r"(?:원|금액)\s*만\b|뿐", r"(?:ウォン|円)?(?:のみ|だけ)")
 """The base fee said to be all there is: "제주도 기본 배송비 3,000원만 내시면 돼요"."""
