@@ -121,7 +121,8 @@ PARTS = (
 `holdout18` to `holdout24`, `holdout29` to `holdout31`, `holdout33`, `holdout34`, `holdout37`,
 `holdout38`, `holdout39`, `holdout42` to `holdout44`, `holdout46` to `holdout48`, `holdout50` to
 `holdout52`, `holdout54` to `holdout56`, `holdout58` to `holdout60`, `holdout62` to `holdout64`,
-`holdout66` to `holdout68` and `holdout70` to `holdout72` were measured, then their misses read and closed; those of `NEVER_READ` never were (docs/benchmarks.md says how each part was used)."""
+`holdout66` to `holdout68` and `holdout70` to `holdout72` were measured, then their misses read and
+closed; those of `NEVER_READ` never were (docs/benchmarks.md says how each part was used)."""
 NEVER_READ = (
     "holdout16",
     "holdout17",
