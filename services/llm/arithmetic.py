@@ -205,6 +205,7 @@ def worked_out(
         if kind in _WORKED:
             each.setdefault(kind, set()).add(Decimal(written))
     result: set[str] = set()
+    not_named: dict[str, frozenset[str]] = {}  # `others` of each sentence, read once for every round
     while True:  # until a round works out nothing new: each round adds to a finite set of claims
         grown = False
         # the text already released too: what it worked out is an operand ("合計30,000ウォン ... 送料は
@@ -230,7 +231,9 @@ def worked_out(
                 Decimal(need.partition(":")[2]) for need in (percents(sentence) if percents else ())
             }
             worked = set()
-            foreign = others(sentence) if others else frozenset()
+            if sentence not in not_named:
+                not_named[sentence] = others(sentence) if others else frozenset()
+            foreign = not_named[sentence]
             in_money = {amount[0] for amount in map(_amount, found) if amount is not None}
             for claim in found:
                 amount = _amount(claim) or _short_by(sentence, claim, in_money)

@@ -35,7 +35,7 @@ from decimal import Decimal
 from enum import StrEnum
 from types import MappingProxyType
 
-from services.llm.fact_claims import CURRENCIES, SOURCES_KEPT, claims
+from services.llm.fact_claims import SOURCES_KEPT, claims, money_in
 from services.text.patterns import CJK, any_of
 
 
@@ -1361,13 +1361,7 @@ _ALSO = any_of(r"\b(?:also|too|as well)\b", r"(?<=[가-힣])도(?=\s)", r"(?<=[�
 
 def _stated_amounts(clause: str) -> dict[str, set[Decimal]]:
     """Every amount `clause` states, by currency."""
-    stated: dict[str, set[Decimal]] = {}
-    for claim in claims(clause):
-        for need in claim.needs:
-            currency, _, value = need.partition(":")
-            if currency in CURRENCIES:
-                stated.setdefault(currency, set()).add(Decimal(value))
-    return stated
+    return money_in(need for claim in claims(clause) for need in claim.needs)
 
 
 def _amounts(clause: str) -> dict[str, Decimal]:

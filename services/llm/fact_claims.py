@@ -18,7 +18,7 @@ from __future__ import annotations
 import itertools
 import re
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -277,6 +277,18 @@ _PREFIX_CURRENCY = re.compile(r"(US\$|\$|₩|€|¥|£|KRW|USD|EUR|JPY|GBP) ?$")
 _PREFIX_CURRENCIES = {"US$": "USD", "$": "USD", "₩": "KRW", "€": "EUR", "¥": "JPY", "£": "GBP"}
 CURRENCIES = frozenset({"KRW", "JPY", "USD", "EUR", "GBP"})
 """The units of an amount of money, as readings name them ("KRW:3000")."""
+
+
+def money_in(readings: Iterable[str]) -> dict[str, set[Decimal]]:
+    """The amounts of money among `readings` (needs or offers), by currency: {"KRW": {3000}}."""
+    found: dict[str, set[Decimal]] = {}
+    for reading in readings:
+        currency, _, value = reading.partition(":")
+        if currency in CURRENCIES:
+            found.setdefault(currency, set()).add(Decimal(value))
+    return found
+
+
 SOURCES_KEPT = 64
 """How many sets of sources each reader keeps read (a shop's FAQ, the facts of the customers chatting
 at once): the same text is checked reply after reply."""

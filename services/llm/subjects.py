@@ -35,7 +35,15 @@ from decimal import Decimal
 
 import numpy as np
 
-from services.llm.fact_claims import CURRENCIES, SOURCES_KEPT, Claim, located_claims, prepare, reading_kind
+from services.llm.fact_claims import (
+    CURRENCIES,
+    SOURCES_KEPT,
+    Claim,
+    located_claims,
+    money_in,
+    prepare,
+    reading_kind,
+)
 from services.llm.products import (
     Mention,
     Product,
@@ -153,17 +161,9 @@ def _an_order_amount(clause: str, start: int, end: int) -> bool:
     )
 
 
-def _money_of(needs: frozenset[str]) -> dict[str, set[Decimal]]:
-    found: dict[str, set[Decimal]] = {}
-    for need in needs:
-        if reading_kind(need) in CURRENCIES:
-            found.setdefault(reading_kind(need), set()).add(Decimal(need.partition(":")[2]))
-    return found
-
-
 def _money(claim: Claim) -> dict[str, Decimal]:
-    """A claim's amounts of money, one per currency."""
-    return {currency: max(values) for currency, values in _money_of(claim.needs).items()}
+    """A claim's amounts of money, the largest of each currency."""
+    return {currency: max(values) for currency, values in money_in(claim.needs).items()}
 
 
 def _families(kinds: frozenset[str] | set[str]) -> set[str]:
@@ -497,7 +497,7 @@ class SubjectCheck:
             return False
         located = located_claims(clause[start:end])
         bound = _money(located[0][2]) if located else {}
-        prices = _money_of(named[0].product.values)
+        prices = money_in(named[0].product.values)
         for currency, value in bound.items():
             held = prices.get(currency)
             if held and (
