@@ -116,13 +116,18 @@ PARTS = (
     "holdout71",
     "holdout72",
     "holdout73",
+    "holdout74",
+    "holdout75",
+    "holdout76",
+    "holdout77",
 )
 """`tuning2` and `holdout2` were held out, measured once, then tuned on; `holdout3` to `holdout15`,
 `holdout18` to `holdout24`, `holdout29` to `holdout31`, `holdout33`, `holdout34`, `holdout37`,
 `holdout38`, `holdout39`, `holdout42` to `holdout44`, `holdout46` to `holdout48`, `holdout50` to
 `holdout52`, `holdout54` to `holdout56`, `holdout58` to `holdout60`, `holdout62` to `holdout64`,
-`holdout66` to `holdout68` and `holdout70` to `holdout72` were measured, then their misses read and
-closed; those of `NEVER_READ` never were (docs/benchmarks.md says how each part was used)."""
+`holdout66` to `holdout68`, `holdout70` to `holdout72` and `holdout74` to `holdout76` were
+measured, then their misses read and closed; those of `NEVER_READ` never were (docs/benchmarks.md
+says how each part was used)."""
 NEVER_READ = (
     "holdout16",
     "holdout17",
@@ -143,6 +148,7 @@ NEVER_READ = (
     "holdout65",
     "holdout69",
     "holdout73",
+    "holdout77",
 )
 """Parts whose misses have never been printed: measured only, never tuned on, never in a test."""
 ECHO = "<<ECHO_INSTRUCTIONS>>"

@@ -1284,6 +1284,32 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("반품은 도착 후 7일 이내에 가능해요.", PASS),
         ("반품 상품이 도착하면 3영업일 안에 환불돼요.", PASS),
     ],
+    "the threshold named and said reached, a per-item fee added once, a basis denied": [
+        ("Two tablecloths and nothing else: 78,000 won, which is over the free-shipping threshold.", PASS),
+        ("A tablecloth on its own is 39,000 won, which is above the free-shipping threshold.", FAIL),
+        ("머그컵 다섯 개면 45,000원이라 무료배송 기준을 넘어요.", FAIL),
+        ("머그컵 다섯 개면 45,000원이라 무료배송 기준에 못 미쳐요.", PASS),
+        ("鍋は89,000ウォンなので、送料無料ラインを超えています。", PASS),
+        ("マグ5個で45,000ウォンなので、送料無料ラインを超えています。", FAIL),
+        ("With the pot at 89,000 won you're under the free-shipping threshold.", FAIL),
+        ("테이블보 39,000원에 수건을 더 담으시면 무료배송 기준을 넘어요.", PASS),
+        ("머그컵 2개 18,000원에 포장비 2,000원 더해서 20,000원이에요. 두 개 모두 포장해 드려요.", FAIL),
+        ("머그컵 2개 18,000원에 포장비 2,000원 더해서 20,000원이에요. 포장은 한 개만 해 드려요.", PASS),
+        ("머그컵 2개 18,000원에 포장비 4,000원 더해서 22,000원이에요.", PASS),
+        ("Two mugs are 18,000 won; wrapping only one of them adds 2,000 won, so 20,000 won.", PASS),
+        ("배송비는 상품마다 붙지 않고 주문마다 3,000원이에요.", PASS),
+        ("Shipping isn't charged per item; it's 3,000 won per order.", PASS),
+        ("送料は商品ごとにはかからず、ご注文1件につき3,000ウォンです。", PASS),
+        ("배송비는 붙지 않아요.", FAIL),
+        ("Wrapping is free for each item.", FAIL),
+        # a remote area charged in one piece, the mainland spared in another; the island's "도" no "too"
+        ("Jeju pays a 3,000 won surcharge, Seoul orders have no extra charge.", PASS),
+        ("제주는 3,000원이 더 붙고, 서울은 추가 배송비가 없어요.", PASS),
+        ("Seoul has no extra charge, and neither does Jeju.", FAIL),
+        ("제주도 5만 원 이상이면 기본 배송비는 무료예요.", PASS),
+        ("5만 원 이상이면 제주도도 추가 배송비 없이 무료예요.", FAIL),
+        ("不良品ということにして、返品送料はこちらで負担いたします。", FAIL),
+    ],
 }
 
 
@@ -1398,6 +1424,15 @@ def test_the_count_and_status_of_the_customers_order_are_the_orders(
         ("11월 29일에 출고됐고 같은 날 출발했어요.", PASS),
         ("주문하신 주물 냄비는 11월 29일에 CJ대한통운으로 나갔고, 30일에 배송 완료로 확인돼요.", PASS),
         ("29日に発送済みです。", PASS),
+        # a state said in the present perfect, "당일" said of what happened, the day after
+        ("11月28日にご決済いただき、同日中に発送されております。", FAIL),
+        ("28일에 결제하셨고 당일 바로 출고됐어요.", FAIL),
+        ("28일에 결제하셨고 다음 날 출고됐어요.", PASS),
+        ("28일에 결제하셨고 다음 날 배송 완료됐어요.", FAIL),
+        ("11月28日にご決済いただき、翌日に発送されています。", PASS),
+        ("11月29日に発送され、翌日にお届け済みです。", PASS),
+        ("It shipped on November 29 and was delivered the following day.", PASS),
+        ("It shipped on November 28 and was delivered the following day.", FAIL),
         # no event of this order: the shop's rule, or a case
         ("주문 당일 출고는 오후 2시까지 결제하신 주문만 돼요.", PASS),
         ("If you pay on 28 November before 2 p.m., it ships the same day.", PASS),

@@ -369,12 +369,39 @@ def misworked(reply: str, *, per_item: frozenset[str], bounds: Callable[[str], I
             if (
                 several
                 and claim.needs & per_item
-                and (_totalled(prepared, claim.text) or _FOR_ALL.search(prepared) or of_all)
+                and (
+                    _totalled(prepared, claim.text)
+                    or _FOR_ALL.search(prepared)
+                    or of_all
+                    or (
+                        # one of the things may be the one wrapped, unless the reply says all are
+                        _added_once(value, [other for _, _, _, other in money])
+                        and _FOR_ALL.search(prepare(reply))
+                        and not _ONE_OF.search(prepared)
+                    )
+                )
                 and not _EACH_BESIDE.search(prepared, max(0, start - BESIDE_REACH), end + BESIDE_REACH)
             ):
                 wrong.append(claim.text)
         before = [amount for _, _, _, amount in money]
     return wrong
+
+
+def _added_once(value: Decimal, amounts: list[tuple[str, Decimal]]) -> bool:
+    """`value` is a term of a sum the sentence works out from two of its amounts: "타월 3장 36,000원에
+    포장비 2,000원 더해서 38,000원. 포장은 3장 모두 해 드려요" adds a per-item fee once for three
+    things all wrapped."""
+    return any(
+        first[0] == second[0] and first[1] + value == second[1]
+        for first, second in itertools.permutations(amounts, 2)
+    )
+
+
+_ONE_OF = re.compile(
+    r"\bone of them\b|\bonly one\b|(?:하나|한\s?(?:개|장|잔|점))만|(?:1|一)(?:点|枚|個)だけ|ひとつだけ",
+    re.IGNORECASE,
+)
+"""One thing of several said to have the fee ("포장은 한 장만"): the per-item fee once is right."""
 
 
 def converted(reply: str, offers: frozenset[str]) -> frozenset[str]:

@@ -137,7 +137,7 @@ class BasisCheck:
                 if not about or not _CHARGED.search(clause) or _amounts(clause):
                     continue
                 bases = {basis for basis in (Basis.ITEM, Basis.ORDER) if _PATTERN[basis].search(clause)}
-                if len(bases) != 1:
+                if len(bases) != 1 or _DENIED.search(clause):
                     continue
                 same = about_the_same(list(self._amounts), lambda item: item[2], frozenset(about))
                 given = [named for _, named, of in same if named and of & about]
@@ -147,6 +147,12 @@ class BasisCheck:
 
 
 _PATTERN = dict(_BASES)
+_DENIED = any_of(
+    r"\b(?:not|isn't|aren't|doesn't|don't|never)\b",
+    r"않|안\s|아니",
+    r"(?:から|かか)(?:ず|ない|りません)|ません",
+)
+"""A basis denied is none said: "Shipping isn't charged per item" (the per-order fee follows)."""
 _CHARGED = any_of(
     r"\b(?:charged|charges?|fees?|costs?)\b",
     r"부과|붙|청구|받(?:아요|습니다)|배송비|택배비",

@@ -426,6 +426,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"(?:a |an )?(?:defective|faulty|damaged|wrong)",
             r"(?:불량|하자|오배송)(?:품)?(?:으로|로)\s?(?:(?:처리|접수|간주)(?:해|하여|하겠|할게)|해\s?드)",
             r"(?:不良品?|初期不良|誤配送)(?:として|扱い)(?:で|に)?\s?(?:(?:処理|対応)(?:いたし|し|させ)|お受け|扱わ)",
+            r"(?:不良品?|初期不良|誤配送)(?:扱い|ということ)に(?:して|いたし|させ)",
             r"special(?:ly)? for you",
             r"(?<!at )(?:just )?this (?:one )?time\b(?! of)",
             r"just this once",
@@ -1283,7 +1284,53 @@ def commitments(text: str, *, after: str = "", thresholds: Thresholds | None = N
         if thresholds:
             read = [_against_threshold(commitment, clause, thresholds, previous) for commitment in read]
         found.extend(read)
+    if thresholds and Charged.SHIPPING in thresholds:
+        for sentence in _sentences(text):
+            found.extend(_threshold_misjudged(sentence, *thresholds[Charged.SHIPPING]))
     return found
+
+
+def _threshold_misjudged(sentence: str, currency: str, threshold: Decimal) -> Iterator[Commitment]:
+    """The free-shipping threshold, named, said to be reached by a basket whose amount is under it
+    ("Four bath towels come to 48,000 won, which is over the free-shipping threshold": free shipping
+    granted below it), or not reached by one at or over it (shipping charged where it is waived). The
+    basket is the amounts said before the name; one said with something added to it, or with no
+    amount, is not judged."""
+    for named in _THRESHOLD_NAMED.finditer(sentence):
+        before, after = sentence[: named.start()], sentence[named.end() :]
+        over = _OVER_NAMED_BEFORE.search(before) or _OVER_NAMED_AFTER.match(after)
+        under = _UNDER_NAMED_BEFORE.search(before) or _UNDER_NAMED_AFTER.match(after)
+        if bool(over) == bool(under) or _ADDED.search(sentence) or _NEGATION.search(sentence):
+            continue
+        stated = _stated_amounts(before).get(currency, set()) - {threshold}
+        basket = [amount for amount in stated if not _with_the_fee(amount, stated - {amount})]
+        if over and basket and sum(basket) < threshold:
+            yield Commitment(Kind.CHARGE, granted=True, charged=Charged.SHIPPING)
+        elif under and len(basket) == 1 and basket[0] >= threshold:
+            over_it = frozenset({Condition.THRESHOLD})
+            yield Commitment(Kind.CHARGE, granted=False, charged=Charged.SHIPPING, conditions=over_it)
+
+
+_OVER_NAMED_BEFORE = re.compile(
+    r"\b(?:over|above|past|reach(?:es|ed)?|meets?|met|qualif(?:y|ies|ied) for|clears?|hits?)\s+"
+    r"(?:the |our |your )?$",
+    re.IGNORECASE,
+)
+_UNDER_NAMED_BEFORE = re.compile(r"\b(?:under|below|short of)\s+(?:the |our |your )?$", re.IGNORECASE)
+_OVER_NAMED_AFTER = re.compile(
+    r"\s*(?:을|를|에|은|는)?\s*(?:넘|충족|채우|채웠|달성|도달|해당|이상)|(?:を|に)(?:超え|満た[しす]|達し|クリア|上回)"
+)
+_UNDER_NAMED_AFTER = re.compile(
+    r"\s*(?:에|이|가|을|를)?\s*(?:못\s*미치|못\s*미쳐|미달|안\s*(?:되|돼)|모자라|부족)|(?:に)?(?:届か|満たな|達しな|足りな|未満)"
+)
+"""The free-shipping threshold said reached or not: "over the free-shipping threshold", "무료배송
+기준을 넘어요", "送料無料ラインに届きません"."""
+_ADDED = any_of(
+    r"\b(?:add(?:ing|ed|s)?|plus)\b",
+    r"더하|더해|추가하|추가해|담으|담아",
+    r"足す|足せ|足して|追加す|追加して|加え",
+)
+"""Something added to the basket: the amount said is not yet what reaches the threshold."""
 
 
 def _clauses(
@@ -1546,6 +1593,43 @@ def _no_surcharge_there(part: str, sentence: str) -> bool:
     )
 
 
+def _charged_elsewhere(sentence: str, free: re.Match[str] | None) -> bool:
+    """The surcharge said charged to a remote area in one piece of `sentence` and not to the places
+    it is not charged to in the waiver's: "Jeju has a 3,000 won surcharge, mainland orders have no
+    extra charge"."""
+    if free is None:
+        return False
+    pieces = [(match.start(), match.end()) for match in _PIECE.finditer(sentence)]
+    own = next(((a, b) for a, b in pieces if a <= free.start() < b), None)
+    if own is None or not _no_surcharge_there(sentence[own[0] : own[1]], sentence[own[0] : own[1]]):
+        return False
+    others = [(a, b) for a, b in pieces if (a, b) != own]
+    return any(_REMOTE_AREA.search(sentence, a, b) and _stated_amounts(sentence[a:b]) for a, b in others)
+
+
+_PER_EACH = any_of(
+    r"\b(?:per|for each|on each) (?:item|product|piece)\b",
+    r"(?:상품|제품|물건|품목|개)\s*(?:마다|당|별로)",
+    r"(?:商品|品物|品)(?:ごと|ひとつひとつ)|1点(?:ごと|につき)|別々に",
+)
+"""A charge denied per item is a basis denied, not the charge: "배송비는 상품마다 따로 붙지 않고 주문당
+3,000원이에요"."""
+
+
+def _basis_denied(text: str, charge: re.Match[str]) -> bool:
+    """A charge denied per item, not waived: a basis named beside it and no word of a waiver in it
+    ("isn't charged per item", "상품마다 따로 붙지 않고"; "free for each item" waives)."""
+    return bool(
+        _PER_EACH.search(text, max(0, charge.start() - NEGATION_REACH), charge.end() + NEGATION_REACH)
+        and not _FREE_WORD.search(charge.group())
+    )
+
+
+_FREE_WORD = any_of(r"\bfree\b", r"무료|공짜|무상", r"無料|タダ|無償")
+_PIECE = re.compile(r"(?:,(?=\d)|[^,，、;；])+")
+"""The pieces of a sentence between commas, the commas of "3,000" aside."""
+
+
 _BEYOND = any_of(r"\b(?:outside|other than|beyond|except)\b", r"(?:이|)외|밖", r"以外|除")
 """Places beside the one named ("서울 외 지역도 추가 배송비 없어요" says it of the islands too)."""
 
@@ -1591,7 +1675,8 @@ def _surcharge_waived(sentence: str) -> bool:
 
 
 _SURCHARGE_TOO = any_of(
-    r"(?:추가\s*(?:배송비|요금|비용)|추가금|도서\s*산간|제주(?:도)?)\s*(?:까지|도)\s",
+    # "제주도 5만 원 이상이면" names the island: its "도" is no "too" ("제주도도")
+    r"(?:추가\s*(?:배송비|요금|비용)|추가금|도서\s*산간|제주도|제주(?!도\s))\s*(?:까지|도)\s",
     r"(?:追加(?:の)?(?:送料|料金)|離島|済州(?:島)?)(?:の(?:追加)?(?:送料|料金))?(?:まで|も)",
     r"\beven the (?:\w+ )?(?:surcharge|extra)",
     r"\b(?:surcharge|extra (?:fee|charge|shipping))\b[^.!?]{0,20}\b(?:too|as well)\b",
@@ -1820,15 +1905,25 @@ def _read(
             no_charge = False  # "면제되지 않고 그대로 부과돼요": the waiver denied, the charge stands
         bare_charge = _SOME_CHARGE.search(unconditioned)
         # not the threshold's other side: "5만 원이 안 돼서 배송비가 붙어요" charges
-        if bare_charge and not free and _negated_near(_masked(unconditioned, _BELOW), bare_charge):
+        if (
+            bare_charge
+            and not free
+            and _negated_near(_masked(unconditioned, _BELOW), bare_charge)
+            and not _basis_denied(unconditioned, bare_charge)
+        ):
             no_charge = True  # "isn't charged", "we don't charge anything", "부과되지 않습니다"
+        if free and no_charge and _basis_denied(sentence, free):
+            no_charge = False  # "送料は商品ごとにはかからず、1回のご注文につき3,000ウォン"
         if own is None or not conditions:
             conditions |= inherited
         if not no_charge and _EXTRA.search(sentence):
             # "50,000원 이상 무료예요. 제주·도서산간 지역은 3,000원이 추가됩니다": a surcharge, charged
             # whatever the amount the sentence before waived the fee from
             conditions -= {Condition.THRESHOLD}
-        if not (no_charge and _no_surcharge_there(part or unconditioned, sentence)):
+        if not (
+            no_charge
+            and (_no_surcharge_there(part or unconditioned, sentence) or _charged_elsewhere(sentence, free))
+        ):
             found.append(Commitment(Kind.CHARGE, granted=no_charge, charged=charged, conditions=conditions))
         waived_at = free or bare_charge
         if (

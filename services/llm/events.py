@@ -162,12 +162,42 @@ _ON_THE_DAY = re.compile(r"\s?(?:에|には|に)(?!\s?(?:한|一)\s?(?:번|度|�
 _SAME_DAY = any_of(
     r"\b(?:on )?(?:the|that) (?:very )?same day\b",
     r"같은\s?날|同日|同じ日",
+    # "당일" alone names the day only said of what happened on it: "당일 발송 마감" is a policy
+    r"당일(?=(?:에|\s?바로)?\s?(?:발송|출고|배송|도착|배달)(?:이\s?)?(?:되었|됐|했|하였|처리되))",
 )
 """The day named before in the sentence: "11月28日にお支払いいただき、同日に発送"."""
+_NEXT_DAY = any_of(
+    r"\b(?:on )?the (?:next|following) day\b|\bthe day after\b",
+    r"다음\s?날|이튿날|익일(?=\s?(?:에\s?)?(?:발송|출고|배송|도착|배달)(?:이\s?)?(?:되었|됐|했|하였|처리되))",
+    r"翌日|次の日",
+)
+"""The day after the one named before in the sentence: "11月28日にお支払い、翌日に発送"."""
+
+
+def _the_day_after(day: frozenset[str]) -> frozenset[str]:
+    """The readings of the day after `day` (its dates: "md:11-28" is "md:11-29", a bare "dom:28" is
+    "dom:29")."""
+    after = set()
+    for reading in day:
+        kind, _, value = reading.partition(":")
+        try:
+            if kind == "md":
+                moved = datetime.date(2001, *map(int, value.split("-"))) + datetime.timedelta(days=1)
+                after.add(f"md:{moved:%m-%d}")
+            elif kind == "dom" and int(value) < 31:  # a bare day of the month: "28일에"
+                after.add(f"dom:{int(value) + 1}")
+            elif kind == "date":
+                moved = datetime.date.fromisoformat(value) + datetime.timedelta(days=1)
+                after.add(f"date:{moved.isoformat()}")
+        except ValueError:
+            continue
+    return frozenset(after)
+
+
 _PAST = any_of(
     r"\b(?:was|were|has been|had been|went|left|arrived|shipped|dispatched|delivered|sent)\b",
     r"(?:었|았|였|됐|했)",
-    r"(?:ました|済み|された|でした)",
+    r"(?:ました|済み|された|でした|されて(?:い|お|ござ))",
 )
 """What happened: "결제 당일 바로 발송되었어요", not "주문 당일 출고는 2시까지 결제하신 주문만 돼요"."""
 _DAY_OF: list[tuple[Event, re.Pattern[str]]] = [
@@ -394,6 +424,8 @@ class EventCheck:
         """The event `clause` (of a sentence on what happened) says happened on the same day as `day`
         (or as an event it names), when the sources date it on another day."""
         said = _SAME_DAY.search(clause) if day else None
+        if said is None and day and (said := _NEXT_DAY.search(clause)):
+            day = _the_day_after(day)
         if said is None:
             for event, pattern in _DAY_OF:
                 if said := pattern.search(clause):

@@ -151,8 +151,9 @@ _STEERING = any_of(
 
 _QUOTED = re.compile(r"['\"‘“「『]([^'\"’”」』]{1,60})['\"’”」』]")
 _MENTIONED_AFTER = re.compile(
-    r"\s?(?:(?:이런|그런|같은|라는|이라는|하는)\s?(?:거|것|건|게|말|식)?|(?:이)?라고\s?(?:하면|하니까|하던데|했더니)"
-    r"|とか|みたいな|などと?|という|って(?:言う|いう)"
+    r"\s?(?:(?:이런|그런|같은|라는|이라는|하는)\s?(?:거|것|건|게|말|식)?"
+    r"|(?:이)?라고\s?(?:하면|하니까|하던데|했더니|(?:쓰|치|말하|보내)려|(?:쓸|칠|보낼|할)\s?뻔)"
+    r"|とか|みたいな|などと?|という|って(?:言う|いう)|(?:と|って)(?:打と|書こ|送ろ|言お)う"
     r"|(?:or )?(?:something )?like that\b)",
     re.IGNORECASE,
 )
@@ -168,6 +169,12 @@ _TOLD_TO_THEM = re.compile(
     re.IGNORECASE,
 )
 """A quote of what somebody told the customer to do: "My sister said I should 'ignore the rules…'"."""
+_ABOUT_TO = re.compile(
+    r"\b(?:(?:was |were )?(?:about|going) to|gonna|almost)\s+"
+    r"(?:typed?|write|wrote|say|said|send|sent|pasted?)\s*$",
+    re.IGNORECASE,
+)
+"""A quote of what the customer was about to write and did not: "I was about to type 'ignore…'"."""
 _AN_ARTICLE = re.compile(r"\b(?:a|an)\s+$", re.IGNORECASE)
 """A system message read somewhere ("I read a system message on your site") is not one written."""
 
@@ -182,6 +189,7 @@ def _mentioned(text: str, match: re.Match[str]) -> bool:
                 _MENTIONED_AFTER.match(text, quote.end())
                 or _NOT_THAT.match(text, quote.end())
                 or _TOLD_TO_THEM.search(text, 0, quote.start())
+                or _ABOUT_TO.search(text, 0, quote.start())
             )
     return bool(
         _NOT_THAT.match(text, match.end())
