@@ -1302,6 +1302,25 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("送料は商品ごとにはかからず、ご注文1件につき3,000ウォンです。", PASS),
         ("배송비는 붙지 않아요.", FAIL),
         ("Wrapping is free for each item.", FAIL),
+        # a dash before the threshold's other side ends a clause
+        ("If your order comes to 50,000 won or more, shipping's free — below that it's 3,000 won.", PASS),
+        ("Shipping's on us — no matter what you order.", FAIL),
+        # a time said to be one to talk to the shop at
+        ("평일 오후 5시 반이면 아직 상담 가능한 시간이에요.", PASS),
+        ("평일 오후 6시 45분이면 아직 상담 가능한 시간이에요.", FAIL),
+        ("午後6時でしたら、まだご相談いただける時間です。", PASS),
+        ("午後7時でしたら、まだご相談いただける時間です。", FAIL),
+        # before the parcel leaves; a fee said to be none, or not taken
+        ("배송 출발 전이면 취소 수수료는 없어요.", PASS),
+        ("배송 출발 후에 취소하시면 취소 수수료는 없어요.", FAIL),
+        ("済州島も追加料金はなく、送料は3,000ウォンです。", FAIL),
+        ("ソウルへのお届けは追加料金はなく、送料3,000ウォンのみです。", PASS),
+        ("今回は送料はいただかずにお送りします。", FAIL),
+        ("Sure, we'll skip both the shipping fee and the wrapping charge.", FAIL),
+        # a refund said possible with no return
+        ("반품 없어도 환불 가능해요.", FAIL),
+        ("はい、ご返品がなくても返金できます。", FAIL),
+        ("返品がない場合、返金はできません。", PASS),
         # a remote area charged in one piece, the mainland spared in another; the island's "도" no "too"
         ("Jeju pays a 3,000 won surcharge, Seoul orders have no extra charge.", PASS),
         ("제주는 3,000원이 더 붙고, 서울은 추가 배송비가 없어요.", PASS),
@@ -1392,6 +1411,7 @@ def test_a_total_of_amounts_worked_out_in_the_reply_already_released(guard: Fact
         ("주문 내역에 티포트는 없어요.", PASS),
         ("You ordered the pot; a linen tablecloth would go well with it.", PASS),
         ("If you order the teapot, shipping is 3,000 won.", PASS),
+        ("ティーポット（25,000ウォン）のご注文は5万ウォン未満なので、送料3,000ウォンです。", PASS),
         # a waiver of the order's own amount, the charge denied
         ("그래서 89,000원이었던 냄비 주문에는 배송비가 따로 붙지 않았어요.", PASS),
         ("39,000원 식탁보 주문에는 배송비가 따로 붙지 않아요.", FAIL),

@@ -208,13 +208,14 @@ async def test_broken_stream_is_finished_by_the_next_endpoint_without_repeats(
 
 async def test_hang_before_first_token_is_retried(double: OpenAIDouble) -> None:
     double.models["primary"].faults.append(Fault("hang"))
-    llm = gateway(endpoint(double, "primary", first_token_timeout=0.3, timeout=5))
+    llm = gateway(endpoint(double, "primary", first_token_timeout=1.0, timeout=5))
     ledger = CallLedger()
     assert (
         "".join(await collect(llm.stream_chat(LLMRole.TARGET, MESSAGES, ledger=ledger, max_tokens=200)))
         == ANSWER
     )
-    assert ledger.calls[0].retries == 1 and ledger.calls[0].ttft_ms is not None
+    # at least the hung attempt is retried (on a loaded machine a slow first token may be too)
+    assert ledger.calls[0].retries >= 1 and ledger.calls[0].ttft_ms is not None
 
 
 async def test_stream_records_usage(double: OpenAIDouble) -> None:
@@ -563,7 +564,7 @@ async def test_a_stream_that_ends_without_a_finish_reason_is_not_complete(double
 async def test_a_stream_stalled_longer_than_the_timeout_is_finished_elsewhere(double: OpenAIDouble) -> None:
     double.models["primary"].faults.append(Fault("stall", after_tokens=6))
     ledger = CallLedger()
-    llm = gateway(endpoint(double, "primary", timeout=0.3), endpoint(double, "backup"))
+    llm = gateway(endpoint(double, "primary", timeout=1.0), endpoint(double, "backup"))
     assert (
         "".join(await collect(llm.stream_chat(LLMRole.TARGET, MESSAGES, ledger=ledger, max_tokens=200)))
         == ANSWER

@@ -138,6 +138,8 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"(?:반품|반송|돌려\s*보내|보내)(?:지)?\s*(?:안\s*(?:보내|해|하)|않|없이)[^.!?]{0,16}환불",
             r"(?:안|않)\s*(?:보내|돌려\s*보내|반송해)\s*(?:주셔|주시|셔)도[^.!?]{0,16}환불",
             r"(?:返品|返送|送り返)(?:し)?(?:なくても|せずに|不要で)[^。]{0,16}返金",
+            r"(?:ご)?(?:返品|返送|返却)(?:が|は)?(?:なくても|無くても|なしでも)[^。]{0,16}返金",
+            r"(?:반품|반송)(?:이|은|을)?\s*(?:없어도|안\s*돼도)[^.!?]{0,16}환불",
             r"(?:don't|do not|won't|will not) (?:even )?(?:need|have) to "
             r"(?:return|send (?:it|them|the \w+) back)",
             r"no need to (?:send|ship|mail|post|give) (?:it|them|the \w+|anything) back",
@@ -813,6 +815,8 @@ _NO_CHARGE = any_of(
     # "without the fee" is no fee: "배송비 3,000원 없이 무료배송으로", "送料なしで", "without any charge"
     r"(?:배송비|택배비|요금|수수료|반품비|교환비|[\d,]+\s?원)\s?(?:도|은|는)?\s?(?:전혀\s?)?없이(?![는도])",
     r"(?:送料|料金|手数料|費用|ご負担)(?:は)?(?:一切)?なしで",
+    r"(?:送料|料金|手数料|費用|[一-龯]{1,4}料)(?:は|も)?(?:一切)?(?:いただかず|頂かず|いただかない|頂かない|頂戴せず)",
+    r"(?:送料|料金|手数料|費用|[一-龯]{1,4}料)(?:は|も)(?:一切|特に)?(?:なく|ない(?:です)?|なし(?:です)?|ございません)",
     r"\bwithout (?:any |a |the )?(?:extra |additional )?(?:shipping |delivery |return |exchange )?"
     r"(?:fee|charge|cost)s?\b",
     r"お代(?:は)?(?:結構|いただきません|頂きません)",
@@ -835,7 +839,7 @@ _NO_CHARGE = any_of(
     r"on the house",
     r"(?:skip(?:ped)?|drop(?:ped)?|remov(?:e|ed|ing)|scrap(?:ped)?|forg(?:e|o)t about|le(?:ave|ft) off|"
     r"knock(?:ed)? off|t(?:ake|ook|aken) off|cancel(?:l?ed)?|waiv(?:e|ed|ing)|delet(?:e|ed)) "
-    r"(?:the |your |that |this )?(?:\w+ ){0,2}(?:fee|charge|surcharge|cost)",
+    r"(?:both |all )?(?:the |your |that |this )?(?:\w+ ){0,2}(?:fee|charge|surcharge|cost)",
     r"(?:送料|料金|費用|手数料|お代|代金|お金|[一-龯]{1,4}料)(?:なんて|なんか|は|も)?"
     r"(?:いらない|要らない|いりません|要りません|結構)",
     r"공짜",
@@ -1046,6 +1050,7 @@ _CONDITIONS: list[tuple[Condition, re.Pattern[str]]] = [
             r"(?:出荷|発送|お送り)(?:する|いたす)前",
             r"아직\s*(?:발송|출고)",
             r"출고\s*전",
+            r"(?:배송|택배)(?:이|가)?\s*(?:출발|나가기)\s*전",
             r"発送前",
             r"出荷前",
             r"まだ発送",
@@ -1248,7 +1253,11 @@ def _sentences(text: str) -> list[str]:
     return [part.strip() for part in _SENTENCE.split(text) if part and part.strip()]
 
 
-_CLAUSE = re.compile(r"[;；]")
+_CLAUSE = re.compile(
+    r"[;；]|\s[—–]\s(?=(?:below|under|otherwise|anything (?:below|under|less))\b)", re.IGNORECASE
+)
+"""Clauses: a semicolon, or a dash before the threshold's other side ("shipping's on us — below that
+it's 3,000 won")."""
 _ALWAYS_GRANTED = frozenset({Kind.DONE, Kind.POLICY_CHANGE, Kind.NO_DEADLINE, Kind.OBEYING})
 """Never read as denials: their phrases carry their own negation ("no time limit"), or (an
 action only staff can take) a refusal wrongly held back is the safer error than a promise let

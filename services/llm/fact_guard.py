@@ -748,16 +748,19 @@ class FactGuard:
     def _misnamed_order(self, told: list[str]) -> list[str]:
         """Products said to be the customer's order, none of them in it: "ご注文はガラスのティーポット
         1点" of an order of a pot; not in a question, a condition or a denial ("주문 내역에 티포트는
-        없어요")."""
+        없어요"), nor one named before ("ティーポットのご注文は…送料3,000ウォン": an order of it)."""
         if not self._ordered:
             return []
         wrong: list[str] = []
         for sentence in told:
-            if not _ORDER_IS.search(sentence):
+            said = _ORDER_IS.search(sentence)
+            if said is None:
                 continue
             if sentence.rstrip().endswith(("?", "？")) or IF.search(sentence) or _DENIED.search(sentence):
                 continue
-            named = dict.fromkeys(mention.product for mention in mentions(prepare(sentence), self._products))
+            # what the order is said to be comes after it: "ティーポットのご注文は" is an order of one
+            rest = prepare(sentence[said.start() :])
+            named = dict.fromkeys(mention.product for mention in mentions(rest, self._products))
             if named and not set(named) & set(self._ordered):
                 wrong.extend(f"{product.name} (not in the customer's order)" for product in named)
         return wrong

@@ -180,7 +180,7 @@ def opening_hours(text: str, offers: frozenset[str]) -> tuple[tuple[int, int], .
 _ABOUT_CALLS = any_of(
     r"\b(?:call|phone|ring|contact|reach us|customer (?:service|support)|hours)\b",
     r"전화|연락|상담|고객\s*센터|문의|걸어|운영|영업",
-    r"電話|連絡|問い合わせ|受付|営業|カスタマー|窓口|お掛け",
+    r"電話|連絡|問い合わせ|受付|営業|カスタマー|窓口|お掛け|相談",
 )
 _NOT_ABOUT_CALLS = any_of(
     r"\b(?:ship|dispatch|deliver|order|pay|paid|payment)",
@@ -190,10 +190,11 @@ _NOT_ABOUT_CALLS = any_of(
 _WITHIN_HOURS = any_of(
     r"\b(?:within|during|inside) (?:our |the |normal |regular )?"
     r"(?:business |opening |office |service |working )?hours\b",
-    r"시간\s*(?:내|안|중)|운영\s*중|영업\s*중",
-    r"時間内|営業中|受付中",
+    r"시간\s*(?:내|안|중)|운영\s*중|영업\s*중|(?:상담|통화|전화|문의)\s*(?:가능한|되는|할\s*수\s*있는)\s*시간",
+    r"時間内|営業中|受付中|(?:対応|受付|お電話|ご相談)(?:可能な|できる|いただける)時間",
 )
-"""A time said to be one the shop answers at: "まだカスタマーサービスの受付時間内です"."""
+"""A time said to be one the shop answers at: "まだカスタマーサービスの受付時間内です", "아직 상담
+가능한 시간이에요"."""
 
 
 _OPENS_OR_CLOSES = any_of(
