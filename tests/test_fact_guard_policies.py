@@ -1258,6 +1258,13 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("냄비는 5만 원이 넘어서 무료배송이에요.", PASS),
         ("The tablecloth alone is under 50,000 won, so shipping is 3,000 won.", PASS),
         ("수건 5장이면 5만 원이 넘어서 배송비가 무료예요.", PASS),
+        # a count in words multiplies the price compared
+        ("수건 다섯 장이면 5만 원이 넘어서 배송비가 무료예요.", PASS),
+        ("수건 네 장이면 5만 원이 넘어서 배송비가 무료예요.", FAIL),
+        ("Five towels put you over 50,000 won.", PASS),
+        ("Four cotton towels put you over 50,000 won.", FAIL),
+        ("タオル四枚で5万ウォンを超えます。", FAIL),
+        ("タオル4枚だと5万ウォンに届きません。", PASS),
         ("교환 배송비는 5만 원이 넘어요.", FAIL),
         # the threshold's other side does not deny the charge beside it
         ("식탁보는 5만 원이 안 돼서 배송비가 붙어요.", PASS),

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from services.llm.fact_claims import SOURCES_KEPT, located_claims, prepare, reading_kind
 from services.llm.topics import topics
+from services.text.numerals import CJK_DIGITS, CJK_SMALL_UNITS, ENGLISH_SMALL, NATIVE_KOREAN
 from services.text.sounds import consonants
 
 _LINE = re.compile(r"^\s*[-*•·]\s*(?P<name>[^\d,:;()（）]{2,40}?)\s*(?=[\d,(（])", re.MULTILINE)
@@ -226,12 +227,34 @@ _COUNT_AFTER = re.compile(
 ×2", "鋳物鍋2点"."""
 
 
+_WORD_COUNT_AFTER = re.compile(
+    r"\s?(두|세|네|다섯|여섯|일곱|여덟|아홉|열|[二三四五六七八九十])\s?(?:개|장|점|벌|잔|つ|個|点|枚|本)"
+)
+"""A count in words right after a product's name: "수건 다섯 장", "タオル四枚"."""
+_ENGLISH_COUNT_BEFORE = re.compile(
+    r"\b(two|three|four|five|six|seven|eight|nine|ten)\s+(?:(?!of\b|the\b)[a-z-]+\s+){0,2}[a-z-]+$",
+    re.IGNORECASE,
+)
+"""A count in English words before the head of a product's name, past up to two words: "four
+cotton towels"."""
+
+
 def counts_of(text: str, products: tuple[Product, ...]) -> dict[Product, set[int]]:
-    """The counts `text` writes right after each product it names for certain."""
+    """The counts `text` writes with each product it names for certain: after it in digits or words
+    ("鋳物鍋2点", "수건 다섯 장"), or before it in English words ("four towels")."""
     found: dict[Product, set[int]] = {}
     prepared = prepare(text)
     for mention in mentions(prepared, products):
-        match = _COUNT_AFTER.match(prepared, mention.end)
-        if mention.sure and match:
-            found.setdefault(mention.product, set()).add(int(match.group(1) or match.group(2)))
+        if not mention.sure:
+            continue
+        count = None
+        if match := _COUNT_AFTER.match(prepared, mention.end):
+            count = int(match.group(1) or match.group(2))
+        elif match := _WORD_COUNT_AFTER.match(prepared, mention.end):
+            word = match.group(1)
+            count = NATIVE_KOREAN.get(word) or CJK_DIGITS.get(word) or CJK_SMALL_UNITS.get(word)
+        elif match := _ENGLISH_COUNT_BEFORE.search(prepared, 0, mention.end):
+            count = ENGLISH_SMALL[match.group(1).lower()]
+        if count:
+            found.setdefault(mention.product, set()).add(count)
     return found

@@ -141,7 +141,7 @@ _OVER_AFTER = re.compile(
     r"\s*(?:이상|초과|[을를이가]\s*넘|以上|を(?:超え|上回)|or more\b|and (?:over|up)\b)", re.IGNORECASE
 )
 _UNDER_AFTER = re.compile(
-    r"\s*(?:미만|이하|[이가]\s*안\s*(?:되|돼)|에\s*못\s*미(?:치|쳐)|未満|以下|に(?:届か|満た)|を下回)",
+    r"\s*(?:미만|이하|[이가]\s*안\s*(?:되|돼)|에\s*못\s*미(?:치|쳐)|未満|以下|に(?:届か|届きません|満た)|を下回)",
     re.IGNORECASE,
 )
 """An amount a thing is said to be over or under: "식탁보는 5만 원이 안 돼요" (39,000원: true), "식탁보는
@@ -478,11 +478,12 @@ class SubjectCheck:
 
     def _bound_misjudged(self, clause: str, start: int, end: int, earlier: str) -> bool | None:
         """Whether the amount at `clause[start:end]`, one a product or a basket is said to be over or
-        under, is misjudged: True when a product's price is on the other side of it ("식탁보는 5만
-        원이 넘어요" of a 39,000원 tablecloth), False when it is not, or several of the product or an
-        amount before it are what is compared ("수건 다섯 장이면 5만 원이 넘어서", "60,000ウォンとなり、
-        5万ウォン以上": the basket's, judged by the commitments); None when no product or order is
-        compared with it (the subject check reads it)."""
+        under, is misjudged: True when a product's price, times the count said of it, is on the other
+        side of it ("식탁보는 5만 원이 넘어요" of a 39,000원 tablecloth, "タオル4枚で5万ウォンを超える"
+        of 12,000ウォン towels), False when it is not ("수건 다섯 장이면 5만 원이 넘어서"), or two
+        counts or an amount before it are what is compared ("60,000ウォンとなり、5万ウォン以上": the
+        basket's, judged by the commitments); None when no product or order is compared with it (the
+        subject check reads it)."""
         over = _OVER_AFTER.match(clause, end) or _OVER_BEFORE.search(clause, 0, start)
         under = _UNDER_AFTER.match(clause, end) or _UNDER_BEFORE.search(clause, 0, start)
         if not (over or under):
@@ -493,13 +494,15 @@ class SubjectCheck:
         named = self._product_named(clause, start, end, earlier)
         if named is None:
             return None
-        if any(count > 1 for count in counts_of(before, self._products).get(named[0].product, ())):
+        counted = counts_of(before, self._products).get(named[0].product, set())
+        if len(counted) > 1:
             return False
+        count = max(counted, default=1)  # "수건 다섯 장이면 5만 원이 넘어서": five towels' price
         located = located_claims(clause[start:end])
         bound = _money(located[0][2]) if located else {}
         prices = money_in(named[0].product.values)
         for currency, value in bound.items():
-            held = prices.get(currency)
+            held = {price * count for price in prices.get(currency, ())}
             if held and (
                 all(price < value for price in held) if over else all(price >= value for price in held)
             ):
