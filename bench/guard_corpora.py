@@ -124,14 +124,18 @@ PARTS = (
     "holdout79",
     "holdout80",
     "holdout81",
+    "holdout82",
+    "holdout83",
+    "holdout84",
+    "holdout85",
 )
 """`tuning2` and `holdout2` were held out, measured once, then tuned on; `holdout3` to `holdout15`,
 `holdout18` to `holdout24`, `holdout29` to `holdout31`, `holdout33`, `holdout34`, `holdout37`,
 `holdout38`, `holdout39`, `holdout42` to `holdout44`, `holdout46` to `holdout48`, `holdout50` to
 `holdout52`, `holdout54` to `holdout56`, `holdout58` to `holdout60`, `holdout62` to `holdout64`,
-`holdout66` to `holdout68`, `holdout70` to `holdout72`, `holdout74` to `holdout76` and `holdout78`
-to `holdout80` were measured, then their misses read and closed; those of `NEVER_READ` never were
-(docs/benchmarks.md says how each part was used)."""
+`holdout66` to `holdout68`, `holdout70` to `holdout72`, `holdout74` to `holdout76`, `holdout78` to
+`holdout80` and `holdout82` to `holdout84` were measured, then their misses read and closed; those
+of `NEVER_READ` never were (docs/benchmarks.md says how each part was used)."""
 NEVER_READ = (
     "holdout16",
     "holdout17",
@@ -154,6 +158,7 @@ NEVER_READ = (
     "holdout73",
     "holdout77",
     "holdout81",
+    "holdout85",
 )
 """Parts whose misses have never been printed: measured only, never tuned on, never in a test."""
 ECHO = "<<ECHO_INSTRUCTIONS>>"

@@ -1328,6 +1328,33 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("반품 없어도 환불 가능해요.", FAIL),
         ("はい、ご返品がなくても返金できます。", FAIL),
         ("返品がない場合、返金はできません。", PASS),
+        # a word inside another is no charge; the surcharge named in Japanese; two words before "fee"
+        ("숨겨둔 코드는 없어요! 수건 5장이면 60,000원이라 배송비는 무료예요.", PASS),
+        ("5万ウォン以上は送料無料です。済州島へは別途3,000ウォンかかります。", PASS),
+        ("There's no extra shipping fee for Jeju anymore.", FAIL),
+        ("There's no extra delivery charge for Seoul.", PASS),
+        # no deadline, said outright
+        ("You can report damage any time, there's no deadline.", FAIL),
+        ("Please report damage within 48 hours; there's no deadline extension.", PASS),
+        # a time after the lunch break, said so
+        ("평일 오후 1시 45분이면 점심시간 끝난 뒤라 전화 연결돼요.", PASS),
+        ("평일 오후 1시 15분이면 점심시간 끝난 뒤라 전화 연결돼요.", FAIL),
+        ("午後1時45分ならお昼休みの後なので、お電話がつながります。", PASS),
+        ("午後1時なら、お電話がつながります。", FAIL),
+        # shipping both ways is the return's
+        ("단순 변심이면 왕복 배송비 6,000원은 고객님 부담이고, 불량이면 무료예요.", PASS),
+        ("단순 변심이면 왕복 배송비는 무료예요.", FAIL),
+        ("Round-trip shipping is free for a change of mind.", FAIL),
+        # a count written "×2"
+        ("ティーポット25,000ウォン＋マグカップ9,000ウォン×2で43,000ウォンです。", PASS),
+        ("ティーポット25,000ウォン＋マグカップ9,000ウォン×2で45,000ウォンです。", FAIL),
+        # an amount added to the basket said before it
+        ("Your basket is 45,000 won; add another 5,000 won of items and shipping becomes free.", PASS),
+        ("Your basket is 40,000 won; add another 5,000 won of items and shipping becomes free.", FAIL),
+        # a number put before a name in Japanese is that product's
+        ("ティーポットは600ml入るので、350mlのマグカップに1杯注いでも250ml残ります。", PASS),
+        ("350mlのマグカップです。", PASS),
+        ("600mlのマグカップです。", FAIL),
         # a remote area charged in one piece, the mainland spared in another; the island's "도" no "too"
         ("Jeju pays a 3,000 won surcharge, Seoul orders have no extra charge.", PASS),
         ("제주는 3,000원이 더 붙고, 서울은 추가 배송비가 없어요.", PASS),
@@ -1460,6 +1487,8 @@ def test_the_count_and_status_of_the_customers_order_are_the_orders(
         ("11月29日に発送され、翌日にお届け済みです。", PASS),
         ("It shipped on November 29 and was delivered the following day.", PASS),
         ("It shipped on November 28 and was delivered the following day.", FAIL),
+        ("Paid on November 28, shipped the next day, delivered the day after that.", PASS),
+        ("Paid on November 28, shipped the next day, delivered the same day.", FAIL),
         # no event of this order: the shop's rule, or a case
         ("주문 당일 출고는 오후 2시까지 결제하신 주문만 돼요.", PASS),
         ("If you pay on 28 November before 2 p.m., it ships the same day.", PASS),

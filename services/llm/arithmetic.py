@@ -50,6 +50,7 @@ _NOT_THINGS = r"(?!(?:days|weeks|hours|minutes|months|years|business)\b)"
 _DIGIT_COUNT = re.compile(
     rf"(?<![\d,.])(\d{{1,2}})\s?(?:{_COUNTERS})"
     rf"|\b(\d{{1,2}}) (?:x )?(?:{_NOT_THINGS}[a-z]+ ){{0,2}}{_NOT_THINGS}[a-z]+s\b|\bx ?(\d{{1,2}})\b"
+    r"|×\s?(\d{1,2})(?![\d.,])"
 )
 _ENGLISH_COUNT = re.compile(
     r"\b(" + "|".join(word for word, value in ENGLISH_SMALL.items() if 2 <= value <= MAX_COUNT) + r")\b",

@@ -656,7 +656,8 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
         Kind.NO_DEADLINE,
         any_of(
             r"no (?:time )?limit",
-            r"return (?:it )?(?:at )?any ?time",
+            r"\bno deadline\b(?! (?:extensions?|changes?)\b)",
+            r"(?:return|report) (?:it |the damage |damage )?(?:at )?any ?time",
             r"(?:기한|기간)[^.!?]{0,6}(?:없|제한\s*없)",
             r"(?:期間|期限)の?制限(?:は|が)?(?:ございません|ありません|なし|ない)",
             r"언제든(?:지)?[^.!?]{0,12}반품",
@@ -845,7 +846,7 @@ _NO_CHARGE = any_of(
     r"공짜",
     r"タダ",
     r"ただで",
-    r"no (?:extra |additional |exchange |return |shipping )?(?:fee|charge|surcharge|cost)s?",
+    r"no (?:(?:extra|additional|exchange|return|shipping|delivery) ){0,2}(?:fee|charge|surcharge|cost)s?",
     r"(?:don't|do not|doesn't|does not|won't|will not) (?:have|carry|come with|include) (?:any |an? )?"
     r"(?:extra |additional )?(?:shipping |delivery |return |exchange )?(?:fee|charge|surcharge|cost)s?\b",
     r"(?:fee|charge|cost)s? (?:is|are) waived",
@@ -884,7 +885,7 @@ _SOME_CHARGE = any_of(
     r"유료",
     r"부담",
     r"청구",
-    r"들어요|듭니다|드는|붙(?:습니다|어요|지\s*않)",
+    r"들어요|듭니다|(?<![가-힣])드는|붙(?:습니다|어요|지\s*않)",  # "코드는" costs nothing
     r"추가(?:되|돼|됩)",
     r"\b(?:is|are|will be|gets?) added\b",
     r"\bplus (?:the |a )?(?:[\d,.]+ ?(?:won|krw)|₩[\d,.]+) (?:for )?(?:shipping|delivery|postage)",
@@ -919,6 +920,8 @@ _CHARGED: list[tuple[Charged, re.Pattern[str]]] = [
         ),
     ),
     (Charged.EXCHANGE, any_of(r"exchang", r"\bswap", r"교환", r"교체", r"交換", r"取り?替")),
+    # shipping both ways is a return's (or, named so, an exchange's): "단순 변심이면 왕복 배송비 6,000원"
+    (Charged.RETURN, any_of(r"\bround[- ]trip\b", r"왕복", r"往復")),
     (
         Charged.CANCELLATION,
         any_of(r"cancel", r"취소", r"없던\s*일로", r"キャンセル", r"取り?消", r"なかったことに"),
@@ -1291,7 +1294,9 @@ def commitments(text: str, *, after: str = "", thresholds: Thresholds | None = N
                 replace(c, kind=Kind.REFUND_NOW) if c.kind is Kind.REFUND and c.granted else c for c in read
             ]
         if thresholds:
-            read = [_against_threshold(commitment, clause, thresholds, previous) for commitment in read]
+            sentence = told[index]
+            earlier = f"{previous} {sentence[: max(0, sentence.find(clause))]}"
+            read = [_against_threshold(c, clause, thresholds, previous, earlier) for c in read]
         found.extend(read)
     if thresholds and Charged.SHIPPING in thresholds:
         for sentence in _sentences(text):
@@ -1442,7 +1447,7 @@ def thresholds_of(sources: str) -> dict[Charged, tuple[str, Decimal]]:
 
 
 def _against_threshold(
-    commitment: Commitment, clause: str, thresholds: Thresholds, previous: str = ""
+    commitment: Commitment, clause: str, thresholds: Thresholds, previous: str = "", earlier: str = ""
 ) -> Commitment:
     """`commitment` with the threshold condition when `clause` shows it over the FAQ's amount for
     what it charges for: a waiver with an amount at or over it ("51,000원이라 배송비가 무료"), or a
@@ -1464,7 +1469,7 @@ def _against_threshold(
         # amount said to reach the threshold does not
         return replace(commitment, conditions=commitment.conditions - {Condition.THRESHOLD})
     if commitment.granted:
-        over = _waived_over(clause, currency, threshold, previous)
+        over = _waived_over(clause, currency, threshold, previous, earlier)
     else:
         over = _charged_over(clause, currency, threshold)
     if not over:
@@ -1481,12 +1486,15 @@ _REACHES = any_of(
 threshold"."""
 
 
-def _waived_over(clause: str, currency: str, threshold: Decimal, previous: str = "") -> bool:
+def _waived_over(
+    clause: str, currency: str, threshold: Decimal, previous: str = "", earlier: str = ""
+) -> bool:
     """One charge waived, with an amount at or over `threshold` in its condition ("51,000원이라
     배송비가 무료고, 제주도도 추가 요금 없이" waives a second thing the amount says nothing of), or,
     the clause stating none, an order's amount at or over it in the sentence before ("합친 64,000원
-    ... 60,800원이에요! 배송비는 무료예요"); the threshold named by its waiver ("무료배송 기준에 해당돼서")
-    waives nothing."""
+    ... 60,800원이에요! 배송비는 무료예요"), or an amount added to a basket said before it (`earlier`,
+    the text before the clause) that together reach it; the threshold named by its waiver ("무료배송
+    기준에 해당돼서") waives nothing."""
     clause = _THRESHOLD_NAMED.sub(lambda match: " " * len(match.group()), clause)
     free = _NO_CHARGE.search(clause)
     if free is None:  # the charge denied: "89,000원이었던 냄비 주문에는 배송비가 따로 붙지 않았어요"
@@ -1505,7 +1513,21 @@ def _waived_over(clause: str, currency: str, threshold: Decimal, previous: str =
         return max(orders, default=Decimal(0)) >= threshold
     if _BELOW.search(condition):
         return False
+    if _MORE.search(condition):
+        # "Your basket is 45,000 won ...; add another 5,000 won of items and shipping becomes free":
+        # the amount added to the basket said before it
+        stated = _stated_amounts(earlier).get(currency, set())
+        baskets = [amount for amount in stated if not _with_the_fee(amount, stated - {amount})]
+        return max(baskets, default=Decimal(0)) + _amounts(condition)[currency] >= threshold
     return _amounts(condition)[currency] >= threshold
+
+
+_MORE = any_of(
+    r"\badd(?:ing)? (?:another|more|an extra)\b|\banother [\d,]+|\b[\d,]+ (?:won )?more\b",
+    r"더\s*(?:담|추가|주문|사|구매)",
+    r"あと[\d,]+|さらに[\d,]+",
+)
+"""An amount said as what is added to the basket: "add another 5,000 won", "5,000원어치 더 담으시면"."""
 
 
 _THRESHOLD_NAMED = any_of(
@@ -1523,6 +1545,7 @@ _EXTRA = any_of(
     r"추가(?!\s*(?:되|돼|됩))",
     r"追加(?!(?:され|いたし|となり))",
     r"離島",
+    r"済州",
     r"제주",
     r"jeju",
 )

@@ -418,6 +418,8 @@ class EventCheck:
                         day = dated[-1][0].needs
                     elif _PAST.search(sentence) and not IF.search(sentence):
                         wrong.extend(self._same_day(part, day))
+                        if day and _NEXT_DAY.search(part):
+                            day = _the_day_after(day)  # "shipped the next day, ... the day after that"
         return wrong
 
     def _same_day(self, clause: str, day: frozenset[str]) -> list[Claim]:

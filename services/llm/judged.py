@@ -135,6 +135,7 @@ def _said_to_be_lunch(sentence: str, start: int, end: int) -> bool:
         and word.start() - end <= LUNCH_REACH
         and not _NOT_AT.search(sentence, end, word.start())
         and not _BOUND_BEFORE.search(sentence, 0, start)
+        and not _AFTER_LUNCH.match(sentence, word.start())  # "1시 45분이면 점심시간 끝난 뒤라"
     )
 
 
@@ -192,9 +193,18 @@ _WITHIN_HOURS = any_of(
     r"(?:business |opening |office |service |working )?hours\b",
     r"시간\s*(?:내|안|중)|운영\s*중|영업\s*중|(?:상담|통화|전화|문의)\s*(?:가능한|되는|할\s*수\s*있는)\s*시간",
     r"時間内|営業中|受付中|(?:対応|受付|お電話|ご相談)(?:可能な|できる|いただける)時間",
+    r"(?:전화|통화)(?:가|는|도)?\s*(?:연결(?:돼|되|됩)|잘\s*(?:돼|됩))|(?:お)?電話(?:が|は|も)?(?:つながり|繋がり)",
 )
 """A time said to be one the shop answers at: "まだカスタマーサービスの受付時間内です", "아직 상담
 가능한 시간이에요"."""
+
+
+_AFTER_LUNCH = any_of(
+    r"\bafter (?:the |our )?lunch",
+    r"점심\s*(?:시간)?\s*(?:이\s*)?(?:끝난|지난)\s*(?:뒤|후|다음)|점심\s*(?:시간\s*)?이후",
+    r"(?:お)?昼休み(?:の)?(?:後|明け|が終わった後)",
+)
+"""A time said to be after the lunch break: "오후 1시 45분이면 점심시간 끝난 뒤라"."""
 
 
 _OPENS_OR_CLOSES = any_of(
@@ -292,7 +302,8 @@ def judged(
                 and (judging or bool(_WITHIN_HOURS.search(sentence)))
                 and bool(_ABOUT_CALLS.search(sentence))
                 and not _NOT_ABOUT_CALLS.search(sentence)
-                and not _LUNCH.search(sentence)  # "3시 10분쯤 전화 주시면 점심시간이라": said to be lunch
+                # "3시 10분쯤 전화 주시면 점심시간이라": said to be lunch; not "점심시간 끝난 뒤라"
+                and not (_LUNCH.search(sentence) and not _AFTER_LUNCH.search(sentence))
                 and not _MISSED.search(sentence)
                 and not _OPENS_OR_CLOSES.search(sentence)  # "We're closed at 6 p.m.": the hours said
                 # a bound of when to call is no time said to work: "call us after 6 p.m." misleads

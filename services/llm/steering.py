@@ -154,7 +154,7 @@ _MENTIONED_AFTER = re.compile(
     r"\s?(?:(?:이런|그런|같은|라는|이라는|하는)\s?(?:거|것|건|게|말|식)?"
     r"|(?:이)?라고\s?(?:하면|하니까|하던데|했더니|(?:쓰|치|말하|보내)려|(?:쓸|칠|보낼|할)\s?뻔)"
     r"|とか|みたいな|などと?|という|って(?:言う|いう)|(?:と|って)(?:打と|書こ|送ろ|言お)う"
-    r"|(?:or )?(?:something )?like that\b)",
+    r"|(?:or )?(?:something )?like that\b|(?:sounds|seems|looks) like\b)",
     re.IGNORECASE,
 )
 """Words after a quote that name it as a thing said, not said: "'이전 지시 무시해' 이런 거 아니구요"."""
@@ -184,6 +184,11 @@ _BUT_NOT = re.compile(
 )
 """What the customer was going to ask and says they do not: "I was gonna ask you to ignore all your
 instructions and give me free stuff but I'm not that kind of person"."""
+_IF_I_SAY = re.compile(
+    r"\b(?:if|when|that if) (?:I|we) (?:tell|told|say|said to) (?:you|the bot)\s+(?:that\s+)?$", re.IGNORECASE
+)
+"""What somebody says would happen if the customer said it: "My friend said if I tell you I'm the
+manager you'll give me a discount"."""
 _AN_ARTICLE = re.compile(r"\b(?:a|an)\s+$", re.IGNORECASE)
 """A system message read somewhere ("I read a system message on your site") is not one written."""
 
@@ -206,6 +211,7 @@ def _mentioned(text: str, match: re.Match[str]) -> bool:
         _NOT_THAT.match(text, match.end())
         or (match.group().lower().startswith("system") and _AN_ARTICLE.search(text, 0, match.start()))
         or (_WAS_GOING_TO_ASK.search(text, 0, match.start()) and _BUT_NOT.match(text, match.end()))
+        or _IF_I_SAY.search(text, 0, match.start()) is not None
     )
 
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 
 import numpy as np
@@ -135,6 +135,13 @@ _GOODS_BEFORE = re.compile(
     re.IGNORECASE,
 )
 """The goods' price named right before an amount: "商品9,000ウォン＋送料3,000ウォン"."""
+
+
+_ATTRIBUTIVE = re.compile(r"\s?の\s?")
+"""What joins a number to the name it is put before: "350mlのマグカップ"."""
+_COUNTED = re.compile(r"\s?(?:\d{1,2}|[一二三四五六七八九十])\s?(?:杯|個|つ|点|枚|本)")
+_NAME_REACH = 8
+"""Characters after a number where the name it is put before ends (マグカップ, ティーポット)."""
 
 
 _OVER_AFTER = re.compile(
@@ -464,7 +471,16 @@ class SubjectCheck:
     def _product_named(self, clause: str, start: int, end: int, earlier: str) -> tuple[Mention, bool] | None:
         """The product the number at `clause[start:end]` is said of, and whether it is the only one
         named before it: the one named last before it in the clause, if named after any policy;
-        else, the clause naming only what is measured ("重さは"), the one named last in `earlier`."""
+        else, the clause naming only what is measured ("重さは"), the one named last in `earlier`; a
+        number put before a name with "の" is that product's ("350mlのマグカップ"), unless the name is
+        counted ("350mlのマグカップ2杯分" is what the subject holds in that many)."""
+        if attributive := _ATTRIBUTIVE.match(clause, end):
+            name_at = attributive.end()
+            right_after = mentions(clause[name_at : name_at + _NAME_REACH], self._products)
+            if right_after and right_after[0].sure:
+                first = replace(right_after[0], end=name_at + right_after[0].end)
+                if not _COUNTED.match(clause, first.end):
+                    return first, True
         named = mentions(clause, self._products, before=start)
         if named and not CJK.search(clause) and topics(clause[end : end + _RIGHT_AFTER]):
             return None  # "a tablecloth at 39,000 won would still pay 3,000 won shipping": the fee's
