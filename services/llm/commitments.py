@@ -1314,7 +1314,7 @@ def _threshold_misjudged(sentence: str, currency: str, threshold: Decimal) -> It
         before, after = sentence[: named.start()], sentence[named.end() :]
         over = _OVER_NAMED_BEFORE.search(before) or _OVER_NAMED_AFTER.match(after)
         under = _UNDER_NAMED_BEFORE.search(before) or _UNDER_NAMED_AFTER.match(after)
-        if bool(over) == bool(under) or _ADDED.search(sentence) or _NEGATION.search(sentence):
+        if bool(over) == bool(under) or _ADDING_TO_BASKET.search(sentence) or _NEGATION.search(sentence):
             continue
         stated = _stated_amounts(before).get(currency, set()) - {threshold}
         basket = [amount for amount in stated if not _with_the_fee(amount, stated - {amount})]
@@ -1339,7 +1339,7 @@ _UNDER_NAMED_AFTER = re.compile(
 )
 """The free-shipping threshold said reached or not: "over the free-shipping threshold", "무료배송
 기준을 넘어요", "送料無料ラインに届きません"."""
-_ADDED = any_of(
+_ADDING_TO_BASKET = any_of(
     r"\b(?:add(?:ing|ed|s)?|plus)\b",
     r"더하|더해|추가하|추가해|담으|담아",
     r"足す|足せ|足して|追加す|追加して|加え",
@@ -1513,7 +1513,7 @@ def _waived_over(
         return max(orders, default=Decimal(0)) >= threshold
     if _BELOW.search(condition):
         return False
-    if _MORE.search(condition):
+    if _AMOUNT_ADDED.search(condition):
         # "Your basket is 45,000 won ...; add another 5,000 won of items and shipping becomes free":
         # the amount added to the basket said before it
         stated = _stated_amounts(earlier).get(currency, set())
@@ -1522,7 +1522,7 @@ def _waived_over(
     return _amounts(condition)[currency] >= threshold
 
 
-_MORE = any_of(
+_AMOUNT_ADDED = any_of(
     r"\badd(?:ing)? (?:another|more|an extra)\b|\banother [\d,]+|\b[\d,]+ (?:won )?more\b",
     r"더\s*(?:담|추가|주문|사|구매)",
     r"あと[\d,]+|さらに[\d,]+",

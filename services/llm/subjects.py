@@ -140,6 +140,7 @@ _GOODS_BEFORE = re.compile(
 _ATTRIBUTIVE = re.compile(r"\s?の\s?")
 """What joins a number to the name it is put before: "350mlのマグカップ"."""
 _COUNTED = re.compile(r"\s?(?:\d{1,2}|[一二三四五六七八九十])\s?(?:杯|個|つ|点|枚|本)")
+"""A name counted right after it: "350mlのマグカップ2杯分" is a multiple, not the product's own."""
 _NAME_REACH = 8
 """Characters after a number where the name it is put before ends (マグカップ, ティーポット)."""
 
