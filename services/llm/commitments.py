@@ -1279,8 +1279,9 @@ def commitments(text: str, *, after: str = "", thresholds: Thresholds | None = N
     `thresholds`: a clause stating an amount at or over one has its condition shown by the number
     ("51,000원이라 배송비가 무료" is free shipping over 50,000원)."""
     found: list[Commitment] = []
-    told = [*_sentences(after), *_sentences(text)]
-    index = len(told) - len(_sentences(text))
+    own = _sentences(text)
+    told = [*_sentences(after), *own]
+    index = len(told) - len(own)
     for clause, subject, inherited, around in _clauses(text, after):
         while index < len(told) - 1 and clause not in told[index]:
             index += 1
@@ -1299,7 +1300,7 @@ def commitments(text: str, *, after: str = "", thresholds: Thresholds | None = N
             read = [_against_threshold(c, clause, thresholds, previous, earlier) for c in read]
         found.extend(read)
     if thresholds and Charged.SHIPPING in thresholds:
-        for sentence in _sentences(text):
+        for sentence in own:
             found.extend(_threshold_misjudged(sentence, *thresholds[Charged.SHIPPING]))
     return found
 
