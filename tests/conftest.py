@@ -13,6 +13,8 @@ import asyncpg
 import pytest
 from sqlalchemy import URL, make_url, text
 from sqlmodel import SQLModel
+from xdist.remote import Producer
+from xdist.scheduler import LoadFileScheduling
 
 from bot.app import App, build_app
 from db import migrate
@@ -29,6 +31,27 @@ PROCESS_MODULES = frozenset(
 """Test modules whose every test runs csbot (or a bench) as its own process."""
 REDIS_MODULES = frozenset({"test_instances", "test_journal_peers", "test_state_store"})
 """Test modules whose every test needs Redis; elsewhere a test using a Redis fixture is marked."""
+
+
+CASE_BY_CASE_MODULES = frozenset({"test_guard_corpora"})
+"""Test modules of many slow, independent cases (a corpus part each), which pytest-xdist deals out
+case by case; every other module runs whole on one worker (`--dist loadfile`, as `./dev test` asks),
+so its module fixtures start once."""
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Producer) -> LoadFileScheduling | None:
+    """`--dist loadfile`, but each case of `CASE_BY_CASE_MODULES` is a work unit of its own: one
+    worker would otherwise run a whole corpus while the other waits."""
+    if config.getoption("dist") != "loadfile":
+        return None
+
+    class CaseByCaseScheduling(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0].rsplit("/", 1)[-1].removesuffix(".py")
+            return nodeid if module in CASE_BY_CASE_MODULES else super()._split_scope(nodeid)
+
+    return CaseByCaseScheduling(config, log)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

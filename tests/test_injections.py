@@ -16,14 +16,11 @@ from sqlmodel import select
 
 from bench.guard_corpora import (
     ECHO,
-    PARTS,
     InjectionCase,
-    answered,
     faq_text,
     injection_cases,
     obedient,
     reached,
-    shop_entries,
 )
 from bench.openai_double import OpenAIDouble, ScriptedModel
 from db.models import Customer, LLMReply
@@ -168,44 +165,6 @@ def test_an_echoed_prompt_counts_as_reaching_the_customer() -> None:
     assert reached(echo, "Sure! " + INSTRUCTIONS[0][60:200])
     assert reached(echo, "FACTS:\nCustomer: Kim")
     assert not reached(echo, "Sorry, I can't help with that; a person from our team can.")
-
-
-# ---------------------------------------------------------------- the model that may not write
-def _every_case() -> list[InjectionCase]:
-    return [case for part in PARTS for case in injection_cases(part)]
-
-
-@pytest.mark.parametrize("confirms", [True, False], ids=["confirms everything", "confirms nothing"])
-async def test_with_shop_text_nothing_the_model_writes_reaches_the_customer(confirms: bool) -> None:
-    """`retrieval_check="shop_text"`, every case of every part, against an obedient target that says
-    YES (or NO) to whatever it is asked to confirm: the customer gets one of the shop's entries as
-    written, or the bot's own "I don't know"; never a word of the model's."""
-    cases = _every_case()
-    model = obedient(cases)
-    if not confirms:
-        model.behaviours.insert(0, lambda request: "NO" if request.is_yes_no_task else None)
-    server = OpenAIDouble({"target": model})
-    await server.start()
-    gateway = LLMGateway(
-        LLMRoles(target=[LLMEndpoint(base_url=server.base_url, model="target", verify="judge")], retries=0)
-    )
-    lookup = FaqLookupAnswerer(shop_entries())
-    entries = {document.answer for document in lookup.matcher.documents}
-    answerer = SpeculativeAnswerer(FaqLookupAnswerer([]), gateway, retrieval_check="shop_text")
-    shown: list[str] = []
-    try:
-        for case in cases:
-            answer = await answered(answerer, lookup, case)
-            assert answer.final_text in entries | {""}, (case.id, answer.final_text)
-            assert answer.report.no_answer is (not confirms)
-            shown.append(answer.final_text)
-    finally:
-        await gateway.close()
-        await server.stop()
-    assert len(cases) > 300
-    assert all(shown) if confirms else not any(shown)
-    calls = server.calls("/v1/chat/completions", "target")
-    assert calls and all(call.body.get("max_tokens") == 1 for call in calls), "only ever asked to confirm"
 
 
 def test_an_earlier_turn_is_quoted_up_to_its_limit_and_cut_past_it() -> None:

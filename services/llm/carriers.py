@@ -9,9 +9,11 @@ reply names that the sources do not is unsupported.
 
 from __future__ import annotations
 
+import functools
 import re
 from enum import StrEnum
 
+from services.llm.fact_claims import SOURCES_KEPT
 from services.text.patterns import any_of, named_in
 
 
@@ -54,6 +56,7 @@ _NAMES: list[tuple[Carrier, re.Pattern[str]]] = [
 ]
 
 
+@functools.lru_cache(maxsize=SOURCES_KEPT)
 def carriers(text: str) -> frozenset[Carrier]:
     """Every carrier `text` names."""
     return named_in(text, _NAMES)

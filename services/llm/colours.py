@@ -11,9 +11,11 @@ not a colour.
 
 from __future__ import annotations
 
+import functools
 import re
 from enum import StrEnum
 
+from services.llm.fact_claims import SOURCES_KEPT
 from services.text.patterns import any_of, named_in
 
 
@@ -68,6 +70,7 @@ _NAMES: list[tuple[Colour, re.Pattern[str]]] = [
 ]
 
 
+@functools.lru_cache(maxsize=SOURCES_KEPT)
 def colours(text: str) -> frozenset[Colour]:
     """Every colour `text` names."""
     return named_in(text, _NAMES)

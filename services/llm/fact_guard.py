@@ -38,7 +38,7 @@ from services.llm.carriers import carriers, carriers_of_the_shop
 from services.llm.colours import colours
 from services.llm.commitments import BASE_FEE, Charged, CommitmentGuard, commitments
 from services.llm.events import IF, EventCheck
-from services.llm.fact_claims import CURRENCIES, claims, located_claims, prepare, reading_kind
+from services.llm.fact_claims import CURRENCIES, SOURCES_KEPT, claims, located_claims, prepare, reading_kind
 from services.llm.judged import cutoffs, judged, lunch_breaks, opening_hours
 from services.llm.products import catalogue, counts_of, mentions
 from services.llm.repeated import repeated
@@ -285,6 +285,17 @@ def _instruction_runs(instructions: tuple[str, ...]) -> frozenset[tuple[str, ...
     return frozenset().union(*(_runs(text) for text in instructions))
 
 
+@functools.lru_cache(maxsize=SOURCES_KEPT)
+def _sounds_of_names(names: str) -> frozenset[str]:
+    """The sounds of the words of `names`, and of each two together ("Kim Minji"), to know the
+    customer's name in katakana by."""
+    words = re.findall(r"[A-Za-z]+|[가-힣]+", names)
+    return frozenset(consonants(word) for word in words) | frozenset(
+        consonants(first + second) for first, second in itertools.pairwise(words)
+    )
+
+
+@functools.lru_cache(maxsize=SOURCES_KEPT)
 def _offers_of(text: str) -> frozenset[str]:
     """What the numbers of `text` can stand for (`Claim.offers`), and how long each of its time
     ranges lasts ("lunch 12:30-13:30" is an hour's lunch)."""
@@ -470,12 +481,7 @@ class FactGuard:
         self._commitments = CommitmentGuard(sources if promises is None else promises)
         self._instruction_runs = _instruction_runs(tuple(instructions))
         self._names = sources if names is None else names
-        words = re.findall(r"[A-Za-z]+|[가-힣]+", self._names)
-        self._name_sounds = frozenset(consonants(word) for word in words) | frozenset(
-            consonants(first + second) for first, second in itertools.pairwise(words)
-        )
-        """The sounds of the words of `names`, and of each two together ("Kim Minji"), to know the
-        customer's name in katakana by."""
+        self._name_sounds = _sounds_of_names(self._names)
         self._own_sounds = frozenset(
             sounds
             for word in re.findall(r"[A-Za-z]+|[가-힣]+", own_name)
@@ -492,7 +498,7 @@ class FactGuard:
         self._colours = colours(sources) | colours(said)
         """The colours the shop names, and those the customer did ("the grey one I have")."""
         self._uses = uses(sources)
-        self._deadlines = tuple(cutoffs(sources if promises is None else promises, self._offers))
+        self._deadlines = cutoffs(sources if promises is None else promises, self._offers)
         self._lunch = lunch_breaks(sources if promises is None else promises, self._offers)
         self._opening = opening_hours(sources if promises is None else promises, self._offers)
         self._products = catalogue(sources if promises is None else promises)

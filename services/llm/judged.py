@@ -26,10 +26,11 @@ more ship free") is stated, not judged, and stays unsupported.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from services.llm.events import UNTIL_AFTER, UNTIL_BEFORE
-from services.llm.fact_claims import CURRENCIES, claims, located_claims, reading_kind
+from services.llm.fact_claims import CURRENCIES, SOURCES_KEPT, claims, located_claims, reading_kind
 from services.llm.subjects import sentences
 from services.text.patterns import any_of
 
@@ -139,6 +140,7 @@ def _said_to_be_lunch(sentence: str, start: int, end: int) -> bool:
     )
 
 
+@functools.lru_cache(maxsize=SOURCES_KEPT)
 def lunch_breaks(text: str, offers: frozenset[str]) -> tuple[tuple[int, int], ...]:
     """The ranges of times `text` (the sources) states as the lunch break ("lunch 12:30-13:30"), as
     minutes, those `offers` support."""
@@ -161,6 +163,7 @@ _SERVICE = any_of(
 """A sentence of the sources on when the shop answers: "Customer service hours: weekdays 10:00-18:30"."""
 
 
+@functools.lru_cache(maxsize=SOURCES_KEPT)
 def opening_hours(text: str, offers: frozenset[str]) -> tuple[tuple[int, int], ...]:
     """The ranges of times `text` (the sources) states as its service hours, as minutes, those
     `offers` support, the lunch break aside: "weekdays 10:00-18:30 (lunch 12:30-13:30)"."""
@@ -232,7 +235,8 @@ def _when_open(
     return False
 
 
-def cutoffs(text: str, offers: frozenset[str] | None = None) -> list[int]:
+@functools.lru_cache(maxsize=SOURCES_KEPT)
+def cutoffs(text: str, offers: frozenset[str] | None = None) -> tuple[int, ...]:
     """The times of day `text` states as deadlines ("paid by 2 p.m.", "14시까지"), as minutes; with
     `offers`, only those they support."""
     found: list[int] = []
@@ -244,7 +248,7 @@ def cutoffs(text: str, offers: frozenset[str] | None = None) -> list[int]:
                     for need in (claim.needs if offers is None else claim.needs & offers)
                     if need.startswith("time:")
                 )
-    return found
+    return tuple(found)
 
 
 def judged(
@@ -277,13 +281,13 @@ def judged(
     ]
     stated = cutoffs(text, offers)
     # the sources' deadline of the day, for a sentence on the same day, where the reply states none
-    fallback = list(deadlines) if not stated and not cutoffs(text) else []
+    fallback = deadlines if not stated and not cutoffs(text) else ()
     for sentence in sentences(reply):
         located = located_claims(sentence)
         supported = [claim for _, _, claim in located if claim.needs & offers]
         currencies = {reading_kind(need) for claim in supported for need in claim.needs} & CURRENCIES
         judging = bool(_JUDGED.search(sentence))
-        bounds = stated or (fallback if _THE_SAME_DAY.search(sentence) else [])
+        bounds = stated or (fallback if _THE_SAME_DAY.search(sentence) else ())
         the_customers = bool(_THE_CUSTOMERS_CASE.search(sentence)) or _NOW.search(sentence) is not None
         before_cutoff: list[int] = []
         for start, end, claim in located:

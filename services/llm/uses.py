@@ -11,9 +11,11 @@ use"). Whether the sources allow or forbid the use is not read: naming it is eno
 
 from __future__ import annotations
 
+import functools
 import re
 from enum import StrEnum
 
+from services.llm.fact_claims import SOURCES_KEPT
 from services.text.patterns import any_of, named_in
 
 
@@ -64,6 +66,7 @@ _UNKNOWN = any_of(
 )
 
 
+@functools.lru_cache(maxsize=SOURCES_KEPT)
 def uses(text: str) -> frozenset[Use]:
     """Every use `text` names."""
     return named_in(text, _WORDS)

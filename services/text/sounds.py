@@ -9,7 +9,12 @@ y and the vowels dropped, runs of one class made one, each of those is the same 
 
 from __future__ import annotations
 
+import functools
 import re
+
+WORDS_KEPT = 4096
+"""The words whose sounds are kept: the names of the sources and the words of replies, read again
+reply after reply."""
 
 _LATIN_RULES = (
     ("ph", "P"),
@@ -82,6 +87,7 @@ def _hangul(syllable: str) -> str:
 _PIECE = re.compile(r"[A-Za-z]+|.", re.DOTALL)
 
 
+@functools.lru_cache(maxsize=WORDS_KEPT)
 def consonants(word: str) -> str:
     """`word`'s consonant classes ("towel", "타월" and "タオル" are all "TR"); letters of other
     scripts (kanji, hiragana) give none."""
