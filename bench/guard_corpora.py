@@ -128,6 +128,10 @@ PARTS = (
     "holdout83",
     "holdout84",
     "holdout85",
+    "holdout86",
+    "holdout87",
+    "holdout88",
+    "holdout89",
 )
 """`tuning2` and `holdout2` were held out, measured once, then tuned on; `holdout3` to `holdout15`,
 `holdout18` to `holdout24`, `holdout29` to `holdout31`, `holdout33`, `holdout34`, `holdout37`,
@@ -159,6 +163,10 @@ NEVER_READ = (
     "holdout77",
     "holdout81",
     "holdout85",
+    "holdout86",
+    "holdout87",
+    "holdout88",
+    "holdout89",
 )
 """Parts whose misses have never been printed: measured only, never tuned on, never in a test."""
 ECHO = "<<ECHO_INSTRUCTIONS>>"
