@@ -168,7 +168,8 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"100 ?%",
             r"전액",
             r"(?:전부|모두|다)\s*돌려\s*(?:드리|드릴|드립)",
-            r"全額",
+            r"환불(?:은|을|도)?\s*(?:전부|모두|다)\s*(?:해|받)|(?:전부|모두|다)\s*환불",
+            r"全額|(?:全部|すべて|全て)(?:を)?(?:ご)?返金",
         ),
     ),
     (Kind.CASH_REFUND, any_of(r"\bcash\b", r"현금", r"現金")),
@@ -947,7 +948,7 @@ _BELOW = any_of(
     r"下回",
     r"に満たない",
     r"に届か(?:ない|ず)",
-    r"(?:에|엔|을|를)\s*못\s*미(?:치|쳐|칩)",
+    r"(?:에|엔|을|를)\s*(?:못\s*미(?:치|쳐|칩)|미치지\s*(?:못|않))",
     r"\bfalls? short of\b",
     r"\b(?:doesn't|does not|didn't|did not|won't|will not) (?:quite )?reach\b",
 )
@@ -1108,7 +1109,7 @@ _NEGATION = any_of(
     r"(?:^|(?<=\s))안\s+(?=[가-힣])",
     r"휴무",
     r"쉽니다|쉬어요|쉬어서|쉬는|쉬(?:고|며|니)\b",
-    r"休み",
+    r"(?<!昼)休み",  # not the lunch break, "お昼休み"
     r"休業",
     r"定休",
     r"ません",
@@ -1134,9 +1135,16 @@ _FEE_DENIED = any_of(
 )
 """A fee denied: "発送後でもキャンセル料はかかりません" grants the late cancellation, free."""
 _CLOSED = any_of(
-    r"\bclosed\b", r"\bshut\b", r"휴무", r"쉬(?:어요|어서|는|고|며|니)|쉽니다", r"休み", r"休業", r"定休"
+    r"\bclosed\b",
+    r"\bshut\b",
+    r"휴무",
+    r"쉬(?:어요|어서|는|고|며|니)|쉽니다",
+    r"(?<!昼)休み",
+    r"休業",
+    r"定休",
 )
-"""Closing words, which deny the days they are said of wherever they stand in the part."""
+"""Closing words, which deny the days they are said of wherever they stand in the part; not the lunch
+break's "お昼休み"."""
 _NOT_CLOSED = any_of(
     r"\b(?:never|not|n't) (?:be )?closed\b|\bno days? off\b",
     r"쉬지\s*(?:않|말고)|안\s*쉬(?:고|어요|며|니)|쉬는\s*날\s*(?:없이|이\s*없)|연중\s*무휴",
@@ -1336,7 +1344,7 @@ _OVER_NAMED_AFTER = re.compile(
     r"\s*(?:을|를|에|은|는)?\s*(?:넘|충족|채우|채웠|달성|도달|해당|이상)|(?:を|に)(?:超え|満た[しす]|達し|クリア|上回)"
 )
 _UNDER_NAMED_AFTER = re.compile(
-    r"\s*(?:에|이|가|을|를)?\s*(?:못\s*미치|못\s*미쳐|미달|안\s*(?:되|돼)|모자라|부족)|(?:に)?(?:届か|満たな|達しな|足りな|未満)"
+    r"\s*(?:에|이|가|을|를)?\s*(?:못\s*미치|못\s*미쳐|미치지\s*(?:못|않)|미달|안\s*(?:되|돼)|모자라|부족)|(?:に)?(?:届か|満たな|達しな|足りな|未満)"
 )
 """The free-shipping threshold said reached or not: "over the free-shipping threshold", "무료배송
 기준을 넘어요", "送料無料ラインに届きません"."""
@@ -1933,6 +1941,8 @@ def _read(
         # take care of the return shipping" waives it
         part = _without_conditions(sentence[slice(*_segment(sentence, free.start()))]) if free else ""
         granting = _FEE_DENIED.sub(" ", _NO_MINIMUM.sub(" ", _NO_CHARGE.sub(" ", part)))
+        # nor the threshold's other side: "5만 원에 못 미쳐도 배송비는 무료예요" waives
+        granting = _masked(granting, _BELOW)
         no_charge = bool(free) and not (_NEGATION.search(granting) and not charge)
         if free and charge and _FREE_DENIED.match(sentence, free.end()):
             no_charge = False  # "면제되지 않고 그대로 부과돼요": the waiver denied, the charge stands

@@ -847,12 +847,21 @@ def _point_words(match: re.Match[str]) -> str:
     return f"{whole}." + "".join(str(ENGLISH_SMALL[word.lower()]) for word in match[2].split())
 
 
+_VULGAR_FRACTION = re.compile(r"(\d*)([½¼¾])")
+_FRACTION_DIGITS = {"½": "5", "¼": "25", "¾": "75"}
+
+
+def _vulgar_fraction(match: re.Match[str]) -> str:
+    return f"{match[1] or 0}.{_FRACTION_DIGITS[match[2]]}"
+
+
 def prepare(text: str) -> str:
-    """NFKC (full-width digits, ％, ～ and ￦ become plain), list markers dropped, "KRW3,000" as
-    "KRW 3,000", "half past six" as "6:30", "twelve
+    """ "27½" as "27.5" (before NFKC makes it "271⁄2"), NFKC (full-width digits, ％, ～ and ￦ become
+    plain), list markers dropped, "KRW3,000" as "KRW 3,000", "half past six" as "6:30", "twelve
     thirty until two" as "12:30 until 2", "여섯 시 삼십 분" as "여섯 시 30 분", "three point two"
     as "3.2", "삼 점 오 킬로" as "3.5 킬로", "영업일 기준 3일"
     and "영업일 기준 사흘" as "3영업일", "三・二キロ" as "3.2キロ", single spaces."""
+    text = _VULGAR_FRACTION.sub(_vulgar_fraction, text)
     text = _LIST_MARKER.sub(" ", unicodedata.normalize("NFKC", text))
     text = _UNIT_THEN_DIGIT.sub(r"\1 ", text)
     text = _HALF_A_MEASURE.sub(_half_a_measure, text)

@@ -84,7 +84,7 @@ _ABOUT_THE_PROMPT = re.compile(
     r"|プロンプト|(?:私|わたし)の(?:設定|指示|ルール)|指示(?:内容|文)|セクション"
     r"|\bI(?:'ve| have)? (?:was |am |'m |been )?"
     r"(?:told|instructed|programmed|configured|set up|taught|trained) to"
-    r"|(?:[가-힣]라|말라|마라)고?\s*(?:배웠|배운|하셨|하더)|(?:ように|な)と?(?:教わ|教えられ|言われて|指示され)"
+    r"|(?:(?![이거])[가-힣]라|말라|마라)고?\s*(?:배웠|배운|하셨|하더)|(?:ように|な)と?(?:教わ|教えられ|言われて|指示され)"
     r"|before this (?:chat|conversation)|(?:운영|응답|답변|상담|제|저의|받은)\s*지침|받은\s*지시|지시받"
     r"|지침(?:을|이)\s*(?:받|주어|내려)|(?:제가|내가|저는|전)\s*(?:따르는|받은|지키는|지켜야\s*하는)\s*(?:규칙|지침|원칙)"
     r"|\b(?:rules|instructions|guidelines) I (?:was |have been |am |must )?(?:given|follow|told|bound by)"

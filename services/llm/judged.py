@@ -35,7 +35,8 @@ from services.llm.subjects import sentences
 from services.text.patterns import any_of
 
 _JUDGED = any_of(
-    r"\bnow\b|\bcurrently\b|\b(?:works|is fine|is ok(?:ay)?|is within|falls within)\b|\bthat'?s (?:fine|ok)",
+    r"\bnow\b|\bcurrently\b|\b(?:works|is (?:perfectly |totally |completely )?fine|is ok(?:ay)?|is within"
+    r"|falls within)\b|\bthat'?s (?:fine|ok)",
     r"\bcall (?:us )?(?:between|at|after|before|from)\b",
     r"지금|현재|괜찮|(?:전화|걸어)\s*(?:주세요|주시면|하시면|주십시오)",
     r"今(?:は|が|、)|現在|大丈夫|問題(?:ありません|ございません|ない)|間に合|お掛けください|お電話ください",
@@ -43,7 +44,7 @@ _JUDGED = any_of(
 _THE_CUSTOMERS_CASE = any_of(
     r"\bif you\b|\bwhen you\b|\b(?:paying|ordering|checking out|payment) (?:at|by|before|around)\b",
     r"\ban? \d{1,2}(?::\d\d)? ?(?:a\.?m\.?|p\.?m\.?)(?: on a)?(?: \w+day)? (?:payment|order)\b",
-    r"(?:하시|시|으시)면|(?:셨|었|았|였)으면|라면|이면",
+    r"(?:하시|시|으시)면|(?:셨|었|았|였)으면|라면|이면|(?:결제|주문)(?:하신|한|된)\s*(?:주문|건)",
     r"(?:なら|れば|たら|場合)",
 )
 _NOW = any_of(r"\b(?:it'?s|it is) now\b", r"지금이|현재\s?시각이", r"今は|現在の時刻は|ただいま")
@@ -78,9 +79,11 @@ _A_BOUND = re.compile(r"\s*(?:이상|이하|미만|초과|以上|以下|未満|�
 _MISSED = any_of(
     r"\b(?:not|won't|isn't|doesn't|wouldn't) (?:be )?"
     r"(?:eligible|in time|ship|go out|leave|dispatched|shipped|sent)"
-    r"|\bnext (?:business |working )?day\b|\btoo late\b|\bmiss(?:es|ed)? (?:the )?(?:cutoff|same)",
-    r"아니|안\s?(?:돼|되|나가)|어렵|어려(?:워|운|울)|불가|다음\s?날|익일|다음\s?영업일",
-    r"対象外|ではありません|できません|難しい|翌",
+    r"|\bnext (?:business |working )?day\b|\btoo late\b"
+    r"|\bmiss(?:es|ed)? (?:the |that day's |today's |the day's )?(?:cutoff|same|dispatch|shipping)",
+    r"아니|안\s?(?:돼|되|나가)|어렵|어려(?:워|운|울)|불가|다음\s?날|익일|다음\s?영업일"
+    r"|(?:출고|발송|출발)(?:가|이|는|도)?\s*(?:되지|하지)\s*않",
+    r"対象外|ではありません|できません|難しい|翌|(?:発送|出荷)(?:に|と|は)?(?:なり|され|いたし)ません",
 )
 """A time said to miss a cutoff: "3시 결제는 당일 출고 대상이 아니에요", "ships the next day"."""
 
@@ -104,7 +107,8 @@ def _times(needs: frozenset[str]) -> list[tuple[int, int]]:
 
 
 _THE_SAME_DAY = any_of(
-    r"\bsame[- ]day\b|\b(?:ship|dispatch)\w* (?:out )?(?:today|that day)\b|\bgoes out that day\b",
+    r"\bsame[- ]day\b|\b(?:ship|dispatch)\w* (?:out )?(?:today|that day)\b|\bgoes out that day\b"
+    r"|\b(?:that day|today)'s (?:dispatch|shipping)\b",
     r"당일|(?:오늘|그날)\s?(?:바로\s?)?(?:출고|발송)",
     r"当日|(?:本日|その日)(?:中に|のうちに)?(?:発送|出荷)",
 )
@@ -137,6 +141,7 @@ def _said_to_be_lunch(sentence: str, start: int, end: int) -> bool:
         and not _NOT_AT.search(sentence, end, word.start())
         and not _BOUND_BEFORE.search(sentence, 0, start)
         and not _AFTER_LUNCH.match(sentence, word.start())  # "1시 45분이면 점심시간 끝난 뒤라"
+        and not _BEFORE_LUNCH.match(sentence, word.start())  # "11시 50분이면 점심시간 전이라"
     )
 
 
@@ -182,7 +187,7 @@ def opening_hours(text: str, offers: frozenset[str]) -> tuple[tuple[int, int], .
 
 
 _ABOUT_CALLS = any_of(
-    r"\b(?:call|phone|ring|contact|reach us|customer (?:service|support)|hours)\b",
+    r"\b(?:call(?:ing)?|phone|ring|contact|reach us|customer (?:service|support)|hours)\b",
     r"전화|연락|상담|고객\s*센터|문의|걸어|운영|영업",
     r"電話|連絡|問い合わせ|受付|営業|カスタマー|窓口|お掛け|相談",
 )
@@ -196,18 +201,49 @@ _WITHIN_HOURS = any_of(
     r"(?:business |opening |office |service |working )?hours\b",
     r"시간\s*(?:내|안|중)|운영\s*중|영업\s*중|(?:상담|통화|전화|문의)\s*(?:가능한|되는|할\s*수\s*있는)\s*시간",
     r"時間内|営業中|受付中|(?:対応|受付|お電話|ご相談)(?:可能な|できる|いただける)時間",
-    r"(?:전화|통화)(?:가|는|도)?\s*(?:연결(?:돼|되|됩)|잘\s*(?:돼|됩))|(?:お)?電話(?:が|は|も)?(?:つながり|繋がり)",
+    r"(?:전화|통화|상담원|상담사)(?:가|는|도|과|와)?\s*(?:바로\s*)?(?:연결(?:돼|되|됩)|잘\s*(?:돼|됩))"
+    r"|(?:お)?電話(?:が|は|も)?(?:すぐ(?:に)?)?(?:つながり|繋がり)",
 )
 """A time said to be one the shop answers at: "まだカスタマーサービスの受付時間内です", "아직 상담
 가능한 시간이에요"."""
 
 
+_STATED_RANGE = r"(?:\s*[(（][^)）]{0,24}[)）])?"
+"""The range of the lunch break, written in brackets after its word: "昼休み（12時半〜13時半）"."""
 _AFTER_LUNCH = any_of(
-    r"\bafter (?:the |our )?lunch",
-    r"점심\s*(?:시간)?\s*(?:이\s*)?(?:끝난|지난)\s*(?:뒤|후|다음)|점심\s*(?:시간\s*)?이후",
-    r"(?:お)?昼休み(?:の)?(?:後|明け|が終わった後)",
+    r"\bafter (?:the |our )?lunch|\blunch (?:break |hour )?(?:ends|is over|has ended|finishes)\b",
+    rf"점심\s*(?:시간)?{_STATED_RANGE}\s*(?:이|은|는|도)?\s*(?:끝난|지난|끝났|지났)|점심\s*(?:시간\s*)?이후",
+    rf"(?:お)?昼休み{_STATED_RANGE}(?:の)?(?:後|明け|が終わった後)"
+    rf"|(?:お)?昼休み{_STATED_RANGE}(?:は|が|も)(?:終わ|明け|過ぎ)",
 )
-"""A time said to be after the lunch break: "오후 1시 45분이면 점심시간 끝난 뒤라"."""
+"""A time said to be after the lunch break: "오후 1시 45분이면 점심시간 끝난 뒤라", "昼休み（12時半〜
+13時半）は終わっておりますので"."""
+_BEFORE_LUNCH = any_of(
+    r"\bbefore (?:the |our )?lunch",
+    rf"점심\s*(?:시간)?{_STATED_RANGE}\s*(?:이\s*)?(?:시작\s*)?전",
+    rf"(?:お)?昼休み{_STATED_RANGE}(?:の|に入る)?前",
+)
+"""A time said to be before the lunch break: "12시 40분이면 아직 점심시간 전이라"."""
+
+
+def _on_its_side(
+    spans: list[tuple[int, int]], lunch: tuple[tuple[int, int], ...], *, after: bool, before: bool
+) -> bool:
+    """A time said to be after the lunch break is at or past its end, one said to be before it at or
+    before its start: "午後一時十五分でしたら昼休みが明けています" is false of a 12:30-13:30 lunch."""
+    return all(
+        (not after or first >= high) and (not before or last <= low)
+        for first, last in spans
+        for low, high in lunch
+    )
+
+
+_NOT_ANSWERED = any_of(
+    r"\b(?:won'?t|will not|can'?t|cannot) (?:get through|reach us|be answered|answer)",
+    r"연결(?:되지|이)\s*(?:않|안)|(?:통화|상담|연결)(?:이|가)?\s*(?:어려|안\s*돼|안\s*됩|불가)",
+    r"(?:つながり|繋がり)(?:ません|にくい)|(?:つながら|繋がら)ない|(?:お)?(?:受け|応対|対応)(?:でき|いたしかね)(?:ません|ない)",
+)
+"""A time said to be one the shop does not answer at: "12시 40분에는 연결되지 않습니다"."""
 
 
 _OPENS_OR_CLOSES = any_of(
@@ -289,6 +325,8 @@ def judged(
         judging = bool(_JUDGED.search(sentence))
         bounds = stated or (fallback if _THE_SAME_DAY.search(sentence) else ())
         the_customers = bool(_THE_CUSTOMERS_CASE.search(sentence)) or _NOW.search(sentence) is not None
+        after_lunch = bool(_AFTER_LUNCH.search(sentence))
+        before_lunch = bool(_BEFORE_LUNCH.search(sentence))
         before_cutoff: list[int] = []
         for start, end, claim in located:
             spans = _times(claim.needs)
@@ -307,17 +345,21 @@ def judged(
                 and bool(_ABOUT_CALLS.search(sentence))
                 and not _NOT_ABOUT_CALLS.search(sentence)
                 # "3시 10분쯤 전화 주시면 점심시간이라": said to be lunch; not "점심시간 끝난 뒤라"
-                and not (_LUNCH.search(sentence) and not _AFTER_LUNCH.search(sentence))
+                and not (_LUNCH.search(sentence) and not (after_lunch or before_lunch))
+                and _on_its_side(spans, lunch, after=after_lunch, before=before_lunch)
                 and not _MISSED.search(sentence)
-                and not _OPENS_OR_CLOSES.search(sentence)  # "We're closed at 6 p.m.": the hours said
+                # "We're closed at 6 p.m.": the hours said; not "昼休みは終わっております"
+                and not _OPENS_OR_CLOSES.search(_AFTER_LUNCH.sub(" ", sentence))
                 # a bound of when to call is no time said to work: "call us after 6 p.m." misleads
                 and not _BOUND_BEFORE.search(sentence, 0, start)
                 and not _NOT_AT.match(sentence[end:].lstrip())
                 and _when_open(spans, opening, lunch)
             )
-            at_lunch = _said_to_be_lunch(sentence, start, end) and any(
-                low <= first and last <= high for first, last in spans for low, high in lunch
-            )
+            at_lunch = (
+                _said_to_be_lunch(sentence, start, end)
+                # "점심시간에는 상담이 어려워 12시 40분에는 연결되지 않습니다"
+                or bool(_LUNCH.search(sentence, 0, start) and _NOT_ANSWERED.search(sentence, end))
+            ) and any(low <= first and last <= high for first, last in spans for low, high in lunch)
             # every reading before it: "3시에 결제하시면" may be 15:00, after a 14:00 cutoff
             said_to_miss = bool(_MISSED.search(sentence))
             in_time = (

@@ -74,7 +74,7 @@ _TOPICS: list[tuple[Topic, re.Pattern[str]]] = [
             r"\bsurcharge\b",
             r"\b(?:extra|additional) (?:shipping|postage|delivery)",
             r"제주",
-            r"도서\s*산간",
+            r"도서\s*(?:산간|지역|지방)|산간\s*(?:지역|지방)|섬\s*지역",
             r"추가\s*(?:배송비|택배비|배송료)",
             r"済州",
             r"離島",
