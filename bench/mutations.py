@@ -202,6 +202,7 @@ def mutants_of(path: Path) -> list[Mutant]:
             for inner in ast.walk(node):
                 statement_of[id(inner)] = node.lineno
     relative = str(path.relative_to(ROOT))
+    unchanged = ast.dump(tree)
     found: list[Mutant] = []
 
     def span(node: ast.AST) -> tuple[int, int]:
@@ -212,7 +213,7 @@ def mutants_of(path: Path) -> list[Mutant]:
     def add(node: ast.AST, start: int, end: int, replacement: str, kind: str) -> None:
         mutated = source[:start] + replacement.encode() + source[end:]
         try:
-            if ast.dump(ast.parse(mutated)) == ast.dump(tree):
+            if ast.dump(ast.parse(mutated)) == unchanged:
                 return
         except SyntaxError:
             return
@@ -239,10 +240,12 @@ def mutants_of(path: Path) -> list[Mutant]:
     return found
 
 
-def sites(package: str) -> list[Mutant]:
+def sites(package: str, under: str = "") -> list[Mutant]:
+    """Every mutant of `package`'s modules, those of the files under `under` only when given."""
     found: list[Mutant] = []
     for path in sorted((ROOT / package).rglob("*.py")):
-        found.extend(mutants_of(path))
+        if str(path.relative_to(ROOT)).startswith(under):
+            found.extend(mutants_of(path))
     return found
 
 
@@ -500,7 +503,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
 
-    every = [mutant for mutant in sites(args.package) if mutant.path.startswith(args.under)]
+    every = sites(args.package, args.under)
     if args.list:
         for mutant in every:
             print(mutant.describe())
