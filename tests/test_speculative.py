@@ -124,6 +124,23 @@ async def test_faq_text_that_answers_is_sent_as_written_after_one_short_verdict(
     assert verdict.prompt_tokens < len(answer_prompt), "the verdict reads less than answering would"
 
 
+async def test_confirmed_faq_text_is_the_shops_own_words_which_the_guard_does_not_read(
+    double, gateways
+) -> None:  # type: ignore[no-untyped-def]
+    """The guard reads what a model writes: the entry the target confirmed goes out as written, even
+    where a model saying the same would be held back ("your instructions" is talk of the prompt)."""
+    entry = "Write your instructions for the courier in the order's delivery note; we pass them on."
+    question = "Can the courier leave it at the door?"
+    asked = AnswerRequest(question, Language.EN, FaqAnswer(entry, "note", 1.0), entry)
+    double.models["target"].answer = lambda q: entry  # it agrees with the entry, and would write it
+    answer = answerer(double, gateways, verify="judge").stream(asked)
+    assert "".join(await run(answer)) == answer.final_text == entry
+    assert answer.report.mode == ReplyMode(Step.RELEVANCE) and answer.report.guard is None
+    written = answerer(double, gateways, verify="judge").stream(dataclasses.replace(asked, faq=None))
+    await run(written)
+    assert "the prompt echoed" in (written.report.guard or "") and "instructions" not in written.shown
+
+
 async def test_faq_text_that_does_not_answer_is_never_shown(double, gateways) -> None:  # type: ignore[no-untyped-def]
     own = "I can't promise a date for that. A person from our team can check it for you."
     double.models["target"].answer = lambda q: own

@@ -187,7 +187,7 @@ class SpeculativeAnswerer:
             return
         guard = _Guard(request)
         try:
-            async for text in _guarded(self._generate(answer, request, guard), guard):
+            async for text in _guarded(self._generate(answer, request, guard), guard, answer):
                 yield text
         except NoAnswer:
             # Its own words would be in no particular language: the bot says it, and offers a person.
@@ -355,9 +355,11 @@ def _fallback_text(answer: VerifiedAnswer, retrieval: str | None) -> str:
     return retrieval or ""
 
 
-async def _guarded(texts: AsyncIterator[str], sources: _Guard) -> AsyncIterator[str]:
+async def _guarded(texts: AsyncIterator[str], sources: _Guard, answer: VerifiedAnswer) -> AsyncIterator[str]:
     """Release text sentence by sentence, each read for the model's no-answer signal and checked
-    by the fact guard first (so neither the signal nor an unsupported claim is ever shown)."""
+    by the fact guard first (so neither the signal nor an unsupported claim is ever shown). The
+    shop's FAQ text the target confirmed (`_as_written`) is the shop's own words, released
+    unread: the guard reads what a model writes."""
     pending, previous, held = "", "", ""
     async for text in texts:
         pending += text
@@ -366,14 +368,16 @@ async def _guarded(texts: AsyncIterator[str], sources: _Guard) -> AsyncIterator[
             if only_yes_or_no(sentence):
                 held += sentence  # checked with the sentence saying what it agrees to
                 continue
-            _check(held + sentence, previous, sources)
+            if answer.confirmed_faq is None:
+                _check(held + sentence, previous, sources)
             previous = sentence
             if held:
                 yield held
             held = ""
             yield sentence
     if pending or held:
-        _check(held + pending, previous, sources)
+        if answer.confirmed_faq is None:
+            _check(held + pending, previous, sources)
         yield held + pending
 
 
