@@ -35,8 +35,8 @@ REDIS_MODULES = frozenset({"test_instances", "test_journal_peers", "test_state_s
 
 CASE_BY_CASE_MODULES = frozenset({"test_guard_corpora"})
 """Test modules of many slow, independent cases (a corpus part each), which pytest-xdist deals out
-case by case; every other module runs whole on one worker (`--dist loadfile`, as `./dev test` asks),
-so its module fixtures start once."""
+case by case, last, to even out the workers' ends; every other module runs whole on one worker
+(`--dist loadfile`, as `./dev test` asks), so its module fixtures start once."""
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -54,10 +54,17 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Producer) -> LoadFil
     return CaseByCaseScheduling(config, log)
 
 
+def _module(item: pytest.Item) -> str:
+    return item.module.__name__.rsplit(".", 1)[-1] if isinstance(item, pytest.Function) else ""
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark tests by what they need (pyproject's `markers`), so `-m` can pick or leave them."""
+    """Mark tests by what they need (pyproject's `markers`), so `-m` can pick or leave them; the
+    cases of `CASE_BY_CASE_MODULES` go last (xdist deals out the largest work units first, and of
+    equal ones the first collected: a slow file of one test would otherwise end the run alone)."""
+    items.sort(key=lambda item: _module(item) in CASE_BY_CASE_MODULES)
     for item in items:
-        module = item.module.__name__.rsplit(".", 1)[-1] if isinstance(item, pytest.Function) else ""
+        module = _module(item)
         fixtures = getattr(item, "fixturenames", ())
         callspec = getattr(item, "callspec", None)
         if module in PROCESS_MODULES:
