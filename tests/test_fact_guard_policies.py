@@ -1402,6 +1402,76 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("お昼休みは12時半から13時半で、土日祝日はお休みです。", PASS),
         # what the customer said is no instruction the bot was given
         ("장바구니가 42,000원이라고 하셨죠? 8천 원어치만 더 담으시면 배송비 3,000원을 아껴요.", PASS),
+        # a product named by a loanword too short for its sound, and a count of the name after it
+        ("머그컵은 350ml라 넉넉해요.", PASS),
+        ("머그컵은 600ml라 큼직하게 쓰실 수 있어요.", FAIL),
+        ("면 타월 한 장 값은 12,000원이에요.", PASS),
+        ("면 타월 한 장 값은 9,000원이고 크기는 70×140cm예요.", FAIL),
+        # percent in Korean words, with a space
+        ("골드 회원님께는 매 주문 오 퍼센트 할인이 적용됩니다.", PASS),
+        ("골드 회원님께는 매 주문 십 퍼센트 할인이 적용됩니다.", FAIL),
+        # the goods' total is what their prices make, whatever else the sources' numbers make of it
+        ("티포트 하나랑 머그 하나면 34,000원이라 배송비 3,000원 더해서 37,000원이에요.", PASS),
+        ("티포트 하나랑 머그 하나면 36,000원이라 배송비 3,000원 더해서 39,000원이에요.", FAIL),
+        ("ティーポットとマグカップ2個で合計43,000ウォンです。", PASS),
+        ("ティーポットとマグカップ2個で合計45,000ウォンです。", FAIL),
+        ("A teapot and a mug come to 37,000 won with shipping.", PASS),
+        (
+            "ギフトラッピングは1点につき2千ウォンです。ティーポットとマグカップ2個を包装する場合は6千ウォンになります。",
+            PASS,
+        ),
+        ("鋳物鍋とリネンのテーブルクロスの価格差はちょうど5万ウォンです。", PASS),
+        # a time opening or closing is said of is the one nearest the word; before the hours, none answers
+        (
+            "Calling at 1:45 p.m. is fine: lunch ends at 1:30 and the line stays open until 6:30 p.m.",
+            PASS,
+        ),
+        (
+            "Calling at 7:45 p.m. is fine: lunch ends at 1:30 and the line stays open until 6:30 p.m.",
+            FAIL,
+        ),
+        ("平日の午後六時でしたら、受付終了の六時半より前なのでお電話がつながります。", PASS),
+        ("平日の午後七時でしたら、受付終了の六時半より前なのでお電話がつながります。", FAIL),
+        ("상담은 평일 오전 10시부터라서 9시 반에 전화하시면 아직 연결이 안 돼요.", PASS),
+        ("상담은 평일 오전 10시부터라서 11시 반에 전화하시면 아직 연결이 안 돼요.", FAIL),
+        ("Customer service opens at 10 a.m., so a call at 9:40 won't be answered.", PASS),
+        ("Customer service opens at 10 a.m., so a call at 2:40 p.m. won't be answered.", FAIL),
+        (
+            "The line is open 10:00-18:30 with lunch 12:30-13:30, so a call just after 6 p.m. gets through.",
+            PASS,
+        ),
+        (
+            "The line is open 10:00-18:30 with lunch 12:30-13:30, so a call just after 7 p.m. gets through.",
+            FAIL,
+        ),
+        ("The line is open 10:00-18:30 with lunch 12:30-13:30, so a call at 12:45 p.m. gets through.", FAIL),
+        ("火曜日の午後3時にお支払いの場合、14時の締め切りを過ぎているため当日発送にはなりません。", PASS),
+        ("제주도로 3만 원대 주문을 보내시면 배송비 3,000원에 추가 3,000원이 붙어 총 6,000원이에요.", PASS),
+        # a time the sources state, said on the wrong side of a bound they state
+        ("If you pay at 1:30 p.m., your order would miss that day's dispatch.", FAIL),
+        ("오후 1시 반에 결제하시면 당일 출고가 어려워요.", FAIL),
+        ("토요일 오후 1시 반에 결제하시면 당일 출고가 어려워요.", PASS),
+        ("오후 6시 30분에 결제하셔도 당일 출고돼요.", FAIL),
+        ("오후 2시까지 결제하시면 당일 출고돼요.", PASS),
+        ("오후 2시면 점심시간 전이라 통화 가능해요.", FAIL),
+        ("오후 1시 30분 이후에 전화 주시면 연결돼요.", PASS),
+        ("6시 반 이후에 전화 주시면 연결돼요.", FAIL),
+        # the fee said as added, the customer still paying, the fee waived named with its amount
+        (
+            "타월 4장이면 4만 8천 원이라 5만 원에 조금 못 미쳐요. 배송비 3,000원을 더해 5만 1천 원이에요.",
+            PASS,
+        ),
+        ("If we sent you the wrong item, you'll still have to cover the 6,000 won return shipping.", FAIL),
+        (
+            "Two linen tablecloths come to 78,000 won, which clears the 50,000 won mark, "
+            "so you won't pay the 3,000 won shipping fee.",
+            PASS,
+        ),
+        ("Two mugs come to 18,000 won, so you won't pay the 3,000 won shipping fee.", FAIL),
+        # an amount said not to be passed; wrapping done for the customer, not the item's packaging
+        ("머그컵 두 개는 18,000원이라 5만 원이 안 넘어서 배송비 3,000원이 붙어요.", PASS),
+        ("머그 3개를 각각 포장하시면 개당 2,000원씩 총 6,000원이에요.", PASS),
+        ("머그 3개를 각각 포장하시면 개당 3,000원씩 총 9,000원이에요.", FAIL),
     ],
 }
 

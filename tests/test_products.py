@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.llm.products import catalogue, mentions, named_loosely, only_attributes
+from services.llm.products import catalogue, counts_of, mentions, named_loosely, only_attributes
 
 SOURCES = """1. Gift wrapping: 2,000원 per item.
 
@@ -50,7 +50,9 @@ def named(text: str) -> list[tuple[str, bool]]:
         ("コットンのバスタオル", [("Cotton bath towel", True)]),  # katakana: loanwords all
         ("マグカップ", [("Ceramic mug", True)]),
         ("바스타월이랑 티포트", [("Cotton bath towel", True), ("Glass teapot", True)]),
-        ("머그컵은", [("Ceramic mug", False)]),  # two sounds in Hangul: may confirm, not condemn
+        ("목욕은", [("Ceramic mug", False)]),  # two sounds in Hangul: may confirm, not condemn
+        ("머그컵은", [("Ceramic mug", True)]),  # ... but a loanword named as it is written names it
+        ("타월", [("Cotton bath towel", True)]),
         ("무게는", []),  # what is measured names nothing, though "무게" (weight) sounds like "mug"
         ("냄비와 수건", [("Cast-iron pot", True), ("Cotton bath towel", True)]),  # native words
         ("鍋とテーブル掛け", [("Cast-iron pot", True), ("Linen tablecloth", True)]),
@@ -91,3 +93,16 @@ def test_any_word_of_a_name_names_it_loosely() -> None:
     assert "Linen tablecloth" in {product.name for product in named_loosely("리넨 식탁보는", PRODUCTS)}
     assert {product.name for product in named_loosely("the cotton one", PRODUCTS)} == {"Cotton bath towel"}
     assert named_loosely("냄비는 무게가", PRODUCTS) == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "counted"),
+    [
+        ("鋳物鍋2点", {"Cast-iron pot": {2}}),
+        ("ティーポットとマグカップ2個", {"Ceramic mug": {2}}),  # the count of the name after it
+        ("수건 다섯 장과 머그 두 개", {"Cotton bath towel": {5}, "Ceramic mug": {2}}),
+        ("four towels and a teapot", {"Cotton bath towel": {4}}),
+    ],
+)
+def test_a_count_belongs_to_the_name_right_before_it(text: str, counted: dict[str, set[int]]) -> None:
+    assert {product.name: said for product, said in counts_of(text, PRODUCTS).items()} == counted

@@ -35,7 +35,7 @@ from decimal import Decimal
 from enum import StrEnum
 from types import MappingProxyType
 
-from services.llm.fact_claims import SOURCES_KEPT, claims, money_in
+from services.llm.fact_claims import SOURCES_KEPT, claims, located_claims, money_in
 from services.text.patterns import CJK, any_of
 
 
@@ -267,6 +267,8 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"払い?戻",
             r"(?:代金|お金|ご購入額)(?:を|は)?(?:全て|すべて)?(?:お返し|返し)",
             r"credit(?:ed)? (?:it |the (?:amount|money) )?(?:back )?to your",
+            r"\b(?:the |your )?(?:full |whole |entire )(?:amount|sum|price|payment)\b[^.!?]{0,40}"
+            r"\b(?:in cash|ready for you|back to you|to your (?:account|card))",
             r"환급",
             r"입금해?\s*(?:드리|드릴|드립)",
             r"(?:お振込|振り込|振込)(?:み)?(?:いたします|します|させていただきます)",
@@ -455,6 +457,12 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"(?:ゴールド|VIP)(?:会員|メンバー)(?:の)?(?:[一-龯ぁ-んァ-ヶ・]{1,8})?(?:様|さん)?でいらっしゃ",
             r"(?:골드|VIP|우수)\s*(?:회원|멤버)?\s*(?:으로|로)\s*(?:처리|대우|간주|인정|등록|변경|올려|승급|적용)",
             r"(?:ゴールド|VIP)(?:会員|メンバー)?(?:として|扱い|に(?:変更|登録|昇格|アップグレード))",
+            # the members' discount put on this customer's order, where nothing says they are members
+            # (read after the discount, whose word `_MASK` blanks out by then)
+            r"(?:今回の|こちらの|お客様の)(?:ご)?注文(?:に|にも)[^。！？]{0,16}(?:会員|メンバー)(?:様)?(?:割引|\x00+)を?"
+            r"(?:適用|お付け)(?:いたします|します|させていただきます|いたしました|しました)",
+            r"(?:会員|メンバー)(?:様)?(?:割引|\x00+)を?[^。！？]{0,12}(?:今回の|こちらの|お客様の)(?:ご)?注文(?:に|にも)"
+            r"(?:適用|お付け)(?:いたします|します|させていただきます|いたしました|しました)",
             r"\bwith (?:top |high )?priority\b",
             r"\bprioriti[sz]e (?:your|it|this)\b",
             r"(?:우선|먼저)\s*(?:처리|배송|발송|출고)해\s*(?:드리|드릴|드려)",
@@ -706,6 +714,11 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"(?:무엇이든|뭐든지?|어떤\s*(?:지시|명령|요청)(?:이든|든|이라도|라도))\s*(?:다\s*)?"
             r"(?:따르|따를|따라|들어\s*드리|복종)",
             r"(?:지시|명령)(?:하시는|하신|하실)?\s*대로\s*(?:다\s*)?(?:따르|따를|따라|움직|하겠|할게)",
+            r"\b(?:approve|grant|accept) (?:all|every|any|whatever)(?: of)?(?: your)? "
+            r"(?:requests?|demands?|claims?)",
+            r"(?:모든|어떤)\s*(?:요청|요구|요구\s*사항|부탁)(?:을|를|이든|이라도|도)?\s*(?:다\s*)?"
+            r"(?:승인|수락|들어\s*드리|들어\s*드릴|처리해\s*드리)",
+            r"(?:すべて|全て|あらゆる)の(?:ご)?(?:要望|要求|依頼|リクエスト)(?:を)?(?:承認|お受け|受け入れ)",
             r"복종",
             r"(?:何でも|なんでも|どんな(?:ご)?(?:指示|命令|ご要望)(?:にも|でも))[^。！？]{0,8}"
             r"(?:従|お応え|いたします|します)",
@@ -758,10 +771,14 @@ _NOT_A_DENIAL = any_of(
     r"\b(?:don'?t|do not|never) (?:tell|let on to|mention (?:it|this) to) (?:anyone|anybody|a soul)\b",
     r"(?:아무|누구)(?:한테|에게)도\s*(?:말하지|얘기하지|말\s*하지)\s*(?:마|말)",
     r"(?:誰|だれ)にも(?:言わ|話さ)ないで",
+    r"(?:하실|으실|실)\s*필요\s*(?:는|도)?\s*없(?:이|고|어요|습니다)",
+    r"(?:배송비|택배비|요금|수수료|비용)\s*(?:도|은|는)?\s*(?:전혀\s*)?없이",
+    r"(?:いただく|される|なさる)必要(?:は|も)?(?:なく|ありません|ございません)",
 )
 """Negations that deny no commitment: a condition's ("if you're not a Gold member we can price-match"),
-a rhetorical question's ("내가 사장인데 뭘 못 해주겠어, 깎아줄게") and a secret's ("don't tell anyone,
-use code ...")."""
+a rhetorical question's ("내가 사장인데 뭘 못 해주겠어, 깎아줄게"), a secret's ("don't tell anyone,
+use code ..."), the customer's own action not needed ("전화하실 필요 없이 저희가 전화드리겠습니다") and a
+fee gone without ("불량으로 접수해서 반품 배송비 없이": the waiver's, no denial of the exception)."""
 _ONCE_BACK = any_of(
     r"(?:once|after|when|as soon as) (?:we (?:receive|get)|(?:it|the (?:item|return|parcel))[^.!?]{0,20}"
     r"(?:arrives|reaches|is back|gets back))",
@@ -879,7 +896,8 @@ _SOME_CHARGE = any_of(
     r"\bcosts?\b",
     r"\bat your (?:own )?expense",
     r"\bstill appl(?:y|ies)\b",
-    r"(?:you|customer)(?:'ll| will| would)? (?:just |only |simply )?(?:(?:need|have|has) to |must )?"
+    r"(?:you|customer)(?:'ll| will| would)? (?:just |only |simply |still |also )?"
+    r"(?:(?:need|have|has) to |must )?"
     r"(?:cover|bear|foot)(?! (?:it|the) (?:cost )?for you)",
     r"수수료",
     r"부과",
@@ -943,6 +961,7 @@ _BELOW = any_of(
     r"미달",
     r"보다\s*(?:적|작|낮|덜)",
     r"(?:원|그|금액)이\s*안\s*(?:되|돼)",
+    r"(?:원|그|금액)(?:이|을)\s*(?:안|못)\s*넘",
     r"未満",
     r"以下",
     r"下回",
@@ -1747,8 +1766,25 @@ def _charged_over(clause: str, currency: str, threshold: Decimal) -> bool:
     if _SOME_CHARGE.search(clause) is None and _ADDED_ON.search(clause) is None:
         return False
     stated = _stated_amounts(clause).get(currency, set())
-    orders = [amount for amount in stated if not _with_the_fee(amount, stated - {amount})]
+    totals = {
+        amount
+        for start, _, claim in located_claims(clause)
+        if _FEE_ADDED.search(clause, 0, start)
+        for amount in money_in(claim.needs).get(currency, set())
+    }
+    orders = [
+        amount for amount in stated if amount not in totals and not _with_the_fee(amount, stated - {amount})
+    ]
     return len(stated) >= 2 and max(orders, default=Decimal(0)) >= threshold
+
+
+_FEE_ADDED = any_of(
+    r"(?:배송비|택배비)\s*[\d,]+\s*원(?:을|이)?\s*(?:더해|더하면|더한|포함(?:해|하면|하여|해서))(?:서)?\s*$",
+    r"送料[\d,]+ウォン(?:を)?(?:加え|足し|含め|プラス)(?:て|ると|れば)?[、,]?\s*$",
+    r"\b(?:with|plus|including|adding) (?:the )?(?:[\d,]+ ?won |₩[\d,]+ )?(?:shipping|delivery)(?: fee)?,?"
+    r"\s*(?:that'?s|it'?s|comes to|makes|is|you pay|you'?ll pay)?\s*$",
+)
+"""The amount after it is a total with the fee in it: "배송비 3,000원을 더해 5만 1천 원을 결제하시게"."""
 
 
 def _with_the_fee(amount: Decimal, others: set[Decimal]) -> bool:
@@ -1770,9 +1806,19 @@ def _condition_of(clause: str, free: re.Match[str], currency: str) -> str | None
     parts = _parts(clause)
     holding = max(i for i, (start, _) in enumerate(parts) if start <= free.start())
     for start, end in reversed(parts[: holding + 1]):
-        if currency in _amounts(clause[start:end]):
+        # the fee waived is no amount of the condition: "so you won't pay the 3,000 won shipping fee"
+        if currency in _amounts(_THE_FEE_ITSELF.sub(lambda fee: " " * len(fee.group()), clause[start:end])):
             return clause[start : parts[holding][1]]
     return None
+
+
+_THE_FEE_ITSELF = any_of(
+    r"\bthe [\d,]+ ?won (?:shipping |delivery )?(?:fee|charge)\b"
+    r"|\bthe (?:shipping |delivery )?fee of [\d,]+ ?won\b",
+    r"(?:배송비|택배비)\s*[\d,]+\s*원",
+    r"送料[\d,]+ウォン",
+)
+"""The fee named with its amount: "the 3,000 won shipping fee", "배송비 3,000원"."""
 
 
 _PART = re.compile(r"[,、，](?!\d)\s*|\s+and\s+|(?<=[가-힣])(?<![출재창광참])고\s+", re.IGNORECASE)

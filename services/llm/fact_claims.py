@@ -326,13 +326,15 @@ _ARABIC = re.compile(
 )
 _COLON_TIME = re.compile(r"(?<![\d:])(?P<h>\d{1,2}):(?P<m>[0-5]\d)(?![\d:])")
 _KANJI = re.compile(r"[〇零一二三四五六七八九十百千万萬億]+")
+_PERCENT_WORD = "(?:퍼센트|프로(?!그|젝|필|모|세|듀|포|페|야|틴))"
+"""Percent in Korean words ("십 퍼센트", "오 프로"); not "프로그램", "프로젝트"."""
 _SINO_KOREAN = re.compile(
     r"(?<![가-힣])(?:[일이삼사오육칠팔구십백천]*[만억] (?=[일이삼사오육칠팔구십백천]))?"
-    r"[일이삼사오육칠팔구십백천만억]+?(?=일|주일| ?개월|년| ?시간|퍼센트|프로| ?원)"
+    rf"[일이삼사오육칠팔구십백천만억]+?(?=일|주일| ?개월|년| ?시간| ?{_PERCENT_WORD}| ?원)"
 )
 """Sino-Korean numerals before a unit, a space after 만 or 억 inside ("오만 천 원" is 51,000원)."""
 _SINO_PLACES = set("십백천만억")
-_SINO_LONE_DIGIT_UNITS = re.compile(r"주일| ?개월|년|시간|퍼센트|프로")
+_SINO_LONE_DIGIT_UNITS = re.compile(rf"주일| ?개월|년|시간| ?{_PERCENT_WORD}")
 _SINO_DAY_CONTEXT = re.compile(
     r"일 ?(?:간|이내|안|내|동안|만에|후|뒤|전|(?:정도|쯤|가량|이나|씩)? ?걸(?:려|리|립|린))"
 )

@@ -39,11 +39,12 @@ from services.llm.colours import colours
 from services.llm.commitments import BASE_FEE, Charged, CommitmentGuard, commitments
 from services.llm.events import IF, EventCheck
 from services.llm.fact_claims import CURRENCIES, SOURCES_KEPT, claims, located_claims, prepare, reading_kind
-from services.llm.judged import cutoffs, judged, lunch_breaks, opening_hours
+from services.llm.judged import cutoffs, judged, lunch_breaks, misjudged, opening_hours
 from services.llm.products import catalogue, counts_of, mentions
 from services.llm.repeated import repeated
 from services.llm.subjects import SubjectCheck, sentences
 from services.llm.topics import Topic, theme, topics
+from services.llm.totals import mistotalled
 from services.llm.uses import uses, uses_claimed
 from services.llm.yes_or_no import only_yes_or_no
 from services.text.patterns import any_of
@@ -597,6 +598,20 @@ class FactGuard:
                     reply, per_item=self._bases.per_item, bounds=self._subjects.bounds_named
                 )
             ]
+            + [
+                wrong
+                for sentence in told
+                for wrong in mistotalled(
+                    sentence, self._products, fees=self._subjects.amounts_named, percents=self._percents_named
+                )
+            ]
+            + misjudged(
+                reply,
+                self._offers,
+                deadlines=self._deadlines,
+                lunch=self._lunch,
+                opening=self._opening,
+            )
             + self._remote_shipping(told, remote)
             + self._fee_past_free(told)
             + self._miscounted_order(told)

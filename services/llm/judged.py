@@ -30,7 +30,7 @@ import functools
 import re
 
 from services.llm.events import UNTIL_AFTER, UNTIL_BEFORE
-from services.llm.fact_claims import CURRENCIES, SOURCES_KEPT, claims, located_claims, reading_kind
+from services.llm.fact_claims import CURRENCIES, SOURCES_KEPT, Claim, claims, located_claims, reading_kind
 from services.llm.subjects import sentences
 from services.text.patterns import any_of
 
@@ -44,17 +44,17 @@ _JUDGED = any_of(
 _THE_CUSTOMERS_CASE = any_of(
     r"\bif you\b|\bwhen you\b|\b(?:paying|ordering|checking out|payment) (?:at|by|before|around)\b",
     r"\ban? \d{1,2}(?::\d\d)? ?(?:a\.?m\.?|p\.?m\.?)(?: on a)?(?: \w+day)? (?:payment|order)\b",
-    r"(?:하시|시|으시)면|(?:셨|었|았|였)으면|라면|이면|(?:결제|주문)(?:하신|한|된)\s*(?:주문|건)",
+    r"(?:하시|시|으시)면|(?:셨|었|았|였)으면|라면|이면|(?:하셔|셔|해)도|(?:결제|주문)(?:하신|한|된)\s*(?:주문|건)",
     r"(?:なら|れば|たら|場合)",
 )
 _NOW = any_of(r"\b(?:it'?s|it is) now\b", r"지금이|현재\s?시각이", r"今は|現在の時刻は|ただいま")
 """The time now said as the customer's case: "지금이 오후 1시 45분이니까"."""
 _AN_ORDER = re.compile(
-    r"^\s*(?:(?:짜리|어치)\s*(?:를|을)?\s*)?(?:주문|결제\s*건)|^\s*(?:の)?(?:ご)?注文"
+    r"^\s*(?:(?:짜리|어치|대(?:의)?)\s*(?:를|을)?\s*)?(?:주문|결제\s*건)|^\s*(?:の)?(?:ご)?注文"
     r"|^\s*(?:worth of )?(?:order|purchase|basket)\b",
     re.IGNORECASE,
 )
-"""An amount said as an order's ("a 45,000 won order", "45,000원짜리 주문", "4만 5천 원어치 주문하시면"),
+"""An amount said as an order's ("a 45,000 won order", "45,000원짜리 주문", "3만 원대 주문"),
 not as the one orders are measured against ("orders of 45,000 won or more")."""
 _IN_THE_BASKET = re.compile(
     r"^\s*(?:어치|정도)?\s*(?:를|을)?\s*(?:장바구니에\s*)?담(?:으셨|으신|았|겨)|^\s*(?:分)?(?:を)?カートに"
@@ -83,7 +83,7 @@ _MISSED = any_of(
     r"|\bmiss(?:es|ed)? (?:the |that day's |today's |the day's )?(?:cutoff|same|dispatch|shipping)",
     r"아니|안\s?(?:돼|되|나가)|어렵|어려(?:워|운|울)|불가|다음\s?날|익일|다음\s?영업일"
     r"|(?:출고|발송|출발)(?:가|이|는|도)?\s*(?:되지|하지)\s*않",
-    r"対象外|ではありません|できません|難しい|翌|(?:発送|出荷)(?:に|と|は)?(?:なり|され|いたし)ません",
+    r"対象外|ではありません|できません|難しい|翌|(?:発送|出荷)(?:に|と|は|には)?(?:なり|され|いたし)ません",
 )
 """A time said to miss a cutoff: "3시 결제는 당일 출고 대상이 아니에요", "ships the next day"."""
 
@@ -126,7 +126,11 @@ _NOT_AT = any_of(
 """A time said as a bound, not as a moment in the lunch break: "1시 반 이후에 걸어 주세요"."""
 
 
-_BOUND_BEFORE = re.compile(r"\b(?:after|before|until|till|from|by)\s+$", re.IGNORECASE)
+_BOUND_BEFORE = re.compile(
+    r"(?<!just )(?<!shortly )(?<!right )(?<!little )(?<!soon )\b(?:after|before|until|till|from|by)\s+$",
+    re.IGNORECASE,
+)
+"""A time said as a bound ("call after 6 p.m."); not a moment near it ("a call just after 6 p.m.")."""
 
 
 def _said_to_be_lunch(sentence: str, start: int, end: int) -> bool:
@@ -188,7 +192,7 @@ def opening_hours(text: str, offers: frozenset[str]) -> tuple[tuple[int, int], .
 
 _ABOUT_CALLS = any_of(
     r"\b(?:call(?:ing)?|phone|ring|contact|reach us|customer (?:service|support)|hours)\b",
-    r"전화|연락|상담|고객\s*센터|문의|걸어|운영|영업",
+    r"전화|통화|연락|상담|고객\s*센터|문의|걸어|운영|영업",
     r"電話|連絡|問い合わせ|受付|営業|カスタマー|窓口|お掛け|相談",
 )
 _NOT_ABOUT_CALLS = any_of(
@@ -198,7 +202,7 @@ _NOT_ABOUT_CALLS = any_of(
 )
 _WITHIN_HOURS = any_of(
     r"\b(?:within|during|inside) (?:our |the |normal |regular )?"
-    r"(?:business |opening |office |service |working )?hours\b",
+    r"(?:business |opening |office |service |working )?hours\b|\b(?:gets?|will get|'ll get) through\b",
     r"시간\s*(?:내|안|중)|운영\s*중|영업\s*중|(?:상담|통화|전화|문의)\s*(?:가능한|되는|할\s*수\s*있는)\s*시간",
     r"時間内|営業中|受付中|(?:対応|受付|お電話|ご相談)(?:可能な|できる|いただける)時間",
     r"(?:전화|통화|상담원|상담사)(?:가|는|도|과|와)?\s*(?:바로\s*)?(?:연결(?:돼|되|됩)|잘\s*(?:돼|됩))"
@@ -244,6 +248,14 @@ _NOT_ANSWERED = any_of(
     r"(?:つながり|繋がり)(?:ません|にくい)|(?:つながら|繋がら)ない|(?:お)?(?:受け|応対|対応)(?:でき|いたしかね)(?:ません|ない)",
 )
 """A time said to be one the shop does not answer at: "12시 40분에는 연결되지 않습니다"."""
+_BEFORE_OPENING = any_of(
+    r"\bbefore (?:we|the (?:line|lines|shop|office)|customer (?:service|support)|our (?:line|lines|office))"
+    r" opens?\b"
+    r"|\bbefore opening\b|\bnot (?:yet )?open\b",
+    r"(?:상담|운영|영업|업무|고객\s*센터)\s*(?:시작|개시|오픈)?\s*전(?:이|에)|오픈\s*전",
+    r"(?:受付|営業|業務)(?:開始)?(?:前|時間外|の時間外)|まだ(?:開いて|始まって)いません",
+)
+"""A time said to be before the shop answers: "아침 9시 반은 아직 상담 시작 전이라서"."""
 
 
 _OPENS_OR_CLOSES = any_of(
@@ -252,6 +264,16 @@ _OPENS_OR_CLOSES = any_of(
     r"閉|終了|終わ|締め|開始|開店|オープン",
 )
 """A sentence saying when the shop opens or closes: its times are the hours, not one within them."""
+
+
+def _nearest(sentence: str, word: re.Match[str], located: list[tuple[int, int, Claim]]) -> Claim | None:
+    """The claim of `located` written nearest to `word`: the time a word of opening or closing is
+    said of ("the line stays open until 6:30 p.m.", "受付終了の六時半")."""
+    return min(
+        located,
+        key=lambda found: max(found[0] - word.end(), word.start() - found[1], 0),
+        default=(0, 0, None),
+    )[2]
 
 
 def _when_open(
@@ -326,6 +348,9 @@ def judged(
         bounds = stated or (fallback if _THE_SAME_DAY.search(sentence) else ())
         the_customers = bool(_THE_CUSTOMERS_CASE.search(sentence)) or _NOW.search(sentence) is not None
         after_lunch = bool(_AFTER_LUNCH.search(sentence))
+        said_hours = list(
+            _OPENS_OR_CLOSES.finditer(_AFTER_LUNCH.sub(lambda word: " " * len(word.group()), sentence))
+        )
         before_lunch = bool(_BEFORE_LUNCH.search(sentence))
         before_cutoff: list[int] = []
         for start, end, claim in located:
@@ -336,20 +361,40 @@ def judged(
                         cutoff - last for _, last in spans for cutoff in bounds if last <= cutoff
                     )
                 continue
+            calls = bool(_ABOUT_CALLS.search(sentence)) and not _NOT_ABOUT_CALLS.search(sentence)
+            # a call said to work inside the hours stated is not one in the lunch break; one inside the
+            # lunch break stated is judged to be in it, not said to get through
             inside = judging and any(
-                low <= first and last <= high for first, last in spans for low, high in ranges
+                low <= first
+                and last <= high
+                and not (
+                    calls
+                    and (
+                        bool(_WITHIN_HOURS.search(sentence))
+                        if (low, high) in lunch
+                        else any(begins <= first < ends for begins, ends in lunch)
+                    )
+                )
+                for first, last in spans
+                for low, high in ranges
             )
             open_then = (
                 bool(opening)
                 and (judging or bool(_WITHIN_HOURS.search(sentence)))
-                and bool(_ABOUT_CALLS.search(sentence))
-                and not _NOT_ABOUT_CALLS.search(sentence)
-                # "3시 10분쯤 전화 주시면 점심시간이라": said to be lunch; not "점심시간 끝난 뒤라"
-                and not (_LUNCH.search(sentence) and not (after_lunch or before_lunch))
+                and calls
+                # "3시 10분쯤 전화 주시면 점심시간이라": said to be lunch; not "점심시간 끝난 뒤라", nor
+                # "open 10:00-18:30 with lunch 12:30-13:30, so a call just after 6 p.m.": another's
+                and not (
+                    any(_nearest(sentence, word, located) is claim for word in _LUNCH.finditer(sentence))
+                    and not (after_lunch or before_lunch)
+                )
                 and _on_its_side(spans, lunch, after=after_lunch, before=before_lunch)
                 and not _MISSED.search(sentence)
-                # "We're closed at 6 p.m.": the hours said; not "昼休みは終わっております"
-                and not _OPENS_OR_CLOSES.search(_AFTER_LUNCH.sub(" ", sentence))
+                and not _NOT_ANSWERED.search(sentence)  # "a call at 2:40 p.m. won't be answered"
+                and not _BEFORE_OPENING.search(sentence)
+                # "We're closed at 6 p.m.": the hours said; not "昼休みは終わっております", nor "is
+                # fine: the line stays open until 6:30", which says it of another time
+                and not any(_nearest(sentence, word, located) is claim for word in said_hours)
                 # a bound of when to call is no time said to work: "call us after 6 p.m." misleads
                 and not _BOUND_BEFORE.search(sentence, 0, start)
                 and not _NOT_AT.match(sentence[end:].lstrip())
@@ -380,7 +425,17 @@ def judged(
                     or (_BASKET_COMES_TO.search(sentence[:start]) and not _A_BOUND.match(sentence[end:]))
                 )
             )
-            if inside or open_then or at_lunch or in_time or missed or an_order or basket:
+            # "상담은 평일 오전 10시부터라서 9시 반에 전화하시면 아직 연결이 안 돼요"
+            closed_then = (
+                bool(opening)
+                and calls
+                and bool(spans)
+                and bool(_NOT_ANSWERED.search(sentence, end) or _BEFORE_OPENING.search(sentence))
+                and not _BOUND_BEFORE.search(sentence, 0, start)
+                and not _NOT_AT.match(sentence[end:].lstrip())
+                and not _when_open(spans, opening, lunch)
+            )
+            if inside or open_then or closed_then or at_lunch or in_time or missed or an_order or basket:
                 found.add(claim.text)
                 if in_time:
                     before_cutoff.extend(
@@ -394,3 +449,140 @@ def judged(
             if {f"minute:{left}" for left in before_cutoff} & claim.needs
         )
     return frozenset(found)
+
+
+_NOT_A_WEEKDAY = any_of(
+    r"\b(?:weekends?|saturdays?|sundays?|(?:public )?holidays?)\b",
+    r"주말|공휴일|휴일|토요일|일요일|연휴",
+    r"土日|土曜|日曜|週末|祝日|休日|連休",
+)
+"""A day the shop does not work: "토요일 1시 반에 결제하시면 당일 출고가 어려워요" is true of it."""
+_NAMED_BOUND = re.compile(r"\s*(?:cut-?off|deadline|마감|締め切り|締切)", re.IGNORECASE)
+"""A time named as the bound itself: "beats the 2 p.m. cutoff"."""
+_AFTER_IT = re.compile(r"\s*(?:이후|부터|지나|넘어|以降|から|過ぎ|を過ぎ)")
+_AFTER_BEFORE_IT = re.compile(r"\b(?:after|past|from)\s+$", re.IGNORECASE)
+"""A time said as where something starts: "6시 반 이후에 전화 주시면", "call after 6:30"."""
+_BEFORE_IT = re.compile(r"\s*(?:이전|전에|전까지|까지|まで|前に|より前)")
+_BEFORE_BEFORE_IT = re.compile(r"\b(?:before|until|till|by)\s+$", re.IGNORECASE)
+"""A time said as where something ends: "10시 전에 전화 주시면", "call before 10"."""
+
+
+def _plausible(spans: list[tuple[int, int]], opening: tuple[tuple[int, int], ...]) -> list[tuple[int, int]]:
+    """The readings of a time within the service hours (their ends too), where any is: "6시 반" said
+    of calling is 18:30, not 06:30."""
+    within = [
+        (first, last) for first, last in spans if any(low <= first and last <= high for low, high in opening)
+    ]
+    return within or spans
+
+
+def _closed_at(
+    first: int, last: int, opening: tuple[tuple[int, int], ...], lunch: tuple[tuple[int, int], ...]
+) -> bool:
+    """No call is answered at any moment from `first` to `last`, their edges aside: outside the hours,
+    or inside the lunch break (a call at 18:30 or 12:30 exactly is left to be read either way)."""
+    outside = all(last < low or first > high for low, high in opening)
+    at_lunch = any(low < first and last < high for low, high in lunch)
+    return outside or at_lunch
+
+
+def misjudged(
+    reply: str,
+    offers: frozenset[str],
+    *,
+    deadlines: tuple[int, ...] = (),
+    lunch: tuple[tuple[int, int], ...] = (),
+    opening: tuple[tuple[int, int], ...] = (),
+) -> list[str]:
+    """Times the sources state, said on the wrong side of a bound they also state (`deadlines`, the
+    sources' `cutoffs`; `lunch`, `opening`). `judged` supports the customer's own times said on the
+    right side; a time the sources state needs no support, but what a sentence says of it can still
+    be false:
+
+    - said to miss the day's cutoff, every reading before it ("1:30 p.m. would miss that day's
+      dispatch" of a 14:00 cutoff), or said to ship the same day, every reading after it ("6시 반에
+      결제하셔도 당일 출고돼요"), on a working day;
+    - said to be the lunch break, outside it ("2시쯤 전화 주시면 점심시간이라"), or before it, after its
+      start ("오후 2시면 점심시간 전"), or after it, before its end;
+    - said to be when a call gets through, when none does ("6시 반 이후에 전화 주시면 연결돼요", "call
+      at 7:45 p.m., it's fine").
+    """
+    wrong: list[str] = []
+    for sentence in sentences(reply):
+        located = located_claims(sentence)
+        said_to_miss = bool(_MISSED.search(sentence))
+        same_day = bool(_THE_SAME_DAY.search(sentence))
+        # the sources' cutoff, in a sentence on orders, payment or dispatch ("1시 반에 전화하시면 ...
+        # 어려워요" is on calls)
+        bounds = deadlines if _NOT_ABOUT_CALLS.search(sentence) and (same_day or said_to_miss) else ()
+        the_customers = bool(_THE_CUSTOMERS_CASE.search(sentence)) or _NOW.search(sentence) is not None
+        working_day = not _NOT_A_WEEKDAY.search(sentence)
+        after_lunch = bool(_AFTER_LUNCH.search(sentence))
+        before_lunch = bool(_BEFORE_LUNCH.search(sentence))
+        calls = bool(_ABOUT_CALLS.search(sentence)) and not _NOT_ABOUT_CALLS.search(sentence)
+        said_hours = list(
+            _OPENS_OR_CLOSES.finditer(_AFTER_LUNCH.sub(lambda word: " " * len(word.group()), sentence))
+        )
+        gets_through = (
+            calls
+            and bool(_JUDGED.search(sentence) or _WITHIN_HOURS.search(sentence))
+            and not (
+                _MISSED.search(sentence) or _NOT_ANSWERED.search(sentence) or _BEFORE_OPENING.search(sentence)
+            )
+            and not _LUNCH.search(sentence)
+        )
+        for start, end, claim in located:
+            spans = _times(claim.needs)
+            # a range the sources state is the hours or the lunch break said, not a moment judged
+            if not spans or not claim.needs & offers or any(first != last for first, last in spans):
+                continue
+            a_bound = bool(
+                UNTIL_BEFORE.search(sentence[:start])
+                or UNTIL_AFTER.match(sentence[end:])
+                or _BOUND_BEFORE.search(sentence, 0, start)
+                or _NOT_AT.match(sentence[end:].lstrip())
+                or _NAMED_BOUND.match(sentence, end)
+            )
+            if the_customers and working_day and bounds and not a_bound:
+                # the cutoff itself is left to be read either way: "2시에 결제하시면" may be just too late
+                if said_to_miss and all(last < cutoff for _, last in spans for cutoff in bounds):
+                    wrong.append(f"{claim.text} (said to miss the day's cutoff, which it is before)")
+                    continue
+                if (
+                    same_day
+                    and not said_to_miss
+                    and all(first > cutoff for first, _ in spans for cutoff in bounds)
+                ):
+                    wrong.append(f"{claim.text} (said to make the day's cutoff, which it is after)")
+                    continue
+            if not (lunch and opening and calls) or any(
+                _nearest(sentence, word, located) is claim for word in said_hours
+            ):
+                continue
+            readings = _plausible(spans, opening)
+            if not a_bound and _said_to_be_lunch(sentence, start, end):
+                if not any(low <= first and last <= high for first, last in readings for low, high in lunch):
+                    wrong.append(f"{claim.text} (said to be the lunch break, which it is not in)")
+                continue
+            if (
+                not a_bound
+                and (after_lunch or before_lunch)
+                and not _on_its_side(readings, lunch, after=after_lunch, before=before_lunch)
+            ):
+                wrong.append(f"{claim.text} (said to be on the other side of the lunch break)")
+                continue
+            if not gets_through:
+                continue
+            after = _AFTER_IT.match(sentence, end) or _AFTER_BEFORE_IT.search(sentence, 0, start)
+            until = _BEFORE_IT.match(sentence, end) or _BEFORE_BEFORE_IT.search(sentence, 0, start)
+            if after:
+                closed = all(first >= high for first, _ in readings for _, high in opening)
+            elif until:
+                closed = all(last <= low for _, last in readings for low, _ in opening)
+            else:
+                closed = not a_bound and all(
+                    _closed_at(first, last, opening, lunch) for first, last in readings
+                )
+            if closed:
+                wrong.append(f"{claim.text} (said to be when a call gets through, which it is not)")
+    return wrong

@@ -36,6 +36,8 @@ NATIVE_NAMES: dict[str, tuple[str, ...]] = {
     "무쇠솥": ("pot",),
     "솥": ("pot",),
     "수건": ("towel",),
+    "타월": ("towel",),
+    "머그": ("mug",),
     "찻주전자": ("teapot",),
     "주전자": ("kettle", "teapot"),
     "찻잔": ("cup",),
@@ -54,8 +56,9 @@ NATIVE_NAMES: dict[str, tuple[str, ...]] = {
     "枕": ("pillow",),
     "テーブル掛け": ("tablecloth",),
 }
-"""Homeware named in native Korean or Japanese words, by the English heads a catalogue names it with
-(the first the catalogue has: a "주전자" is a kettle, or else the teapot): "냄비는 3.2kg", "鍋は4L"."""
+"""Homeware named in native Korean or Japanese words, or in loanwords too short for their sound to
+name it for certain ("머그컵", "타월"), by the English heads a catalogue names it with (the first the
+catalogue has: a "주전자" is a kettle, or else the teapot): "냄비는 3.2kg", "鍋は4L"."""
 _NATIVE_JAPANESE = re.compile(
     "|".join(
         sorted(
@@ -244,11 +247,15 @@ def counts_of(text: str, products: tuple[Product, ...]) -> dict[Product, set[int
     ("鋳物鍋2点", "수건 다섯 장"), or before it in English words ("four towels")."""
     found: dict[Product, set[int]] = {}
     prepared = prepare(text)
-    for mention in mentions(prepared, products):
+    named = mentions(prepared, products)
+    for mention in named:
         if not mention.sure:
             continue
         count = None
-        if match := _COUNT_AFTER.match(prepared, mention.end):
+        match = _COUNT_AFTER.match(prepared, mention.end)
+        if match and any(mention.end < other.end <= match.end() for other in named):
+            match = None  # "ティーポットとマグカップ2個": the count of the name after it
+        if match:
             count = int(match.group(1) or match.group(2))
         elif match := _WORD_COUNT_AFTER.match(prepared, mention.end):
             word = match.group(1)

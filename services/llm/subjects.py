@@ -149,7 +149,8 @@ _OVER_AFTER = re.compile(
     r"\s*(?:이상|초과|[을를이가]\s*넘|以上|を(?:超え|上回)|or more\b|and (?:over|up)\b)", re.IGNORECASE
 )
 _UNDER_AFTER = re.compile(
-    r"\s*(?:미만|이하|[이가]\s*안\s*(?:되|돼)|에\s*못\s*미(?:치|쳐)|未満|以下|に(?:届か|届きません|満た)|を下回)",
+    r"\s*(?:미만|이하|[이가을를]\s*(?:조금|살짝|약간|아직|좀)?\s*(?:안|못)\s*(?:되|돼|넘)"
+    r"|에\s*(?:조금|살짝|약간|아직|좀)?\s*못\s*미(?:치|쳐)|未満|以下|に(?:届か|届きません|満た)|を下回)",
     re.IGNORECASE,
 )
 """An amount a thing is said to be over or under: "식탁보는 5만 원이 안 돼요" (39,000원: true), "식탁보는

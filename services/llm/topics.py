@@ -96,7 +96,9 @@ _TOPICS: list[tuple[Topic, re.Pattern[str]]] = [
         any_of(
             r"\bwrap",
             r"선물\s*포장|포장비|포장\s*(?:비용|요금|서비스)|기프트|래핑|랩핑",
-            r"ラッピング|ギフト|包装(?:料|代|サービス)",
+            # wrapping done for the customer, not the item's own packaging ("원래 포장")
+            r"(?:각각|따로|개별|하나씩|한\s*개씩)\s*포장|포장(?:하시면|해\s*드|하실|을\s*원하시)",
+            r"ラッピング|ギフト|包装(?:料|代|サービス)|包装(?:して|いたし|をご希望)",
         ),
     ),
     (
