@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from services.llm.fact_claims import claims
-from services.llm.judged import cutoffs, judged
+from services.llm.judged import cutoffs, judged, lunch_breaks, misjudged, opening_hours
 
 SOURCES = (
     "Customer service: weekdays 10:00-18:30 (lunch 12:30-13:30). Orders paid by 2 p.m. ship the same "
@@ -104,3 +104,41 @@ def test_the_hours_may_be_stated_in_the_reply_already_released() -> None:
     before = "Orders paid by 2 p.m. ship the same day."
     assert judged("If you pay at 1 p.m., it ships today.", OFFERS, before=before) == {"1 p.m."}
     assert judged("If you pay at 1 p.m., it ships today.", OFFERS) == frozenset()
+
+
+PICK_UP = f"{SOURCES} Evening pick-up of returns at 20:00."
+PICK_UP_OFFERS = frozenset().union(*(claim.offers for claim in claims(PICK_UP)))
+
+
+@pytest.mark.parametrize(
+    ("reply", "wrong"),
+    [
+        # a time the sources state, said of a call that gets through
+        ("20:00에 전화 주시면 바로 연결돼요.", ["20:00"]),  # after the hours
+        ("14:00에 전화 주시면 바로 연결돼요.", []),
+        ("10:00 전에 전화 주시면 연결돼요.", ["10:00"]),  # a call before the opening
+        ("14:00 전에 전화 주시면 연결돼요.", []),
+        ("18:30 이후에 전화 주시면 연결돼요.", ["18:30"]),  # a call after the closing
+        ("13:30 이후에 전화 주시면 연결돼요.", []),
+        ("18:30 works, we're open 10:00 to 18:30.", []),  # at closing: read either way
+        # ... said to be the lunch break, or on one side of it
+        ("오후 2시쯤 전화 주시면 점심시간이라 연결이 어려워요.", ["오후 2시"]),
+        ("오후 2시면 점심시간 전이라 통화 가능해요.", ["오후 2시"]),
+        ("오후 2시면 점심시간 끝난 뒤라 통화 가능해요.", []),
+        # ... said to miss the day's cutoff, or to make it
+        ("오후 1시 30분에 결제하시면 당일 출고가 어려워요.", ["오후 1시 30분"]),
+        ("오후 2시에 결제하시면 당일 출고가 어려워요.", []),  # at the cutoff: read either way
+        ("If you pay at 6:30 p.m. it still ships the same day.", ["6:30 p.m."]),
+        ("토요일 오후 1시 30분에 결제하시면 당일 출고가 어려워요.", []),  # not a working day
+        ("Paying by 1:30 p.m. beats the 2 p.m. cutoff, so the order ships the same day.", []),
+    ],
+)
+def test_a_time_the_sources_state_said_on_the_wrong_side_of_their_bound(reply: str, wrong: list[str]) -> None:
+    said = misjudged(
+        reply,
+        PICK_UP_OFFERS,
+        deadlines=cutoffs(PICK_UP, PICK_UP_OFFERS),
+        lunch=lunch_breaks(PICK_UP, PICK_UP_OFFERS),
+        opening=opening_hours(PICK_UP, PICK_UP_OFFERS),
+    )
+    assert [text.partition(" (")[0] for text in said] == wrong

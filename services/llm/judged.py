@@ -263,7 +263,8 @@ _OPENS_OR_CLOSES = any_of(
     r"마감|끝나|끝납|닫|종료|오픈|시작",
     r"閉|終了|終わ|締め|開始|開店|オープン",
 )
-"""A sentence saying when the shop opens or closes: its times are the hours, not one within them."""
+"""A word saying when the shop opens or closes: the time written nearest it (`_nearest`) is the hours,
+not one within them."""
 
 
 def _nearest(sentence: str, word: re.Match[str], located: list[tuple[int, int, Claim]]) -> Claim | None:
@@ -352,6 +353,7 @@ def judged(
             _OPENS_OR_CLOSES.finditer(_AFTER_LUNCH.sub(lambda word: " " * len(word.group()), sentence))
         )
         before_lunch = bool(_BEFORE_LUNCH.search(sentence))
+        calls = bool(_ABOUT_CALLS.search(sentence)) and not _NOT_ABOUT_CALLS.search(sentence)
         before_cutoff: list[int] = []
         for start, end, claim in located:
             spans = _times(claim.needs)
@@ -361,7 +363,6 @@ def judged(
                         cutoff - last for _, last in spans for cutoff in bounds if last <= cutoff
                     )
                 continue
-            calls = bool(_ABOUT_CALLS.search(sentence)) and not _NOT_ABOUT_CALLS.search(sentence)
             # a call said to work inside the hours stated is not one in the lunch break; one inside the
             # lunch break stated is judged to be in it, not said to get through
             inside = judging and any(
