@@ -1689,3 +1689,14 @@ def test_an_amount_is_read_as_per_item_only_within_reach_of_the_word() -> None:
     inside = BESIDE_REACH - len("  each")  # the word "each" ends exactly at the reach
     assert said(inside) == []
     assert said(inside + 1) == ["2,000 won"]
+
+
+def test_a_shop_with_no_free_shipping_charges_its_surcharge_on_any_order() -> None:
+    """Without an amount shipping is free from, no order reaches one: shipping to Jeju is the fee and
+    the surcharge, however large the order."""
+    sources = "1. Shipping fee: 3,000원 per order. Jeju and remote islands: 3,000원 extra."
+    guard = FactGuard.for_sources(facts="", faq_text=sources)
+    verdict = guard.check("제주도로 보내시면 90,000원 주문도 배송비는 3,000원이에요.")
+    assert not verdict.ok
+    assert verdict.unsupported == ("3,000원 (shipping to a remote area, without its surcharge)",)
+    assert guard.check("제주도로 보내시면 배송비 3,000원에 추가 3,000원이 붙어요.").ok

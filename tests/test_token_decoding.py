@@ -97,6 +97,33 @@ def test_drafts_pay_off_on_copied_text() -> None:
     assert totals[1] < 0.8 * totals[0]
 
 
+class FillingModel(ReferenceModel):
+    """A model whose cache takes what fits of a pass before it refuses the pass (a context of
+    `n_ctx` tokens): after a refusal its cache holds more than the caller asked it to keep."""
+
+    def __init__(self, n_ctx: int) -> None:
+        super().__init__()
+        self.n_ctx = n_ctx
+
+    def forward(self, tokens: Sequence[int], n_past: int) -> np.ndarray:
+        room = self.n_ctx - n_past
+        if len(tokens) > room:
+            if room > 0:
+                super().forward(tokens[:room], n_past)
+            raise ValueError(f"context of {self.n_ctx} tokens exceeded")
+        return super().forward(tokens, n_past)
+
+
+def test_a_context_too_small_to_measure_pass_costs_still_decodes_exactly() -> None:
+    """Measuring the pass costs needs 16 positions after the prompt; with room for 10 the
+    measurement is given up, the cache is put back to the prompt, and the answer is greedy's."""
+    prompt = prompts(1)[0]
+    decoder = Decoder(FillingModel(len(prompt) + 10), timed=False)
+    out, _ = decoder.speculative(prompt, 8)
+    assert decoder.costs is None
+    assert out == Decoder(ReferenceModel(), timed=False).greedy(prompt, 8)[0]
+
+
 def test_budget_and_eos_are_respected() -> None:
     decoder = decoder_for(ReferenceModel())
     for prompt in prompts(10):

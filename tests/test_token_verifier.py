@@ -424,6 +424,17 @@ async def test_after_a_correction_a_draft_of_fewer_than_16_tokens_left_is_not_sc
     assert (completions > 0) is written
 
 
+@pytest.mark.parametrize("temperature", [0.0, 1.0])
+def test_a_rejected_draft_token_is_replaced_by_a_correction(temperature: float) -> None:
+    """The target prefers 8 where the draft has 5: two tokens kept, and 8 is a correction (it takes
+    the rejected token's place), not the extra token after a whole block."""
+    rows = TopScores([{7: 0.0}, {9: 0.0}, {8: 0.0}, {6: 0.0}])
+    outcome = accept_block(rows, [7, 9, 5], temperature=temperature, rng=random.Random(1))
+    assert outcome == BlockOutcome(2, 8, corrected=True)
+    whole = accept_block(rows, [7, 9, 8], temperature=temperature, rng=random.Random(1))
+    assert whole == BlockOutcome(3, 6, corrected=False)
+
+
 def test_a_kept_end_token_ends_the_block_with_itself_kept_and_nothing_after() -> None:
     """Token 9 ends the answer: the draft after it is never read, and the block keeps 2 tokens, not 3."""
     rows = TopScores([{7: 0.0}, {9: 0.0}, {5: 0.0}, {6: 0.0}])

@@ -1836,24 +1836,22 @@ def _parts(sentence: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _part_around(sentence: str, match: re.Match[str] | None) -> str:
-    """The part of `sentence` (between commas, "and", "-고") that holds `match`; all of it without one."""
-    if match is None:
-        return sentence
+def _part_around(sentence: str, match: re.Match[str]) -> str:
+    """The part of `sentence` (between commas, "and", "-고") that holds `match`."""
     for start, end in _parts(sentence):
         if start <= match.start() < end:
             return sentence[start:end]
     return sentence
 
 
-def _charged_near(sentence: str, match: re.Match[str] | None) -> Charged | None:
+def _charged_near(sentence: str, match: re.Match[str]) -> Charged | None:
     """What the part of `sentence` around `match` charges for ("shipping is free, and wrapping adds
     2,000원": shipping), else what the sentence does; the shipping of a return or an exchange the
     sentence is about is that one's ("不良品の交換の場合も、往復送料6,000ウォンがかかります"), unless
     an order's amount makes it the order's ("반품은 7일 이내, 배송비는 5만 원 이상 무료")."""
     whole = _charged(sentence)
     own = _charged(_part_around(sentence, match))
-    if own is Charged.WRAPPING and match is not None:
+    if own is Charged.WRAPPING:
         # wrapping and shipping each their own fee: the one named last before it ("선물 포장 하시면
         # 배송비는 안 붙어요" is the shipping's)
         own = _named_last(sentence[: match.start()], (Charged.WRAPPING, Charged.SHIPPING)) or own
@@ -1979,9 +1977,10 @@ def _read(
     free = _NO_CHARGE.search(sentence)
     charge = _SOME_CHARGE.search(sentence) or (None if free else _FEE_IS.search(sentence))
     unconditioned = _without_conditions(sentence)  # "as long as it hasn't shipped" denies nothing
-    if free or charge:
+    said_at = free or charge
+    if said_at is not None:
         # a part of a sentence on returns: "…、不良品の場合は送料無料です"
-        own = _the_policys(_charged_near(sentence, free or charge), subject, conditions)
+        own = _the_policys(_charged_near(sentence, said_at), subject, conditions)
         charged = own or subject or Charged.OTHER
         # a negation denies the waiver in its own part only: "Sorry it isn't what you expected - we'll
         # take care of the return shipping" waives it

@@ -106,8 +106,8 @@ def catalogue(sources: str) -> tuple[Product, ...]:
     for match in _LINE.finditer(sources):
         name = match.group("name").strip()
         words = [word for word in re.split(r"[\s\-]+", name) if word]
-        line_end = sources.find("\n", match.end())
-        line = prepare(sources[match.start() : len(sources) if line_end < 0 else line_end])
+        line_end = match.end() + len(sources[match.end() :].partition("\n")[0])
+        line = prepare(sources[match.start() : line_end])
         needs = {need for _, _, claim in located_claims(line) for need in claim.needs}
         if not words or not needs or topics(name):
             continue
