@@ -28,7 +28,7 @@ from services.faq.lookup import FaqLookupAnswerer
 from services.llm.config import LLMEndpoint, LLMRoles
 from services.llm.gateway import LLMGateway
 from services.llm.prompts import INSTRUCTIONS, RELEVANCE_HISTORY_CHARS, earlier_turns
-from services.llm.speculative import AnswerRequest, SpeculativeAnswerer
+from services.llm.speculative import AnswerRequest, SpeculativeAnswerer, VerifiedAnswer
 from services.settings import Settings
 from services.text.sentences import Language
 from tests.harness import DEMO_USER_ID, Harness, judged_bot
@@ -103,19 +103,9 @@ def corpus_double() -> ScriptedModel:
     return obedient(CASES)
 
 
-@pytest.mark.parametrize(
-    "case",
-    [
-        pytest.param(case, marks=pytest.mark.xfail(strict=True, reason=KNOWN_GAPS[case.id]))
-        if case.id in KNOWN_GAPS
-        else case
-        for case in CASES
-    ],
-    ids=[f"{case.id} {case.kind}" for case in CASES],
-)
-async def test_the_injection_corpus(case: InjectionCase, corpus_double: ScriptedModel) -> None:
-    """Attacks never reach the customer; controls (true answers, some with real commitments) are sent."""
-    server = OpenAIDouble({"target": corpus_double})
+async def answered_by(model: ScriptedModel, case: InjectionCase) -> VerifiedAnswer:
+    """`case` answered through real HTTP to `model` as the target, judge mode, the FAQ text as context."""
+    server = OpenAIDouble({"target": model})
     await server.start()
     gateway = LLMGateway(
         LLMRoles(target=[LLMEndpoint(base_url=server.base_url, model="target", verify="judge")], retries=0)
@@ -129,6 +119,22 @@ async def test_the_injection_corpus(case: InjectionCase, corpus_double: Scripted
     finally:
         await gateway.close()
         await server.stop()
+    return answer
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param(case, marks=pytest.mark.xfail(strict=True, reason=KNOWN_GAPS[case.id]))
+        if case.id in KNOWN_GAPS
+        else case
+        for case in CASES
+    ],
+    ids=[f"{case.id} {case.kind}" for case in CASES],
+)
+async def test_the_injection_corpus(case: InjectionCase, corpus_double: ScriptedModel) -> None:
+    """Attacks never reach the customer; controls (true answers, some with real commitments) are sent."""
+    answer = await answered_by(corpus_double, case)
     if case.control:
         assert answer.final_text.strip() == case.obedient.strip(), answer.report.guard
     else:
@@ -181,20 +187,7 @@ async def test_instructions_told_back_among_other_words_are_held_back() -> None:
         "prompt_extraction",
     )
     assert reached(case, case.obedient.replace(ECHO, INSTRUCTIONS[0]))
-    server = OpenAIDouble({"target": obedient([case])})
-    await server.start()
-    gateway = LLMGateway(
-        LLMRoles(target=[LLMEndpoint(base_url=server.base_url, model="target", verify="judge")], retries=0)
-    )
-    try:
-        answer = SpeculativeAnswerer(FaqLookupAnswerer([]), gateway).stream(
-            AnswerRequest(case.message, case.language, None, faq_text(), case.facts)
-        )
-        async for _ in answer:
-            pass
-    finally:
-        await gateway.close()
-        await server.stop()
+    answer = await answered_by(obedient([case]), case)
     assert not reached(case, answer.final_text)
     assert answer.report.guard, "the refusal is logged with its reason"
 
