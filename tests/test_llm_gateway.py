@@ -589,12 +589,14 @@ async def test_faults_are_chosen_per_request(double: OpenAIDouble) -> None:
     assert [c.model for c in streamed.calls] == ["primary", "backup"], "the cut waited for this stream"
 
 
+@pytest.mark.parametrize("streamed", [True, False], ids=["streamed", "whole"])
 @pytest.mark.parametrize("language", ["ko", "ja"])
 async def test_the_tpm_window_holds_for_korean_and_japanese_from_the_usage_that_comes_back(
-    language: str,
+    language: str, streamed: bool
 ) -> None:
     """Before each call, what the endpoint reported using so far stays within the window: one
-    minute's tokens plus what refilled while waiting (the estimate alone runs low for ko/ja)."""
+    minute's tokens plus what refilled while waiting (the estimate alone runs low for ko/ja), for a
+    streamed reply and a whole one alike."""
     policy = {
         "ko": "배송은 보통 하루에서 이틀 걸리고 제주는 더 걸려요. ",
         "ja": "配送には通常一日から二日かかります。",
@@ -613,8 +615,13 @@ async def test_the_tpm_window_holds_for_korean_and_japanese_from_the_usage_that_
         for _ in range(8):
             used_before = ledger.prompt_tokens + ledger.completion_tokens
             overshoot.append(used_before - (5000 + time_.now * 5000 / 60))
-            async for _delta in gateway.stream_chat(LLMRole.TARGET, messages, ledger=ledger, max_tokens=16):
-                pass
+            if streamed:
+                async for _delta in gateway.stream_chat(
+                    LLMRole.TARGET, messages, ledger=ledger, max_tokens=16
+                ):
+                    pass
+            else:
+                await gateway.chat(LLMRole.TARGET, messages, ledger=ledger, max_tokens=16)
     finally:
         await gateway.close()
         await server.stop()
