@@ -16,12 +16,13 @@ from collections.abc import Callable, Iterable
 from decimal import Decimal
 
 from services.llm.fact_claims import located_claims, money_in, prepare
-from services.llm.products import Product, counts_of, mentions
+from services.llm.products import Mention, Product, counts_of, mentions
 from services.llm.topics import topics
 from services.text.patterns import any_of
 
 MAX_ITEMS = 9
-"""A basket of more things than this is left alone: the fees said per item are not counted so far."""
+"""A basket of more things than this is left alone: each fee may be counted once per thing, and the
+ways of counting them grow with the basket."""
 
 _TOTAL_BEFORE = any_of(
     r"\b(?:comes? to|come out to|adds? up to|totals?|total of|in total|altogether|together|that'?s)"
@@ -52,10 +53,12 @@ _ANOTHER_AMOUNT = any_of(
 _PLURAL = re.compile(r"(?<=[a-z])s\b")
 
 
-def _goods(prefix: str, products: tuple[Product, ...], currency: str) -> tuple[Decimal, int] | None:
-    """What the products `prefix` names for certain cost together in `currency`, and how many things
-    they are; None when a count is unclear ("mugs", "머그 두세 개") or a price is not one amount."""
-    named = [mention for mention in mentions(prefix, products) if mention.sure]
+def _goods(
+    prefix: str, named: list[Mention], products: tuple[Product, ...], currency: str
+) -> tuple[Decimal, int] | None:
+    """What the products `prefix` names for certain (`named`) cost together in `currency`, and how
+    many things they are; None when a count is unclear ("mugs", "머그 두세 개") or a price is not one
+    amount."""
     counted = counts_of(prefix, products)
     total, items = Decimal(0), 0
     for product in dict.fromkeys(mention.product for mention in named):
@@ -105,7 +108,7 @@ def mistotalled(
     if topics(between) or _ANOTHER_AMOUNT.search(between):
         return []  # the wrapping's cost, the price difference, the fee
     for currency, values in found.items():
-        goods = _goods(prefix, products, currency)
+        goods = _goods(prefix, named, products, currency)
         if goods is None or goods[1] < 2 or goods[1] > MAX_ITEMS:
             continue
         total, items = goods
