@@ -54,6 +54,12 @@ def test_the_topics_a_text_names(text: str, named: set[Topic]) -> None:
         ("send a photo within 48 hours (the 7-day window is for normal returns)", "7-day", {Topic.RETURN}),
         ("send a photo within 48 hours (the 7-day window is for normal returns)", "48 hours", {Topic.DAMAGE}),
         ("Returns are accepted within 7 days (refunds take 3 business days)", "7 days", {Topic.RETURN}),
+        # ... or of the word they are written against
+        ("교환(48시간 이내)은 가능합니다", "48시간", {Topic.EXCHANGE}),
+        ("Exchanges (within 48 hours) are free", "48 hours", {Topic.EXCHANGE}),
+        ("交換（48時間以内）", "48時間", {Topic.EXCHANGE}),
+        ("Returns (refunds take 3 business days)", "3 business days", {Topic.REFUND}),
+        ("Returns are fine, (and within 48 hours)", "48 hours", set()),
         # a photo names the damage report only where nothing else is named before it
         ("사진을 찍어 48시간 안에", "48시간", {Topic.DAMAGE}),
         ("반품 시 사진과 함께 7일 이내", "7일", {Topic.RETURN}),

@@ -151,6 +151,10 @@ _AMOUNT = re.compile(r"[\d.,]+\s*(?:만|천)?\s*(?:원|円|ウォン)")
 """An amount with its Korean or Japanese currency, which an English sentence may write too."""
 
 
+# what may stand between a word and the bracket written against it: the rest of the word, blanks
+_AGAINST = re.compile(r"\w*\s*")
+
+
 def _mentions(text: str) -> list[tuple[int, int, Topic]]:
     """Where `text` names each topic, the most specific names read first and blanked out."""
     found: list[tuple[int, int, Topic]] = []
@@ -188,11 +192,12 @@ def theme(clause: str, start: int, end: int, *, earlier: str = "", later: str = 
     after = [m for m in mentions if m[0] >= end and m[0] - end <= AFTER_REACH]
     opened = max(clause.rfind("(", 0, start), clause.rfind("（", 0, start))
     if opened != -1 and not _CLOSING.search(clause, opened, start):
-        # a number in brackets is said of what the brackets name: "send a photo within 48 hours
-        # (the 7-day window is for normal returns)"
+        # a number in brackets is said of what the brackets name ("send a photo within 48 hours
+        # (the 7-day window is for normal returns)"), or of the word they are written against
+        # ("Exchanges (within 48 hours)"): only its own ending and blanks between it and the bracket
         closing = _CLOSING.search(clause, end)
         closed = closing.start() if closing else len(clause)
-        before = [m for m in before if m[0] > opened]
+        before = [m for m in before if _AGAINST.fullmatch(clause[m[1] : opened])]
         after = [m for m in mentions if m[0] >= end and m[1] <= closed]
     else:  # nor is a number before brackets said of what they name: "within 7 days (refunds take...)"
         after = [m for m in after if not _OPENING.search(clause, end, m[0])]
