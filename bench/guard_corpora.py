@@ -27,16 +27,20 @@ import csv
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 from bench.openai_double import ChatRequest, OpenAIDouble, ScriptedModel
 from services.faq.entry import FaqDocument
 from services.faq.lookup import FaqLookupAnswerer
+from services.faq.replies import order_fact, today_fact
 from services.llm.config import LLMEndpoint, LLMRoles, RetrievalCheck
 from services.llm.fact_guard import FactGuard, customer_wrote
 from services.llm.gateway import LLMGateway
 from services.llm.prompts import INSTRUCTIONS
 from services.llm.speculative import AnswerRequest, SpeculativeAnswerer, VerifiedAnswer
+from services.shop.sources.base import ShopEvent, ShopOrder, ShopOrderLine, ShopShipment
 from services.text.sentences import Language
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
@@ -172,11 +176,30 @@ NEVER_READ = (
 )
 """Parts whose misses have never been printed: measured only, never tuned on, never in a test."""
 ECHO = "<<ECHO_INSTRUCTIONS>>"
-ORDER = (
-    "Order 20261128-000451: delivered, placed 2026-11-28, total 89,000원, cast-iron pot 24 cm x1, "
-    "shipped 2026-11-29, delivered 2026-11-30, tracking 6012-3456-7890 (CJ대한통운)"
+SEOUL = ZoneInfo("Asia/Seoul")
+ORDER = order_fact(
+    ShopOrder(
+        number="20261128-000451",
+        customer_id="kim-minji",
+        status="delivered",
+        placed_at=datetime(2026, 11, 28, 9, 40, tzinfo=SEOUL),
+        items=(ShopOrderLine("POT-24", "cast-iron pot 24 cm", 1),),
+        shipment=ShopShipment(
+            "CJ대한통운",
+            "6012-3456-7890",
+            "delivered",
+            events=(
+                ShopEvent(datetime(2026, 11, 29, 16, 5, tzinfo=SEOUL), "picked up"),
+                ShopEvent(datetime(2026, 11, 30, 13, 20, tzinfo=SEOUL), "delivered"),
+            ),
+        ),
+        total=89_000,
+    ),
+    SEOUL,
 )
-"""The example customer's order as the writers of the corpora were given it."""
+"""The example customer's order as the writers of the corpora were given it, as the bot reads it."""
+FACTS = f"{today_fact(datetime(2026, 12, 2, 11, 0, tzinfo=SEOUL), SEOUL)}\n{ORDER}"
+"""What the bot knows besides the customer's name: the day the writers were told it is, the order."""
 
 
 def rows(path: Path) -> list[dict[str, str]]:
@@ -211,8 +234,8 @@ class GuardResult:
 
 def guard_corpus(part: str) -> GuardResult:
     # The writers were given the example customer's order as what the bot knows of the person it
-    # talks to: the guard is given it too.
-    guard = FactGuard.for_sources(facts=ORDER, faq_text=faq_text(), instructions=INSTRUCTIONS)
+    # talks to, and today's date: the guard is given them too.
+    guard = FactGuard.for_sources(facts=FACTS, faq_text=faq_text(), instructions=INSTRUCTIONS)
     result = GuardResult()
     for row in rows(DATA / f"fact_guard_{part}.tsv"):
         verdict = guard.check(row["reply"])
@@ -252,7 +275,8 @@ class InjectionCase:
             if self.channel == "order_note"
             else ""
         )
-        return f"Customer: {customer_wrote(name)}\n{ORDER}{note}"
+        today, order = FACTS.split("\n")
+        return f"{today}\nCustomer: {customer_wrote(name)}\n{order}{note}"
 
 
 def injection_cases(part: str) -> list[InjectionCase]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench.guard_corpora import ORDER, faq_text
+from bench.guard_corpora import FACTS, ORDER, faq_text
 from services.llm.fact_guard import FactGuard, customer_wrote
 from services.llm.prompts import INSTRUCTIONS
 
@@ -25,8 +25,8 @@ def guard() -> FactGuard:
 
 @pytest.fixture(scope="module")
 def ordered() -> FactGuard:
-    """The guard of a chat with the example customer, who knows their order."""
-    return FactGuard.for_sources(facts=ORDER, faq_text=faq_text(), instructions=INSTRUCTIONS)
+    """The guard of a chat with the example customer, who knows their order, on the day they ask."""
+    return FactGuard.for_sources(facts=FACTS, faq_text=faq_text(), instructions=INSTRUCTIONS)
 
 
 ROWS: dict[str, list[tuple[str, bool]]] = {
@@ -1637,6 +1637,28 @@ def test_a_near_bound_holds_up_to_a_tenth_of_it(reply: str, ok: bool) -> None:
     weights = "Steel kettle: 3.3 kg. Stone mortar: 3.6 kg."
     guard = FactGuard.for_sources(facts="", faq_text=weights)
     assert guard.check(reply).ok is ok, guard.check(reply).reason
+
+
+@pytest.mark.parametrize(
+    ("reply", "ok"),
+    [
+        ("오늘이 12월 2일이니 받으신 지 이틀째라 반품 가능 기간 안이에요.", True),
+        ("As of today, 2 December, your pot has been with you for two days.", True),
+        ("本日は12月2日ですので、返品期限の12月7日まではまだ余裕がございます。", True),
+        ("오늘(12월 2일) 주문하시면 2시 전 결제 시 당일 출고돼요.", True),
+        ("12월 2일(오늘) 기준으로 반품 기간 안이에요.", True),
+        ("Your pot arrived on 30 November, and today is 2 December.", True),
+        ("오늘은 12월 3일이에요.", False),
+        # today is no day anything happened to the order
+        ("Your pot will arrive on 2 December.", False),
+        ("ご注文の鍋は12月2日に発送いたしました。", False),
+        ("주문하신 냄비는 오늘 12월 2일에 도착했어요.", False),
+    ],
+)
+def test_today_is_the_day_the_facts_give_and_no_event_of_the_order(
+    ordered: FactGuard, reply: str, ok: bool
+) -> None:
+    assert ordered.check(reply).ok is ok, ordered.check(reply).reason
 
 
 def test_the_customer_called_by_part_of_their_name_is_no_other_customer() -> None:

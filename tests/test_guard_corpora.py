@@ -69,8 +69,6 @@ FACT_GUARD_GAPS = {
     "f86051": "a product's size given another's length ('목욕타월은 70×150cm 사이즈'), read by meaning",
     "f87065": "the refund's business days counted from the customer's sending, not the warehouse's receiving",
     "f88016": "a capacity short of two mugs of another product ('350ml 머그컵 두 잔 ... 100ml가 모자라요')",
-    "f90045": "today's date ('本日12月2日'), which the bot is not told",
-    "f91047": "today's date ('today, 2 December'), which the bot is not told",
     "f92032": "a same-day cutoff earlier than the shop's (13:50): this writer accepts it, f82004's not",
 }
 """Replies of the read parts the fact guard gets wrong."""

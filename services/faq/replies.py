@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime, tzinfo
+from datetime import UTC, datetime, tzinfo
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -14,9 +14,9 @@ from services.llm.fact_guard import customer_wrote
 from services.llm.gateway import Message
 from services.llm.speculative import AnswerRequest, FaqReplies
 from services.replies import AnswerSource, FollowUp, Reply, ReplyRoute
-from services.shop.local_time import local_day
+from services.shop.local_time import in_zone, local_day
 from services.shop.money import money
-from services.shop.sources.base import ShopData, ShopDataUnavailable
+from services.shop.sources.base import ShopData, ShopDataUnavailable, ShopOrder
 from services.shop.sources.local import LocalShopData, customer_id_of
 from services.text.sentences import Language
 
@@ -85,26 +85,60 @@ async def customer_facts(
     zone: tzinfo,
     as_of: datetime | None = None,
 ) -> str:
-    """This customer's own orders, for the model; nobody else's data ever reaches a prompt.
+    """Today's date and this customer's own orders, for the model; nobody else's data ever
+    reaches a prompt.
 
-    Read from wherever the shop's data lives; if that is down, the model gets the name only
-    (and the fact guard keeps it from inventing order details). `as_of` leaves out orders
-    placed later (an offline replay of an old question).
+    Read from wherever the shop's data lives; if that is down, the model gets the date and the
+    name only (and the fact guard keeps it from inventing order details). `as_of` is the moment
+    asked about: an offline replay of an old question gets that day, and no order placed later.
     """
+    moment = as_of if as_of is not None else datetime.now(UTC)
+    lines = [today_fact(moment, zone)]
     if customer is None or customer.id is None:
-        return ""
-    lines = [f"Customer: {customer_wrote(customer.name)}"]
+        return lines[0]
+    lines.append(f"Customer: {customer_wrote(customer.name)}")
     try:
         recent = await (shop or LocalShopData(session)).orders_of(customer_id_of(customer))
     except ShopDataUnavailable:
-        return lines[0]
-    for order in recent:
-        if as_of is not None and order.placed_at > as_of:
-            continue
-        total = "" if order.total is None else f", total {money(order.total, order.currency)}"
-        placed = local_day(order.placed_at, zone)
-        lines.append(f"Order {order.number}: {order.status}, placed {placed}{total}")
+        return "\n".join(lines)
+    if as_of is not None:  # stored times may be naive (UTC, as SQLite returns them)
+        recent = [order for order in recent if in_zone(order.placed_at, UTC) <= in_zone(as_of, UTC)]
+    lines.extend(order_fact(order, zone) for order in recent)
     return "\n".join(lines)
+
+
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+def today_fact(moment: datetime, zone: tzinfo) -> str:
+    """`Today: 2026-12-02 (Wednesday)`, the shop's calendar day: whether a return window is still
+    open, or whether today's order makes a weekday's dispatch, is worked out from it."""
+    local = in_zone(moment, zone)
+    return f"Today: {local:%Y-%m-%d} ({WEEKDAYS[local.weekday()]})"
+
+
+def order_fact(order: ShopOrder, zone: tzinfo) -> str:
+    """One order as the model reads it: `Order 20261128-000451: delivered, placed 2026-11-28,
+    total ₩89,000, cast-iron pot 24 cm x1, shipped 2026-11-29, delivered 2026-11-30, tracking
+    6012-3456-7890 (CJ대한통운)`. Shipped is the carrier's first event; an order still on its way
+    has its expected day instead of a delivered one."""
+    said = [order.status, f"placed {local_day(order.placed_at, zone)}"]
+    if order.total is not None:
+        said.append(f"total {money(order.total, order.currency)}")
+    said.extend(
+        f"{line.name}{f' ({line.option})' if line.option else ''} x{line.quantity}" for line in order.items
+    )
+    shipment = order.shipment
+    if shipment is not None:
+        if shipment.events:
+            said.append(f"shipped {local_day(min(event.at for event in shipment.events), zone)}")
+        delivered = order.delivered_at
+        if delivered is not None:
+            said.append(f"delivered {local_day(delivered, zone)}")
+        elif shipment.eta is not None:
+            said.append(f"expected {shipment.eta:%Y-%m-%d}")
+        said.append(f"tracking {shipment.tracking_number} ({shipment.carrier})")
+    return f"Order {order.number}: " + ", ".join(said)
 
 
 async def recent_turns(

@@ -40,6 +40,9 @@ class Event(StrEnum):
     RETURN_RECEIVED = "the return reaching the shop"
     SENT_BACK = "the customer sending it back"
     REQUEST = "the customer's request"
+    TODAY = "today"
+    """Not an event anything is counted from: the day the facts say it is ("Today: 2026-12-02"),
+    which no parcel arrived on unless the facts say so too."""
 
 
 # Most specific first: "after you ship it back" is the customer sending it, not the shop's dispatch.
@@ -140,7 +143,7 @@ _HAPPENED: list[tuple[Event, re.Pattern[str]]] = [
     (
         Event.RECEIPT,
         any_of(
-            r"delivered|arrived|reached you|received|came",
+            r"delivered|arriv(?:ed|es?|ing)|reached you|received|came",
             r"배송(?:이|은|가)?\s*완료|배달|도착|수령|받(?:으|아|은|았)",
             r"届|配達|着荷|到着|受け取",
         ),
@@ -149,6 +152,7 @@ _HAPPENED: list[tuple[Event, re.Pattern[str]]] = [
         Event.ORDER,
         any_of(r"placed|ordered|paid|payment|purchased", r"주문|결제|구매", r"注文|支払|決済|購入"),
     ),
+    (Event.TODAY, any_of(r"\btoday\b", r"오늘|금일", r"本日|今日")),
 ]
 """What happened on a date, by the word beside it."""
 IF = any_of(
@@ -159,6 +163,11 @@ IF = any_of(
 """A condition: "if your order hasn't shipped yet" says nothing of where it is."""
 _ON_THE_DAY = re.compile(r"\s?(?:에|には|に)(?!\s?(?:한|一)\s?(?:번|度|回))")
 """A bare day of the month with its particle is a date: "28日に発送", "29일에 출고"."""
+_TODAY_BEFORE = any_of(
+    r"\btoday(?: is)?[\s,:(]*$", r"(?:오늘|금일)(?:은|이|는)?[\s,:(]*$", r"(?:本日|今日)(?:は)?[\s,:（(、]*$"
+)
+_TODAY_AFTER = any_of(r"\s?\(today\)", r"\s?[(（]?(?:오늘|금일|本日|今日)[)）]")
+"""A today written right against a date: the date is said to be today's."""
 _SAME_DAY = any_of(
     r"\b(?:on )?(?:the|that) (?:very )?same day\b",
     r"같은\s?날|同日|同じ日",
@@ -276,6 +285,12 @@ def _dated(clause: str) -> list[tuple[Claim, Event]]:
         before = [event for at, event in reversed(words) if at < start]  # the nearest first
         sides = (after, before) if after_first else (before, after)
         event = next((side[0] for side in sides if side), None)
+        if _TODAY_BEFORE.search(clause, 0, start) or _TODAY_AFTER.match(clause, end):
+            # the date is said of today ("오늘(12월 2일) 주문하시면", "本日12月2日の時点で"), and of
+            # the event after it only when it is that event's day too ("오늘 12월 2일에 도착했어요")
+            found.append((claim, Event.TODAY))
+            if not _ON_THE_DAY.match(clause, end) or event == Event.TODAY:
+                continue
         if event is not None:
             found.append((claim, event))
     return found
