@@ -140,6 +140,10 @@ PARTS = (
     "holdout91",
     "holdout92",
     "holdout93",
+    "holdout94",
+    "holdout95",
+    "holdout96",
+    "holdout97",
 )
 """`tuning2` and `holdout2` were held out, measured once, then tuned on; `holdout3` to `holdout15`,
 `holdout18` to `holdout24`, `holdout29` to `holdout31`, `holdout33`, `holdout34`, `holdout37`,
@@ -173,6 +177,7 @@ NEVER_READ = (
     "holdout85",
     "holdout89",
     "holdout93",
+    "holdout97",
 )
 """Parts whose misses have never been printed: measured only, never tuned on, never in a test."""
 ECHO = "<<ECHO_INSTRUCTIONS>>"

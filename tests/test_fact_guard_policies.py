@@ -1472,6 +1472,58 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("머그컵 두 개는 18,000원이라 5만 원이 안 넘어서 배송비 3,000원이 붙어요.", PASS),
         ("머그 3개를 각각 포장하시면 개당 2,000원씩 총 6,000원이에요.", PASS),
         ("머그 3개를 각각 포장하시면 개당 3,000원씩 총 9,000원이에요.", FAIL),
+        # a price put before its product, with 짜리 or a bare space, not after a label of its own
+        (
+            "기준은 5만 원이라 3만 9천 원짜리 식탁보에 1만 2천 원 바스타월을 더하면 5만 1천 원이에요.",
+            PASS,
+        ),
+        ("무료배송 기준은 5만 원이라 9,000원짜리 식탁보에 1만 2천 원 바스타월을 더하면 돼요.", FAIL),
+        ("식탁보에 9,000원 바스타월을 더하면 돼요.", FAIL),
+        ("배송비 3,000원 식탁보는 39,000원이에요.", PASS),
+        ("식탁보 39,000원 바스타월 12,000원이에요.", PASS),
+        # a weekday beside a deadline; the customer's case asked back before its answer
+        ("返品期限はお届けから7日以内、つまり12月7日（月）までです。", PASS),
+        ("返品期限はお届けから7日以内、つまり12月8日（火）までです。", FAIL),
+        ("Paid at 1:45 p.m. on a weekday? Then it ships the same day.", PASS),
+        ("평일 오후 1시 45분에 결제하셨나요? 그럼 당일 출고돼요.", PASS),
+        ("평일 오후 2시 반에 결제하셨나요? 그럼 당일 출고돼요.", FAIL),
+        # an amount added: what the amounts come to
+        (
+            "ティーポット一つとマグカップ二つで合計43,000ウォン、送料3,000ウォンを加えて46,000ウォンになります。",
+            PASS,
+        ),
+        (
+            "ティーポット一つとマグカップ二つで合計43,000ウォン、送料3,000ウォンを加えて47,000ウォンになります。",
+            FAIL,
+        ),
+        (
+            "タオル3枚で36,000ウォン、ラッピング代6,000ウォン、送料3,000ウォンを加えて合計45,000ウォンです。",
+            PASS,
+        ),
+        ("Two mugs are 18,000 won, plus the 3,000 won shipping fee that's 21,000 won.", PASS),
+        ("Two mugs are 18,000 won, plus the 3,000 won shipping fee that's 22,000 won.", FAIL),
+        ("티포트 25,000원에 배송비 3,000원을 더해도 5만 원이 안 돼요.", PASS),
+        # the remote area's surcharge said beside its word of extra
+        ("선물 포장은 한 장당 2,000원이고, 제주도로 보내시면 추가로 3,000원이 붙어요.", PASS),
+        ("선물 포장은 한 장당 2,000원이고, 제주도로 보내시면 추가로 5,000원이 붙어요.", FAIL),
+        ("Jeju orders pay an extra 3,000 won, so 6,000 won in all.", PASS),
+        ("済州島へは追加で5,000ウォンかかります。", FAIL),
+        # the basket's total said to be over or under the free-shipping amount
+        (
+            "テーブルクロスとマグカップ2個で合計57,000ウォンとなり、5万ウォン以上ですので送料は無料です。",
+            PASS,
+        ),
+        (
+            "テーブルクロスとマグカップ1個で合計48,000ウォンとなり、5万ウォン以上ですので送料は無料です。",
+            FAIL,
+        ),
+        ("식탁보와 머그컵 하나로 합계 48,000원이라 5만 원 이상이니 배송비는 무료예요.", FAIL),
+        ("식탁보와 머그컵 하나로 합계 48,000원이라 5만 원이 안 돼서 배송비 3,000원이 붙어요.", PASS),
+        ("배송비는 주문 한 건당 삼천 원이고, 오만 원 이상 주문하시면 무료입니다.", PASS),
+        # who someone is, not their name
+        ("お義母様へのプレゼントでしたら、ギフト包装は一点2,000ウォンです。", PASS),
+        ("ご家族皆さまでお使いいただけるサイズです。", PASS),
+        ("田中様のご注文は発送済みです。", FAIL),
     ],
 }
 
@@ -1653,6 +1705,9 @@ def test_a_near_bound_holds_up_to_a_tenth_of_it(reply: str, ok: bool) -> None:
         ("Your pot will arrive on 2 December.", False),
         ("ご注文の鍋は12月2日に発送いたしました。", False),
         ("주문하신 냄비는 오늘 12월 2일에 도착했어요.", False),
+        # the same day as the date before it, with a later date in its part
+        ("11월 28일에 결제되고 다음 날 출고되어 11월 30일에 도착했어요.", True),
+        ("11월 28일에 결제되고 같은 날 출고되어 11월 30일에 도착했어요.", False),
     ],
 )
 def test_today_is_the_day_the_facts_give_and_no_event_of_the_order(

@@ -345,9 +345,12 @@ UNTIL_BEFORE = re.compile(
     r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?$",
     re.IGNORECASE,
 )
-UNTIL_AFTER = re.compile(r"^\s*(?:까지|안에|이내|전까지|이전|まで|以内|前)")
-"""A date or a time stated as a deadline: "until 7 December", "12월 7일까지", "12月7日まで", "paid by
-2 p.m."."""
+UNTIL_AFTER = re.compile(
+    r"^\s*(?:[(（]\s?(?:[月火水木金土日월화수목금토일](?:曜日?|요일)?|[A-Z][a-z]{2}\.?)\s?[)）]\s*)?"
+    r"(?:까지|안에|이내|전까지|이전|まで|以内|前)"
+)
+"""A date or a time stated as a deadline: "until 7 December", "12월 7일까지", "12月7日（月）まで", "paid
+by 2 p.m."."""
 
 
 class EventCheck:
@@ -430,6 +433,13 @@ class EventCheck:
                         wrong.append(claim)
                 for part in _PART.split(clause):  # "2、3日" is a range, "同日に発送、11月30日" two parts
                     if dated := _dated(part):
+                        # what the part says happened before its own first date is of the day before
+                        # ("28일에 결제되고 같은 날 출고되어 30일에 도착")
+                        first = min(
+                            at for at, _, claim in located_claims(part) if claim in {c for c, _ in dated}
+                        )
+                        if first and _PAST.search(sentence) and not IF.search(sentence):
+                            wrong.extend(self._same_day(part[:first], day))
                         day = dated[-1][0].needs
                     elif _PAST.search(sentence) and not IF.search(sentence):
                         wrong.extend(self._same_day(part, day))

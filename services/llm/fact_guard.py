@@ -38,13 +38,21 @@ from services.llm.carriers import carriers, carriers_of_the_shop
 from services.llm.colours import colours
 from services.llm.commitments import BASE_FEE, Charged, CommitmentGuard, commitments
 from services.llm.events import IF, EventCheck
-from services.llm.fact_claims import CURRENCIES, SOURCES_KEPT, claims, located_claims, prepare, reading_kind
+from services.llm.fact_claims import (
+    CURRENCIES,
+    SOURCES_KEPT,
+    claims,
+    located_claims,
+    money_in,
+    prepare,
+    reading_kind,
+)
 from services.llm.judged import cutoffs, judged, lunch_breaks, misjudged, opening_hours
 from services.llm.products import catalogue, counts_of, mentions
 from services.llm.repeated import repeated
 from services.llm.subjects import SubjectCheck, sentences
 from services.llm.topics import Topic, theme, topics
-from services.llm.totals import mistotalled
+from services.llm.totals import misadded, mistotalled
 from services.llm.uses import uses, uses_claimed
 from services.llm.yes_or_no import only_yes_or_no
 from services.text.patterns import any_of
@@ -265,6 +273,13 @@ _SURE_SOUNDS = 3
 many words by chance ("ユナ" and "no")."""
 
 
+_KIN = re.compile(
+    r"(?:母|父|祖母|祖父|家族|皆|旦那|息子|娘|兄|姉|弟|妹|主人|友人|友達|同僚|上司|先生|部長|課長|店長|社長)$"
+)
+"""What a Japanese word before 様 or さん ends in when it names who someone is, not their name:
+"お義母様", "ご家族皆さま", "息子さん"."""
+
+
 def _verb_ending(word: str) -> bool:
     """A Korean word ending as a verb does before "고객님" ("환불해 드릴지 고객님 편하신 쪽으로"):
     "-ㄹ지", "-는지", not a given name ending in 지 (민지, 은지)."""
@@ -337,6 +352,8 @@ _AS_EXTRA = any_of(
     r"追加|別途|加算|上乗せ|に加え|プラス",
 )
 """An amount said as the surcharge, or as more on top of the fee."""
+_EXTRA_REACH = 8
+"""Characters either side of an amount where its word of extra stands: "추가로 5,000원", "5,000원 추가"."""
 _AS_BASE = any_of(BASE_FEE.pattern, r"\bplus\b")
 """A fee said as the base one: "기본 배송비에 3,000원이 더 붙어서"."""
 _ONLY = any_of(r"\b(?:only|just)\b", r"(?:원|금액)\s*만\b|뿐", r"(?:ウォン|円)?(?:のみ|だけ)")
@@ -605,6 +622,7 @@ class FactGuard:
                     sentence, self._products, fees=self._subjects.amounts_named, percents=self._percents_named
                 )
             ]
+            + [wrong for sentence in told for wrong in misadded(sentence)]
             + misjudged(
                 reply,
                 self._offers,
@@ -649,6 +667,8 @@ class FactGuard:
             return []
         wrong = []
         for sentence in told:
+            if Topic.REMOTE in topics(sentence) and not _NOT_REMOTE.search(sentence):
+                wrong.extend(self._surcharge_misstated(sentence, base | extra, together))
             if (
                 Topic.REMOTE not in topics(sentence)
                 or _NOT_REMOTE.search(sentence)
@@ -666,6 +686,23 @@ class FactGuard:
                 remote_before = Topic.REMOTE in topics(prepared[:start])  # the area the fee is said of
                 if claim.needs & base and said_of == {Topic.SHIPPING} and remote_before and not over:
                     wrong.append(f"{claim.text} (shipping to a remote area, without its surcharge)")
+        return wrong
+
+    @staticmethod
+    def _surcharge_misstated(sentence: str, fees: frozenset[str], together: frozenset[str]) -> list[str]:
+        """An amount said as what a remote area adds ("제주도로 보내시면 추가로 5,000원이 붙어요"),
+        right beside its word of extra, that is neither the surcharge nor the fee (nor, `together`,
+        the two added up): whatever else the sources' numbers add up to."""
+        prepared = prepare(sentence)
+        wrong = []
+        for start, end, claim in located_claims(prepared):
+            if claim.text in together or claim.needs & fees or not money_in(claim.needs):
+                continue
+            beside = _AS_EXTRA.search(prepared, max(0, start - _EXTRA_REACH), start) or _AS_EXTRA.search(
+                prepared, end, end + _EXTRA_REACH
+            )
+            if beside and theme(prepared, start, end) == {Topic.REMOTE}:
+                wrong.append(f"{claim.text} (not the remote area's surcharge)")
         return wrong
 
     def _fee_past_free(self, told: list[str]) -> list[str]:
@@ -819,7 +856,7 @@ class FactGuard:
             return True
         for match in _HONORIFIC_NAME.finditer(reply):
             name = next(group for group in match.groups() if group)
-            if name in _NOT_A_NAME or _verb_ending(name) or name in self._names:
+            if name in _NOT_A_NAME or _verb_ending(name) or _KIN.search(name) or name in self._names:
                 continue
             sounds = consonants(name.replace("・", ""))
             if _KATAKANA_NAME.fullmatch(name) and len(sounds) >= _SURE_SOUNDS and sounds in self._name_sounds:

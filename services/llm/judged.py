@@ -310,6 +310,27 @@ def cutoffs(text: str, offers: frozenset[str] | None = None) -> tuple[int, ...]:
     return tuple(found)
 
 
+_THEN = any_of(
+    r"^(?:then|in that case)\b",
+    r"^(?:그럼|그러면|그렇다면|그런 경우)",
+    r"^(?:それなら|その場合|でしたら|それでしたら)",
+)
+"""An answer to the case asked back before it: "Paid at 1:45 p.m. on a weekday? Then it ships the
+same day"."""
+
+
+def _cases_joined(said: list[str]) -> list[tuple[str, bool]]:
+    """The reply's sentences, each with whether it is the customer's case asked back: a question
+    joined to the answer after it."""
+    joined: list[tuple[str, bool]] = []
+    for sentence in said:
+        if joined and joined[-1][0].rstrip().endswith(("?", "？")) and _THEN.search(sentence.lstrip()):
+            joined[-1] = (f"{joined[-1][0]} {sentence}", True)
+        else:
+            joined.append((sentence, False))
+    return joined
+
+
 def judged(
     reply: str,
     offers: frozenset[str],
@@ -341,13 +362,15 @@ def judged(
     stated = cutoffs(text, offers)
     # the sources' deadline of the day, for a sentence on the same day, where the reply states none
     fallback = deadlines if not stated and not cutoffs(text) else ()
-    for sentence in sentences(reply):
+    for sentence, asked in _cases_joined(sentences(reply)):
         located = located_claims(sentence)
         supported = [claim for _, _, claim in located if claim.needs & offers]
         currencies = {reading_kind(need) for claim in supported for need in claim.needs} & CURRENCIES
         judging = bool(_JUDGED.search(sentence))
         bounds = stated or (fallback if _THE_SAME_DAY.search(sentence) else ())
-        the_customers = bool(_THE_CUSTOMERS_CASE.search(sentence)) or _NOW.search(sentence) is not None
+        the_customers = (
+            asked or bool(_THE_CUSTOMERS_CASE.search(sentence)) or _NOW.search(sentence) is not None
+        )
         after_lunch = bool(_AFTER_LUNCH.search(sentence))
         said_hours = list(
             _OPENS_OR_CLOSES.finditer(_AFTER_LUNCH.sub(lambda word: " " * len(word.group()), sentence))
@@ -509,14 +532,16 @@ def misjudged(
       at 7:45 p.m., it's fine").
     """
     wrong: list[str] = []
-    for sentence in sentences(reply):
+    for sentence, asked in _cases_joined(sentences(reply)):
         located = located_claims(sentence)
         said_to_miss = bool(_MISSED.search(sentence))
         same_day = bool(_THE_SAME_DAY.search(sentence))
         # the sources' cutoff, in a sentence on orders, payment or dispatch ("1시 반에 전화하시면 ...
         # 어려워요" is on calls)
         bounds = deadlines if _NOT_ABOUT_CALLS.search(sentence) and (same_day or said_to_miss) else ()
-        the_customers = bool(_THE_CUSTOMERS_CASE.search(sentence)) or _NOW.search(sentence) is not None
+        the_customers = (
+            asked or bool(_THE_CUSTOMERS_CASE.search(sentence)) or _NOW.search(sentence) is not None
+        )
         working_day = not _NOT_A_WEEKDAY.search(sentence)
         after_lunch = bool(_AFTER_LUNCH.search(sentence))
         before_lunch = bool(_BEFORE_LUNCH.search(sentence))

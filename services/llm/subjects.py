@@ -137,8 +137,10 @@ _GOODS_BEFORE = re.compile(
 """The goods' price named right before an amount: "商品9,000ウォン＋送料3,000ウォン"."""
 
 
-_ATTRIBUTIVE = re.compile(r"\s?の\s?")
-"""What joins a number to the name it is put before: "350mlのマグカップ"."""
+_ATTRIBUTIVE = re.compile(r"\s?(?:の|짜리)\s?|\s(?=[가-힣])")
+"""What joins a number to the name it is put before: "350mlのマグカップ", "3만 9천 원짜리 식탁보";
+a Korean name right after a space too ("1만 2천 원 바스타월"), not after a fee or a name of its own
+("배송비 3,000원 식탁보는 ...", "식탁보 39,000원 바스타월 ...")."""
 _COUNTED = re.compile(r"\s?(?:\d{1,2}|[一二三四五六七八九十])\s?(?:杯|個|つ|点|枚|本)")
 """A name counted right after it: "350mlのマグカップ2杯分" is a multiple, not the product's own."""
 _NAME_REACH = 8
@@ -157,6 +159,18 @@ _UNDER_AFTER = re.compile(
 5만 원이 넘어요" (false)."""
 _OVER_BEFORE = re.compile(r"\b(?:over|above|more than|at least)\s*$", re.IGNORECASE)
 _UNDER_BEFORE = re.compile(r"\b(?:under|below|less than)\s*$", re.IGNORECASE)
+
+
+_BASKET_GAP = 8
+"""Characters between the basket's amount and the bound it is said to be over or under: "이라 ",
+"となり、"."""
+_AS_CONDITION_AFTER = re.compile(r"^[^,.。、!?]{0,12}?(?:면|なら|であれば|でしたら|の場合|れば|と)")
+_AS_CONDITION_BEFORE = re.compile(r"\b(?:if|once|when|as long as)\b[^,.;]*$", re.IGNORECASE)
+"""A bound said as a condition, not of the basket: "5만 원 이상이면", "if it's over 50,000 won"."""
+_AS_TOTAL = re.compile(
+    r"(?:합계|합쳐서|합치면|총|모두|전부|合計|合わせて|全部で|\btotal|\bcomes? to)\s*$", re.IGNORECASE
+)
+"""The basket's amount is said as its total: "合計48,000ウォン", "합계 48,000원"."""
 
 
 def _an_order_amount(clause: str, start: int, end: int) -> bool:
@@ -479,7 +493,13 @@ class SubjectCheck:
         if attributive := _ATTRIBUTIVE.match(clause, end):
             name_at = attributive.end()
             right_after = mentions(clause[name_at : name_at + _NAME_REACH], self._products)
-            if right_after and right_after[0].sure:
+            bare = not attributive.group().strip()  # a space: unless the number has its own label
+            if (
+                right_after
+                and right_after[0].sure
+                and not (bare and " " in clause[name_at : name_at + right_after[0].end])
+                and not (bare and self._labelled_by_name_or_fee(clause[max(0, start - _NAME_REACH) : start]))
+            ):
                 first = replace(right_after[0], end=name_at + right_after[0].end)
                 if not _COUNTED.match(clause, first.end):
                     return first, True
@@ -494,6 +514,13 @@ class SubjectCheck:
             return None
         return named[-1], len({mention.product for mention in named}) == 1
 
+    def _labelled_by_name_or_fee(self, before: str) -> bool:
+        """Whether a number after `before` is its own label's, named right before it with no
+        particle: "배송비 3,000원 식탁보는", "식탁보 39,000원 바스타월 12,000원"."""
+        named = mentions(before.rstrip(), self._products)
+        ends_in_name = bool(named) and named[-1].end == len(before.rstrip())
+        return ends_in_name or bool(topics(before))
+
     def _bound_misjudged(self, clause: str, start: int, end: int, earlier: str) -> bool | None:
         """Whether the amount at `clause[start:end]`, one a product or a basket is said to be over or
         under, is misjudged: True when a product's price, times the count said of it, is on the other
@@ -507,8 +534,9 @@ class SubjectCheck:
         if not (over or under):
             return None
         before = f"{earlier} {clause[:start]}"
-        if any(_money(other) for _, _, other in located_claims(before)):
-            return False
+        amounts = [(at, other) for at, _, other in located_claims(before) if _money(other)]
+        if amounts:
+            return self._basket_misjudged(before, amounts[-1], clause[start:end], bool(over), clause[end:])
         named = self._product_named(clause, start, end, earlier)
         if named is None:
             return None
@@ -524,6 +552,30 @@ class SubjectCheck:
             if held and (
                 all(price < value for price in held) if over else all(price >= value for price in held)
             ):
+                return True
+        return False
+
+    @staticmethod
+    def _basket_misjudged(
+        before: str, amount: tuple[int, Claim], bound_text: str, over: bool, after: str
+    ) -> bool:
+        """An amount said, right before, to be what the basket makes, then said to be over or under
+        the bound: "合計48,000ウォンとなり、5万ウォン以上ですので" is wrong; said as a condition ("5만 원
+        이상이면") or further off, it is the commitments' to judge."""
+        at, claim = amount
+        gap = before[at + len(claim.text) :]
+        if len(gap.strip()) > _BASKET_GAP or any(ch.isdigit() for ch in gap):
+            return False
+        if _AS_CONDITION_AFTER.match(after) or _AS_CONDITION_BEFORE.search(before):
+            return False
+        if not _AS_TOTAL.search(before, max(0, at - _BASKET_GAP), at):
+            return False  # a fee ("배송비는 삼천 원이고, 오만 원 이상 주문하시면"), not the basket
+        located = located_claims(bound_text)
+        bound = _money(located[0][2]) if located else {}
+        said = _money(claim)
+        for currency, value in bound.items():
+            held = said.get(currency)
+            if held is not None and (held < value if over else held >= value):
                 return True
         return False
 

@@ -123,3 +123,54 @@ def mistotalled(
         if not values & makes:
             return [f"{claim.text} (not what the things it is said of come to)"]
     return []
+
+
+_ADDED = any_of(
+    r"^\s*(?:을|를)?\s*(?:더하(?:면|여|고|니)|더해(?:서|지면|지고|지니)?|추가하(?:면|여)|추가해서)\s*"
+    r"(?:(?:총|합계|모두|전부)\s*)?$",
+    r"^\s*を?\s*(?:加えて|加えると|加算して|加算すると|足して|足すと|プラスして|プラスすると)[、,]?\s*"
+    r"(?:(?:合計|総額|お支払い(?:額|金額)?は?)\s*)?$",
+    r"^\s*(?:[a-z-]+\s+){0,2}(?:(?:that'?s|which makes|makes|comes to|for a total of|totals?)\s*)(?:₩\s*)?$",
+)
+"""What stands between an amount added and what the two come to: "3,000원을 더해 39,000원",
+"3,000ウォンを加えて合計45,000ウォン", "plus the 3,000 won fee that's 21,000 won"."""
+_PLUS = re.compile(r"\bplus\s+(?:the\s+|a\s+|an\s+)?(?:₩\s*)?$", re.I)
+"""The English amount added: "plus the 3,000 won fee", not "add one more 9,000 won mug"."""
+_CJK_ADDED = re.compile(r"^\s*(?:을|를|を)")
+_TIMES = re.compile(r"[×xX*]|곱|掛け|times")
+MAX_ADDED_TO = 6
+"""Amounts before the one added, beyond which the sums they could make are not tried."""
+
+
+def misadded(sentence: str) -> list[str]:
+    """The amount said, right after another is added, to be what they come to ("合計43,000ウォン、
+    送料3,000ウォンを加えて47,000ウォン", "plus the 3,000 won fee that's 22,000 won"), when it is not
+    the added one plus some of the amounts before it ("タオル3枚で36,000ウォン、ラッピング代6,000ウォン、
+    送料3,000ウォンを加えて合計45,000ウォン"); an amount multiplied on the way ("9,000원 × 2에
+    3,000원을 더하면") or the sum measured against another ("더해도 5만 원이 안 돼요") is left alone."""
+    prepared = prepare(sentence)
+    money = [
+        (start, end, claim.text, found)
+        for start, end, claim in located_claims(prepared)
+        if (found := money_in(claim.needs))
+    ]
+    wrong = []
+    for at in range(1, min(len(money) - 1, MAX_ADDED_TO + 1)):
+        start, end, _, added = money[at]
+        sum_start, sum_end, text, said = money[at + 1]
+        between = prepared[end:sum_start]
+        if not _ADDED.search(between) or not (_CJK_ADDED.match(between) or _PLUS.search(prepared, 0, start)):
+            continue
+        if _TIMES.search(prepared, money[0][1], start) or _COMPARED_AFTER.match(prepared, sum_end):
+            continue
+        sums: set[Decimal] = set()
+        for currency, values in added.items():
+            earlier = [found.get(currency, set()) for _, _, _, found in money[:at]]
+            for size in range(1, len(earlier) + 1):
+                for picked in itertools.combinations(earlier, size):
+                    for amounts in itertools.product(values, *picked):
+                        sums.add(sum(amounts, Decimal(0)))
+        totals = {value for values in said.values() for value in values}
+        if sums and not sums & totals:
+            wrong.append(f"{text} (not the sum of the amounts it is said to add up)")
+    return wrong
