@@ -1524,6 +1524,17 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("お義母様へのプレゼントでしたら、ギフト包装は一点2,000ウォンです。", PASS),
         ("ご家族皆さまでお使いいただけるサイズです。", PASS),
         ("田中様のご注文は発送済みです。", FAIL),
+        # "you've used", a fee taken out of the refund
+        ("Returns are accepted within 7 days of delivery even if you've used the item.", FAIL),
+        ("Returns are accepted within 7 days of delivery if the item is unused.", PASS),
+        (
+            "We sent the wrong colour, so the 6,000 won return shipping is deducted from your refund.",
+            FAIL,
+        ),
+        ("For a change of mind, the 6,000 won return shipping will be deducted from your refund.", PASS),
+        ("불량 상품이라 반품 배송비 6,000원은 환불 금액에서 차감돼요.", FAIL),
+        ("단순 변심이라 반품 배송비 6,000원은 환불 금액에서 차감돼요.", PASS),
+        ("お客様都合の場合、返送料6,000ウォンは返金額から差し引かれます。", PASS),
     ],
 }
 

@@ -136,6 +136,14 @@ def test_quoted_text_cannot_open_or_close_a_delimiter(text: str) -> None:
     assert judge.rstrip().endswith("</block>") and relevance.rstrip().endswith("</answer>")
 
 
+def test_quoted_text_keeps_its_own_quotes_and_apostrophes() -> None:
+    """Only what could open or close a span is escaped: the model reads "it's" and "5만 원 '이상'" as
+    the customer wrote them, not as entities."""
+    said = "It's \"the 24 cm pot\", 5만 원 '이상' <b> & 「鍋」"
+    prompt = relevance_messages(asked(said), STORE_HOURS)[1]["content"]
+    assert "It's \"the 24 cm pot\", 5만 원 '이상' &lt;b&gt; &amp; 「鍋」" in prompt
+
+
 def test_the_judge_prompt_keeps_customer_text_out_of_the_system_role() -> None:
     system, user = judge_messages(asked(INJECTION), before="", block="We are open on weekdays.")
     assert "returns policy" not in system["content"] and "returns policy" in user["content"]

@@ -229,8 +229,9 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"refund (?:you )?(?:your |the )?(?:shipping|delivery|return)",
             # not the refund of a part after one the fee ends ("왕복 배송비 6천 원이 들고, 환불은 …",
             # "送料がかかり、返金は …"), while the fee as the topic is refunded ("送料につきましては、")
-            r"(?:배송비|택배비|반품비)(?:(?!고\s?,)[^.!?]){0,16}(?:환불|돌려\s*드(?:리|릴|립|려))",
-            r"(?:送料|配送料)(?:(?!(?:[りがしくで]|(?<!つい)て)、)[^。！？]){0,16}(?:返金|お返し)",
+            # nor the fee taken out of the refund ("반품 배송비는 환불 금액에서 차감돼요")
+            r"(?:배송비|택배비|반품비)(?:(?!고\s?,)[^.!?]){0,16}(?:환불(?!\s*(?:금액|액)?에서)|돌려\s*드(?:리|릴|립|려))",
+            r"(?:送料|配送料)(?:(?!(?:[りがしくで]|(?<!つい)て)、)[^。！？]){0,16}(?:返金(?!(?:額|金額)?から)|お返し)",
         ),
     ),
     (
@@ -636,7 +637,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"(?:사용한|쓴|쓰던|쓰신)\s*(?:냄비|상품|제품|물건|것|거)?(?:도|라도)[^.!?]{0,12}(?:반품|교환|환불)\s*(?:가능|돼|되|해)",
             r"\bitems? that (?:have|has|had) been used",
             r"(?:take|accept)s? back (?:\w+ ){0,3}(?:used|worn)\b",
-            r"even (?:if|though) (?:it|you) (?:was |were |have )?used",
+            r"even (?:if|though) (?:it|you)(?:'ve| have| had)? (?:was |were |been )?used",
             r"after (?:using|use)",
             r"(?<!미)사용(?:한|하신|했|하던|하시던|하셨던|감|흔적|\s*후)",
             r"(?<![가-힣])(?:쓰던|쓰시던|쓰셨던|썼던|쓰신\s*(?:물건|상품|제품))",
@@ -907,6 +908,9 @@ _SOME_CHARGE = any_of(
     r"들어요|듭니다|(?<![가-힣])드는|붙(?:습니다|어요|지\s*않)",  # "코드는" costs nothing
     r"추가(?:되|돼|됩)",
     r"\b(?:is|are|will be|gets?) added\b",
+    r"\b(?:deducted|taken off|subtracted|withheld) from (?:your|the) refund\b",
+    r"환불\s*(?:금액|액)?에서\s*(?:차감|제외|빼)",
+    r"返金(?:額|金額)?から(?:差し引|控除|差引)",
     r"\bplus (?:the |a )?(?:[\d,.]+ ?(?:won|krw)|₩[\d,.]+) (?:for )?(?:shipping|delivery|postage)",
     r"(?:배송비|택배비)\s*[\d,]+\s*원(?:을|이)?\s*(?:더해|더하면|더한|포함)",
     r"送料[\d,]+ウォン(?:を)?(?:加え|足し|含め|プラス)",
