@@ -92,6 +92,8 @@ RetrievalCheck = Literal["relevance", "draft", "shop_text"]
 # --- canary arms: several configurations side by side, by weight ---------------
 
 ARM_NAME = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$"
+REPLY_DEADLINE_SECONDS = 20.0
+"""A reply's time in all, by default (`reply_deadline`), wherever an answerer is built."""
 """Short enough for a Telegram command (`/canary gpt-5-mini 5`) and a log column."""
 
 
@@ -233,7 +235,7 @@ class LLMRoles(_Keys):
                 return self.drafter
 
     reply_deadline: float = Field(
-        default=20.0,
+        default=REPLY_DEADLINE_SECONDS,
         gt=0,
         description="seconds a reply may take in all; then the customer gets the FAQ text the target "
         "confirmed, or an offer of a person, and the reason is logged",

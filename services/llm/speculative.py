@@ -36,7 +36,7 @@ from typing import Protocol
 
 from services.faq.lookup import FaqAnswer, FaqLookupAnswerer
 from services.llm import deadline as deadlines
-from services.llm.config import LLMRole, RetrievalCheck
+from services.llm.config import REPLY_DEADLINE_SECONDS, LLMRole, RetrievalCheck
 from services.llm.drafting import DRAFTER_PROBE_EVERY, DrafterPolicy
 from services.llm.fact_guard import FactGuard, customer_texts
 from services.llm.gateway import DeadlineExceeded, LLMUnavailable, Message
@@ -76,8 +76,6 @@ __all__ = [
 ]
 
 logger = logging.getLogger(__name__)
-
-REPLY_DEADLINE_SECONDS = 20.0
 
 
 class FaqReplies(Protocol):
