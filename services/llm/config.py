@@ -92,9 +92,9 @@ RetrievalCheck = Literal["relevance", "draft", "shop_text"]
 # --- canary arms: several configurations side by side, by weight ---------------
 
 ARM_NAME = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$"
+"""Short enough for a Telegram command (`/canary gpt-5-mini 5`) and a log column."""
 REPLY_DEADLINE_SECONDS = 20.0
 """A reply's time in all, by default (`reply_deadline`), wherever an answerer is built."""
-"""Short enough for a Telegram command (`/canary gpt-5-mini 5`) and a log column."""
 
 
 class GuardRule(_Keys):

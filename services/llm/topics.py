@@ -151,8 +151,8 @@ _AMOUNT = re.compile(r"[\d.,]+\s*(?:만|천)?\s*(?:원|円|ウォン)")
 """An amount with its Korean or Japanese currency, which an English sentence may write too."""
 
 
-# what may stand between a word and the bracket written against it: the rest of the word, blanks
 _AGAINST = re.compile(r"\w*\s*")
+"""What may stand between a word and the bracket written against it: the rest of the word, blanks."""
 
 
 def _mentions(text: str) -> list[tuple[int, int, Topic]]:

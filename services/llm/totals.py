@@ -137,7 +137,9 @@ _ADDED = any_of(
 _PLUS = re.compile(r"\bplus\s+(?:the\s+|a\s+|an\s+)?(?:₩\s*)?$", re.I)
 """The English amount added: "plus the 3,000 won fee", not "add one more 9,000 won mug"."""
 _CJK_ADDED = re.compile(r"^\s*(?:을|를|を)")
-_TIMES = re.compile(r"[×xX*]|곱|掛け|times")
+"""The Korean or Japanese amount added, its object marker right after it: "3,000원을 더해"."""
+_TIMES = re.compile(r"[×*]|(?<![A-Za-z])[xX](?![A-Za-z])|곱하|掛け|\btimes\b")
+"""An amount multiplied: "9,000원 × 2", "9,000 won x 2", "two times"."""
 MAX_ADDED_TO = 6
 """Amounts before the one added, beyond which the sums they could make are not tried."""
 
