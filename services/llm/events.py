@@ -131,6 +131,9 @@ _EVENTS: list[tuple[Event, re.Pattern[str]]] = [
         ),
     ),
 ]
+_TODAY_KO = "오늘|금일"
+_TODAY_JA = "本日|今日"
+"""The words for today, which a date beside them is said of (`_TODAY_BEFORE`, `_TODAY_AFTER`)."""
 _HAPPENED: list[tuple[Event, re.Pattern[str]]] = [
     (
         Event.DISPATCH,
@@ -152,7 +155,7 @@ _HAPPENED: list[tuple[Event, re.Pattern[str]]] = [
         Event.ORDER,
         any_of(r"placed|ordered|paid|payment|purchased", r"주문|결제|구매", r"注文|支払|決済|購入"),
     ),
-    (Event.TODAY, any_of(r"\btoday\b", r"오늘|금일", r"本日|今日")),
+    (Event.TODAY, any_of(r"\btoday\b", _TODAY_KO, _TODAY_JA)),
 ]
 """What happened on a date, by the word beside it."""
 IF = any_of(
@@ -164,9 +167,11 @@ IF = any_of(
 _ON_THE_DAY = re.compile(r"\s?(?:에|には|に)(?!\s?(?:한|一)\s?(?:번|度|回))")
 """A bare day of the month with its particle is a date: "28日に発送", "29일에 출고"."""
 _TODAY_BEFORE = any_of(
-    r"\btoday(?: is)?[\s,:(]*$", r"(?:오늘|금일)(?:은|이|는)?[\s,:(]*$", r"(?:本日|今日)(?:は)?[\s,:（(、]*$"
+    r"\btoday(?: is)?[\s,:(]*$",
+    rf"(?:{_TODAY_KO})(?:은|이|는)?[\s,:(]*$",
+    rf"(?:{_TODAY_JA})(?:は)?[\s,:（(、]*$",
 )
-_TODAY_AFTER = any_of(r"\s?\(today\)", r"\s?[(（]?(?:오늘|금일|本日|今日)[)）]")
+_TODAY_AFTER = any_of(r"\s?\(today\)", rf"\s?[(（]?(?:{_TODAY_KO}|{_TODAY_JA})[)）]")
 """A today written right against a date: the date is said to be today's."""
 _SAME_DAY = any_of(
     r"\b(?:on )?(?:the|that) (?:very )?same day\b",
@@ -435,9 +440,8 @@ class EventCheck:
                     if dated := _dated(part):
                         # what the part says happened before its own first date is of the day before
                         # ("28일에 결제되고 같은 날 출고되어 30일에 도착")
-                        first = min(
-                            at for at, _, claim in located_claims(part) if claim in {c for c, _ in dated}
-                        )
+                        own = {claim for claim, _ in dated}
+                        first = min(at for at, _, claim in located_claims(part) if claim in own)
                         if first and _PAST.search(sentence) and not IF.search(sentence):
                             wrong.extend(self._same_day(part[:first], day))
                         day = dated[-1][0].needs
