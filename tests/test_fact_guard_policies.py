@@ -1535,6 +1535,43 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("불량 상품이라 반품 배송비 6,000원은 환불 금액에서 차감돼요.", FAIL),
         ("단순 변심이라 반품 배송비 6,000원은 환불 금액에서 차감돼요.", PASS),
         ("お客様都合の場合、返送料6,000ウォンは返金額から差し引かれます。", PASS),
+        # the goods' amount named in the sentence after the goods
+        ("マグカップ二つとバスタオル一枚をお包みします。商品代30,000ウォンです。", PASS),
+        ("マグカップ二つとバスタオル一枚をお包みします。商品代32,000ウォンです。", FAIL),
+        ("머그컵 세 개예요. 상품 금액은 27,000원이고 배송비 3,000원이 붙어요.", PASS),
+        ("머그컵 세 개예요. 상품 금액은 30,000원이고 배송비 3,000원이 붙어요.", FAIL),
+        ("Two mugs and one towel. The items come to 33,000 won with shipping.", PASS),
+        ("Two mugs and one towel, please. The subtotal is 33,000 won.", FAIL),
+        # an amount opening a sentence as a case of the order's amount named before it
+        ("주문 금액이 딱 50,000원이면 배송비가 없어요. 49,000원이면 3,000원이 붙고요.", PASS),
+        ("주문 금액이 딱 50,000원이면 배송비가 없어요. 49,000원이면 무료배송이에요.", FAIL),
+        ("ご注文金額が5万ウォン以上で送料無料です。4万5千ウォンでしたら送料はかかりません。", FAIL),
+        ("ご注文金額が5万ウォン以上で送料無料です。4万5千ウォンでしたら送料3,000ウォンがかかります。", PASS),
+        ("49,000원이면 3,000원이 붙고요.", FAIL),  # no order's amount named: the shop's own number
+        # the policy's waiver given as the reason for this basket's
+        (
+            "Orders of 50,000 won and up ship free, so your tablecloth plus teapot"
+            " (39,000 + 25,000 = 64,000 won) won't have any shipping fee.",
+            PASS,
+        ),
+        (
+            "Orders of 50,000 won and up ship free, so your two towels (24,000 won) won't have a"
+            " shipping fee.",
+            FAIL,
+        ),
+        (
+            "Orders of 50,000 won and up ship free, so your tablecloth plus teapot (64,000 won) won't"
+            " have any shipping fee, even to Jeju.",
+            FAIL,
+        ),
+        ("5만 원 이상이면 무료배송이라서 머그컵 두 개(18,000원)는 배송비가 무료예요.", FAIL),
+        ("5만 원 이상 무료배송이라서 테이블보 두 장(78,000원)은 배송비가 무료예요.", PASS),
+        ("5만 원 이상 무료배송이라서 테이블보 두 장(78,000원)은 제주도로 보내도 배송비가 무료예요.", FAIL),
+        ("5万ウォン以上は送料無料ですので、マグカップ5個（45,000ウォン）も送料無料です。", FAIL),
+        ("5万ウォン以上は送料無料ですので、鍋（89,000ウォン）は送料無料です。", PASS),
+        # a count in words after the rest of a product's word ("머그컵": the name read is "머그")
+        ("머그컵 여섯 개면 5만 원이 넘어서 무료배송이에요.", PASS),
+        ("머그컵 다섯 개면 5만 원이 넘어서 무료배송이에요.", FAIL),
     ],
 }
 

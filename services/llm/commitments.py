@@ -1489,13 +1489,21 @@ def _against_threshold(
     if commitment.kind is not Kind.CHARGE or charged is None or charged not in thresholds:
         return commitment
     currency, threshold = thresholds[charged]
-    if commitment.granted and _SURCHARGE_TOO.search(clause):
-        return commitment  # "5만 원 이상이면 추가 배송비까지 무료": the surcharge's waiver has no threshold
-    waiver = _NO_CHARGE.search(clause) or _SOME_CHARGE.search(clause)
-    if commitment.granted and waiver and _remote_waived(clause, waiver):
-        return commitment  # "89,000원 냄비라 제주로 보내도 배송비가 붙지 않아요": nor a remote area's
+    basket = _the_basket(clause) if commitment.granted else None
+    own = clause if basket is None else basket  # the waiver of this basket, not the policy's
+    waiver = _NO_CHARGE.search(own) or _SOME_CHARGE.search(own)
+    # "5만 원 이상이면 추가 배송비까지 무료": the surcharge's waiver has no threshold; "89,000원 냄비라
+    # 제주로 보내도 배송비가 붙지 않아요": nor a remote area's, whatever the policy said before it ("5만
+    # 원 이상 무료배송이라서 ... 제주도로 보내도")
+    if commitment.granted and (_SURCHARGE_TOO.search(own) or (waiver and _remote_waived(own, waiver))):
+        if basket is None:
+            return commitment
+        return replace(commitment, conditions=commitment.conditions - {Condition.THRESHOLD})
     reaches = _REACHES.search(clause) if commitment.granted else None
     said = _stated_amounts(clause[: reaches.start()]).get(currency, set()) if reaches else set()
+    if basket is not None:
+        # "5만 원 이상이면 무료배송이라서 머그컵 두 개(18,000원)는 배송비가 무료예요": the basket is under it
+        said = _stated_amounts(basket).get(currency, set())
     if said and max(said) < threshold:
         # "48,000 won, which puts you over our free-shipping threshold — no delivery charge": the
         # amount said to reach the threshold does not
@@ -1533,7 +1541,10 @@ def _waived_over(
         charge = _SOME_CHARGE.search(clause)
         free = charge if charge and _negated_near(clause, charge) else None
     elif len(_NO_CHARGE.findall(clause)) != 1:
-        return False
+        # the policy's waiver given as the reason for this basket's: "Orders of 50,000 won and up ship
+        # free, so your tablecloth plus teapot (64,000 won) won't have any shipping fee"
+        basket = _the_basket(clause)
+        return basket is not None and _waived_over(basket, currency, threshold, previous, earlier)
     if free is None:
         return False
     condition = _condition_of(clause, free, currency)
@@ -1552,6 +1563,20 @@ def _waived_over(
         baskets = [amount for amount in stated if not _with_the_fee(amount, stated - {amount})]
         return max(baskets, default=Decimal(0)) + _amounts(condition)[currency] >= threshold
     return _amounts(condition)[currency] >= threshold
+
+
+_HENCE = any_of(
+    r"\bso\b|\bwhich means\b|\btherefore\b", r"그래서|따라서|(?:니|으니)까|므로|라서", r"ので|から|ため"
+)
+"""What follows from what was said before it: the policy, then the customer's case."""
+
+
+def _the_basket(clause: str) -> str | None:
+    """The part of `clause` after the policy's waiver given as the reason for a second one, this
+    basket's: "5만 원 이상 무료배송이라서 | 테이블보와 찻주전자(64,000원)는 배송비가 무료예요"."""
+    waivers = list(_NO_CHARGE.finditer(clause))
+    hence = len(waivers) == 2 and _HENCE.search(clause, waivers[0].end(), waivers[1].start())
+    return clause[hence.end() :] if hence else None
 
 
 _AMOUNT_ADDED = any_of(
@@ -1745,6 +1770,7 @@ _SURCHARGE_TOO = any_of(
     r"\beven the (?:\w+ )?(?:surcharge|extra)",
     r"\b(?:surcharge|extra (?:fee|charge|shipping))\b[^.!?]{0,20}\b(?:too|as well)\b",
     r"\b(?:jeju|islands?|remote areas?)\b[^.!?]{0,25}\bincluded\b",
+    r"\beven (?:to|for|on) (?:the )?(?:jeju|islands?|remote areas?)\b",
     r"\b(?:jeju|islands?|remote areas?)\b[^.!?,;]{0,25}\b(?:also free|free(?: \w+){0,2},? (?:too|as well))\b",
     r"\bno (?:extra |island |remote[- ]area )?surcharge",
 )

@@ -52,7 +52,7 @@ from services.llm.products import catalogue, counts_of, mentions
 from services.llm.repeated import repeated
 from services.llm.subjects import SubjectCheck, sentences
 from services.llm.topics import Topic, theme, topics
-from services.llm.totals import misadded, mistotalled
+from services.llm.totals import goods_totalled, misadded, mistotalled
 from services.llm.uses import uses, uses_claimed
 from services.llm.yes_or_no import only_yes_or_no
 from services.text.patterns import any_of
@@ -562,6 +562,8 @@ class FactGuard:
             deadlines=self._deadlines,
             lunch=self._lunch,
             opening=self._opening,
+        ) | goods_totalled(
+            told, self._products, fees=self._subjects.amounts_named, percents=self._percents_named
         )
         derived = (
             worked_out(
@@ -617,9 +619,13 @@ class FactGuard:
             ]
             + [
                 wrong
-                for sentence in told
+                for previous, sentence in itertools.pairwise(["", *told])
                 for wrong in mistotalled(
-                    sentence, self._products, fees=self._subjects.amounts_named, percents=self._percents_named
+                    sentence,
+                    self._products,
+                    fees=self._subjects.amounts_named,
+                    percents=self._percents_named,
+                    previous=previous,
                 )
             ]
             + [wrong for sentence in told for wrong in misadded(sentence)]

@@ -74,6 +74,17 @@ _BASKET_COMES_TO = re.compile(
 said as a case: "ご注文金額が49,000ウォンの場合は", "주문 금액이 49,000원이면" (not "주문 금액은 3만원
 이상이면 무료", the threshold, which takes 은/は). What the reply then grants is the commitments' to
 check against the threshold."""
+_AN_EXAMPLE = re.compile(r"(?:이면|이라면|일\s?때|인\s?경우|なら|でしたら|の場合|だと)")
+"""An amount the sentence opens with, said as a case: "49,000원이면 3,000원이 붙고요"."""
+_EXAMPLE_OPENS = re.compile(
+    r"\s*(?:(?:만약|만일|반면|반대로|그리고|또)\s*)?(?:if (?:it's|it is|the order is) )?$", re.IGNORECASE
+)
+_ORDER_AMOUNT = any_of(
+    r"\border (?:total|amount|value)\b|\b(?:cart|basket) total\b",
+    r"(?:주문|결제|구매)\s?금액",
+    r"(?:ご)?(?:注文|購入|お買い上げ)金額",
+)
+"""The order's amount named, of which an amount the sentence after opens with is an example."""
 _A_BOUND = re.compile(r"\s*(?:이상|이하|미만|초과|以上|以下|未満|超|or more|and (?:over|up)|or less)", re.I)
 """An amount said as a bound, not as the order's: "주문 금액이 50만 원 이상이면" is a threshold."""
 _MISSED = any_of(
@@ -362,7 +373,12 @@ def judged(
     stated = cutoffs(text, offers)
     # the sources' deadline of the day, for a sentence on the same day, where the reply states none
     fallback = deadlines if not stated and not cutoffs(text) else ()
+    previous = ""
     for sentence, asked in _cases_joined(sentences(reply)):
+        # an amount opening a sentence as a case, of the order's amount the sentence before named:
+        # "주문 금액이 딱 50,000원이면 ... 없어요. 49,000원이면 3,000원이 붙고요"
+        of_the_order = bool(_ORDER_AMOUNT.search(previous) or _ORDER_AMOUNT.search(sentence))
+        previous = sentence
         located = located_claims(sentence)
         supported = [claim for _, _, claim in located if claim.needs & offers]
         currencies = {reading_kind(need) for claim in supported for need in claim.needs} & CURRENCIES
@@ -447,6 +463,11 @@ def judged(
                 and bool(
                     _IN_THE_BASKET.match(sentence[end:])
                     or (_BASKET_COMES_TO.search(sentence[:start]) and not _A_BOUND.match(sentence[end:]))
+                    or (
+                        of_the_order
+                        and _EXAMPLE_OPENS.match(sentence[:start])
+                        and _AN_EXAMPLE.match(sentence[end:])
+                    )
                 )
             )
             # "상담은 평일 오전 10시부터라서 9시 반에 전화하시면 아직 연결이 안 돼요"

@@ -231,9 +231,10 @@ _COUNT_AFTER = re.compile(
 
 
 _WORD_COUNT_AFTER = re.compile(
-    r"\s?(두|세|네|다섯|여섯|일곱|여덟|아홉|열|[二三四五六七八九十])\s?(?:개|장|점|벌|잔|つ|個|点|枚|本)"
+    r"(?:컵|잔|カップ|ップ)?\s?(두|세|네|다섯|여섯|일곱|여덟|아홉|열|[二三四五六七八九十])\s?(?:개|장|점|벌|잔|つ|個|点|枚|本)"
 )
-"""A count in words right after a product's name: "수건 다섯 장", "タオル四枚"."""
+"""A count in words right after a product's name, or the rest of its word: "수건 다섯 장", "タオル四枚",
+"머그컵 세 개" (the name read is "머그")."""
 _ENGLISH_COUNT_BEFORE = re.compile(
     r"\b(two|three|four|five|six|seven|eight|nine|ten)\s+(?:(?!of\b|the\b)[a-z-]+\s+){0,2}[a-z-]+$",
     re.IGNORECASE,

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 
-from services.llm.fact_claims import located_claims, money_in, prepare
+from services.llm.fact_claims import Claim, located_claims, money_in, prepare
 from services.llm.products import Mention, Product, counts_of, mentions
 from services.llm.topics import topics
 from services.text.patterns import any_of
@@ -51,6 +52,23 @@ _ANOTHER_AMOUNT = any_of(
 )
 """Another amount than the goods' total said after their names: "価格差は", "ラッピング代は"."""
 _PLURAL = re.compile(r"(?<=[a-z])s\b")
+GOODS_AMOUNT = any_of(
+    r"\b(?:sub-?total|(?:goods|items?|products?|merchandise)(?:'s?)? (?:total|subtotal|come to|cost))\b",
+    r"상품\s?(?:금액|가격|대금|합계|값)|물건\s?값",
+    r"商品(?:代金?|金額|合計|の合計|価格)",
+)
+"""The goods' amount named as such ("商品代30,000ウォン", "상품 금액은"): of the goods the sentence before
+named, with no fee in it unless said with one (`_WITH_A_FEE`)."""
+_WITH_A_FEE = any_of(
+    r"\s*(?:won\s*)?(?:with|including|incl\.?|plus)\b",
+    r"\s*(?:원\s*)?\(?(?:배송비|포장비?)\s?(?:포함|까지)",
+    r"\s*(?:ウォン\s*)?[(（]?(?:送料|包装代?)(?:込み|を含|込)",
+)
+"""A fee said with the goods' amount right after it: "33,000 won with shipping" (matched at its end)."""
+_FEE_INCLUDED = any_of(
+    r"\b(?:with|including|incl\.?|plus)\b", r"포함|까지\s?(?:합쳐|더해)", r"込み|を含め|込"
+)
+"""A fee said to be in the goods' amount before it: "상품 금액은 배송비 포함 33,000원"."""
 
 
 def _goods(
@@ -84,11 +102,55 @@ def mistotalled(
     *,
     fees: Callable[[str], Iterable[str]],
     percents: Callable[[str], Iterable[str]],
+    previous: str = "",
 ) -> list[str]:
     """The first amount of `sentence`, said as the total of the two or more things it names before
     it, where the things' prices (times their counts), with any of the fees (`fees`: readings of the
     amounts the sources give for what it names, as `SubjectCheck.amounts_named`) and any discount
-    (`percents`) it names, do not make it."""
+    (`percents`) it names, do not make it. An amount named as the goods' (`GOODS_AMOUNT`) with no
+    things named before it is of the things of the sentence before (`previous`), with no fee."""
+    said = _total_said(sentence, products, fees=fees, percents=percents, previous=previous)
+    if said is None or said.made:
+        return []
+    return [f"{said.claim.text} (not what the things it is said of come to)"]
+
+
+def goods_totalled(
+    told: Sequence[str],
+    products: tuple[Product, ...],
+    *,
+    fees: Callable[[str], Iterable[str]],
+    percents: Callable[[str], Iterable[str]],
+) -> frozenset[str]:
+    """The amounts of `told` (its sentences) named as the goods' that the things of the sentence
+    before make: "マグカップ二つとバスタオル一枚をお包みします。商品代30,000ウォン" (claims' texts)."""
+    found = set()
+    for previous, sentence in itertools.pairwise(["", *told]):
+        said = _total_said(sentence, products, fees=fees, percents=percents, previous=previous)
+        if said is not None and said.goods_only and said.made:
+            found.add(said.claim.text)
+    return frozenset(found)
+
+
+@dataclass(frozen=True)
+class _Total:
+    claim: Claim
+    goods_only: bool
+    """Named as the goods' amount, of the things of the sentence before."""
+    made: bool
+    """What the things make, with the fees and discounts the sentence names."""
+
+
+def _total_said(
+    sentence: str,
+    products: tuple[Product, ...],
+    *,
+    fees: Callable[[str], Iterable[str]],
+    percents: Callable[[str], Iterable[str]],
+    previous: str,
+) -> _Total | None:
+    """The first amount of `sentence` said as the total of two or more things (`mistotalled`), and
+    whether they make it; None where it is no such total."""
     prepared = prepare(sentence)
     money = [
         (start, end, claim, found)
@@ -96,24 +158,34 @@ def mistotalled(
         if (found := money_in(claim.needs))
     ]
     if not money:
-        return []
+        return None
     start, end, claim, found = money[0]
     prefix = prepared[:start]
     if _COMPARED_BEFORE.search(prefix) or _COMPARED_AFTER.match(prepared, end):
-        return []
-    if not (_TOTAL_BEFORE.search(prefix) or _TOTAL_AFTER.match(prepared, end)):
-        return []
+        return None
+    label = GOODS_AMOUNT.search(prefix)
+    goods_only = label is not None and not any(mention.sure for mention in mentions(prefix, products))
+    # "상품 금액은 배송비 포함 33,000원": the fee said between the label and the amount
+    included = label is not None and _FEE_INCLUDED.search(prefix, label.end()) is not None
+    if goods_only and label is not None:
+        # "マグカップ二つとバスタオル一枚です。商品代31,000ウォン": the label is no other amount
+        blank = " " * len(label.group())
+        prefix = f"{prepare(previous)} {prefix[: label.start()]}{blank}{prefix[label.end() :]}"
+    elif not (_TOTAL_BEFORE.search(prefix) or _TOTAL_AFTER.match(prepared, end)):
+        return None
     named = [mention for mention in mentions(prefix, products) if mention.sure]
-    between = prefix[named[-1].end :] if named else ""
+    between = prefix[named[-1].end :] if named and not goods_only else ""
     if topics(between) or _ANOTHER_AMOUNT.search(between):
-        return []  # the wrapping's cost, the price difference, the fee
+        return None  # the wrapping's cost, the price difference, the fee
+    said = None
     for currency, values in found.items():
         goods = _goods(prefix, named, products, currency)
         if goods is None or goods[1] < 2 or goods[1] > MAX_ITEMS:
             continue
         total, items = goods
         prices = {price for product in products for price in money_in(product.values).get(currency, ())}
-        charges = sorted(money_in(fees(sentence)).get(currency, set()) - prices)
+        with_fees = not goods_only or included or _WITH_A_FEE.match(prepared, end) is not None
+        charges = sorted(money_in(fees(sentence)).get(currency, set()) - prices) if with_fees else []
         rates = [Decimal(1)] + [1 - Decimal(need.partition(":")[2]) / 100 for need in percents(sentence)]
         added = {
             sum((charge * times for charge, times in zip(charges, pick, strict=True)), Decimal(0))
@@ -121,8 +193,9 @@ def mistotalled(
         }
         makes = {total * rate + extra for rate in rates for extra in added}
         if not values & makes:
-            return [f"{claim.text} (not what the things it is said of come to)"]
-    return []
+            return _Total(claim, goods_only, made=False)
+        said = _Total(claim, goods_only, made=True)
+    return said
 
 
 _ADDED = any_of(
