@@ -1572,6 +1572,61 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         # a count in words after the rest of a product's word ("머그컵": the name read is "머그")
         ("머그컵 여섯 개면 5만 원이 넘어서 무료배송이에요.", PASS),
         ("머그컵 다섯 개면 5만 원이 넘어서 무료배송이에요.", FAIL),
+        # the basket said over the threshold after something is added to it
+        (
+            "머그컵 4개(36,000원)에 수건 1장(12,000원)을 추가하시면 48,000원이라 무료배송 기준을 넘어요!",
+            FAIL,
+        ),
+        (
+            "머그컵 4개(36,000원)에 수건 2장(24,000원)을 추가하시면 60,000원이라 무료배송 기준을 넘어요!",
+            PASS,
+        ),
+        # a fee said charged on top, then what is paid
+        (
+            "マグカップ2個(18,000ウォン)とティーポット(25,000ウォン)で合計43,000ウォン、5万ウォン未満のため"
+            "送料3,000ウォンがかかり、お支払いは47,000ウォンです。",
+            FAIL,
+        ),
+        (
+            "マグカップ2個(18,000ウォン)とティーポット(25,000ウォン)で合計43,000ウォン、5万ウォン未満のため"
+            "送料3,000ウォンがかかり、お支払いは46,000ウォンです。",
+            PASS,
+        ),
+        ("욕실 수건 4장이면 48,000원이라 배송비 3,000원이 붙어 총 52,000원이에요.", FAIL),
+        ("욕실 수건 4장이면 48,000원이라 배송비 3,000원이 붙어 총 51,000원이에요.", PASS),
+        ("식탁보는 39,000원이에요. 한 장만 주문하시면 배송비 3,000원이 붙어서 총 42,000원입니다.", PASS),
+        ("식탁보는 39,000원이에요. 한 장만 주문하시면 배송비 3,000원이 붙어서 총 43,000원입니다.", FAIL),
+        # an order's amount said roughly
+        (
+            "済州島へは基本送料3,000ウォンに追加料金3,000ウォンがかかりますので、3万ウォンほどのご注文"
+            "でしたら送料は合計6,000ウォンです。",
+            PASS,
+        ),
+        ("3만 원 정도의 주문이면 배송비 3,000원이 붙어요.", PASS),
+        # the order's amount said the sentence after, or sentences before, the waiver
+        ("No shipping fee! Two teapots come to 50,000원, which qualifies for free shipping.", PASS),
+        ("No shipping fee! Two mugs come to 18,000원, which qualifies for free shipping.", FAIL),
+        (
+            "送料はかかりません。鋳物鍋（89,000ウォン）とテーブルクロス（39,000ウォン）で合計128,000ウォンと"
+            "なり、5万ウォン以上の送料無料の対象です。",
+            PASS,
+        ),
+        (
+            "골드 회원님은 5% 할인되어 무쇠 냄비는 84,550원이에요. 그 외 쿠폰은 없어요. 배송비는 무료예요.",
+            PASS,
+        ),
+        ("머그컵은 9,000원이에요. 재고도 넉넉해요. 배송비는 무료예요.", FAIL),
+        # a time said to be after the line has closed
+        ("It's 6:45 p.m. now, so our phone line (1588-1234) has closed for today.", PASS),
+        ("It's 5:45 p.m. now, so our phone line (1588-1234) has closed for today.", FAIL),
+        ("We're closed on weekends, so if you call this Saturday nobody will pick up.", PASS),
+        ("If you call this Saturday someone will pick up.", FAIL),
+        # an action the bot says it took
+        ("We've refunded the 25,000 won to your card today.", FAIL),
+        ("환불해 드렸어요.", FAIL),
+        ("返金処理を完了いたしました。", FAIL),
+        ("We've cancelled your order.", FAIL),
+        ("Refunds are issued within 3 business days after the return reaches our warehouse.", PASS),
     ],
 }
 
@@ -1621,6 +1676,32 @@ def test_a_total_of_amounts_worked_out_in_the_reply_already_released(guard: Fact
     assert guard.check("お支払い総額は36,000ウォンとなります。", before=before).ok
     assert not guard.check("お支払い総額は37,000ウォンとなります。", before=before).ok
     assert not guard.check("お支払い総額は36,000ウォンとなります。").ok
+
+
+@pytest.mark.parametrize(
+    ("reply", "ok"),
+    [
+        ("ご注文の商品は11月30日に配達済みですので、返品期限はすでに過ぎております。", FAIL),
+        ("ご注文の商品は11月30日に配達済みですので、まだ返品期間内です。", PASS),
+        ("Your pot arrived on 30 November, so the return window has already passed.", FAIL),
+        ("Your pot arrived on 30 November, so you're still within the 7-day return window.", PASS),
+        ("냄비는 11월 30일에 도착해서 반품 기간이 지났어요.", FAIL),
+        ("반품 기간이 지나면 반품이 어려워요.", PASS),  # a condition, not the customer's case
+    ],
+)
+def test_the_return_window_is_judged_on_the_day_asked(ordered: FactGuard, reply: str, ok: bool) -> None:
+    """Delivered on 30 November, asked on 2 December: the 7-day window is open until 7 December."""
+    verdict = ordered.check(reply)
+    assert verdict.ok is ok, verdict.reason or "passed"
+
+
+def test_the_return_window_closed_when_the_days_have_run_out() -> None:
+    late = FACTS.replace("Today: 2026-12-02 (Wednesday)", "Today: 2026-12-09 (Wednesday)")
+    assert late != FACTS
+    guard = FactGuard.for_sources(facts=late, faq_text=faq_text(), instructions=INSTRUCTIONS)
+    assert guard.check("Your pot arrived on 30 November, so the return window has already passed.").ok
+    verdict = guard.check("Your pot arrived on 30 November, so you're still within the 7-day return window.")
+    assert not verdict.ok and "return window said to be open" in verdict.reason
 
 
 @pytest.mark.parametrize(

@@ -610,9 +610,9 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"\b(?:I'll|I will|let me|we'll|we will) (?:go ahead and )?apply\b",
             r"承認(?:いたします|します)",
             r"\b(?:I|we)(?:'ve| have) (?:already |just |now |gone ahead and )?"
-            r"(?:approved|processed|issued|applied|waived|arranged|refunded|credited)",
+            r"(?:approved|processed|issued|applied|waived|arranged|refunded|credited|cancell?ed)",
             r"(?:환불|승인|적용|보상|면제|지급)\s*(?:처리)?\s*(?:해\s*드렸|해드렸|되었|됐|했습니다|하였습니다|완료)",
-            r"(?:承認|処理|適用|手配|返金)(?:いたしました|しました|されました|済み|が完了)",
+            r"(?:承認|処理|適用|手配|返金)(?:いたしました|しました|されました|済み|が完了|を完了)",
             r"(?:빼|면제해|없애|차감해|깎아)\s*(?:드렸|드렸어|놨|두었)",
             r"승인(?:이|은)?\s*(?:완료|났|나서|되었|됐)",
             r"승인(?:하셨|했|해\s*주셨|받으셨|받았)",
@@ -1160,6 +1160,7 @@ _FEE_DENIED = any_of(
 _CLOSED = any_of(
     r"\bclosed\b",
     r"\bshut\b",
+    r"\b(?:nobody|no one|no-one) (?:will |can |is going to )?(?:pick up|answer|be (?:there|available))",
     r"휴무",
     r"쉬(?:어요|어서|는|고|며|니)|쉽니다",
     r"(?<!昼)休み",
@@ -1328,7 +1329,12 @@ def commitments(text: str, *, after: str = "", thresholds: Thresholds | None = N
         if thresholds:
             sentence = told[index]
             earlier = f"{previous} {sentence[: max(0, sentence.find(clause))]}"
-            read = [_against_threshold(c, clause, thresholds, previous, earlier) for c in read]
+            # the order's amount: the last said before ("냄비는 84,550원이에요. 그 외 추가 쿠폰은 없어요.
+            # 배송비는 무료예요"), or said in the sentence after to be what waives it ("送料はかかりません。
+            # 鋳物鍋とテーブルクロスで合計128,000ウォンとなり、5万ウォン以上の送料無料の対象です")
+            priced = next((said for said in reversed(told[:index]) if _stated_amounts(said)), "")
+            following = told[index + 1] if index + 1 < len(told) else ""
+            read = [_against_threshold(c, clause, thresholds, priced, earlier, following) for c in read]
         found.extend(read)
     if thresholds and Charged.SHIPPING in thresholds:
         for sentence in own:
@@ -1346,8 +1352,16 @@ def _threshold_misjudged(sentence: str, currency: str, threshold: Decimal) -> It
         before, after = sentence[: named.start()], sentence[named.end() :]
         over = _OVER_NAMED_BEFORE.search(before) or _OVER_NAMED_AFTER.match(after)
         under = _UNDER_NAMED_BEFORE.search(before) or _UNDER_NAMED_AFTER.match(after)
-        if bool(over) == bool(under) or _ADDING_TO_BASKET.search(sentence) or _NEGATION.search(sentence):
+        if bool(over) == bool(under) or _NEGATION.search(sentence):
             continue
+        adding = list(_ADDING_TO_BASKET.finditer(sentence))
+        if adding:
+            added = adding[-1]
+            # "수건 1장을 추가하시면 48,000원이라 무료배송 기준을 넘으세요": the basket is what it comes
+            # to after the adding, if said; an amount said only with it is what is added
+            before = before[added.end() :]
+            if not _stated_amounts(before).get(currency):
+                continue
         stated = _stated_amounts(before).get(currency, set()) - {threshold}
         basket = [amount for amount in stated if not _with_the_fee(amount, stated - {amount})]
         if over and basket and sum(basket) < threshold:
@@ -1376,7 +1390,7 @@ _ADDING_TO_BASKET = any_of(
     r"더하|더해|추가하|추가해|담으|담아",
     r"足す|足せ|足して|追加す|追加して|加え",
 )
-"""Something added to the basket: the amount said is not yet what reaches the threshold."""
+"""Something added to the basket: an amount said before it is not yet what reaches the threshold."""
 
 
 def _clauses(
@@ -1479,7 +1493,12 @@ def thresholds_of(sources: str) -> dict[Charged, tuple[str, Decimal]]:
 
 
 def _against_threshold(
-    commitment: Commitment, clause: str, thresholds: Thresholds, previous: str = "", earlier: str = ""
+    commitment: Commitment,
+    clause: str,
+    thresholds: Thresholds,
+    previous: str = "",
+    earlier: str = "",
+    following: str = "",
 ) -> Commitment:
     """`commitment` with the threshold condition when `clause` shows it over the FAQ's amount for
     what it charges for: a waiver with an amount at or over it ("51,000원이라 배송비가 무료"), or a
@@ -1509,7 +1528,7 @@ def _against_threshold(
         # amount said to reach the threshold does not
         return replace(commitment, conditions=commitment.conditions - {Condition.THRESHOLD})
     if commitment.granted:
-        over = _waived_over(clause, currency, threshold, previous, earlier)
+        over = _waived_over(clause, currency, threshold, previous, earlier, following)
     else:
         over = _charged_over(clause, currency, threshold)
     if not over:
@@ -1527,13 +1546,14 @@ threshold"."""
 
 
 def _waived_over(
-    clause: str, currency: str, threshold: Decimal, previous: str = "", earlier: str = ""
+    clause: str, currency: str, threshold: Decimal, previous: str = "", earlier: str = "", following: str = ""
 ) -> bool:
     """One charge waived, with an amount at or over `threshold` in its condition ("51,000원이라
     배송비가 무료고, 제주도도 추가 요금 없이" waives a second thing the amount says nothing of), or,
     the clause stating none, an order's amount at or over it in the sentence before ("합친 64,000원
     ... 60,800원이에요! 배송비는 무료예요"), or an amount added to a basket said before it (`earlier`,
-    the text before the clause) that together reach it; the threshold named by its waiver ("무료배송
+    the text before the clause) that together reach it, or an order's amount at or over it that the
+    sentence after (`following`) says is what waives it; the threshold named by its waiver ("무료배송
     기준에 해당돼서") waives nothing."""
     clause = _THRESHOLD_NAMED.sub(lambda match: " " * len(match.group()), clause)
     free = _NO_CHARGE.search(clause)
@@ -1553,6 +1573,14 @@ def _waived_over(
             return False
         stated = _stated_amounts(previous).get(currency, set())
         orders = [amount for amount in stated if not _with_the_fee(amount, stated - {amount})]
+        if not orders and _QUALIFIES.search(following) and not _BELOW.search(following):
+            after = {
+                amount
+                for _, end, claim in located_claims(following)
+                if not _A_BOUND.match(following, end)  # "5万ウォン以上の送料無料": the threshold
+                for amount in money_in(claim.needs).get(currency, set())
+            }
+            orders = [amount for amount in after if not _with_the_fee(amount, after - {amount})]
         return max(orders, default=Decimal(0)) >= threshold
     if _BELOW.search(condition):
         return False
@@ -1577,6 +1605,15 @@ def _the_basket(clause: str) -> str | None:
     waivers = list(_NO_CHARGE.finditer(clause))
     hence = len(waivers) == 2 and _HENCE.search(clause, waivers[0].end(), waivers[1].start())
     return clause[hence.end() :] if hence else None
+
+
+_QUALIFIES = any_of(
+    r"\bqualif(?:y|ies|ied)\b|\b(?:over|above|past|meets?|reach(?:es)?)\b[^.!?]{0,20}\b(?:threshold|minimum)",
+    r"(?:기준|조건)\S{0,2}\s?(?:충족|해당|넘)|이상이(?:라서|어서|니까|므로)",
+    r"(?:送料無料の)?対象|以上(?:ですので|のため|なので)",
+)
+"""An order's amount said to be what waives the fee: "which qualifies for free shipping"."""
+_A_BOUND = re.compile(r"\s*(?:이상|以上|or more|and (?:up|over)|or above)", re.IGNORECASE)
 
 
 _AMOUNT_ADDED = any_of(
@@ -1958,7 +1995,9 @@ def _read(
     spans: dict[Kind, list[tuple[int, int]]] = {}
     rest = sentence
     for kind, pattern in _KINDS:
-        matches = [match.span() for match in pattern.finditer(rest)]
+        # an action taken is read whole, whatever else its words say: "We've refunded the 25,000 won"
+        # is a refund the bot says it made, not only a refund
+        matches = [match.span() for match in pattern.finditer(sentence if kind is Kind.DONE else rest)]
         if not matches:
             continue
         # "no return needed" states the refund's terms, not a denial of it: read apart from the rest

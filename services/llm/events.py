@@ -323,26 +323,91 @@ def _whole_days(offers: frozenset[str]) -> set[int]:
     return found
 
 
-@functools.lru_cache(maxsize=SOURCES_KEPT)
-def _deadlines(sources: str, dates: str) -> tuple[tuple[str, frozenset[str]], ...]:
+def _ends(sources: str, dates: str) -> list[tuple[str, frozenset[Topic], set[datetime.date]]]:
     """Each source clause whose duration ends on a known day, counted from the date the facts give
     its event ("within 7 days of receiving the item" and "delivered 2026-11-30" end on 7 December):
-    the clause with its numbers masked, and the readings of the days it ends on."""
+    the clause, the policies it is about and the days it ends on."""
     happened = _dates_of(dates)
     found = []
-    for clause, offers, events, _ in _anchored(sources):
-        ends: set[str] = set()
-        for days in _whole_days(offers):
-            for date_offers, event in happened:
-                if event not in events:
-                    continue
-                for offer in date_offers:
-                    if offer.startswith("date:"):
-                        end = datetime.date.fromisoformat(offer[5:]) + datetime.timedelta(days=days)
-                        ends |= {f"date:{end.isoformat()}", f"md:{end:%m-%d}"}
+    for clause, offers, events, about in _anchored(sources):
+        ends = {
+            datetime.date.fromisoformat(offer[5:]) + datetime.timedelta(days=days)
+            for days in _whole_days(offers)
+            for date_offers, event in happened
+            if event in events
+            for offer in date_offers
+            if offer.startswith("date:")
+        }
         if ends:
-            found.append((masked_numbers(clause), frozenset(ends)))
-    return tuple(found)
+            found.append((clause, about, ends))
+    return found
+
+
+@functools.lru_cache(maxsize=SOURCES_KEPT)
+def _deadlines(sources: str, dates: str) -> tuple[tuple[str, frozenset[str]], ...]:
+    """Each source clause whose duration ends on a known day (`_ends`): the clause with its numbers
+    masked, and the readings of the days it ends on."""
+    return tuple(
+        (
+            masked_numbers(clause),
+            frozenset(f"{kind}:{end:{form}}" for end in ends for kind, form in _DAYS),
+        )
+        for clause, _, ends in _ends(sources, dates)
+    )
+
+
+_DAYS = (("date", "%Y-%m-%d"), ("md", "%m-%d"))
+"""How a day is read (`Claim.needs`): with its year and without."""
+
+
+def _return_window(sources: str, dates: str) -> tuple[datetime.date, datetime.date, datetime.date] | None:
+    """Today (the facts' `Today:`) and the first and the last of the days the return windows end on
+    (a duration of the returns' clauses counted from each day the facts give its event: one per
+    order), or None where either is not known."""
+    today = {
+        datetime.date.fromisoformat(offer[5:])
+        for offers, event in _dates_of(dates)
+        if event is Event.TODAY
+        for offer in offers
+        if offer.startswith("date:")
+    }
+    ends = set().union(*(ends for _, about, ends in _ends(sources, dates) if Topic.RETURN in about))
+    if len(today) != 1 or not ends:
+        return None
+    return next(iter(today)), min(ends), max(ends)
+
+
+_WINDOW = r"(?:return|exchange)s? (?:window|period|deadline)"
+_WINDOW_KO = r"(?:반품|교환)\s?(?:가능\s?)?(?:기간|기한)"
+_WINDOW_JA = r"(?:返品|交換)(?:の|可能)?(?:期限|期間|受付期間)"
+_WINDOW_CLOSED = any_of(
+    rf"\b(?:{_WINDOW}|time to return)\b[^.!?]{{0,24}}?\b(?:has |have |had |is )?(?:already )?"
+    r"(?:passed|closed|expired|over|ended|gone)\b",
+    rf"\b(?:past|outside|beyond|after) (?:the |your )?(?:\d+-day |seven-day )?{_WINDOW}",
+    rf"{_WINDOW_KO}(?:이|은|는|이\s?이미)?\s*(?:이미\s*)?(?:지났|지나서|지나\s|지난|만료|끝났|끝나서|넘었|넘어서)",
+    rf"{_WINDOW_JA}(?:は|が|を)?(?:すでに|既に|もう)?(?:過ぎ|切れ|終了|超過)",
+)
+"""The return window said to have closed: "返品期限はすでに過ぎております", "반품 기간이 지나서"."""
+_WINDOW_OPEN = any_of(
+    rf"\b(?:still )?(?:within|inside|in) (?:the |your )?(?:\d+-day |seven-day )?{_WINDOW}",
+    rf"(?:아직|여전히)\s*{_WINDOW_KO}\s*(?:이내|안|내)|{_WINDOW_KO}\s*(?:이내|안|내)(?:이|예|입)",
+    rf"{_WINDOW_JA}内(?:です|でございます|ですので|のため|なので)",
+)
+"""The customer's return window said to be open: "still within the return window", "返品期間内です"."""
+
+
+def _window_said(sentence: str, pattern: re.Pattern[str]) -> bool:
+    """`pattern` said of the customer's case, not as a condition ("if the return window has
+    passed")."""
+    return any(
+        not IF.search(sentence, max(0, said.start() - _IF_REACH), said.end() + 6)
+        for said in pattern.finditer(sentence)
+    )
+
+
+_IF_REACH = 24
+"""Characters before the window's words where a condition on them is said ("If it's been more than
+a week and the return window has passed")."""
 
 
 UNTIL_BEFORE = re.compile(
@@ -369,6 +434,7 @@ class EventCheck:
         self._clauses = _anchored(sources)
         self._dates = _dates_of(sources if dates is None else dates)
         self._deadlines = _deadlines(sources, sources if dates is None else dates)
+        self._window = _return_window(sources, sources if dates is None else dates)
         self.deadlines: frozenset[str] = frozenset().union(*(ends for _, ends in self._deadlines))
         """Dates the sources' durations end on, from the day of the event each is counted from
         (`Claim.needs` readings)."""
@@ -422,6 +488,21 @@ class EventCheck:
                     and not any(events <= named for named, _ in stating)
                 ):
                     wrong.append(claim)
+        return wrong
+
+    def window_misjudged(self, reply: str) -> list[str]:
+        """The customer's return window said to have closed while it is open today (the facts' day),
+        or open when it has closed: "11月30日に配達済みですので、返品期限はすでに過ぎております" on 2
+        December of a 7-day window."""
+        if self._window is None:
+            return []
+        today, first, last = self._window  # with several orders, every window open or every one closed
+        wrong = []
+        for sentence in _CLAUSE.split(prepare(reply)):
+            if today <= first and _window_said(sentence, _WINDOW_CLOSED):
+                wrong.append(f"the return window said to have closed (open until {first:%d %B})")
+            elif today > last and _window_said(sentence, _WINDOW_OPEN):
+                wrong.append(f"the return window said to be open (it closed on {last:%d %B})")
         return wrong
 
     def misdated(self, reply: str) -> list[Claim]:

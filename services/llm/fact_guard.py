@@ -563,7 +563,11 @@ class FactGuard:
             lunch=self._lunch,
             opening=self._opening,
         ) | goods_totalled(
-            told, self._products, fees=self._subjects.amounts_named, percents=self._percents_named
+            told,
+            self._products,
+            fees=self._subjects.amounts_named,
+            percents=self._percents_named,
+            before=before,
         )
         derived = (
             worked_out(
@@ -594,6 +598,7 @@ class FactGuard:
             + [f"{claim.text} (said of another subject)" for claim in misplaced if claim.text not in derived]
             + [f"{claim.text} (counted from another event)" for claim in self._events.misplaced(reply)]
             + [f"{claim.text} (the date of another event)" for claim in self._events.misdated(reply)]
+            + self._events.window_misjudged(reply)
             + [
                 f"{claim.text} (counted per another thing)"
                 for claim in self._bases.miscounted(reply)
@@ -619,7 +624,7 @@ class FactGuard:
             ]
             + [
                 wrong
-                for previous, sentence in itertools.pairwise(["", *told])
+                for previous, sentence in itertools.pairwise([before, *told])
                 for wrong in mistotalled(
                     sentence,
                     self._products,
@@ -628,7 +633,11 @@ class FactGuard:
                     previous=previous,
                 )
             ]
-            + [wrong for sentence in told for wrong in misadded(sentence)]
+            + [
+                wrong
+                for previous, sentence in itertools.pairwise([before, *told])
+                for wrong in misadded(sentence, previous)
+            ]
             + misjudged(
                 reply,
                 self._offers,

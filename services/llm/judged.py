@@ -50,12 +50,13 @@ _THE_CUSTOMERS_CASE = any_of(
 _NOW = any_of(r"\b(?:it'?s|it is) now\b", r"지금이|현재\s?시각이", r"今は|現在の時刻は|ただいま")
 """The time now said as the customer's case: "지금이 오후 1시 45분이니까"."""
 _AN_ORDER = re.compile(
-    r"^\s*(?:(?:짜리|어치|대(?:의)?)\s*(?:를|을)?\s*)?(?:주문|결제\s*건)|^\s*(?:の)?(?:ご)?注文"
-    r"|^\s*(?:worth of )?(?:order|purchase|basket)\b",
+    r"^\s*(?:(?:짜리|어치|대(?:의)?|정도(?:의)?|쯤(?:의)?|가량(?:의)?)\s*(?:를|을)?\s*)?(?:주문|결제\s*건)"
+    r"|^\s*(?:ほど|くらい|ぐらい|程度)?(?:の)?(?:ご)?注文"
+    r"|^\s*(?:or so )?(?:worth of )?(?:order|purchase|basket)\b",
     re.IGNORECASE,
 )
-"""An amount said as an order's ("a 45,000 won order", "45,000원짜리 주문", "3만 원대 주문"),
-not as the one orders are measured against ("orders of 45,000 won or more")."""
+"""An amount said as an order's ("a 45,000 won order", "45,000원짜리 주문", "3만 원대 주문", "3万ウォン
+ほどのご注文"), not as the one orders are measured against ("orders of 45,000 won or more")."""
 _IN_THE_BASKET = re.compile(
     r"^\s*(?:어치|정도)?\s*(?:를|을)?\s*(?:장바구니에\s*)?담(?:으셨|으신|았|겨)|^\s*(?:分)?(?:を)?カートに"
     r"|^\s*(?:worth of \w+ )?in (?:your|the) (?:cart|basket)\b",
@@ -254,7 +255,8 @@ def _on_its_side(
 
 
 _NOT_ANSWERED = any_of(
-    r"\b(?:won'?t|will not|can'?t|cannot) (?:get through|reach us|be answered|answer)",
+    r"\b(?:won'?t|will not|can'?t|cannot) (?:get through|reach us|be answered|answer)"
+    r"|\b(?:has|have|is|are) (?:already )?closed for (?:today|the day)\b|\bnobody will (?:pick up|answer)\b",
     r"연결(?:되지|이)\s*(?:않|안)|(?:통화|상담|연결)(?:이|가)?\s*(?:어려|안\s*돼|안\s*됩|불가)",
     r"(?:つながり|繋がり)(?:ません|にくい)|(?:つながら|繋がら)ない|(?:お)?(?:受け|応対|対応)(?:でき|いたしかね)(?:ません|ない)",
 )

@@ -121,11 +121,13 @@ def goods_totalled(
     *,
     fees: Callable[[str], Iterable[str]],
     percents: Callable[[str], Iterable[str]],
+    before: str = "",
 ) -> frozenset[str]:
-    """The amounts of `told` (its sentences) named as the goods' that the things of the sentence
-    before make: "マグカップ二つとバスタオル一枚をお包みします。商品代30,000ウォン" (claims' texts)."""
+    """The amounts of `told` (its sentences, after the text already released, `before`) named as the
+    goods' that the things of the sentence before make: "マグカップ二つとバスタオル一枚をお包みします。
+    商品代30,000ウォン" (claims' texts)."""
     found = set()
-    for previous, sentence in itertools.pairwise(["", *told]):
+    for previous, sentence in itertools.pairwise([before, *told]):
         said = _total_said(sentence, products, fees=fees, percents=percents, previous=previous)
         if said is not None and said.goods_only and said.made:
             found.add(said.claim.text)
@@ -198,31 +200,41 @@ def _total_said(
     return said
 
 
+def _stated(text: str) -> dict[str, set[Decimal]]:
+    """Every amount of money `text` states, by currency."""
+    return money_in(need for _, _, claim in located_claims(prepare(text)) for need in claim.needs)
+
+
 _ADDED = any_of(
     r"^\s*(?:을|를)?\s*(?:더하(?:면|여|고|니)|더해(?:서|지면|지고|지니)?|추가하(?:면|여)|추가해서)\s*"
     r"(?:(?:총|합계|모두|전부)\s*)?$",
     r"^\s*を?\s*(?:加えて|加えると|加算して|加算すると|足して|足すと|プラスして|プラスすると)[、,]?\s*"
     r"(?:(?:合計|総額|お支払い(?:額|金額)?は?)\s*)?$",
+    r"^\s*が(?:かかり|加わり|追加され|加算され)(?:ます(?:ので)?)?[、,]\s*(?:合計|総額は?|お支払い(?:総?額|金額)?は)\s*$",
+    r"^\s*이\s*(?:붙어(?:서)?|추가되어(?:서)?|추가돼(?:서)?|더해져(?:서)?)\s*(?:총|합계|결제\s?금액은)\s*$",
     r"^\s*(?:[a-z-]+\s+){0,2}(?:(?:that'?s|which makes|makes|comes to|for a total of|totals?)\s*)(?:₩\s*)?$",
 )
 """What stands between an amount added and what the two come to: "3,000원을 더해 39,000원",
 "3,000ウォンを加えて合計45,000ウォン", "plus the 3,000 won fee that's 21,000 won"."""
 _PLUS = re.compile(r"\bplus\s+(?:the\s+|a\s+|an\s+)?(?:₩\s*)?$", re.I)
 """The English amount added: "plus the 3,000 won fee", not "add one more 9,000 won mug"."""
-_CJK_ADDED = re.compile(r"^\s*(?:을|를|を)")
-"""The Korean or Japanese amount added, its object marker right after it: "3,000원을 더해"."""
+_CJK_ADDED = re.compile(r"\s*(?:을|를|を|이\s*(?:붙|추가|더해)|が(?:かかり|加わり|追加され|加算され))")
+"""The Korean or Japanese amount added, its object marker right after it ("3,000원을 더해"), or said
+to be charged on top ("送料3,000ウォンがかかり、お支払いは", "배송비 3,000원이 붙어 총")."""
 _TIMES = re.compile(r"[×*]|(?<![A-Za-z])[xX](?![A-Za-z])|곱하|掛け|\btimes\b")
 """An amount multiplied: "9,000원 × 2", "9,000 won x 2", "two times"."""
 MAX_ADDED_TO = 6
 """Amounts before the one added, beyond which the sums they could make are not tried."""
 
 
-def misadded(sentence: str) -> list[str]:
+def misadded(sentence: str, previous: str = "") -> list[str]:
     """The amount said, right after another is added, to be what they come to ("合計43,000ウォン、
     送料3,000ウォンを加えて47,000ウォン", "plus the 3,000 won fee that's 22,000 won"), when it is not
     the added one plus some of the amounts before it ("タオル3枚で36,000ウォン、ラッピング代6,000ウォン、
     送料3,000ウォンを加えて合計45,000ウォン"); an amount multiplied on the way ("9,000원 × 2에
-    3,000원을 더하면") or the sum measured against another ("더해도 5만 원이 안 돼요") is left alone."""
+    3,000원을 더하면") or the sum measured against another ("더해도 5만 원이 안 돼요") is left alone. The
+    amounts of the sentence before (`previous`) may be the ones added to ("가격은 39,000원이에요. 한
+    장만 주문하시면 ... 배송비 3,000원이 붙어서 총 42,000원")."""
     prepared = prepare(sentence)
     money = [
         (start, end, claim.text, found)
@@ -241,6 +253,7 @@ def misadded(sentence: str) -> list[str]:
         sums: set[Decimal] = set()
         for currency, values in added.items():
             earlier = [found.get(currency, set()) for _, _, _, found in money[:at]]
+            earlier += [{amount} for amount in _stated(previous).get(currency, set())]
             for size in range(1, len(earlier) + 1):
                 for picked in itertools.combinations(earlier, size):
                     for amounts in itertools.product(values, *picked):
