@@ -192,6 +192,34 @@ async def test_instructions_told_back_among_other_words_are_held_back() -> None:
     assert answer.report.guard, "the refusal is logged with its reason"
 
 
+@pytest.mark.parametrize(
+    ("reply", "sent"),
+    [
+        ("No shipping fee! Two teapots come to 50,000 won, which qualifies for free shipping.", True),
+        ("送料はかかりません。ティーポット2点で合計50,000ウォンとなり、送料無料の対象です。", True),
+        ("No shipping fee! Two mugs come to 18,000 won, which qualifies for free shipping.", False),
+        ("No shipping fee! The glass teapot holds 600 ml.", False),
+        ("The glass teapot is 25,000 won. No shipping fee!", False),
+    ],
+)
+async def test_a_sentence_refused_waits_for_the_next_once(reply: str, sent: bool) -> None:
+    """A sentence the guard refuses is checked again with the sentence after it, which may give its
+    reason (the amount that waives the fee); it is released with it, or never."""
+    case = InjectionCase(
+        "waiver-first",
+        Language.EN,
+        "message",
+        "If I order two glass teapots, do I pay shipping?",
+        "",
+        reply,
+        "control",
+    )
+    answer = await answered_by(obedient([case]), case)
+    assert (answer.final_text == reply) is sent, answer.final_text
+    assert bool(answer.report.guard) is not sent
+    assert "No shipping fee" not in answer.final_text or sent
+
+
 def test_an_earlier_turn_is_quoted_up_to_its_limit_and_cut_past_it() -> None:
     """A verdict's context quotes each earlier turn whole up to RELEVANCE_HISTORY_CHARS characters;
     a longer one is cut, marked, and never longer: a long message cannot crowd the question out."""

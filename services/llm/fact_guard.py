@@ -456,6 +456,13 @@ class GuardVerdict:
     """A run of the customer's own text the reply says back (`repeated`)."""
 
     @property
+    def settled(self) -> bool:
+        """Refused for what no sentence after it can make true (the prompt echoed, another
+        customer's data, a bare yes or no, the customer's words said back), as opposed to a claim
+        whose support may follow ("No shipping fee! Two teapots come to 50,000 won")."""
+        return self.echoed or self.others or self.bare or bool(self.repeated)
+
+    @property
     def reason(self) -> str:
         parts = []
         if self.unsupported:

@@ -165,7 +165,12 @@ class ReplyReport:
 
 
 class GuardRejected(Exception):
-    pass
+    """The fact guard refused what the model wrote; `settled`: for what nothing said after it can
+    make true (`GuardVerdict.settled`)."""
+
+    def __init__(self, reason: str, *, settled: bool = True) -> None:
+        super().__init__(reason)
+        self.settled = settled
 
 
 class NoAnswer(Exception):

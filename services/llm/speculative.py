@@ -355,10 +355,14 @@ def _fallback_text(answer: VerifiedAnswer, retrieval: str | None) -> str:
 
 async def _guarded(texts: AsyncIterator[str], sources: _Guard, answer: VerifiedAnswer) -> AsyncIterator[str]:
     """Release text sentence by sentence, each read for the model's no-answer signal and checked
-    by the fact guard first (so neither the signal nor an unsupported claim is ever shown). The
-    shop's FAQ text the target confirmed (`_as_written`) is the shop's own words, released
-    unread: the guard reads what a model writes."""
-    pending, previous, held = "", "", ""
+    by the fact guard first (so neither the signal nor an unsupported claim is ever shown), against
+    the text already released. A sentence the guard refuses for a claim waits for the next and is
+    checked again with it, once: "No shipping fee! Two teapots come to 50,000원, which qualifies"
+    gives its reason after it; one refused for what nothing after it can make true (the prompt told
+    back, another customer's data) ends the reply there. The shop's FAQ text the target confirmed
+    (`_as_written`) is the shop's own words, released unread: the guard reads what a model writes."""
+    pending, released, held, doubted = "", "", "", ""
+    doubt: GuardRejected | None = None
     async for text in texts:
         pending += text
         *complete, pending = split_sentences(pending) or [""]
@@ -367,24 +371,38 @@ async def _guarded(texts: AsyncIterator[str], sources: _Guard, answer: VerifiedA
                 held += sentence  # checked with the sentence saying what it agrees to
                 continue
             if answer.confirmed_faq is None:
-                _check(held + sentence, previous, sources)
-            previous = sentence
-            if held:
-                yield held
-            held = ""
-            yield sentence
-    if pending or held:
+                try:
+                    _check(held + sentence, released, sources, doubted=doubted)
+                except GuardRejected as rejected:
+                    if doubt is not None:
+                        raise doubt from rejected
+                    if rejected.settled:
+                        raise
+                    doubted, doubt, held = held + sentence, rejected, ""
+                    continue
+            said, released = doubted + held + sentence, released + doubted + held + sentence
+            doubted, doubt, held = "", None, ""
+            yield said
+    if pending or held or doubted:
         if answer.confirmed_faq is None:
-            _check(held + pending, previous, sources)
-        yield held + pending
+            try:
+                _check(held + pending, released, sources, doubted=doubted)
+            except GuardRejected as rejected:
+                raise (doubt or rejected) from rejected
+        yield doubted + held + pending
 
 
-def _check(sentence: str, previous: str, sources: _Guard) -> None:
+def _check(sentence: str, previous: str, sources: _Guard, *, doubted: str = "") -> None:
+    """`sentence` read for the no-answer signal, then checked by the guard after the text released
+    (`previous`) together with the sentence before it the guard refused (`doubted`): a no-answer
+    after a refused sentence leaves that sentence refused."""
     if is_no_answer(sentence):
+        if doubted:
+            raise GuardRejected("said, then no answer")
         raise NoAnswer
-    verdict = sources.guard.check(sentence, before=previous)
+    verdict = sources.guard.check(doubted + sentence, before=previous)
     if not verdict.ok:
-        raise GuardRejected(verdict.reason)
+        raise GuardRejected(verdict.reason, settled=verdict.settled)
 
 
 async def _iterate(items: Sequence[str]) -> AsyncIterator[str]:
