@@ -1627,6 +1627,13 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("返金処理を完了いたしました。", FAIL),
         ("We've cancelled your order.", FAIL),
         ("Refunds are issued within 3 business days after the return reaches our warehouse.", PASS),
+        # a price said per piece in a clause of its own, of the product its sentence named; a word
+        # only sounding like a name ("목욕", bath, sounds like "mug") beside a sure one names nothing
+        ("면 목욕 수건은 70×140cm 사이즈이고 한 장에 9,000원이에요.", FAIL),
+        ("면 목욕 수건은 70×140cm 사이즈이고 한 장에 12,000원이에요.", PASS),
+        ("머그컵은 350ml이고 개당 12,000원이에요.", FAIL),
+        ("머그컵은 350ml이고 개당 9,000원이에요.", PASS),
+        ("목욕 수건은 9,000원이에요.", FAIL),
     ],
 }
 

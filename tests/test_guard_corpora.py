@@ -75,7 +75,6 @@ FACT_GUARD_GAPS = {
     "f98035": "dates beside this week's weekdays ('今週土曜日(12月5日)'): a calendar the guard does not read",
     "f98065": "a per-item fee said once for two things wrapped each ('각각 ... 포장비 2,000원이 추가')",
     "f99035": "a wait counted to the end of the lunch break ('13時にお電話...30分ほどお待ち')",
-    "f99051": "a price said after a product's size ('수건은 70×140cm 사이즈이고 한 장에 9,000원')",
 }
 """Replies of the read parts the fact guard gets wrong."""
 

@@ -193,6 +193,8 @@ def _natively(name: str, products: tuple[Product, ...]) -> Product | None:
 _ATTRIBUTES = re.compile(
     r"무게|중량|용량|크기|사이즈|지름|가격|값|길이|폭|가로|세로|높이|부피|그건|이건|요건|약|대략|총"
     r"|重さ|重量|容量|大きさ|サイズ|直径|お?値段|価格|長さ|幅|縦|横|高さ|こちら|それ|約|およそ|全部で"
+    # one of it, as a price is said per piece: "한 장에 12,000원", "1枚12,000ウォン"
+    r"|(?:한|하나|1)\s?(?:장|개|점|벌)?\s?(?:에|당)|(?:장|개|점)당|(?:一|1)(?:枚|個|点|つ)(?:あたり|につき)?"
 )
 _VERB = re.compile(r"들어|들여|드려|드립")
 """Verbs that sound like a name ("4리터 들어가고", holds four litres, sounds like "towel")."""

@@ -512,7 +512,10 @@ class SubjectCheck:
             clause, start, named = earlier, len(earlier), mentions(earlier, self._products)
         if not named or named[-1].end <= named_before(clause, start):
             return None
-        return named[-1], len({mention.product for mention in named}) == 1
+        # a word only sounding like a name names nothing beside a sure one ("목욕 수건": 목욕, bath,
+        # sounds like "mug")
+        sure = {mention.product for mention in named if mention.sure or mention is named[-1]}
+        return named[-1], len(sure) == 1
 
     def _labelled_by_name_or_fee(self, before: str) -> bool:
         """Whether a number after `before` is its own label's, named right before it with no
