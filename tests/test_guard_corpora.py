@@ -73,7 +73,6 @@ FACT_GUARD_GAPS = {
     "f95022": "a wrong item's return charged in the clause after the one saying it was wrong ('; the ...')",
     "f96010": "a ratio of two volumes ('マグカップ約1.7杯分')",
     "f98035": "dates beside this week's weekdays ('今週土曜日(12月5日)'): a calendar the guard does not read",
-    "f98065": "a per-item fee said once for two things wrapped each ('각각 ... 포장비 2,000원이 추가')",
     "f99035": "a wait counted to the end of the lunch break ('13時にお電話...30分ほどお待ち')",
 }
 """Replies of the read parts the fact guard gets wrong."""

@@ -316,16 +316,19 @@ CONVERSION_SLACK = Decimal("0.01")
 
 
 _FOR_ALL = re.compile(
-    r"\b(?:both|all (?:of them|\w+))\b|둘\s?다|모두|両方|とも|すべて|全て",
+    r"\b(?:both|all (?:of them|\w+))\b|둘\s?다|모두|각각|両方|とも|すべて|全て|それぞれ",
     re.IGNORECASE,
 )
-"""An amount said for all the things at once ("gift-wrapping both only adds 2,000 won"): a per-item
-amount so said is a total, wrong for several."""
+"""An amount said for all the things at once ("gift-wrapping both only adds 2,000 won", "각각 선물
+포장을 하시면 포장비 2,000원이 추가"): a per-item amount so said is a total, wrong for several; said
+right beside the amount ("각각 2,000원", `_EACH_BESIDE`), it is per item."""
 _FEE_BESIDE = re.compile(
     r"(?<!free )shipping|delivery fee|(?<!무료)(?:배송비|택배비)|送料(?!無料)", re.IGNORECASE
 )
 """An amount said as the shipping fee where it stands ("with the 3,000 won shipping")."""
-_EACH_BESIDE = re.compile(r"per\b|each\b|apiece|a piece|씩|개당|하나당|ずつ|につき", re.IGNORECASE)
+_EACH_BESIDE = re.compile(
+    r"per\b|each\b|apiece|a piece|씩|개당|하나당|각각|ずつ|につき|それぞれ", re.IGNORECASE
+)
 """An amount said per item where it stands ("2,000 won per item", "개당 2,000원")."""
 BESIDE_REACH = 12
 """Characters either side of an amount where what it is (a fee, an amount per item) is said."""
