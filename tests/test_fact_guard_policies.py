@@ -1640,6 +1640,9 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("티포트 두 개에 포장비는 각각 2,000원이에요.", PASS),
         ("ティーポット2個をそれぞれ包装しますと、包装代は2,000ウォンです。", FAIL),
         ("ティーポット2個の包装代はそれぞれ2,000ウォンです。", PASS),
+        # a product counted in the sentence before, named again with a per-item fee
+        ("머그컵 2개와 수건 2장이에요. 머그컵 포장비는 4,000원이에요.", PASS),
+        ("머그컵 2개와 수건 2장이에요. 머그컵 포장비는 8,000원이에요.", FAIL),
     ],
 }
 

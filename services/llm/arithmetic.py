@@ -164,6 +164,7 @@ def worked_out(
     bounds: Callable[[str], Iterable[str]] | None = None,
     percents: Callable[[str], Iterable[str]] | None = None,
     others: Callable[[str], frozenset[str]] | None = None,
+    counted_before: Callable[[str, str], set[int]] | None = None,
 ) -> frozenset[str]:
     """The amounts of `reply` (as its claims write them) worked out from supported ones; `offers`
     are the sources' (`Claim.offers`), `before` is the reply's text already released, whose
@@ -183,7 +184,8 @@ def worked_out(
     give for what a sentence names (readings), shares taken by them ("As a Gold member you'd pay
     84,550 won for the pot": its 89,000원 less the members' 5%); `others`: the numbers (readings) only
     products a sentence does not name have, which no count of it multiplies ("2 cotton bath towels
-    come to 78,000 won" is no two tablecloths)."""
+    come to 78,000 won" is no two tablecloths); `counted_before`: the counts the sentence before
+    gave the products a sentence names with none of its own ("머그컵 2개 ... 머그컵 포장비 4,000원")."""
     stated = claims(before) + claims(reply)
     supported: dict[str, set[Decimal]] = {}
     seen: dict[tuple[str, Decimal], int] = {}
@@ -217,6 +219,8 @@ def worked_out(
             if not counted and _FOR_EACH.search(sentence):
                 # "Wrapping each one as a gift": each of the things the sentence before counted
                 counted = counts(previous)
+            if counted_before is not None:
+                counted |= counted_before(sentence, previous)
             many = {count for count in counted | {things(sentence) if things else 0} if count > 1}
             # "gift-wrapping all three": the per-item amount is taken by that count, not another
             whole = counts_of_all(sentence)

@@ -586,6 +586,7 @@ class FactGuard:
                 named=self._subjects.amounts_named,
                 per_item=self._bases.per_item,
                 things=self._subjects.things_named,
+                counted_before=self._subjects.counted_before,
                 bounds=self._subjects.bounds_named,
                 percents=self._percents_named,
                 others=self._subjects.values_of_others,

@@ -440,6 +440,18 @@ class SubjectCheck:
         mug" names two things."""
         return len(self._sure_products(sentence))
 
+    def counted_before(self, sentence: str, previous: str) -> set[int]:
+        """The counts the sentence before (`previous`) gave the products `sentence` names for certain
+        with no count of its own: "머그컵 2개와 수건 2장이에요. 머그컵 포장비 4,000원" wraps two mugs."""
+        own = counts_of(sentence, self._products)
+        before = counts_of(previous, self._products)
+        return {
+            count
+            for product in self._sure_products(sentence)
+            if product not in own
+            for count in before.get(product, set())
+        }
+
     def _sure_products(self, sentence: str) -> list[Product]:
         """The products `sentence` names for certain, each once, in the order it names them."""
         return list(
