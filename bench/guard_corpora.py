@@ -148,6 +148,10 @@ PARTS = (
     "holdout99",
     "holdout100",
     "holdout101",
+    "holdout102",
+    "holdout103",
+    "holdout104",
+    "holdout105",
 )
 """Every part was written blind and measured on arrival; `tuning2` and each `holdout` part but those
 of `NEVER_READ` then had their misses read and closed, those of `NEVER_READ` never did
@@ -179,6 +183,7 @@ NEVER_READ = (
     "holdout93",
     "holdout97",
     "holdout100",
+    "holdout102",
 )
 """Parts whose misses have never been printed: measured only, never tuned on, never in a test."""
 ECHO = "<<ECHO_INSTRUCTIONS>>"
