@@ -183,7 +183,6 @@ NEVER_READ = (
     "holdout93",
     "holdout97",
     "holdout100",
-    "holdout102",
 )
 """Parts whose misses have never been printed: measured only, never tuned on, never in a test."""
 ECHO = "<<ECHO_INSTRUCTIONS>>"

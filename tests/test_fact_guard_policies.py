@@ -1643,6 +1643,75 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         # a product counted in the sentence before, named again with a per-item fee
         ("머그컵 2개와 수건 2장이에요. 머그컵 포장비는 4,000원이에요.", PASS),
         ("머그컵 2개와 수건 2장이에요. 머그컵 포장비는 8,000원이에요.", FAIL),
+        # the basket said over the threshold with the fee denied after it, or named before the "so"
+        (
+            "The teapot's 25,000원 and two towels are 24,000원, so 49,000원 — just over the free-shipping"
+            " line.",
+            FAIL,
+        ),
+        (
+            "The teapot's 25,000원 and two towels are 24,000원, so 49,000원 — just over the free-shipping"
+            " line, so no fee.",
+            FAIL,
+        ),
+        (
+            "Orders of 50,000원 or more ship free — your basket's at 51,000원, so no shipping fee for you.",
+            PASS,
+        ),
+        (
+            "Orders of 50,000원 or more ship free — your basket's at 41,000원, so no shipping fee for you.",
+            FAIL,
+        ),
+        (
+            "The teapot plus two mugs is 43,000 won, under the 50,000 won free-shipping mark: 46,000 won"
+            " with the 3,000 won fee.",
+            PASS,
+        ),
+        # the customer's order said over the threshold, its amount stated before
+        (
+            "マグカップを5個ご注文の場合、商品代金は45,000ウォンとなります。5万ウォン以上のご注文ですので、送料は無料です。",
+            FAIL,
+        ),
+        (
+            "マグカップを6個ご注文の場合、商品代金は54,000ウォンとなります。5万ウォン以上のご注文ですので、送料は無料です。",
+            PASS,
+        ),
+        (
+            "商品代金は45,000ウォンです。5万ウォン以上のご注文は送料無料です。",
+            FAIL,
+        ),  # 45,000: no basket named
+        ("수건 네 장이면 48,000원이에요. 5만 원 이상 주문이라서 배송비는 무료예요.", FAIL),
+        ("수건 다섯 장이면 60,000원이에요. 5만 원 이상 주문이라서 배송비는 무료예요.", PASS),
+        # a fee added with no marker before what is paid
+        (
+            "머그컵 두 개(18,000원)에 티포트(25,000원) 하면 43,000원이고, 배송비 3,000원 더해서"
+            " 총 47,000원이에요!",
+            FAIL,
+        ),
+        (
+            "머그컵 두 개(18,000원)에 티포트(25,000원) 하면 43,000원이고, 배송비 3,000원 더해서"
+            " 총 46,000원이에요!",
+            PASS,
+        ),
+        # a cancellation after dispatch; a step done without, not a denial
+        ("참고로 이 주문은 발송된 후에도 반품 절차 없이 바로 취소하실 수 있어요.", FAIL),
+        ("Even after it ships, you can cancel it.", FAIL),
+        ("返品手続きなしで返金いたします。", FAIL),
+        # how many of one measure another holds, worked out from the two the sentence states
+        (
+            "냄비는 4,000ml이고, 350ml 머그컵으로 치면 11잔 조금 넘게 들어가요.",
+            PASS,
+        ),
+        (
+            "ティーポットは容量0.6リットル、マグカップは350ミリリットルですので、マグカップ約1.7杯分です。",
+            PASS,
+        ),
+        (
+            "ティーポットは容量0.6リットル、マグカップは350ミリリットルですので、マグカップ約2.5杯分です。",
+            FAIL,
+        ),
+        ("The teapot holds 600 ml and the mug 350 ml, so about 1.7 mugs.", PASS),
+        ("The teapot holds 600 ml and the mug 350 ml, so about 1.9 mugs.", FAIL),
     ],
 }
 
@@ -1707,6 +1776,30 @@ def test_a_total_of_amounts_worked_out_in_the_reply_already_released(guard: Fact
 )
 def test_the_return_window_is_judged_on_the_day_asked(ordered: FactGuard, reply: str, ok: bool) -> None:
     """Delivered on 30 November, asked on 2 December: the 7-day window is open until 7 December."""
+    verdict = ordered.check(reply)
+    assert verdict.ok is ok, verdict.reason or "passed"
+
+
+@pytest.mark.parametrize(
+    ("reply", "ok"),
+    [
+        ("Hi Minji! Your cast-iron pot was delivered on Tuesday 30 November.", FAIL),
+        ("Hi Minji! Your cast-iron pot was delivered on Monday 30 November.", PASS),
+        ("Your pot was delivered on 30 November (Tuesday).", FAIL),
+        ("ご注文は11月28日（土曜日）にお支払いいただき、翌日発送いたしました。", PASS),
+        ("ご注文は11月28日（金曜日）にお支払いいただきました。", FAIL),
+        ("12월 7일(월)까지 반품 가능해요.", PASS),
+        ("12월 7일(화)까지 반품 가능해요.", FAIL),
+        ("고객님 주문 총액은 84,550원이었고, 골드회원 5% 할인이 적용된 금액이에요.", FAIL),
+        ("고객님 주문 총액은 89,000원이었어요.", PASS),
+        ("Your order total was 89,000 won.", PASS),
+        ("결제 금액이 5만 원 이상이면 배송비는 무료예요.", PASS),  # the threshold, not their order
+    ],
+)
+def test_a_weekday_and_the_orders_total_are_the_calendars_and_the_facts(
+    ordered: FactGuard, reply: str, ok: bool
+) -> None:
+    """Asked on Wednesday 2 December 2026 about an order of 89,000원: 30 November was a Monday."""
     verdict = ordered.check(reply)
     assert verdict.ok is ok, verdict.reason or "passed"
 

@@ -302,6 +302,50 @@ def worked_out(
     return frozenset(result) & {claim.text for claim in claims(reply)}
 
 
+_PORTIONS = re.compile(r"\s?(?:잔|배|杯|倍|(?:cups?|mugs?|mugfuls?|glasses|times)\b)", re.IGNORECASE)
+"""A count of portions right after a number: "11잔", "1.7杯分", "1.7 mugs"."""
+
+
+def portions(reply: str, offers: frozenset[str]) -> frozenset[str]:
+    """The numbers of `reply` (as its claims write them) said as how many of one measure another
+    holds, worked out from two measures its sentence states that the sources support: "4,000ml이고,
+    350ml 머그컵으로 치면 11잔 조금 넘게" (11.4), "0.6リットル、マグカップは350ミリリットルですので ...
+    約1.7杯分": rounded to the places written, or a whole number cut down ("11잔 조금 넘게")."""
+    found = set()
+    for sentence in sentences(reply):
+        prepared = prepare(sentence)
+        located = located_claims(prepared)
+        measures: dict[str, set[Decimal]] = {}
+        for _, _, claim in located:
+            for need in claim.needs & offers:
+                kind, _, value = need.partition(":")
+                if kind in ("volume", "mass", "length"):
+                    measures.setdefault(kind, set()).add(Decimal(value))
+        quotients = {
+            whole / part
+            for values in measures.values()
+            for whole in values
+            for part in values
+            if whole > part > 0
+        }
+        for _, end, claim in located:
+            if claim.needs & offers or not _PORTIONS.match(prepared, end):
+                continue
+            said = {Decimal(need[5:]) for need in claim.needs if need.startswith("bare:")}
+            if any(_portion_of(quotient, value) for quotient in quotients for value in said):
+                found.add(claim.text)
+    return frozenset(found)
+
+
+def _portion_of(quotient: Decimal, said: Decimal) -> bool:
+    """`said` is `quotient` rounded to the places it is written with, or (a whole number) cut down."""
+    exponent = said.as_tuple().exponent
+    places = Decimal(1).scaleb(exponent if isinstance(exponent, int) else 0)
+    return quotient.quantize(places, ROUND_HALF_UP) == said or (
+        places == 1 and quotient.quantize(places, ROUND_DOWN) == said
+    )
+
+
 _IMPERIAL = {
     "inch": ("length", Decimal("25.4")),
     "foot": ("length", Decimal("304.8")),

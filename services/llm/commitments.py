@@ -131,7 +131,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"without (?:sending|shipping|returning|mailing|posting)\b",
             r"no (?:need to )?return",
             r"(?:ご)?(?:返送|返品)(?:は|も)?(?:不要|必要(?:ございません|ありません|ない))",
-            r"(?:ご)?(?:返送|返品|返却)(?:なし|無し|不要)(?:で|の|でも)[^。！？]{0,20}返金",
+            r"(?:ご)?(?:返送|返品|返却)(?:の)?(?:手続き)?(?:なし|無し|不要)(?:で|の|でも|に)[^。！？]{0,20}返金",
             r"(?:반품|반송)\s*(?:확인|검수|도착|입고)?\s*(?:절차\s*)?(?:없이|생략)[^.!?]{0,20}환불",
             r"without (?:the |your )?(?:item|it|them|parcel|product|\w+) (?:coming|being sent|going) back",
             r"(?:반송|반품)(?:은|는|도)?\s*(?:필요\s*없|안\s*하셔도)",
@@ -774,6 +774,9 @@ _NOT_A_DENIAL = any_of(
     r"(?:誰|だれ)にも(?:言わ|話さ)ないで",
     r"(?:하실|으실|실)\s*필요\s*(?:는|도)?\s*없(?:이|고|어요|습니다)",
     r"(?:배송비|택배비|요금|수수료|비용)\s*(?:도|은|는)?\s*(?:전혀\s*)?없이",
+    # a step done without ("반품 절차 없이 바로 취소", "返品手続きなしで"): the noun's, not the verb's
+    r"(?:절차|과정|반품|신청|서류|사진|영수증)\s*(?:도|은|는)?\s*(?:따로\s*)?없이",
+    r"(?:手続き|返品|申請|書類|写真|レシート)(?:も|は)?なし(?:で|に)",
     r"(?:いただく|される|なさる)必要(?:は|も)?(?:なく|ありません|ございません)",
 )
 """Negations that deny no commitment: a condition's ("if you're not a Gold member we can price-match"),
@@ -813,8 +816,9 @@ _SHIPPED = any_of(
     r"\b(?:already|has been|have been|was|were) (?:been )?(?:shipped|dispatched|sent out|on (?:its|the) way)",
     r"\b(?:after|once|since) (?:it(?:'s| has| was)? |your order(?:'s| has| was)? )?(?:been )?"
     r"(?:shipped|dispatched)",
+    r"\b(?:after|once) (?:it|your order|the order|the parcel) (?:ships|goes out|leaves)\b",
     r"(?:이미|벌써)\s*(?:출고|발송|배송\s*(?:출발|시작))",
-    r"(?:출고|발송)\s*(?:후|이후|된\s*뒤|됐더라도|되었더라도|완료|됐지만|되었지만|된\s*상태)",
+    r"(?:출고|발송)\s*(?:후|이후|된\s*(?:뒤|후|이후|다음)|됐더라도|되었더라도|완료|됐지만|되었지만|된\s*상태)",
     r"(?:既に|すでに|もう)(?:発送|出荷)",
     r"(?:発送|出荷)(?:後|済み|済|されて(?:いる|います|おり))",
 )
@@ -1201,11 +1205,15 @@ _PERMISSION = any_of(
 )
 """Saying something is fine in the words of a negation ("お持ちいただいて構いません", "가지셔도
 상관없어요", "keep it, no problem"): it grants, it denies nothing."""
+_THRESHOLD_NAMED = any_of(
+    r"\bfree[- ]shipping (?:threshold|minimum|line|cut-?off|mark|level|limit|bar|point)",
+    r"무료\s*배송\s*(?:기준|조건|라인|금액)",
+    r"送料無料(?:の)?(?:基準|条件|ライン)",
+)
+"""The amount free shipping starts at, named by the waiver: no waiver itself."""
 _NOT_A_GRANT = any_of(
     r"^\s*(?:아니요|아뇨|아니오|いいえ|no)\s*[,.!、。]",
-    r"free[- ]shipping (?:threshold|minimum|line|limit|level)",
-    r"무료\s*배송\s*(?:기준|조건|라인)",
-    r"送料無料(?:ライン|の?条件|の?基準)",
+    _THRESHOLD_NAMED.pattern,
     r"(?:주말|공휴일|휴일|토요일|일요일)(?:이|가)?\s*아니(?:면|라면|시면)",
     r"\b(?:unless|except(?: on)?) (?:it'?s )?(?:a )?"
     r"(?:weekends?|(?:public )?holidays?|saturdays?|sundays?)\b",
@@ -1342,6 +1350,12 @@ def commitments(text: str, *, after: str = "", thresholds: Thresholds | None = N
     return found
 
 
+_DENIAL_REACH = 16
+"""Characters before the threshold's name where a negation is of its reaching ("isn't over the
+free-shipping line"); a Korean or Japanese one follows it (`_CJK_NOT`: "무료배송 기준을 넘지 않아요")."""
+_CJK_NOT = re.compile(r".{0,8}?(?:않|안\s|못|ない|ません|ず)")
+
+
 def _threshold_misjudged(sentence: str, currency: str, threshold: Decimal) -> Iterator[Commitment]:
     """The free-shipping threshold, named, said to be reached by a basket whose amount is under it
     ("Four bath towels come to 48,000 won, which is over the free-shipping threshold": free shipping
@@ -1352,7 +1366,12 @@ def _threshold_misjudged(sentence: str, currency: str, threshold: Decimal) -> It
         before, after = sentence[: named.start()], sentence[named.end() :]
         over = _OVER_NAMED_BEFORE.search(before) or _OVER_NAMED_AFTER.match(after)
         under = _UNDER_NAMED_BEFORE.search(before) or _UNDER_NAMED_AFTER.match(after)
-        if bool(over) == bool(under) or _NEGATION.search(sentence):
+        # a negation of the reaching, not of the fee after it ("just over the free-shipping line, so
+        # no delivery fee")
+        denied = _NEGATION.search(sentence, max(0, named.start() - _DENIAL_REACH), named.start()) or (
+            _CJK_NOT.match(sentence, named.end()) and CJK.search(sentence)
+        )
+        if bool(over) == bool(under) or denied:
             continue
         adding = list(_ADDING_TO_BASKET.finditer(sentence))
         if adding:
@@ -1364,6 +1383,8 @@ def _threshold_misjudged(sentence: str, currency: str, threshold: Decimal) -> It
                 continue
         stated = _stated_amounts(before).get(currency, set()) - {threshold}
         basket = [amount for amount in stated if not _with_the_fee(amount, stated - {amount})]
+        if basket and max(basket) == sum(basket) - max(basket):
+            basket = [max(basket)]  # "25,000원 and 24,000원, so 49,000원": the total said with its terms
         if over and basket and sum(basket) < threshold:
             yield Commitment(Kind.CHARGE, granted=True, charged=Charged.SHIPPING)
         elif under and len(basket) == 1 and basket[0] >= threshold:
@@ -1523,6 +1544,10 @@ def _against_threshold(
     if basket is not None:
         # "5만 원 이상이면 무료배송이라서 머그컵 두 개(18,000원)는 배송비가 무료예요": the basket is under it
         said = _stated_amounts(basket).get(currency, set())
+    if commitment.granted and not said and _ORDER_IS_OVER.search(clause):
+        # "商品代金は45,000ウォンとなります。5万ウォン以上のご注文ですので、送料は無料": the order said
+        # to be over the threshold is the one stated before
+        said = _stated_amounts(previous).get(currency, set()) - {threshold}
     if said and max(said) < threshold:
         # "48,000 won, which puts you over our free-shipping threshold — no delivery charge": the
         # amount said to reach the threshold does not
@@ -1536,6 +1561,13 @@ def _against_threshold(
     return replace(commitment, conditions=commitment.conditions | {Condition.THRESHOLD})
 
 
+_ORDER_IS_OVER = any_of(
+    r"以上の(?:ご)?注文(?:です|でございます|となります|になります)(?:ので|から|ため)",
+    r"이상\s?(?:주문|구매)(?:이라서|이라|이니까|이니|이므로|이어서|이시니|이시라)",
+    r"\b(?:your order|your basket|it|that)(?:'s| is) (?:over|above|at least|more than)\b",
+)
+"""The customer's order said to be at or over an amount ("5万ウォン以上のご注文ですので"), not the
+policy's orders over it ("5万ウォン以上のご注文は")."""
 _REACHES = any_of(
     r"\b(?:puts|takes|gets|brings) you (?:over|above|past)\b|\bwhich is (?:over|above)\b",
     r"넘(?:어서|으셔서|으니까|으므로|으셨으니)",
@@ -1600,11 +1632,13 @@ _HENCE = any_of(
 
 
 def _the_basket(clause: str) -> str | None:
-    """The part of `clause` after the policy's waiver given as the reason for a second one, this
-    basket's: "5만 원 이상 무료배송이라서 | 테이블보와 찻주전자(64,000원)는 배송비가 무료예요"."""
+    """The part of `clause` after the policy's waiver given as the reason ("so", "이라서") for a
+    second one, this basket's: "5만 원 이상 무료배송이라서 | 테이블보와 찻주전자(64,000원)는 배송비가
+    무료예요"."""
     waivers = list(_NO_CHARGE.finditer(clause))
     hence = len(waivers) == 2 and _HENCE.search(clause, waivers[0].end(), waivers[1].start())
-    return clause[hence.end() :] if hence else None
+    # the basket may be named before the "so": "ship free — your basket's at 41,000원, so no fee"
+    return clause[waivers[0].end() :] if hence else None
 
 
 _QUALIFIES = any_of(
@@ -1622,14 +1656,6 @@ _AMOUNT_ADDED = any_of(
     r"あと[\d,]+|さらに[\d,]+",
 )
 """An amount said as what is added to the basket: "add another 5,000 won", "5,000원어치 더 담으시면"."""
-
-
-_THRESHOLD_NAMED = any_of(
-    r"\bfree[- ]shipping (?:threshold|minimum|line|cut-?off)",
-    r"무료\s?배송\s?(?:기준|조건|라인|금액)",
-    r"送料無料(?:の)?(?:基準|条件|ライン)",
-)
-"""The amount free shipping starts at, named by the waiver."""
 
 
 _EXTRA = any_of(
@@ -1980,7 +2006,7 @@ def _read(
 ) -> list[Commitment]:
     """`sentence`: one clause; `around`: the conditions its whole sentence puts ("Damaged on arrival:
     report it; we send a replacement or refund" grants the refund for damaged items)."""
-    for pattern in (_APOLOGY, _PERMISSION, _NOT_THAT_NOT, _RULELESS, _NOT_A_GRANT):
+    for pattern in (_APOLOGY, _PERMISSION, _NOT_THAT_NOT, _RULELESS, _NOT_A_GRANT, _A_DATES_WEEKDAY):
         sentence = _masked(sentence, pattern)
     conditions = _conditions(sentence)
     said = conditions | around  # what is granted or denied outright, as opposed to charged for
@@ -2238,6 +2264,19 @@ def _closed_in(text: str, at: int) -> bool:
 
 
 _REST_OF_WORD = re.compile(r"\S*")
+
+
+_MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+_A_DATES_WEEKDAY = any_of(
+    r"(?<=[日일])\s*[(（]\s*(?:[^)）]{0,12}[・,、]\s*)?[月火水木金土日월화수목금토일](?:曜日?|요일)?\s*[)）]",
+    r"(?<=[日일])\s*[・,、]?\s*(?:[月火水木金土日]曜日|[월화수목금토일]요일)",
+    rf"\b(?:satur|sun)day,?\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTHS}",
+    rf"\b{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\(?(?:satur|sun)day\)?",
+    rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTHS}\s+\(?(?:satur|sun)day\)?",
+)
+"""A date's weekday written beside it ("11月28日（土曜日）にお支払い", "Saturday 28 November"): the day a
+thing happened, not a day the shop opens (`EventCheck.weekdays_misstated` reads it against the
+calendar)."""
 
 
 _MASK = "\x00"

@@ -410,6 +410,55 @@ _IF_REACH = 24
 a week and the return window has passed")."""
 
 
+_WEEKDAYS = {
+    **{name: day for day, name in enumerate(("mon", "tue", "wed", "thu", "fri", "sat", "sun"))},
+    **{name: day for day, name in enumerate("月火水木金土日")},
+    **{name: day for day, name in enumerate("월화수목금토일")},
+}
+_WEEKDAY_AFTER = re.compile(
+    r"\s*[(（]\s*(?:[^)）]{0,12}[・,、]\s*)?(?:(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?|([月火水木金土日월화수목금토일])"
+    r"(?:曜日?|요일)?)\s*[)）]"
+    r"|[・,、]\s*([月火水木金土日])曜日?|\s*([월화수목금토일])요일|\s*([月火水木金土日])曜日"
+    r"|,?\s+\(?(mon|tue|wed|thu|fri|sat|sun)(?:day|nesday|rsday|urday|sday)\b",
+    re.IGNORECASE,
+)
+"""A weekday written right after a date: "12월 7일(월)", "11月28日（土曜日）", "12月2日・水曜日", "30 November
+(Monday)"."""
+_WEEKDAY_BEFORE = re.compile(
+    r"\b(mon|tue|wed|thu|fri|sat|sun)(?:day|nesday|rsday|urday|sday),?\s+(?:the\s+)?$", re.IGNORECASE
+)
+"""A weekday written right before a date: "Tuesday 30 November", "Monday, the 7th of December"."""
+
+
+def _weekday_said(text: str, start: int, end: int) -> int | None:
+    """The weekday (0 for Monday) written right beside the date at `text[start:end]`, if any."""
+    after = _WEEKDAY_AFTER.match(text, end)
+    before = _WEEKDAY_BEFORE.search(text, max(0, start - 16), start)
+    said = next((group for match in (after, before) if match for group in match.groups() if group), None)
+    return None if said is None else _WEEKDAYS[said[:3].lower() if said.isascii() else said]
+
+
+def _calendar_day(reading: str, today: datetime.date) -> datetime.date | None:
+    """The day a date's reading names, in the year that puts it nearest `today` ("md:11-30" on 2
+    December 2026 is 30 November 2026)."""
+    kind, _, value = reading.partition(":")
+    try:
+        if kind == "date":
+            return datetime.date.fromisoformat(value)
+        if kind == "md":
+            month, day = (int(part) for part in value.split("-"))
+            days = []
+            for year in (today.year - 1, today.year, today.year + 1):
+                try:
+                    days.append(datetime.date(year, month, day))
+                except ValueError:
+                    continue
+            return min(days, key=lambda day: abs(day - today), default=None)
+    except ValueError:
+        return None
+    return None
+
+
 UNTIL_BEFORE = re.compile(
     r"(?:until|till|by|before|no later than|up to|through)\s+"
     r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?$",
@@ -489,6 +538,36 @@ class EventCheck:
                 ):
                     wrong.append(claim)
         return wrong
+
+    def weekdays_misstated(self, reply: str) -> list[str]:
+        """Dates written with a weekday that is not theirs in the calendar of today (the facts'
+        `Today:`): "delivered on Tuesday 30 November" where 30 November 2026 is a Monday."""
+        today = self._today()
+        if today is None:
+            return []
+        wrong = []
+        text = prepare(reply)
+        for start, end, claim in located_claims(text):
+            said = _weekday_said(text, start, end)
+            if said is None:
+                continue
+            for reading in claim.needs:
+                day = _calendar_day(reading, today)
+                if day is not None and day.weekday() != said:
+                    wrong.append(f"{claim.text} (a {day:%A}, not the weekday said)")
+                    break
+        return wrong
+
+    def _today(self) -> datetime.date | None:
+        """The day the facts say it is (`Today:`), if they say one."""
+        days = {
+            datetime.date.fromisoformat(offer[5:])
+            for offers, event in self._dates
+            if event is Event.TODAY
+            for offer in offers
+            if offer.startswith("date:")
+        }
+        return next(iter(days)) if len(days) == 1 else None
 
     def window_misjudged(self, reply: str) -> list[str]:
         """The customer's return window said to have closed while it is open today (the facts' day),

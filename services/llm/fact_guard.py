@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from services.llm.arithmetic import BASKET_TERMS, bounded, converted, counts, misworked, worked_out
+from services.llm.arithmetic import BASKET_TERMS, bounded, converted, counts, misworked, portions, worked_out
 from services.llm.basis import BasisCheck
 from services.llm.carriers import carriers, carriers_of_the_shop
 from services.llm.colours import colours
@@ -399,6 +399,17 @@ _ORDER_STATUS = re.compile(
     r"^Order [^:\n]+: (pending|paid|preparing|shipped|delivered|cancelled)\b", re.MULTILINE
 )
 """An order's status as `customer_facts` writes it ("Order 20261128-000451: delivered, ...")."""
+_ORDER_TOTAL_FACT = re.compile(r"^Order [^:\n]+:[^\n]*?, total (\S+?)(?:,? |,?$)", re.MULTILINE)
+"""An order's total as `customer_facts` writes it ("..., total ₩89,000, ...")."""
+_ORDER_TOTAL = any_of(
+    r"\byour order(?:'s)? total\b|\btotal (?:of|for) your order\b|\byour order came to\b",
+    r"고객님(?:의|께서)?\s?(?:주문|결제)\s?(?:총액|총\s?금액|금액|합계)|(?:주문|결제)하신\s?(?:총액|금액)",
+    r"(?:お客様の|ご注文いただいた|お支払いいただいた)(?:ご)?(?:注文)?(?:金額|総額|合計)",
+)
+"""The customer's placed order's total named ("고객님 주문 총액은", "your order total was"), not a
+basket's or the threshold's ("결제 금액이 5만 원 이상이면", "ご注文金額が五万ウォン以上")."""
+TOTAL_REACH = 16
+"""Characters after the total's name where its amount is said."""
 _NOW = any_of(
     r"\b(?:currently|right now|at the moment|still|now)\b|\b(?:is|are) on (?:its|their) way\b",
     r"현재|지금|아직",
@@ -530,6 +541,14 @@ class FactGuard:
         self._ordered = counts_of(own_facts, self._products)
         """How many of each product the customer's order has ("cast-iron pot 24 cm x1")."""
         self._own_offers = _offers_of(own_facts)
+        self._order_totals = frozenset(
+            amount
+            for total in _ORDER_TOTAL_FACT.findall(own_facts)
+            for claim in claims(total)
+            for amounts in money_in(claim.needs).values()
+            for amount in amounts
+        )
+        """The totals of the customer's orders, as the facts give them."""
         statuses = set(_ORDER_STATUS.findall(own_facts))
         self._status = statuses.pop() if len(statuses) == 1 else None
         """The status of the customer's orders when they all have one ("delivered")."""
@@ -594,6 +613,7 @@ class FactGuard:
             | self._events.deadlines_stated(reply)
             | customers
             | converted(reply, self._offers)
+            | portions(reply, self._offers)
             | remote
             | bounded(reply, self._offers)
         )
@@ -607,6 +627,8 @@ class FactGuard:
             + [f"{claim.text} (counted from another event)" for claim in self._events.misplaced(reply)]
             + [f"{claim.text} (the date of another event)" for claim in self._events.misdated(reply)]
             + self._events.window_misjudged(reply)
+            + self._events.weekdays_misstated(reply)
+            + self._misreported_total(told)
             + [
                 f"{claim.text} (counted per another thing)"
                 for claim in self._bases.miscounted(reply)
@@ -844,6 +866,27 @@ class FactGuard:
             named = dict.fromkeys(mention.product for mention in mentions(rest, self._products))
             if named and not set(named) & set(self._ordered):
                 wrong.extend(f"{product.name} (not in the customer's order)" for product in named)
+        return wrong
+
+    def _misreported_total(self, told: list[str]) -> list[str]:
+        """An amount said as the customer's order's total that is none of their orders' totals:
+        "고객님 주문 총액은 84,550원이었고" of an order of 89,000원; not in a question or a condition."""
+        if not self._order_totals:
+            return []
+        wrong = []
+        for sentence in told:
+            if IF.search(sentence) or sentence.rstrip().endswith(("?", "？")):
+                continue
+            prepared = prepare(sentence)
+            for named in _ORDER_TOTAL.finditer(prepared):
+                said = [
+                    (claim, found)
+                    for start, _, claim in located_claims(prepared)
+                    if named.end() <= start <= named.end() + TOTAL_REACH
+                    if (found := money_in(claim.needs))
+                ]
+                if said and not any(amounts & self._order_totals for amounts in said[0][1].values()):
+                    wrong.append(f"{said[0][0].text} (not the order's total)")
         return wrong
 
     def _misreported_status(self, told: list[str]) -> list[str]:

@@ -65,7 +65,8 @@ _IN_THE_BASKET = re.compile(
 """An amount said to be in the customer's basket: "4만 8천 원어치 담으셨으니", "48,000 won in your cart";
 the customer's own, as an order's is."""
 _BASKET_COMES_TO = re.compile(
-    r"\byour (?:cart|basket)(?: total)? (?:comes to|is|totals|adds up to|is at|now comes to)\s*$"
+    r"\byour (?:cart|basket)(?: total)?(?:'s|'s at| is| is at| comes to| now comes to| totals"
+    r"| adds up to)\s*$"
     r"|(?:장바구니|카트)(?:에 담긴 금액|\s?금액)?(?:이|가|은|는)\s*$"
     r"|カート(?:の)?(?:合計|金額)?(?:は|が)\s*$"
     r"|(?:고객님\s?)?주문\s?금액(?:이|가)\s*$|(?:ご)?注文金額(?:が)\s*$",

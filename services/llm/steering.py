@@ -28,7 +28,8 @@ _TELL = r"(?:reply|respond|answer|say|write|type|repeat|output|print)"
 _STEERING = any_of(
     # English
     rf"\b(?:ignore|disregard|forget|override|bypass)\b[^.?!]{{0,40}}\b{_RULES_EN}",
-    r"\byou(?:'re| are) now\b",
+    # not a compliment: "You are now officially my favourite shop"
+    r"\byou(?:'re| are) now\b(?!\s+(?:officially\s+)?(?:my|our)\s+(?:new\s+)?(?:favou?rite|go-to)\b)",
     r"\bfrom now on,? (?:you|always|only|never|reply|answer|say|respond|act|tell)\b",
     r"\bact as\b",
     # "pretend I'm a beginner" is about them, "pretend you're explaining it to my grandma" a way to say it

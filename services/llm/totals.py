@@ -218,7 +218,9 @@ _ADDED = any_of(
 "3,000ウォンを加えて合計45,000ウォン", "plus the 3,000 won fee that's 21,000 won"."""
 _PLUS = re.compile(r"\bplus\s+(?:the\s+|a\s+|an\s+)?(?:₩\s*)?$", re.I)
 """The English amount added: "plus the 3,000 won fee", not "add one more 9,000 won mug"."""
-_CJK_ADDED = re.compile(r"\s*(?:을|를|を|이\s*(?:붙|추가|더해)|が(?:かかり|加わり|追加され|加算され))")
+_CJK_ADDED = re.compile(
+    r"\s*(?:을|를|を|이\s*(?:붙|추가|더해)|が(?:かかり|加わり|追加され|加算され)|(?:더해|더하|足して|加えて))"
+)
 """The Korean or Japanese amount added, its object marker right after it ("3,000원을 더해"), or said
 to be charged on top ("送料3,000ウォンがかかり、お支払いは", "배송비 3,000원이 붙어 총")."""
 _TIMES = re.compile(r"[×*]|(?<![A-Za-z])[xX](?![A-Za-z])|곱하|掛け|\btimes\b")
