@@ -35,7 +35,7 @@ from decimal import Decimal
 from enum import StrEnum
 from types import MappingProxyType
 
-from services.llm.fact_claims import SOURCES_KEPT, claims, located_claims, money_in
+from services.llm.fact_claims import BOUND_AFTER, SOURCES_KEPT, claims, located_claims, money_in
 from services.text.patterns import CJK, any_of
 
 
@@ -1609,7 +1609,7 @@ def _waived_over(
             after = {
                 amount
                 for _, end, claim in located_claims(following)
-                if not _A_BOUND.match(following, end)  # "5万ウォン以上の送料無料": the threshold
+                if not BOUND_AFTER.match(following, end)  # "5万ウォン以上の送料無料": the threshold
                 for amount in money_in(claim.needs).get(currency, set())
             }
             orders = [amount for amount in after if not _with_the_fee(amount, after - {amount})]
@@ -1647,7 +1647,6 @@ _QUALIFIES = any_of(
     r"(?:送料無料の)?対象|以上(?:ですので|のため|なので)",
 )
 """An order's amount said to be what waives the fee: "which qualifies for free shipping"."""
-_A_BOUND = re.compile(r"\s*(?:이상|以上|or more|and (?:up|over)|or above)", re.IGNORECASE)
 
 
 _AMOUNT_ADDED = any_of(

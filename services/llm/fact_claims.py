@@ -289,6 +289,12 @@ def money_in(readings: Iterable[str]) -> dict[str, set[Decimal]]:
     return found
 
 
+BOUND_AFTER = re.compile(
+    r"\s*(?:이상|이하|미만|초과|以上|以下|未満|超|or more|and (?:over|up)|or (?:less|above))", re.IGNORECASE
+)
+"""An amount said as a bound, not as an order's (matched at its end): "주문 금액이 50만 원 이상이면"
+is a threshold, "5万ウォン以上の送料無料" too."""
+
 SOURCES_KEPT = 64
 """How many sets of sources each reader keeps read (a shop's FAQ, the facts of the customers chatting
 at once): the same text is checked reply after reply."""

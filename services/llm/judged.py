@@ -30,7 +30,15 @@ import functools
 import re
 
 from services.llm.events import UNTIL_AFTER, UNTIL_BEFORE
-from services.llm.fact_claims import CURRENCIES, SOURCES_KEPT, Claim, claims, located_claims, reading_kind
+from services.llm.fact_claims import (
+    BOUND_AFTER,
+    CURRENCIES,
+    SOURCES_KEPT,
+    Claim,
+    claims,
+    located_claims,
+    reading_kind,
+)
 from services.llm.subjects import sentences
 from services.text.patterns import any_of
 
@@ -87,8 +95,6 @@ _ORDER_AMOUNT = any_of(
     r"(?:ご)?(?:注文|購入|お買い上げ)金額",
 )
 """The order's amount named, of which an amount the sentence after opens with is an example."""
-_A_BOUND = re.compile(r"\s*(?:이상|이하|미만|초과|以上|以下|未満|超|or more|and (?:over|up)|or less)", re.I)
-"""An amount said as a bound, not as the order's: "주문 금액이 50만 원 이상이면" is a threshold."""
 _MISSED = any_of(
     r"\b(?:not|won't|isn't|doesn't|wouldn't) (?:be )?"
     r"(?:eligible|in time|ship|go out|leave|dispatched|shipped|sent)"
@@ -465,7 +471,7 @@ def judged(
                 and kinds <= CURRENCIES
                 and bool(
                     _IN_THE_BASKET.match(sentence[end:])
-                    or (_BASKET_COMES_TO.search(sentence[:start]) and not _A_BOUND.match(sentence[end:]))
+                    or (_BASKET_COMES_TO.search(sentence[:start]) and not BOUND_AFTER.match(sentence[end:]))
                     or (
                         of_the_order
                         and _EXAMPLE_OPENS.match(sentence[:start])

@@ -388,7 +388,9 @@ async def _guarded(texts: AsyncIterator[str], sources: _Guard, answer: VerifiedA
             try:
                 _check(held + pending, released, sources, doubted=doubted)
             except GuardRejected as rejected:
-                raise (doubt or rejected) from rejected
+                if doubt is None:
+                    raise
+                raise doubt from rejected
         yield doubted + held + pending
 
 
