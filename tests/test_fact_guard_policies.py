@@ -1772,17 +1772,7 @@ def test_a_total_of_amounts_worked_out_in_the_reply_already_released(guard: Fact
         ("Your pot arrived on 30 November, so you're still within the 7-day return window.", PASS),
         ("냄비는 11월 30일에 도착해서 반품 기간이 지났어요.", FAIL),
         ("반품 기간이 지나면 반품이 어려워요.", PASS),  # a condition, not the customer's case
-    ],
-)
-def test_the_return_window_is_judged_on_the_day_asked(ordered: FactGuard, reply: str, ok: bool) -> None:
-    """Delivered on 30 November, asked on 2 December: the 7-day window is open until 7 December."""
-    verdict = ordered.check(reply)
-    assert verdict.ok is ok, verdict.reason or "passed"
-
-
-@pytest.mark.parametrize(
-    ("reply", "ok"),
-    [
+        # a date's weekday and the order's total, against the calendar and the facts
         ("Hi Minji! Your cast-iron pot was delivered on Tuesday 30 November.", FAIL),
         ("Hi Minji! Your cast-iron pot was delivered on Monday 30 November.", PASS),
         ("Your pot was delivered on 30 November (Tuesday).", FAIL),
@@ -1796,10 +1786,9 @@ def test_the_return_window_is_judged_on_the_day_asked(ordered: FactGuard, reply:
         ("결제 금액이 5만 원 이상이면 배송비는 무료예요.", PASS),  # the threshold, not their order
     ],
 )
-def test_a_weekday_and_the_orders_total_are_the_calendars_and_the_facts(
-    ordered: FactGuard, reply: str, ok: bool
-) -> None:
-    """Asked on Wednesday 2 December 2026 about an order of 89,000원: 30 November was a Monday."""
+def test_the_day_asked_and_the_order_are_the_facts(ordered: FactGuard, reply: str, ok: bool) -> None:
+    """Asked on Wednesday 2 December 2026 about an order of 89,000원 delivered on Monday 30 November:
+    the 7-day return window is open until 7 December."""
     verdict = ordered.check(reply)
     assert verdict.ok is ok, verdict.reason or "passed"
 
