@@ -6,7 +6,7 @@ import math
 import random
 from collections import Counter
 
-from services.llm.acceptance import accept_or_resample, target_distribution
+from services.llm.acceptance import accept_or_resample, sample, target_distribution
 
 TOP = {1: math.log(0.5), 2: math.log(0.3), 3: math.log(0.2)}
 
@@ -15,6 +15,14 @@ def test_greedy_keeps_only_the_argmax() -> None:
     rng = random.Random(0)
     assert accept_or_resample(TOP, 1, {1: 1.0}, temperature=0, rng=rng) == (True, 1)
     assert accept_or_resample(TOP, 2, {2: 1.0}, temperature=0, rng=rng) == (False, 1)
+
+
+def test_greedy_sampling_takes_the_argmax_and_draws_nothing() -> None:
+    """At temperature 0 the target's own choice is its argmax, and no random number is drawn: a
+    greedy reply is the same whatever else shares the generator."""
+    rng = random.Random(7)
+    assert sample(TOP, temperature=0, rng=rng) == 1
+    assert rng.random() == random.Random(7).random()
 
 
 def sample_outputs(draft_q: dict[int, float], n: int = 40_000) -> Counter[int]:

@@ -159,6 +159,8 @@ def test_decode_statistics_leave_the_prompt_s_time_out_and_never_divide_by_zero(
     assert stats.tokens_per_second == 4.0 and stats.acceptance == 0.75
     idle = DecodeStats(seconds=0.5, prompt_seconds=0.5)
     assert (idle.tokens_per_second, idle.acceptance) == (0.0, 0.0)
+    unprompted = DecodeStats(tokens=6, seconds=2.0)  # no prompt evaluated: all of it decoding
+    assert (unprompted.decode_seconds, unprompted.tokens_per_second) == (2.0, 3.0)
 
 
 def test_timed_passes_move_the_pass_costs_towards_what_they_took() -> None:
