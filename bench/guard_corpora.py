@@ -153,8 +153,8 @@ PARTS = (
     "holdout104",
     "holdout105",
 )
-"""Every part was written blind and measured on arrival; `tuning2` and each `holdout` part but those
-of `NEVER_READ` then had their misses read and closed, those of `NEVER_READ` never did
+"""`tuning` was tuned on; `tuning2` and every `holdout` part were measured first as written blind,
+then had their misses read and closed, but those of `NEVER_READ`, which never did
 (docs/benchmarks.md says how each part was used)."""
 NEVER_READ = (
     "holdout16",
