@@ -360,21 +360,28 @@ _DAYS = (("date", "%Y-%m-%d"), ("md", "%m-%d"))
 """How a day is read (`Claim.needs`): with its year and without."""
 
 
-def _return_window(sources: str, dates: str) -> tuple[datetime.date, datetime.date, datetime.date] | None:
-    """Today (the facts' `Today:`) and the first and the last of the days the return windows end on
-    (a duration of the returns' clauses counted from each day the facts give its event: one per
-    order), or None where either is not known."""
-    today = {
+def _today_of(happened: tuple[tuple[frozenset[str], Event], ...]) -> datetime.date | None:
+    """The day the facts say it is (`Today:`, read by `_dates_of`), if they say one."""
+    days = {
         datetime.date.fromisoformat(offer[5:])
-        for offers, event in _dates_of(dates)
+        for offers, event in happened
         if event is Event.TODAY
         for offer in offers
         if offer.startswith("date:")
     }
+    return next(iter(days)) if len(days) == 1 else None
+
+
+@functools.lru_cache(maxsize=SOURCES_KEPT)
+def _return_window(sources: str, dates: str) -> tuple[datetime.date, datetime.date, datetime.date] | None:
+    """Today and the first and the last of the days the return windows end on (a duration of the
+    returns' clauses counted from each day the facts give its event: one per order), or None where
+    either is not known."""
+    today = _today_of(_dates_of(dates))
     ends = set().union(*(ends for _, about, ends in _ends(sources, dates) if Topic.RETURN in about))
-    if len(today) != 1 or not ends:
+    if today is None or not ends:
         return None
-    return next(iter(today)), min(ends), max(ends)
+    return today, min(ends), max(ends)
 
 
 _WINDOW = r"(?:return|exchange)s? (?:window|period|deadline)"
@@ -542,7 +549,7 @@ class EventCheck:
     def weekdays_misstated(self, reply: str) -> list[str]:
         """Dates written with a weekday that is not theirs in the calendar of today (the facts'
         `Today:`): "delivered on Tuesday 30 November" where 30 November 2026 is a Monday."""
-        today = self._today()
+        today = _today_of(self._dates)
         if today is None:
             return []
         wrong = []
@@ -557,17 +564,6 @@ class EventCheck:
                     wrong.append(f"{claim.text} (a {day:%A}, not the weekday said)")
                     break
         return wrong
-
-    def _today(self) -> datetime.date | None:
-        """The day the facts say it is (`Today:`), if they say one."""
-        days = {
-            datetime.date.fromisoformat(offer[5:])
-            for offers, event in self._dates
-            if event is Event.TODAY
-            for offer in offers
-            if offer.startswith("date:")
-        }
-        return next(iter(days)) if len(days) == 1 else None
 
     def window_misjudged(self, reply: str) -> list[str]:
         """The customer's return window said to have closed while it is open today (the facts' day),
