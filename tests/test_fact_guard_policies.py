@@ -514,6 +514,36 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("Yes, 7 p.m. works - we're open weekdays 10:00 to 18:30.", FAIL),  # outside them
         ("Orders paid by 3 p.m. ship the same day; we're open 10:00 to 18:30.", FAIL),  # not judged
     ],
+    "the customer's payment time told back, judged against the cutoff": [
+        ("Since you paid at 11 this morning, your order goes out today.", PASS),
+        ("Since you paid at 3 this afternoon, your order goes out today.", FAIL),
+        ("오전 11시에 결제하셨으니 오늘 출고돼요.", PASS),
+        ("오후 3시에 결제하셨으니 오늘 출고돼요.", FAIL),
+        ("午前11時にお支払いいただいたので、本日発送いたします。", PASS),
+        ("午後3時にお支払いいただいたので、本日発送いたします。", FAIL),
+    ],
+    "a charge denied in keigo; a Japanese clause done with なく": [
+        ("違う商品をお送りしてしまい申し訳ございません。返送料はご負担いただくことはございません。", PASS),
+        ("違う商品をお送りしてしまい申し訳ございません。返送料はご負担いただくことになります。", FAIL),
+        ("イメージ違いによる返品の場合、返送料はご負担いただくことはございません。", FAIL),
+        ("クーポン等もなく、割引はゴールド会員様の割引のみとなります。", PASS),
+        ("クーポン等もなく、送料も無料になります。", FAIL),
+        ("割引はなく、クーポンをお使いいただけます。", FAIL),
+    ],
+    "the wait from a time in the lunch break to its end": [
+        (
+            "お昼休みは12時30分から13時30分までですので、13時にお電話いただいた場合は30分ほどお待ちいただきます。",
+            PASS,
+        ),
+        (
+            "お昼休みは12時30分から13時30分までですので、13時にお電話いただいた場合は40分ほどお待ちいただきます。",
+            FAIL,
+        ),
+        ("지금 오후 1시면 점심시간(12시 30분~1시 30분)이라서요, 30분만 있다가 다시 전화 주세요.", PASS),
+        ("지금 오후 1시면 점심시간(12시 30분~1시 30분)이라서요, 20분만 있다가 다시 전화 주세요.", FAIL),
+        ("If you call at 12:45, lunch runs until 13:30, so you'd wait 45 minutes.", PASS),
+        ("If you call at 3 p.m., you'd wait 30 minutes.", FAIL),  # no lunch break then
+    ],
     "a per-item fee for each of the things counted": [
         ("Three towels are 36,000 won, with gift wrap at 2,000 won per towel 42,000 won in total.", PASS),
         ("Three towels are 36,000 won, with gift wrap at 2,000 won per towel 38,000 won in total.", FAIL),
@@ -1712,6 +1742,12 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ),
         ("The teapot holds 600 ml and the mug 350 ml, so about 1.7 mugs.", PASS),
         ("The teapot holds 600 ml and the mug 350 ml, so about 1.9 mugs.", FAIL),
+        # a measure counted so many times to make one the sources give, of no product of theirs
+        ("용량 4L는 2L 생수병 두 병 분량이에요.", PASS),
+        ("용량 4L는 2L 생수병 세 병 분량이에요.", FAIL),
+        ("The glass teapot holds 600 ml — that's two 300 ml cups.", PASS),
+        ("The glass teapot holds 600 ml — that's three 300 ml cups.", FAIL),
+        ("The teapot holds 600 ml, so the mug holds 300 ml and the teapot fills two.", FAIL),  # the mug's
     ],
 }
 
@@ -1791,6 +1827,86 @@ def test_the_day_asked_and_the_order_are_the_facts(ordered: FactGuard, reply: st
     the 7-day return window is open until 7 December."""
     verdict = ordered.check(reply)
     assert verdict.ok is ok, verdict.reason or "passed"
+
+
+@pytest.mark.parametrize(
+    ("reply", "ok"),
+    [
+        # a date written with a word naming the same day: its weekday, today's distance, a weekend
+        ("今週土曜日(12月5日)と日曜日(12月6日)は休業のため、12月7日(月)の10時から対応いたします。", PASS),
+        ("今週土曜日(12月6日)は休業です。", FAIL),  # 6 December is a Sunday
+        ("We're closed this weekend (Saturday 5 and Sunday 6 December) and back on Monday 7 December.", PASS),
+        ("We're closed this weekend (Saturday 6 and Sunday 7 December).", FAIL),
+        ("今週末（12月5日・6日）はお休みです。", PASS),
+        ("今週末（12月7日・8日）はお休みです。", FAIL),  # a Monday and a Tuesday
+        ("明日（12月3日）のお届け予定です。", PASS),
+        ("明日（12月4日）のお届け予定です。", FAIL),
+        ("It should arrive tomorrow (Thursday 3 December).", PASS),
+        ("12월 25일 성탄절은 공휴일이라 고객센터가 쉬어요. 24일 목요일에는 상담 가능합니다.", PASS),
+        ("12월 26일 성탄절은 공휴일이라 고객센터가 쉬어요.", FAIL),
+        (
+            "Christmas is a public holiday, so the line's closed that day; we're back on Monday the 28th.",
+            PASS,
+        ),
+        ("Christmas is a public holiday, so we're open.", FAIL),
+        # not a name of the day: the order's past events and deadlines are the facts' and the policy's
+        ("It was delivered on Tuesday 1 December.", FAIL),
+        ("Your pot was delivered yesterday, December 1st.", FAIL),  # on 30 November
+        ("You can return it until Thursday 10 December.", FAIL),
+        ("If you pay now, it arrives on Monday 7 December.", FAIL),
+        ("The return window ends on Monday 7 December.", PASS),
+        ("The return window ends on Tuesday 8 December.", FAIL),
+        # a deadline counted in the reply from a day it gives: refunds within 3 business days
+        (
+            "3営業日以内の返金です。昨日（12月1日）の到着でしたら、今週金曜日（12月4日）までに返金されます。",
+            PASS,
+        ),
+        (
+            "3営業日以内の返金です。昨日（12月1日）の到着でしたら、今週木曜日（12月3日）までに返金されます。",
+            FAIL,
+        ),
+        (
+            "昨日（12月1日）の到着でしたら、今週金曜日（12月4日）までに返金されます。",
+            FAIL,
+        ),  # counted from nothing said
+        (
+            "Refunds take 3 business days: if it reaches us Friday (4 Dec), it's back by Wednesday 9 Dec.",
+            PASS,
+        ),
+        (
+            "Refunds take 3 business days: if it reaches us Friday (4 Dec), it's back by Thursday 10 Dec.",
+            FAIL,
+        ),
+        (
+            "Refunds take 2 business days: if it reaches us Friday (4 Dec), it's back by Tuesday 8 Dec.",
+            FAIL,
+        ),
+        (
+            "ご注文日の11月28日から7日以内、つまり12月5日までに返品をお申し込みください。",
+            FAIL,
+        ),  # from receipt
+        ("お届け日の11月30日から7日以内、つまり12月7日までに返品をお申し込みください。", PASS),
+        # a thing done on a weekend and dealt with on a working day: no weekend opening
+        ("土曜日にいただいたお問い合わせは月曜日に対応させていただきます。", PASS),
+        ("주말 결제 건은 평일에 출고돼요.", PASS),
+        ("Orders placed on a Saturday ship on Monday.", PASS),
+        ("土曜日にいただいたお問い合わせにも当日お答えします。", FAIL),
+        ("We answer messages on Saturday.", FAIL),
+    ],
+)
+def test_a_date_named_by_a_word_for_its_day(ordered: FactGuard, reply: str, ok: bool) -> None:
+    """Asked on Wednesday 2 December 2026: a date is the calendar's when a word beside it names the same
+    day, and what the reply says of that day is read as it is said of the day."""
+    verdict = ordered.check(reply)
+    assert verdict.ok is ok, verdict.reason or "passed"
+
+
+def test_a_deadline_is_counted_from_what_the_reply_already_released(ordered: FactGuard) -> None:
+    before = "返品商品が倉庫に到着してから三営業日以内に返金いたします。"
+    counted = "昨日（12月1日）の到着でしたら、今週金曜日（12月4日）までに返金されます。"
+    assert ordered.check(counted, before=before).ok
+    assert not ordered.check(counted.replace("金曜日（12月4日）", "木曜日（12月3日）"), before=before).ok
+    assert not ordered.check(counted).ok
 
 
 def test_the_return_window_closed_when_the_days_have_run_out() -> None:

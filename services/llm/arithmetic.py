@@ -306,11 +306,16 @@ _PORTIONS = re.compile(r"\s?(?:잔|배|杯|倍|(?:cups?|mugs?|mugfuls?|glasses|t
 """A count of portions right after a number: "11잔", "1.7杯分", "1.7 mugs"."""
 
 
-def portions(reply: str, offers: frozenset[str]) -> frozenset[str]:
+def portions(
+    reply: str, offers: frozenset[str], *, of_a_product: Callable[[str, int, int], bool] = lambda *_: False
+) -> frozenset[str]:
     """The numbers of `reply` (as its claims write them) said as how many of one measure another
     holds, worked out from two measures its sentence states that the sources support: "4,000ml이고,
     350ml 머그컵으로 치면 11잔 조금 넘게" (11.4), "0.6リットル、マグカップは350ミリリットルですので ...
-    約1.7杯分": rounded to the places written, or a whole number cut down ("11잔 조금 넘게")."""
+    約1.7杯分": rounded to the places written, or a whole number cut down ("11잔 조금 넘게"). A measure
+    the sentence counts so many of to make one it states is worked out too ("용량 4L는 2L 생수병 두 병
+    분량", "600 ml — that's two 300 ml cups"), unless it is said of a product (`of_a_product`, given the
+    prepared sentence and where the measure is), whose measures are the catalogue's."""
     found = set()
     for sentence in sentences(reply):
         prepared = prepare(sentence)
@@ -334,6 +339,14 @@ def portions(reply: str, offers: frozenset[str]) -> frozenset[str]:
             said = {Decimal(need[5:]) for need in claim.needs if need.startswith("bare:")}
             if any(_portion_of(quotient, value) for quotient in quotients for value in said):
                 found.add(claim.text)
+        counted = {count for count in counts(prepared) if count >= 2}
+        for start, end, claim in located:
+            if claim.needs & offers or of_a_product(prepared, start, end):
+                continue
+            for need in claim.needs:
+                kind, _, value = need.partition(":")
+                if kind in measures and any(count * Decimal(value) in measures[kind] for count in counted):
+                    found.add(claim.text)
     return frozenset(found)
 
 

@@ -890,7 +890,7 @@ _NO_CHARGE = any_of(
     r"(?:手数料|送料|料金|費用|[一-龯ァ-ヴー]{1,6}(?:料|代))[^。！？]{0,16}?"
     r"(?:かかりません|かからず|かからない|不要|いただきません|頂きません|いただかな|頂かな|頂戴しません"
     r"|発生しません|発生せず|無し|なし)",
-    r"(?:負担|お支払い)(?:いただく必要は|は)?(?:ございません|ありません|不要)",
+    r"(?:負担|お支払い)(?:いただく(?:必要|こと)は|は)?(?:ございません|ありません|不要)",
 )
 _SOME_CHARGE = any_of(
     r"\bfees?\b",
@@ -1141,6 +1141,7 @@ _NEGATION = any_of(
     r"定休",
     r"ません",
     r"ない",
+    r"(?<=[もはが])なく",  # "クーポン等もなく"
     r"不可",
     r"できず",
     r"(?:て|で)おらず",
@@ -2005,7 +2006,15 @@ def _read(
 ) -> list[Commitment]:
     """`sentence`: one clause; `around`: the conditions its whole sentence puts ("Damaged on arrival:
     report it; we send a replacement or refund" grants the refund for damaged items)."""
-    for pattern in (_APOLOGY, _PERMISSION, _NOT_THAT_NOT, _RULELESS, _NOT_A_GRANT, _A_DATES_WEEKDAY):
+    for pattern in (
+        _APOLOGY,
+        _PERMISSION,
+        _NOT_THAT_NOT,
+        _RULELESS,
+        _NOT_A_GRANT,
+        _A_DATES_WEEKDAY,
+        _DONE_ON_A_WEEKEND,
+    ):
         sentence = _masked(sentence, pattern)
     conditions = _conditions(sentence)
     said = conditions | around  # what is granted or denied outright, as opposed to charged for
@@ -2228,12 +2237,15 @@ NEGATION_REACH = 12
 _TURN = re.compile(
     r",?\s+(?:so|but|and then|however|though|yet)\s+|\s+[—–]\s+|\s*(?:그래서|하지만|그런데)\s*"
     r"|,\s+(?=(?:we|I|you|so|then)\b)|\s+-\s+"
-    r"|(?<=[가-힣])(?:지만|는데|니까|으니|므로),?\s|(?<=[가-힣]고),\s*|(?:けど|けれど|ですが|ので|から)、",
+    r"|(?<=[가-힣])(?:지만|는데|니까|으니|므로),?\s|(?<=[가-힣]고),\s*|(?:けど|けれど|ですが|ので|から)、"
+    r"|(?<=[^でじ]なく)、",
     re.IGNORECASE,
 )
 """Where a sentence turns to another thought: a negation on one side denies nothing on the other
 ("no rules for me, so ... a full refund"), while a list keeps it ("no discounts, coupons or ...").
-A Korean clause ending in "-고," is one thought done ("쿠폰은 없고, 골드 회원님께 5% 할인")."""
+A Korean clause ending in "-고," is one thought done ("쿠폰은 없고, 골드 회원님께 5% 할인"), and so is a
+Japanese one ending in "なく、" ("クーポン等もなく、割引はゴールド会員様の割引のみ"), not "ではなく、" (not X
+but Y)."""
 
 
 def _denied_at(text: str, start: int, end: int) -> bool:
@@ -2258,8 +2270,14 @@ def _closed_in(text: str, at: int) -> bool:
     """A closing word in the part of `text` around `at`, the word the part ends in read whole: "주말엔
     쉬니까" ends its part at the turn "니까", inside the word "쉬니까"."""
     start, end = _segment(text, at)
+    if hence := _HENCE_TURN.match(text, end):  # "Christmas is a public holiday, so it's closed that day"
+        end = _segment(text, hence.end())[1]
     word_end = _REST_OF_WORD.match(text, end)
     return bool(_CLOSED.search(text, start, word_end.end() if word_end else end))
+
+
+_HENCE_TURN = re.compile(r",?\s+so\s+|(?:ので|から)、", re.IGNORECASE)
+"""A turn to what follows from the part before: a day said to be a holiday, so closed."""
 
 
 _REST_OF_WORD = re.compile(r"\S*")
@@ -2276,6 +2294,31 @@ _A_DATES_WEEKDAY = any_of(
 """A date's weekday written beside it ("11月28日（土曜日）にお支払い", "Saturday 28 November"): the day a
 thing happened, not a day the shop opens (`EventCheck.weekdays_misstated` reads it against the
 calendar)."""
+
+
+_WEEKEND_DAYS = r"(?:weekends?|saturdays?|sundays?|(?:public )?holidays?)"
+_ON_A_WORKING_DAY = (
+    r"(?=[^.!?。！？]*?(?:monday|weekday|business day|working day|월요일|평일|영업일|月曜|平日|営業日))"
+)
+_DONE_ON_A_WEEKEND = any_of(
+    *(
+        done + _ON_A_WORKING_DAY
+        for done in (
+            r"\b(?:orders?|payments?|messages?|questions?|enquir(?:y|ies)|inquir(?:y|ies)|emails?|calls?)\s+"
+            r"(?:placed|paid|made|sent|received|left|that (?:come|arrive)s?)\s+"
+            rf"(?:on|over|during)\s+(?:a |the )?{_WEEKEND_DAYS}",
+            rf"\b(?:placed|paid|sent|received|left)\s+(?:on|over|during)\s+(?:a |the )?{_WEEKEND_DAYS}",
+            r"(?:주말|공휴일|토요일|일요일)(?:이나\s*공휴일|·공휴일)?(?:에|중에)?\s*"
+            r"(?:주신|남기신|보내신|하신|들어온|접수된|받은|결제(?:하신|한|된|\s*건)?|주문(?:하신|한|된|\s*건)?)",
+            r"(?:土曜|日曜|土日|週末|祝日|休日)(?:日)?(?:・祝日)?(?:に|の|中に)?"
+            r"(?:いただいた|頂いた|届いた|お送りいただいた|お寄せいただいた|受け付けた"
+            r"|ご注文|注文|お支払い|決済|お問い合わせ|ご連絡)",
+        )
+    )
+)
+"""A thing done or sent on a weekend and dealt with on a working day, not a day the shop opens:
+"土曜日にいただいたお問い合わせは月曜日に対応", "주말 결제 건은 평일에 출고", "orders placed on a Saturday
+ship on Monday"."""
 
 
 _MASK = "\x00"

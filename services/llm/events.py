@@ -28,7 +28,7 @@ from enum import StrEnum
 
 from services.llm.fact_claims import SOURCES_KEPT, Claim, located_claims, prepare, reading_kind
 from services.llm.subjects import MARGIN, encoded, masked_numbers
-from services.llm.topics import Topic, about_the_same, clauses_about, topics
+from services.llm.topics import Topic, about_the_same, clauses_about, covers, topics
 from services.text.patterns import CJK, any_of
 from services.understanding.encoder import SentenceEncoder, shared_encoder
 
@@ -344,15 +344,16 @@ def _ends(sources: str, dates: str) -> list[tuple[str, frozenset[Topic], set[dat
 
 
 @functools.lru_cache(maxsize=SOURCES_KEPT)
-def _deadlines(sources: str, dates: str) -> tuple[tuple[str, frozenset[str]], ...]:
+def _deadlines(sources: str, dates: str) -> tuple[tuple[str, frozenset[str], frozenset[Topic]], ...]:
     """Each source clause whose duration ends on a known day (`_ends`): the clause with its numbers
-    masked, and the readings of the days it ends on."""
+    masked, the readings of the days it ends on and the policies it is about."""
     return tuple(
         (
             masked_numbers(clause),
             frozenset(f"{kind}:{end:{form}}" for end in ends for kind, form in _DAYS),
+            about,
         )
-        for clause, _, ends in _ends(sources, dates)
+        for clause, about, ends in _ends(sources, dates)
     )
 
 
@@ -432,9 +433,12 @@ _WEEKDAY_AFTER = re.compile(
 """A weekday written right after a date: "12월 7일(월)", "11月28日（土曜日）", "12月2日・水曜日", "30 November
 (Monday)"."""
 _WEEKDAY_BEFORE = re.compile(
-    r"\b(mon|tue|wed|thu|fri|sat|sun)(?:day|nesday|rsday|urday|sday),?\s+(?:the\s+)?$", re.IGNORECASE
+    r"\b(mon|tue|wed|thu|fri|sat|sun)(?:day|nesday|rsday|urday|sday),?\s+(?:\(\s*)?(?:the\s+)?$"
+    r"|([月火水木金土日])曜日?\s*[(（]\s*$|([월화수목금토일])요일\s*[(（]\s*$",
+    re.IGNORECASE,
 )
-"""A weekday written right before a date: "Tuesday 30 November", "Monday, the 7th of December"."""
+"""A weekday written right before a date: "Tuesday 30 November", "Monday, the 7th of December", "this
+Friday (4 Dec)", "今週土曜日(12月5日)", "월요일(12월 7일)"."""
 
 
 def _weekday_said(text: str, start: int, end: int) -> int | None:
@@ -466,17 +470,104 @@ def _calendar_day(reading: str, today: datetime.date) -> datetime.date | None:
     return None
 
 
+_RELATIVE = {
+    word: offset
+    for offset, words in (
+        (-2, "the day before yesterday|그저께|그제|一昨日|おととい"),
+        (2, "the day after tomorrow|모레|明後日|あさって"),
+        (-1, "yesterday|어제|昨日"),
+        (0, "today|오늘|금일|本日|今日"),
+        (1, "tomorrow|내일|明日"),
+    )
+    for word in words.split("|")
+}
+_RELATIVE_WORDS = "|".join(sorted(map(re.escape, _RELATIVE), key=len, reverse=True))
+_RELATIVE_BEFORE = re.compile(
+    rf"(?<![A-Za-z])({_RELATIVE_WORDS})(?:은|는|이|の|は)?\s*(?:[(（,]\s*)?"
+    r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+|[月火水木金土日]曜日?\s*|[월화수목금토일]요일\s*)?$",
+    re.IGNORECASE,
+)
+_RELATIVE_AFTER = re.compile(rf"\s*[(（]\s*({_RELATIVE_WORDS})\s*[)）・,、]", re.IGNORECASE)
+"""A day named by how far it is from today, right beside a date: "昨日（12月1日）", "3 December
+(tomorrow)"."""
+_WEEKEND = any_of(
+    r"\b(?:this |next |the )?weekend\s*\(",
+    r"(?:이번\s?|다음\s?)?주말\s*[(（]",
+    r"(?:今週|来週)?(?:末|週末|土日)\s*[(（]",
+)
+"""A weekend, its dates in brackets after it: "今週末（12月5日・6日）", "this weekend (5-6 December)"."""
+_ENDS_BEFORE = re.compile(
+    r"\b(?:ends?|closes?|expires?|runs? out|last day(?: is| being)?)\s+(?:on\s+)?"
+    r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?$",
+    re.IGNORECASE,
+)
+_ENDS_AFTER = re.compile(
+    r"\s*(?:[(（][^)）]{0,12}[)）])?\s*(?:에|が|は|이|가|で)?\s*(?:마감|만료|끝|期限|締切|締め切り|終了)"
+)
+"""A date stated as the day something ends: "the window closes on 7 December", "12월 7일 마감"."""
+_HOLIDAYS = (
+    ((12, 25), any_of(r"\bchristmas(?! eve)", r"크리스마스(?!\s?이브)|성탄절", r"クリスマス(?!イブ)")),
+    ((12, 24), any_of(r"\bchristmas eve\b", r"크리스마스\s?이브", r"クリスマスイブ")),
+    ((1, 1), any_of(r"\bnew year'?s day\b", r"신정|새해\s?첫날", r"元日|元旦")),
+)
+"""Days of the year named by a name of their own: "12월 25일 성탄절", "Christmas Day (25 December)"."""
+_HOLIDAY_REACH = 12
+"""Characters either side of a date where its day's own name is written."""
+_SUPPOSED = re.compile(r"(?:でし)?たら")
+"""A Japanese condition "IF" does not read: "昨日（12月1日）の到着でしたら"."""
+
+
+def _sentences_at(text: str) -> list[tuple[int, int]]:
+    """Where each sentence of `text` starts and ends."""
+    return [match.span() for match in re.finditer(r"[^.!?。！？\n]+[.!?。！？]*|\n", text)] or [
+        (0, len(text))
+    ]
+
+
+_EVENTFUL = frozenset({Event.DISPATCH, Event.RECEIPT, Event.ORDER})
+
+
+def _business_days_after(day: datetime.date, count: int) -> datetime.date:
+    """The `count`th weekday after `day` (public holidays are not known)."""
+    while count:
+        day += datetime.timedelta(days=1)
+        count -= day.weekday() < 5
+    return day
+
+
 UNTIL_BEFORE = re.compile(
     r"(?:until|till|by|before|no later than|up to|through)\s+"
     r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?$",
     re.IGNORECASE,
 )
 UNTIL_AFTER = re.compile(
-    r"^\s*(?:[(（]\s?(?:[月火水木金土日월화수목금토일](?:曜日?|요일)?|[A-Z][a-z]{2}\.?)\s?[)）]\s*)?"
+    r"^\s*(?:[(（]\s?(?:[月火水木金土日월화수목금토일](?:曜日?|요일)?|[A-Z][a-z]{2}\.?)\s?[)）]\s*|[)）]\s*)?"
     r"(?:까지|안에|이내|전까지|이전|まで|以内|前)"
 )
-"""A date or a time stated as a deadline: "until 7 December", "12월 7일까지", "12月7日（月）まで", "paid
-by 2 p.m."."""
+"""A date or a time stated as a deadline: "until 7 December", "12월 7일까지", "12月7日（月）まで",
+"金曜日（12月4日）まで", "paid by 2 p.m."."""
+
+
+def _said_as_an_end(text: str, start: int, end: int) -> bool:
+    """The date at `text[start:end]` is said as a deadline or as the day something ends."""
+    return bool(
+        UNTIL_BEFORE.search(text, max(0, start - 40), start)
+        or UNTIL_AFTER.match(text[end:])
+        or _ENDS_BEFORE.search(text, max(0, start - 40), start)
+        or _ENDS_AFTER.match(text, end)
+    )
+
+
+def _counted(begun: datetime.date, offer: str) -> datetime.date | None:
+    """The day a duration's reading ("bday:3", "day:7", "hour:48") ends on, counted from `begun`."""
+    kind, _, value = offer.partition(":")
+    if not value.isdigit():
+        return None
+    if kind == "bday":
+        return _business_days_after(begun, int(value))
+    if kind == "day" or (kind == "hour" and int(value) % 24 == 0):
+        return begun + datetime.timedelta(days=int(value) // (24 if kind == "hour" else 1))
+    return None
 
 
 class EventCheck:
@@ -491,7 +582,7 @@ class EventCheck:
         self._dates = _dates_of(sources if dates is None else dates)
         self._deadlines = _deadlines(sources, sources if dates is None else dates)
         self._window = _return_window(sources, sources if dates is None else dates)
-        self.deadlines: frozenset[str] = frozenset().union(*(ends for _, ends in self._deadlines))
+        self.deadlines: frozenset[str] = frozenset().union(*(ends for _, ends, _ in self._deadlines))
         """Dates the sources' durations end on, from the day of the event each is counted from
         (`Claim.needs` readings)."""
         self._encoder = encoder
@@ -504,7 +595,7 @@ class EventCheck:
             for start, end, claim in located_claims(clause):
                 if not claim.needs & self.deadlines:
                     continue
-                if not (UNTIL_BEFORE.search(clause, 0, start) or UNTIL_AFTER.match(clause[end:])):
+                if not _said_as_an_end(clause, start, end):
                     continue
                 if self._of_its_duration(claim, clause):
                     stated.add(claim.text)
@@ -517,11 +608,17 @@ class EventCheck:
         48 hours for damage, not the 7 days for returns)."""
         if len(self._deadlines) < 2:
             return True
+        if named := topics(clause):  # "the return window ends on 7 December": the returns' deadline
+            about = [ends for _, ends, about in self._deadlines if covers(about, named)]
+            if about:
+                return any(claim.needs & ends for ends in about)
         if self._encoder is None:
             self._encoder = shared_encoder()
-        vectors = encoded(self._encoder, tuple(text for text, _ in self._deadlines))
+        vectors = encoded(self._encoder, tuple(text for text, _, _ in self._deadlines))
         similarity = vectors @ self._encoder.encode_one(masked_numbers(clause))
-        ending = [float(similarity[n]) for n, (_, ends) in enumerate(self._deadlines) if claim.needs & ends]
+        ending = [
+            float(similarity[n]) for n, (_, ends, _) in enumerate(self._deadlines) if claim.needs & ends
+        ]
         return bool(ending) and max(ending) >= float(similarity.max()) - MARGIN
 
     def misplaced(self, reply: str) -> list[Claim]:
@@ -564,6 +661,148 @@ class EventCheck:
                     wrong.append(f"{claim.text} (a {day:%A}, not the weekday said)")
                     break
         return wrong
+
+    def _named_day(
+        self, text: str, start: int, end: int, claim: Claim, today: datetime.date
+    ) -> datetime.date | None:
+        """The day the date at `text[start:end]` names when it is written with a word that names that
+        day too: its weekday ("12月7日(月)", "Monday the 28th"), how far it is from today ("昨日（12月
+        1日）", "tomorrow, 3 December") or a weekend ("今週末（12月5日・6日）"); None when the word
+        names another day, or when there is none."""
+        relative = _RELATIVE_BEFORE.search(text, max(0, start - 28), start) or _RELATIVE_AFTER.match(
+            text, end
+        )
+        weekday = _weekday_said(text, start, end)
+        weekend = next(
+            (
+                True
+                for opened in _WEEKEND.finditer(text, max(0, start - 40), start)
+                if not re.search(r"[)）]", text[opened.end() : start])
+            ),
+            False,
+        )
+        holiday = next(
+            (
+                month_day
+                for month_day, pattern in _HOLIDAYS
+                if pattern.search(text, max(0, start - _HOLIDAY_REACH), end + _HOLIDAY_REACH)
+            ),
+            None,
+        )
+        if relative is None and weekday is None and not weekend and holiday is None:
+            return None
+        if any(reading.startswith(("date:", "md:")) for reading in claim.needs):
+            days = [day for reading in claim.needs if (day := _calendar_day(reading, today))]
+        else:  # a day of the month: this month's or the next one's
+            numbers = [int(reading[4:]) for reading in claim.needs if reading.startswith("dom:")]
+            days = []
+            for number in numbers:
+                for month in (today.month, today.month % 12 + 1):
+                    year = today.year + (month < today.month)
+                    try:
+                        days.append(datetime.date(year, month, number))
+                    except ValueError:
+                        continue
+        for day in days:
+            if relative is not None and day != today + datetime.timedelta(
+                days=_RELATIVE[relative.group(1).lower()]
+            ):
+                continue
+            if weekday is not None and day.weekday() != weekday:
+                continue
+            if weekend and day.weekday() < 5:
+                continue
+            if holiday is not None and (day.month, day.day) != holiday:
+                continue
+            return day
+        return None
+
+    def calendar_named(self, reply: str) -> frozenset[str]:
+        """The dates of `reply` that only name a day its words name too, in the calendar of today (the
+        facts' `Today:`): "今週土曜日(12月5日)と日曜日(12月6日)はご対応できません", "昨日（12月1日）".
+        What the reply says of that day is read by the rest of the guard ("we're open on Saturday");
+        a date is not named so when it is said as a deadline ("until Thursday 10 December"), or, unless
+        by how far it is from today, as the day of a past day or of the order's dispatch, delivery or
+        payment ("delivered on Tuesday 1 December")."""
+        today = _today_of(self._dates)
+        if today is None:
+            return frozenset()
+        text = prepare(reply)
+        eventful: set[str] = set()
+        for sentence in _CLAUSE.split(text):
+            # by its clause, else by its sentence: "delivered yesterday, December 1st"
+            dated = {
+                claim.text: event for clause in _DATE_PART.split(sentence) for claim, event in _dated(clause)
+            }
+            for claim, event in _dated(sentence):
+                dated.setdefault(claim.text, event)
+            eventful.update(said for said, event in dated.items() if event in _EVENTFUL)
+        named = set()
+        for start, end, claim in located_claims(text):
+            day = self._named_day(text, start, end, claim, today)
+            if day is None or _said_as_an_end(text, start, end):
+                continue
+            by_distance = bool(
+                _RELATIVE_BEFORE.search(text, max(0, start - 28), start) or _RELATIVE_AFTER.match(text, end)
+            )
+            if claim.text not in eventful:
+                supposed = True
+            else:  # "delivered yesterday (1 December)" is the facts' to say; "昨日の到着でしたら" a case
+                sentence = next(part for part in _sentences_at(text) if part[0] <= start < part[1])
+                supposed = bool(IF.search(text, *sentence) or _SUPPOSED.search(text, *sentence))
+            if (day >= today and (by_distance or claim.text not in eventful)) or (by_distance and supposed):
+                named.add(claim.text)
+        return frozenset(named)
+
+    def counted_in_reply(self, reply: str, *, before: str = "") -> frozenset[str]:
+        """The dates of `reply` stated as deadlines that a duration the reply states before them ends on,
+        counted from a date it states before them: "返品商品が倉庫に到着してから三営業日以内に返金いたします。
+        昨日（12月1日）の到着でしたら、今週金曜日（12月4日）までに返金されます". The duration is read
+        against the sources with the rest of the reply; business days are the weekdays. `before`: the
+        reply's text already released, where the duration and the first date may be."""
+        today = _today_of(self._dates)
+        if today is None:
+            return frozenset()
+        released = prepare(before).rstrip()
+        released = f"{released}\n" if released else ""
+        text = released + prepare(reply)
+        days = []
+        lengths = []
+        for start, end, claim in located_claims(text):
+            if claim.needs and all(reading_kind(need) in _DURATIONS for need in claim.needs):
+                lengths.append((start, claim.needs))
+            day = self._named_day(text, start, end, claim, today)
+            if day is None:
+                day = next(
+                    (found for reading in claim.needs if (found := _calendar_day(reading, today))), None
+                )
+            if day is not None:
+                days.append((start, end, claim, day))
+        counted = set()
+        for start, end, claim, day in days:
+            if start < len(released):
+                continue
+            if not (UNTIL_BEFORE.search(text, max(0, start - 40), start) or UNTIL_AFTER.match(text[end:])):
+                continue
+            stated = {length for at, needs in lengths if at < start for length in needs}
+            begun = [earlier for begins, _, _, earlier in days if begins < start]
+            if any(
+                _counted(first, length) == day and self._counted_from(first, length)
+                for first in begun
+                for length in stated
+            ):
+                counted.add(claim.text)
+        return frozenset(counted)
+
+    def _counted_from(self, first: datetime.date, length: str) -> bool:
+        """A duration may be counted from a day the facts give an event of the order only where the
+        sources count it from that event: not the returns' 7 days from the day of the order."""
+        happened = {event for offers, event in self._dates if f"date:{first.isoformat()}" in offers} - {
+            Event.TODAY
+        }
+        return not happened or any(
+            length in offers and events & happened for _, offers, events, _ in self._clauses
+        )
 
     def window_misjudged(self, reply: str) -> list[str]:
         """The customer's return window said to have closed while it is open today (the facts' day),

@@ -298,6 +298,7 @@ is a threshold, "5万ウォン以上の送料無料" too."""
 SOURCES_KEPT = 64
 """How many sets of sources each reader keeps read (a shop's FAQ, the facts of the customers chatting
 at once): the same text is checked reply after reply."""
+_DAYTIME_AFTER = re.compile(r" (?:this|in the) (morning|afternoon|evening)\b", re.IGNORECASE)
 _PREFIX_DAYTIME = re.compile(r"(오전|새벽|아침|午前|오후|저녁|밤|午後) ?$")
 _PM_WORDS = {"오후", "저녁", "밤", "午後"}
 _HALF_HOUR = re.compile(r" ?(?:반|半)")
@@ -555,6 +556,13 @@ def _attach_unit(text: str, quantity: _Quantity) -> None:
     elif quantity.unit in (None, "clock") and (daytime := _PREFIX_DAYTIME.search(before)):
         quantity.unit = "pm" if daytime[1] in _PM_WORDS else "am"
         quantity.start -= len(daytime.group())
+    elif (
+        quantity.unit is None
+        and text[quantity.start : quantity.end].isdigit()
+        and text[max(0, quantity.start - 3) : quantity.start].lower() == "at "
+        and (daytime := _DAYTIME_AFTER.match(text, quantity.end))
+    ):
+        quantity.unit = "am" if daytime[1].lower() == "morning" else "pm"  # "paid at 11 this morning"
 
 
 def _compatible(first: str | None, second: str | None) -> bool:

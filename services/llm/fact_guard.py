@@ -491,6 +491,10 @@ class GuardVerdict:
         return "; ".join(parts)
 
 
+_PRODUCT_REACH = 15
+"""Characters either side of a measure where a product it is said of is named."""
+
+
 class FactGuard:
     """Checks replies against one set of sources; build it once per reply, check each sentence."""
 
@@ -611,9 +615,11 @@ class FactGuard:
                 others=self._subjects.values_of_others,
             )
             | self._events.deadlines_stated(reply)
+            | self._events.calendar_named(reply)
+            | self._events.counted_in_reply(reply, before=before)
             | customers
             | converted(reply, self._offers)
-            | portions(reply, self._offers)
+            | portions(reply, self._offers, of_a_product=self._of_a_product)
             | remote
             | bounded(reply, self._offers)
         )
@@ -867,6 +873,14 @@ class FactGuard:
             if named and not set(named) & set(self._ordered):
                 wrong.extend(f"{product.name} (not in the customer's order)" for product in named)
         return wrong
+
+    def _of_a_product(self, sentence: str, start: int, end: int) -> bool:
+        """A product of the catalogue named right beside `sentence[start:end]`: "the mug holds 300 ml",
+        "300 ml mug"."""
+        return bool(
+            mentions(sentence[max(0, start - _PRODUCT_REACH) : start], self._products)
+            or mentions(sentence[end : end + _PRODUCT_REACH], self._products)
+        )
 
     def _misreported_total(self, told: list[str]) -> list[str]:
         """An amount said as the customer's order's total that is none of their orders' totals:

@@ -54,6 +54,11 @@ _THE_CUSTOMERS_CASE = any_of(
     r"\ban? \d{1,2}(?::\d\d)? ?(?:a\.?m\.?|p\.?m\.?)(?: on a)?(?: \w+day)? (?:payment|order)\b",
     r"(?:하시|시|으시)면|(?:셨|었|았|였)으면|라면|이면|(?:하셔|셔|해)도|(?:결제|주문)(?:하신|한|된)\s*(?:주문|건)",
     r"(?:なら|れば|たら|場合)",
+    # the customer's case told back: "since you paid at 11 a.m.", "11시에 결제하셨으니",
+    # "お支払いいただいたので"
+    r"\byou(?:'ve| have)? (?:paid|ordered|placed (?:it|the order|your order)|checked out)\b",
+    r"(?:결제|주문)(?:하셨|하신\s*게)(?:으니|으므로|기\s*때문에|는데|니까|으니까)",
+    r"(?:お支払い|ご注文|決済)(?:いただいた|された|いただきました|済み)(?:ので|ため|から|のは)",
 )
 _NOW = any_of(r"\b(?:it'?s|it is) now\b", r"지금이|현재\s?시각이", r"今は|現在の時刻は|ただいま")
 """The time now said as the customer's case: "지금이 오후 1시 45분이니까"."""
@@ -126,7 +131,8 @@ def _times(needs: frozenset[str]) -> list[tuple[int, int]]:
 
 
 _THE_SAME_DAY = any_of(
-    r"\bsame[- ]day\b|\b(?:ship|dispatch)\w* (?:out )?(?:today|that day)\b|\bgoes out that day\b"
+    r"\bsame[- ]day\b|\b(?:ship|dispatch)\w* (?:out )?(?:today|that day)\b"
+    r"|\b(?:go|goes|going|will go|leaves?|will leave) (?:out )?(?:today|that day)\b"
     r"|\b(?:that day|today)'s (?:dispatch|shipping)\b",
     r"당일|(?:오늘|그날)\s?(?:바로\s?)?(?:출고|발송)",
     r"当日|(?:本日|その日)(?:中に|のうちに)?(?:発送|出荷)",
@@ -495,6 +501,20 @@ def judged(
                     before_cutoff.extend(
                         cutoff - last for _, last in spans for cutoff in bounds if last <= cutoff
                     )
+        # the minutes from a time in the lunch break to its end, the sentence naming it: "お昼休みは12時
+        # 30分から13時30分までですので、13時にお電話いただいた場合は30分ほどお待ち"
+        if _LUNCH.search(sentence):
+            waits = {
+                f"minute:{high - first}": claim.text
+                for _, _, claim in located
+                for first, last in _times(claim.needs)
+                if first == last
+                for low, high in lunch
+                if low <= first < high
+            }
+            for _, _, claim in located:
+                if told := [waits[need] for need in claim.needs if need in waits]:
+                    found.update((claim.text, *told))
         # the minutes from a time judged in time to the cutoff: "지금이 1시 45분이니까, 15분 안에"
         found.update(
             claim.text

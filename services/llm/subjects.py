@@ -94,6 +94,8 @@ _THE_FEE = any_of(
 _LABEL = re.compile(r"(?<=[^\s\d(（]) ?[(（]\s*([^()（）]{1,20}?)\s*[)）]")
 """A number in brackets right after a word: "식탁보(39,000원)", "the towel (12,000 won)"."""
 _THRESHOLD = re.compile(r"or more|and over|or over|\bover\b|\bfrom\b|이상|넘|以上|から", re.IGNORECASE)
+_WON = re.compile(r"(?<=\d)\s?(?:원|ウォン)")
+"""A currency's Korean or Japanese name written after digits in an English sentence ("3,000원 shipping")."""
 _RIGHT_AFTER = 12
 """Characters after an English number where a policy named is its subject before any product
 named earlier ("3,000 won shipping")."""
@@ -516,7 +518,7 @@ class SubjectCheck:
                 if not _COUNTED.match(clause, first.end):
                     return first, True
         named = mentions(clause, self._products, before=start)
-        if named and not CJK.search(clause) and topics(clause[end : end + _RIGHT_AFTER]):
+        if named and not CJK.search(_WON.sub("", clause)) and topics(clause[end : end + _RIGHT_AFTER]):
             return None  # "a tablecloth at 39,000 won would still pay 3,000 won shipping": the fee's
         if not named:
             if theme(clause, start, end) or not only_attributes(clause[:start]) or not CJK.search(clause):
