@@ -530,6 +530,13 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("クーポン等もなく、送料も無料になります。", FAIL),
         ("割引はなく、クーポンをお使いいただけます。", FAIL),
     ],
+    "more of what the sentence before counted": [
+        ("수건 네 장이면 48,000원이에요. 한 장 더 담으시면 60,000원이 돼서 배송비가 없어요.", PASS),
+        ("수건 네 장이면 48,000원이에요. 한 장 더 담으시면 72,000원이 돼요.", FAIL),
+        ("Four towels come to 48,000 won. One more makes it 60,000 won, so shipping is free.", PASS),
+        ("Four towels come to 48,000 won. One more mug makes it 60,000 won.", FAIL),  # 57,000
+        ("タオル4枚で48,000ウォンです。もう1枚追加すると60,000ウォンになります。", PASS),
+    ],
     "the wait from a time in the lunch break to its end": [
         (
             "お昼休みは12時30分から13時30分までですので、13時にお電話いただいた場合は30分ほどお待ちいただきます。",

@@ -71,7 +71,6 @@ FACT_GUARD_GAPS = {
     "f94004": "a final amount with the fee, said right after free shipping is said to apply",
     "f94026": "a permission of the policy denied ('we can't swap sizes or colours')",
     "f95022": "a wrong item's return charged in the clause after the one saying it was wrong ('; the ...')",
-    "f102005": "the basket one more towel makes, said without the towel's price ('한 장 더 ... 60,000원')",
     "f103018": "a fifth towel's basket said to ship free after a fee was said at four ('Grab a fifth')",
     "f105064": "a quotient worked out in the reply ('4,000 ÷ 350 ≈ 11.4') of millilitres not stated",
 }

@@ -245,6 +245,36 @@ _ENGLISH_COUNT_BEFORE = re.compile(
 cotton towels"."""
 
 
+_COUNTERS = r"(?:개|장|점|벌|잔|병|세트|つ|個|点|枚|本|着|セット)"
+_ADDED: tuple[tuple[int, re.Pattern[str]], ...] = tuple(
+    (added, re.compile("|".join(patterns), re.IGNORECASE))
+    for added, patterns in (
+        (
+            1,
+            (
+                r"\b(?:one|another) more\b",
+                rf"(?<![가-힣])(?:한|하나)\s?(?:{_COUNTERS}\s?)?더(?![가-힣])",
+                rf"もう(?:一|1|ひと)(?:つ|{_COUNTERS})",
+            ),
+        ),
+        (
+            2,
+            (
+                r"\btwo more\b",
+                rf"(?<![가-힣])(?:두|둘)\s?(?:{_COUNTERS}\s?)?더(?![가-힣])",
+                rf"もう(?:二|2|ふた)(?:つ|{_COUNTERS})",
+            ),
+        ),
+    )
+)
+"""Things said to be added to those counted before: "one more towel", "한 장 더", "もう1枚"."""
+
+
+def added(sentence: str) -> int:
+    """How many things `sentence` adds to those the sentence before counted, if it says so."""
+    return next((count for count, pattern in _ADDED if pattern.search(sentence)), 0)
+
+
 def counts_of(text: str, products: tuple[Product, ...]) -> dict[Product, set[int]]:
     """The counts `text` writes with each product it names for certain: after it in digits or words
     ("鋳物鍋2点", "수건 다섯 장"), or before it in English words ("four towels")."""

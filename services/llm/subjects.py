@@ -47,6 +47,7 @@ from services.llm.fact_claims import (
 from services.llm.products import (
     Mention,
     Product,
+    added,
     catalogue,
     counts_of,
     mentions,
@@ -444,15 +445,17 @@ class SubjectCheck:
 
     def counted_before(self, sentence: str, previous: str) -> set[int]:
         """The counts the sentence before (`previous`) gave the products `sentence` names for certain
-        with no count of its own: "머그컵 2개와 수건 2장이에요. 머그컵 포장비 4,000원" wraps two mugs."""
+        with no count of its own: "머그컵 2개와 수건 2장이에요. 머그컵 포장비 4,000원" wraps two mugs; and
+        those counts with the things `sentence` adds to them ("한 장 더"), of no product not counted
+        before."""
         own = counts_of(sentence, self._products)
         before = counts_of(previous, self._products)
-        return {
-            count
-            for product in self._sure_products(sentence)
-            if product not in own
-            for count in before.get(product, set())
-        }
+        sure = self._sure_products(sentence)
+        found = {count for product in sure if product not in own for count in before.get(product, set())}
+        if (more := added(sentence)) and all(product in before for product in sure):
+            # "수건 네 장이면 48,000원 ... 한 장 더 담으시면 60,000원": more of what was counted, no other
+            found |= {count + more for product in (sure or before) for count in before[product]}
+        return found
 
     def _sure_products(self, sentence: str) -> list[Product]:
         """The products `sentence` names for certain, each once, in the order it names them."""
