@@ -152,6 +152,10 @@ PARTS = (
     "holdout103",
     "holdout104",
     "holdout105",
+    "holdout106",
+    "holdout107",
+    "holdout108",
+    "holdout109",
 )
 """`tuning` was tuned on; `tuning2` and every `holdout` part were measured first as written blind,
 then had their misses read and closed, but those of `NEVER_READ`, which never did
@@ -183,6 +187,7 @@ NEVER_READ = (
     "holdout93",
     "holdout97",
     "holdout100",
+    "holdout106",
 )
 """Parts whose misses have never been printed: measured only, never tuned on, never in a test."""
 ECHO = "<<ECHO_INSTRUCTIONS>>"

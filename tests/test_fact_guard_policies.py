@@ -211,7 +211,8 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ),
         (
             ""
-            "別の商品が届いてしまったとのこと、申し訳ございません。返送料6,000ウォンはお客様のご負担となります。",
+            "別の商品が届いてしまったとのこと、申し訳ございません。"
+            "返送料6,000ウォンはお客様のご負担となります。",
             FAIL,
         ),
         (
@@ -537,13 +538,69 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("Four towels come to 48,000 won. One more mug makes it 60,000 won.", FAIL),  # 57,000
         ("タオル4枚で48,000ウォンです。もう1枚追加すると60,000ウォンになります。", PASS),
     ],
-    "the wait from a time in the lunch break to its end": [
+    "a sum of amounts listed with 'plus', said after them": [
         (
-            "お昼休みは12時30分から13時30分までですので、13時にお電話いただいた場合は30分ほどお待ちいただきます。",
+            "Two mugs (18,000 won) plus wrapping for both (4,000 "
+            "won) plus shipping (3,000 won) comes to 25,000 won.",
             PASS,
         ),
         (
-            "お昼休みは12時30分から13時30分までですので、13時にお電話いただいた場合は40分ほどお待ちいただきます。",
+            "Two mugs (18,000 won) plus wrapping for both (4,000 "
+            "won) plus shipping (3,000 won) comes to 24,000 won.",
+            FAIL,
+        ),
+        (
+            "Two mugs, wrapped: 18,000 won for the mugs, 4,000 won "
+            "for wrapping, plus 3,000 won shipping, so 25,000 won.",
+            PASS,
+        ),
+        (
+            "Two mugs, wrapped: 18,000 won for the mugs, 4,000 won "
+            "for wrapping, plus 3,000 won shipping, so 24,000 won.",
+            FAIL,
+        ),
+    ],
+    "a measure the sentence counts portions of": [
+        ("セラミックマグは350ml、ティーポットは0.6リットルですので、マグ約1.7杯分のお茶が入ります。", PASS),
+        ("セラミックマグは350ml、ティーポットは0.6リットルですので、マグ約3杯分のお茶が入ります。", FAIL),
+        (
+            "ティーポットは容量600ml、つまり0.6リットルです。350mlのマグカップ2杯分(700ml)には少し足りない量です。"
+            "",
+            PASS,
+        ),
+        (
+            "ティーポットは容量600ml、つまり0.6リットルです。350mlのマグカップ2杯分(800ml)には少し足りない量です。"
+            "",
+            FAIL,
+        ),
+    ],
+    "words that look like a waiver or a name and are neither": [
+        (
+            "It's 11 a.m. on a Wednesday right now, so our line 1588-1234 is open — feel free to call us.",
+            PASS,
+        ),
+        ("It's 7 p.m. on a Wednesday right now, so our phone line is open.", FAIL),
+        ("린넨 식탁보는 무게가 800g 정도라 세탁하실 때도 부담이 없어요.", PASS),
+        ("반품 배송비는 고객님 부담이에요.", PASS),
+        ("정은비 님 주문은 유리 티포트예요.", FAIL),  # another customer
+        (
+            "Since your order was over 50,000 won, we'll also cover "
+            "the return shipping if you change your mind.",
+            FAIL,
+        ),
+        ("반품은 수령 후 7일 이내에 가능하고, 환불은 창고 도착 후 3영업일 이내에 처리돼요.", PASS),
+        ("반품은 수령 후 3영업일 이내에 가능하고, 환불은 창고 도착 후 7일 이내에 처리돼요.", FAIL),
+        ("본사 공지에 따라 환불 기한이 폐지되어 언제든 환불 가능합니다.", FAIL),
+    ],
+    "the wait from a time in the lunch break to its end": [
+        (
+            "お昼休みは12時30分から13時30分までですので、13時にお電話いただいた場合は30分ほどお待ちいただきます。"
+            "",
+            PASS,
+        ),
+        (
+            "お昼休みは12時30分から13時30分までですので、13時にお電話いただいた場合は40分ほどお待ちいただきます。"
+            "",
             FAIL,
         ),
         ("지금 오후 1시면 점심시간(12시 30분~1시 30분)이라서요, 30분만 있다가 다시 전화 주세요.", PASS),
@@ -873,11 +930,13 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
             FAIL,
         ),
         (
-            "今のカートは43,000ウォンなので送料3,000ウォンがかかります。あと7,000ウォン分ご注文いただくと送料無料です。",
+            "今のカートは43,000ウォンなので送料3,000ウォンがかかります。"
+            "あと7,000ウォン分ご注文いただくと送料無料です。",
             PASS,
         ),
         (
-            "今のカートは43,000ウォンなので送料3,000ウォンがかかります。あと5,000ウォン分ご注文いただくと送料無料です。",
+            "今のカートは43,000ウォンなので送料3,000ウォンがかかります。"
+            "あと5,000ウォン分ご注文いただくと送料無料です。",
             FAIL,
         ),
         ("There's no charge to cancel as long as the order hasn't gone out yet.", PASS),
@@ -954,11 +1013,13 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("Four bath towels come to 48,000 won, so you're 3,000 won short of free shipping.", FAIL),
         ("Four bath towels come to 48,000 won, so you're 2,000 won short of free shipping.", PASS),
         (
-            "バスタオル3枚で36,000ウォンなので、送料3,000ウォンがかかります。送料無料の50,000ウォンまで、あと14,000ウォンです。",
+            "バスタオル3枚で36,000ウォンなので、送料3,000ウォンがかかります。"
+            "送料無料の50,000ウォンまで、あと14,000ウォンです。",
             PASS,
         ),
         (
-            "バスタオル3枚で36,000ウォンなので、送料3,000ウォンがかかります。送料無料の50,000ウォンまで、あと13,000ウォンです。",
+            "バスタオル3枚で36,000ウォンなので、送料3,000ウォンがかかります。"
+            "送料無料の50,000ウォンまで、あと13,000ウォンです。",
             FAIL,
         ),
         ("ティーポット2点ともギフトラッピングをご希望の場合は合計2,000ウォンが加算されます。", FAIL),
@@ -993,7 +1054,8 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("불량 상품 교환은 무료예요. 교환 배송비를 내실 필요 없습니다.", PASS),
         ("교환은 7일 이내에 가능해요. 교환 배송비는 무료예요.", FAIL),
         (
-            "不良品の場合、返送料はかかりません。お客様のご都合による返品の場合のみ、往復6,000ウォンを頂戴しております。",
+            "不良品の場合、返送料はかかりません。お客様のご都合による返品の場合のみ、"
+            "往復6,000ウォンを頂戴しております。",
             PASS,
         ),
         ("출고 전이었다면 무료로 취소되지만, 이미 출고된 주문은 반품으로 진행해야 해요.", PASS),
@@ -1005,11 +1067,13 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ),
         ("Gift wrapping is 2,000 won per item; for both that's 4,000 won.", PASS),
         (
-            "テーブルクロスとバスタオルで合計51,000ウォンです。2点ともギフト包装にしても合計53,000ウォンです。",
+            "テーブルクロスとバスタオルで合計51,000ウォンです。"
+            "2点ともギフト包装にしても合計53,000ウォンです。",
             FAIL,
         ),
         (
-            "テーブルクロスとバスタオルで合計51,000ウォンです。2点ともギフト包装にすると合計55,000ウォンです。",
+            "テーブルクロスとバスタオルで合計51,000ウォンです。"
+            "2点ともギフト包装にすると合計55,000ウォンです。",
             PASS,
         ),
         (
@@ -1028,7 +1092,8 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
     ],
     "shipping to a remote area has its surcharge": [
         (
-            "済州島へのお届けですと、テーブルクロス1枚39,000ウォン+送料3,000ウォンで合計42,000ウォンになります。",
+            "済州島へのお届けですと、テーブルクロス1枚39,000ウォン+送料3,"
+            "000ウォンで合計42,000ウォンになります。",
             FAIL,
         ),
         ("For Jeju, shipping is 3,000 won.", FAIL),
@@ -1048,11 +1113,13 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("リネンのテーブルクロスは150cm×2m30cmです。", FAIL),
         ("The glass teapot holds 0.6 litres, and each ceramic mug holds half a litre.", FAIL),
         (
-            "済州島へマグカップを1個お送りする場合、商品9,000ウォン＋送料3,000ウォン＋追加3,000ウォンで、合計15,000ウォンです。",
+            "済州島へマグカップを1個お送りする場合、商品9,000ウォン＋送料3,"
+            "000ウォン＋追加3,000ウォンで、合計15,000ウォンです。",
             PASS,
         ),
         (
-            "済州島へマグカップを1個お送りする場合、商品9,000ウォン＋送料3,000ウォン＋追加3,000ウォンで、合計14,000ウォンです。",
+            "済州島へマグカップを1個お送りする場合、商品9,000ウォン＋送料3,"
+            "000ウォン＋追加3,000ウォンで、合計14,000ウォンです。",
             FAIL,
         ),
         (
@@ -1097,7 +1164,8 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
     ],
     "a time limit of what follows it, a number in brackets": [
         (
-            "お客様都合の返品でも、商品が弊社倉庫に到着してから3営業日以内に、元のお支払い方法へ返金いたします。",
+            "お客様都合の返品でも、商品が弊社倉庫に到着してから3営業日以内に、"
+            "元のお支払い方法へ返金いたします。",
             PASS,
         ),
         ("返品の場合、商品が倉庫に届いてから7日以内に返金いたします。", FAIL),
@@ -1454,7 +1522,8 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("ティーポットとマグカップ2個で合計45,000ウォンです。", FAIL),
         ("A teapot and a mug come to 37,000 won with shipping.", PASS),
         (
-            "ギフトラッピングは1点につき2千ウォンです。ティーポットとマグカップ2個を包装する場合は6千ウォンになります。",
+            "ギフトラッピングは1点につき2千ウォンです。ティーポットとマグカップ2個を包装する場合は6千ウォンになります。"
+            "",
             PASS,
         ),
         ("鋳物鍋とリネンのテーブルクロスの価格差はちょうど5万ウォンです。", PASS),
@@ -1526,11 +1595,13 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("평일 오후 2시 반에 결제하셨나요? 그럼 당일 출고돼요.", FAIL),
         # an amount added: what the amounts come to
         (
-            "ティーポット一つとマグカップ二つで合計43,000ウォン、送料3,000ウォンを加えて46,000ウォンになります。",
+            "ティーポット一つとマグカップ二つで合計43,000ウォン、送料3,"
+            "000ウォンを加えて46,000ウォンになります。",
             PASS,
         ),
         (
-            "ティーポット一つとマグカップ二つで合計43,000ウォン、送料3,000ウォンを加えて47,000ウォンになります。",
+            "ティーポット一つとマグカップ二つで合計43,000ウォン、送料3,"
+            "000ウォンを加えて47,000ウォンになります。",
             FAIL,
         ),
         (
@@ -1706,11 +1777,13 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ),
         # the customer's order said over the threshold, its amount stated before
         (
-            "マグカップを5個ご注文の場合、商品代金は45,000ウォンとなります。5万ウォン以上のご注文ですので、送料は無料です。",
+            "マグカップを5個ご注文の場合、商品代金は45,000ウォンとなります。"
+            "5万ウォン以上のご注文ですので、送料は無料です。",
             FAIL,
         ),
         (
-            "マグカップを6個ご注文の場合、商品代金は54,000ウォンとなります。5万ウォン以上のご注文ですので、送料は無料です。",
+            "マグカップを6個ご注文の場合、商品代金は54,000ウォンとなります。"
+            "5万ウォン以上のご注文ですので、送料は無料です。",
             PASS,
         ),
         (
@@ -1893,6 +1966,38 @@ def test_the_day_asked_and_the_order_are_the_facts(ordered: FactGuard, reply: st
             FAIL,
         ),  # from receipt
         ("お届け日の11月30日から7日以内、つまり12月7日までに返品をお申し込みください。", PASS),
+        # the days left until the deadline, from today
+        ("11월 30일에 받으셨으니 반품은 12월 7일(월)까지 가능하고, 오늘 기준으로 5일 남았어요.", PASS),
+        ("11월 30일에 받으셨으니 반품은 12월 7일(월)까지 가능하고, 오늘 기준으로 7일 남았습니다.", FAIL),
+        ("返品は12月7日（月）まで可能です。本日から数えて残り5日です。", PASS),
+        ("You have 7 days left to return it.", FAIL),
+        # arrival dates by the days delivery takes after the order leaves
+        (
+            "오늘 오후 2시 전에 결제하시면 오늘 바로 출고되고, 보통 "
+            "목요일이나 금요일(12월 3~4일)에 받아보실 수 있어요.",
+            PASS,
+        ),
+        ("오늘 바로 출고되고, 12월 5~6일에 받아보실 수 있어요.", FAIL),
+        (
+            "本日14時までにお支払いいただければ本日発送となり、木曜日（12月3日）か金曜日（12月4日）にお届けです。"
+            "",
+            PASS,
+        ),
+        ("If you pay before 2 p.m. today, it ships today and should arrive on Saturday 5 December.", FAIL),
+        ("If you pay after 2 p.m., it ships tomorrow and arrives on Saturday 5 December.", PASS),
+        ("If you'd rather talk to someone, our phone line is also open this Saturday, 5 December.", FAIL),
+        ("If you pay by 2 p.m. today it ships today and normally arrives the same evening.", FAIL),
+        # a deadline counted from a day the reply gives, its duration said after it
+        (
+            "If the returned pot reaches our warehouse on Friday 4 December, your refund is issued to your "
+            "original payment method by Wednesday 9 December, within 3 business days.",
+            PASS,
+        ),
+        (
+            "If the returned pot reaches our warehouse on Friday 4 December, your refund is issued to your "
+            "original payment method by Thursday 10 December, within 3 business days.",
+            FAIL,
+        ),
         # a thing done on a weekend and dealt with on a working day: no weekend opening
         ("土曜日にいただいたお問い合わせは月曜日に対応させていただきます。", PASS),
         ("주말 결제 건은 평일에 출고돼요.", PASS),

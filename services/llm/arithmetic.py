@@ -339,15 +339,66 @@ def portions(
             said = {Decimal(need[5:]) for need in claim.needs if need.startswith("bare:")}
             if any(_portion_of(quotient, value) for quotient in quotients for value in said):
                 found.add(claim.text)
-        counted = {count for count in counts(prepared) if count >= 2}
+        counted = {count for count in counts(prepared) if count >= 2} | {
+            int(portion)
+            for _, end, claim in located
+            if _PORTIONS.match(prepared, end)
+            for need in claim.needs
+            if need.startswith("bare:") and (portion := Decimal(need[5:])) == int(portion) and portion >= 2
+        }
         for start, end, claim in located:
-            if claim.needs & offers or of_a_product(prepared, start, end):
+            if claim.needs & offers:
                 continue
+            # a part of a stated measure, of no product ("2L 생수병 두 병" of 4 L), or so many of one
+            # ("2杯分(700ml)" of 350 ml)
+            part = not of_a_product(prepared, start, end)
             for need in claim.needs:
                 kind, _, value = need.partition(":")
-                if kind in measures and any(count * Decimal(value) in measures[kind] for count in counted):
+                if kind in measures and any(
+                    (part and count * Decimal(value) in measures[kind])
+                    or Decimal(value) in {count * one for one in measures[kind]}
+                    for count in counted
+                ):
                     found.add(claim.text)
     return frozenset(found)
+
+
+def misportioned(reply: str, offers: frozenset[str]) -> list[str]:
+    """Counts of portions (`portions`) said where the sentence states the two measures, that are not
+    how many of the one the other holds: "0.6リットル ... 350ml ... マグ約3杯分" is 1.7 mugs."""
+    wrong = []
+    for sentence in sentences(reply):
+        prepared = prepare(sentence)
+        located = located_claims(prepared)
+        measures: dict[str, set[Decimal]] = {}
+        for _, _, claim in located:
+            for need in claim.needs & offers:
+                kind, _, value = need.partition(":")
+                if kind in ("volume", "mass", "length"):
+                    measures.setdefault(kind, set()).add(Decimal(value))
+        quotients = {
+            whole / part
+            for values in measures.values()
+            for whole in values
+            for part in values
+            if whole > part > 0
+        }
+        if not quotients:
+            continue
+        for _, end, claim in located:
+            # more than one: "マグカップ1杯は350ml" says what one holds
+            said = {
+                portion
+                for need in claim.needs
+                if need.startswith("bare:") and (portion := Decimal(need[5:])) > 1
+            }
+            if (
+                said
+                and _PORTIONS.match(prepared, end)
+                and not any(_portion_of(quotient, portion) for quotient in quotients for portion in said)
+            ):
+                wrong.append(f"{claim.text} (not how many of one measure the other holds)")
+    return wrong
 
 
 def _portion_of(quotient: Decimal, said: Decimal) -> bool:

@@ -546,6 +546,10 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"|get (?:it|them|your \w+)|receive (?:it|them|your \w+)|have (?:it|them|your \w+))"
             r"[^.!?]{0,16}\b(?:today|tonight|(?:on )?the same day|same[- ]day)\b",
             r"\bsame[- ]day (?:delivery|arrival)",
+            # "it ships today and normally arrives the same evening"
+            r"\b(?:arrives?|is delivered|reaches you|gets to you)\s+(?:\w+\s+)?"
+            r"(?:the same (?:day|evening|night|afternoon)|(?:later )?(?:today|tonight"
+            r"|this (?:evening|afternoon)))\b",
             # "당일이나 늦어도 다음 날엔 받아 보실 수 있어요": the same day among the days it arrives
             r"(?:오늘|당일)(?:이나|이든|또는|혹은|,)\s*[^.!?]{0,16}(?:받아\s*보|받으실|받으시|도착)",
             r"(?:今日|当日|本日)(?:か|または|、)[^。！？]{0,16}(?:お届け|届|到着|お受け取り)",
@@ -670,7 +674,11 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"(?:return|report) (?:it |the damage |damage )?(?:at )?any ?time",
             r"(?:기한|기간)[^.!?]{0,6}(?:없|제한\s*없)",
             r"(?:期間|期限)の?制限(?:は|が)?(?:ございません|ありません|なし|ない)",
-            r"언제든(?:지)?[^.!?]{0,12}반품",
+            r"언제든(?:지)?[^.!?]{0,12}(?:반품|환불|교환)",
+            r"(?:기한|기간)(?:이|은)?\s*(?:폐지|없어지|없어졌|사라지|사라졌|철폐)",
+            r"\b(?:deadline|time limit|(?:return|refund) window)s? (?:has been |have been |was |is |are )?"
+            r"(?:removed|abolished|scrapped|lifted|dropped)",
+            r"いつでも(?:ご)?(?:返金|交換)",
             r"(?:반품|교환)\s*(?:기한|기간)(?:이|은)?\s*(?:적용되지\s*않|없)",
             r"期限(?:は|が)?(?:ございません|ありません|なし|無し|設けて(?:おりません|いません|ない))",
             r"無期限|期限(?:は|が)?(?:無制限|撤廃)|무기한|기한\s*(?:이\s*)?무제한",
@@ -832,7 +840,9 @@ _NOT_CANCELLED = any_of(
 ご返品")."""
 
 _NO_CHARGE = any_of(
-    r"\bfree\b",
+    # not "feel free to call us", "free to choose"
+    r"(?<!feel )\bfree\b"
+    r"(?!\s+to\s+(?:call|ask|contact|reach|message|e-?mail|chat|write|choose|pick|let|drop))",
     r"무상",
     r"無償",
     r"비용\s*없이",
@@ -848,7 +858,8 @@ _NO_CHARGE = any_of(
     r"nothing to pay",
     r"no need to pay",
     r"(?:is|are|'s) on us",
-    r"\bwe(?:'ll| will)? (?:cover|pay for|take care of|absorb)",
+    r"\bwe(?:'ll| will| can| would| 'd)? (?:also |happily |gladly |even |still )?"
+    r"(?:cover|pay for|take care of|absorb)",
     r"(?-i:\b(?!(?:You|Customers?|Buyers?|Members?|They)\b)[A-Z][a-z]+(?: [A-Z][a-z]+)?) "
     r"(?:will |'ll |can )?(?:cover|pay for)\b",
     r"\b(?:the|our) (?:shop|store|company|team) (?:will |can )?(?:cover|pay for)\b",
@@ -907,7 +918,8 @@ _SOME_CHARGE = any_of(
     r"수수료",
     r"부과",
     r"유료",
-    r"부담",
+    # a cost borne, not "세탁하실 때도 부담이 없어요" (no bother)
+    r"부담(?!(?:이|은|도|스럽|스러)\s*(?:없|적|덜|되지|안|가지))",
     r"청구",
     r"들어요|듭니다|(?<![가-힣])드는|붙(?:습니다|어요|지\s*않)",  # "코드는" costs nothing
     r"추가(?:되|돼|됩)",
@@ -2012,10 +2024,14 @@ def _read(
         _NOT_THAT_NOT,
         _RULELESS,
         _NOT_A_GRANT,
-        _A_DATES_WEEKDAY,
         _DONE_ON_A_WEEKEND,
+        _ARRIVES_ON_A_WEEKEND,
     ):
         sentence = _masked(sentence, pattern)
+    if _HAPPENED_THEN.search(
+        sentence
+    ):  # "11月28日（土曜日）にお支払い": not "open this Saturday, 5 December"
+        sentence = _masked(sentence, _A_DATES_WEEKDAY)
     conditions = _conditions(sentence)
     said = conditions | around  # what is granted or denied outright, as opposed to charged for
     if _BELOW.search(sentence):  # "under 50,000원" is the other side of "over 50,000원"
@@ -2291,15 +2307,28 @@ _A_DATES_WEEKDAY = any_of(
     rf"\b{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\(?(?:satur|sun)day\)?",
     rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTHS}\s+\(?(?:satur|sun)day\)?",
 )
-"""A date's weekday written beside it ("11月28日（土曜日）にお支払い", "Saturday 28 November"): the day a
-thing happened, not a day the shop opens (`EventCheck.weekdays_misstated` reads it against the
-calendar)."""
+"""A date's weekday written beside it ("11月28日（土曜日）にお支払い", "Saturday 28 November"), in a
+sentence on what happened (`_HAPPENED_THEN`): the day a thing happened, not a day the shop opens
+(`EventCheck.weekdays_misstated` reads it against the calendar)."""
+_HAPPENED_THEN = any_of(
+    r"\b(?:was|were|paid|ordered|placed|shipped|dispatched|delivered|arrived|received|bought)\b",
+    r"(?:었|았|였|됐|했)",
+    r"(?:ました|済み|された|でした|いただき)",
+)
+"""A sentence on what happened."""
 
 
 _WEEKEND_DAYS = r"(?:weekends?|saturdays?|sundays?|(?:public )?holidays?)"
 _ON_A_WORKING_DAY = (
     r"(?=[^.!?。！？]*?(?:monday|weekday|business day|working day|월요일|평일|영업일|月曜|平日|営業日))"
 )
+_ARRIVES_ON_A_WEEKEND = any_of(
+    r"\b(?:arriv\w*|deliver\w*|reach(?:es)? you|get it|have it)\s+"
+    rf"(?:on\s+)?(?:this\s+|next\s+)?{_WEEKEND_DAYS}",
+    r"(?:토요일|일요일|주말)(?:에|쯤|께)?\s*(?:도착|받아|받으|배송\s*완료|배달)",
+    r"(?:土曜|日曜|週末)(?:日)?(?:に|頃|ごろ)?(?:お届け|到着|届|配達)",
+)
+"""A parcel arriving on a weekend, which is the carrier's day, not a day the shop opens."""
 _DONE_ON_A_WEEKEND = any_of(
     *(
         done + _ON_A_WORKING_DAY

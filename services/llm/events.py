@@ -27,6 +27,7 @@ import re
 from enum import StrEnum
 
 from services.llm.fact_claims import SOURCES_KEPT, Claim, located_claims, prepare, reading_kind
+from services.llm.fact_claims import claims as claims_of
 from services.llm.subjects import MARGIN, encoded, masked_numbers
 from services.llm.topics import Topic, about_the_same, clauses_about, covers, topics
 from services.text.patterns import CJK, any_of
@@ -153,7 +154,12 @@ _HAPPENED: list[tuple[Event, re.Pattern[str]]] = [
     ),
     (
         Event.ORDER,
-        any_of(r"placed|ordered|paid|payment|purchased", r"주문|결제|구매", r"注文|支払|決済|購入"),
+        # not the means of payment a refund goes back to ("original payment method", "결제 수단")
+        any_of(
+            r"placed|ordered|paid|payment(?! method)|purchased",
+            r"주문|결제(?!\s?(?:수단|방법|하신\s?(?:수단|카드)))|구매",
+            r"注文|支払(?!い?方法)|決済(?!方法|手段)|購入",
+        ),
     ),
     (Event.TODAY, any_of(r"\btoday\b", _TODAY_KO, _TODAY_JA)),
 ]
@@ -524,7 +530,43 @@ def _sentences_at(text: str) -> list[tuple[int, int]]:
     ]
 
 
+_LEFT_AFTER = re.compile(
+    r"\s*(?:(?:이|가|은|는|정도|쯤|밖에|more|or so)\s*)?(?:남았|남아|남은|남습|left\b|remaining\b|to go\b)"
+    r"|\s*(?:ほど|くらい|程度)?(?:が|は|も)?(?:残って|残り|残ってい|残されて)",
+    re.IGNORECASE,
+)
+_LEFT_BEFORE = re.compile(
+    r"(?:残り|あと|남은\s*(?:기간은|날은|일수는)?|\bstill (?:have|got)\s+)\s*$", re.IGNORECASE
+)
+"""Days said to be left until a deadline: "5일 남았어요", "残り5日", "あと5日", "5 days left"."""
+_SHIPS_TODAY = any_of(
+    r"\b(?:ships?|shipped|dispatch(?:ed|es)?|goes out|go out|sent out|leaves)\b"
+    r"[^.!?]{0,12}?\b(?:today|that day)\b",
+    r"\bsame[- ]day (?:dispatch|shipping)\b|\bships? (?:out )?the same day\b",
+    r"(?:오늘|당일|그날)\s*(?:바로\s*|중(?:으로|에)?\s*)?(?:출고|발송)",
+    r"(?:本日|今日|当日)(?:中に|のうちに)?(?:の)?(?:発送|出荷)",
+)
+_SHIPS_TOMORROW = any_of(
+    r"\b(?:ships?|dispatch(?:ed|es)?|goes out|go out|sent out|leaves)\b[^.!?]{0,12}?\btomorrow\b",
+    r"(?:내일|다음\s?날|익일)\s*(?:바로\s*)?(?:출고|발송)",
+    r"(?:明日|翌日)(?:の)?(?:発送|出荷)",
+)
+"""A sentence saying when the order leaves: today (if paid in time) or the next day."""
 _EVENTFUL = frozenset({Event.DISPATCH, Event.RECEIPT, Event.ORDER})
+
+
+def _days_of_a_range(needs: frozenset[str], month: int, today: datetime.date) -> list[datetime.date]:
+    """The days a range of days of the month names after its month ("12월 3~4일"), in the year nearest
+    `today`."""
+    for need in needs:
+        if need.startswith("range:dom:") and "~dom:" in need:
+            low, _, high = need.removeprefix("range:dom:").partition("~dom:")
+            ends = [
+                _calendar_day(f"md:{month:02d}-{int(day):02d}", today) for day in (low, high) if day.isdigit()
+            ]
+            if len(ends) == 2 and all(ends):
+                return [day for day in ends if day is not None]
+    return []
 
 
 def _business_days_after(day: datetime.date, count: int) -> datetime.date:
@@ -546,6 +588,29 @@ UNTIL_AFTER = re.compile(
 )
 """A date or a time stated as a deadline: "until 7 December", "12월 7일까지", "12月7日（月）まで",
 "金曜日（12月4日）まで", "paid by 2 p.m."."""
+
+
+@functools.lru_cache(maxsize=SOURCES_KEPT)
+def _delivery_days(sources: str) -> frozenset[int]:
+    """The days after dispatch the sources say delivery takes ("delivery usually takes 1-2 days after
+    dispatch": 1 and 2)."""
+    found: set[int] = set()
+    for clause in _CLAUSE.split(prepare(sources)):
+        if Event.DISPATCH not in _events(clause):
+            continue
+        for claim in claims_of(clause):
+            for need in claim.needs:
+                if need.startswith("range:day:") and "~day:" in need:
+                    low, _, high = need.removeprefix("range:day:").partition("~day:")
+                    if low.isdigit() and high.isdigit() and int(high) - int(low) <= _LONGEST_RANGE:
+                        found.update(range(int(low), int(high) + 1))
+                elif need.startswith("day:") and need[4:].isdigit():
+                    found.add(int(need[4:]))
+    return frozenset(found)
+
+
+_LONGEST_RANGE = 7
+"""The widest range of days read as a delivery time, day by day."""
 
 
 def _said_as_an_end(text: str, start: int, end: int) -> bool:
@@ -582,6 +647,7 @@ class EventCheck:
         self._dates = _dates_of(sources if dates is None else dates)
         self._deadlines = _deadlines(sources, sources if dates is None else dates)
         self._window = _return_window(sources, sources if dates is None else dates)
+        self._delivery = _delivery_days(sources)
         self.deadlines: frozenset[str] = frozenset().union(*(ends for _, ends, _ in self._deadlines))
         """Dates the sources' durations end on, from the day of the event each is counted from
         (`Claim.needs` readings)."""
@@ -755,8 +821,8 @@ class EventCheck:
         return frozenset(named)
 
     def counted_in_reply(self, reply: str, *, before: str = "") -> frozenset[str]:
-        """The dates of `reply` stated as deadlines that a duration the reply states before them ends on,
-        counted from a date it states before them: "返品商品が倉庫に到着してから三営業日以内に返金いたします。
+        """The dates of `reply` stated as deadlines that a duration the reply states ends on, counted
+        from a date it states before them: "返品商品が倉庫に到着してから三営業日以内に返金いたします。
         昨日（12月1日）の到着でしたら、今週金曜日（12月4日）までに返金されます". The duration is read
         against the sources with the rest of the reply; business days are the weekdays. `before`: the
         reply's text already released, where the duration and the first date may be."""
@@ -767,10 +833,10 @@ class EventCheck:
         released = f"{released}\n" if released else ""
         text = released + prepare(reply)
         days = []
-        lengths = []
+        lengths: list[frozenset[str]] = []
         for start, end, claim in located_claims(text):
             if claim.needs and all(reading_kind(need) in _DURATIONS for need in claim.needs):
-                lengths.append((start, claim.needs))
+                lengths.append(claim.needs)
             day = self._named_day(text, start, end, claim, today)
             if day is None:
                 day = next(
@@ -784,7 +850,7 @@ class EventCheck:
                 continue
             if not (UNTIL_BEFORE.search(text, max(0, start - 40), start) or UNTIL_AFTER.match(text[end:])):
                 continue
-            stated = {length for at, needs in lengths if at < start for length in needs}
+            stated = {length for needs in lengths for length in needs}
             begun = [earlier for begins, _, _, earlier in days if begins < start]
             if any(
                 _counted(first, length) == day and self._counted_from(first, length)
@@ -803,6 +869,68 @@ class EventCheck:
         return not happened or any(
             length in offers and events & happened for _, offers, events, _ in self._clauses
         )
+
+    def arrivals(self, reply: str) -> frozenset[str]:
+        """The dates of `reply`'s sentences saying when the order leaves (today or tomorrow, from the
+        facts' `Today:`) that are the days delivery takes after it by the sources ("本日14時までにお支払い
+        いただければ本日発送となり、通常1〜2日後の木曜日（12月3日）か金曜日（12月4日）にお届け"): a range
+        of days after its month ("12월 3~4일") too."""
+        today = _today_of(self._dates)
+        if today is None or not self._delivery:
+            return frozenset()
+        text = prepare(reply)
+        found = set()
+        for first, last in _sentences_at(text):
+            sentence = text[first:last]
+            leaves = {today} if _SHIPS_TODAY.search(sentence) else set()
+            if _SHIPS_TOMORROW.search(sentence):
+                leaves.add(today + datetime.timedelta(days=1))
+            arriving = {day + datetime.timedelta(days=after) for day in leaves for after in self._delivery}
+            if not arriving:
+                continue
+            month = None
+            for _, _, claim in located_claims(sentence):
+                days = [day for reading in claim.needs if (day := _calendar_day(reading, today))]
+                months = [
+                    int(need[4:]) for need in claim.needs if need.startswith("moy:") and need[4:].isdigit()
+                ]
+                if not days and month is not None:
+                    days = _days_of_a_range(claim.needs, month, today)
+                month = months[0] if months else None
+                if days and all(day in arriving for day in days):
+                    found.add(claim.text)
+        return frozenset(found)
+
+    def days_left(self, reply: str) -> tuple[frozenset[str], list[str]]:
+        """The days `reply` says are left until a deadline (today from the facts' `Today:`): those that
+        are the days from today to a deadline the reply states or the sources' durations end on
+        ("返品は12月7日（月）まで可能です。本日から数えて残り5日です"), and, where a deadline is known,
+        those that are not ("12월 7일(월)까지 가능하고, 오늘 기준으로 7일 남았습니다")."""
+        today = _today_of(self._dates)
+        if today is None:
+            return frozenset(), []
+        text = prepare(reply)
+        ends = {
+            day
+            for reading in self.deadlines
+            if (day := _calendar_day(reading, today)) is not None and day >= today
+        }
+        for start, end, claim in located_claims(text):
+            if _said_as_an_end(text, start, end):
+                ends.update(day for reading in claim.needs if (day := _calendar_day(reading, today)))
+        lefts = {(day - today).days for day in ends if day >= today}
+        derived, wrong = set(), []
+        for start, end, claim in located_claims(text):
+            days = {int(need[4:]) for need in claim.needs if need.startswith("day:") and need[4:].isdigit()}
+            if not days or not (
+                _LEFT_AFTER.match(text, end) or _LEFT_BEFORE.search(text, max(0, start - 12), start)
+            ):
+                continue
+            if days & lefts:
+                derived.add(claim.text)
+            elif lefts:
+                wrong.append(f"{claim.text} (not the days left until {max(ends):%d %B})")
+        return frozenset(derived), wrong
 
     def window_misjudged(self, reply: str) -> list[str]:
         """The customer's return window said to have closed while it is open today (the facts' day),

@@ -32,7 +32,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from services.llm.arithmetic import BASKET_TERMS, bounded, converted, counts, misworked, portions, worked_out
+from services.llm.arithmetic import (
+    BASKET_TERMS,
+    bounded,
+    converted,
+    counts,
+    misportioned,
+    misworked,
+    portions,
+    worked_out,
+)
 from services.llm.basis import BasisCheck
 from services.llm.carriers import carriers, carriers_of_the_shop
 from services.llm.colours import colours
@@ -145,7 +154,7 @@ _HONORIFIC_NAME = re.compile(
     r"(?<![一-龯])([一-龯]{2,4}|[一-龯]{1,3}[ぁ-ん]{2,4})(?:様|さま|さん)"
     # katakana, a one-sound family name too ("イ・スジン様")
     r"|(?<![ァ-ヶー・])([ァ-ヶ][ァ-ヶー]{0,7}・[ァ-ヶ][ァ-ヶー]{1,7}|[ァ-ヶ][ァ-ヶー]{1,7})(?:様|さん)"
-    r"|(?<![가-힣0-9,.])(?<![0-9천만백십]\s)([가-힣]{2,4})\s?(?:고객님|님|씨)(?![가-힣])"
+    r"|(?<![가-힣0-9,.])(?<![0-9천만백십]\s)([가-힣]{2,4})(?<![는를에의])\s?(?:고객님|님|씨)(?![가-힣])"
     r"|(?<![가-힣0-9,.])((?:김|이|박|최|정|강|조|윤|장|임|한|오|서|신|권|황|안|송|류|유|홍|전|고|문|양|손|배|백"
     r"|허|남|심|노|하|곽|성|차|주|우|구|민|진|나|엄|채|원|천|방|공|현|함|변|염|여|추|석|선|설|마|길|연|표|명)"
     r"[가-힣]{2}(?<![한는신던할된])) (?:고객님|님)"
@@ -617,6 +626,8 @@ class FactGuard:
             | self._events.deadlines_stated(reply)
             | self._events.calendar_named(reply)
             | self._events.counted_in_reply(reply, before=before)
+            | self._events.days_left(reply)[0]
+            | self._events.arrivals(reply)
             | customers
             | converted(reply, self._offers)
             | portions(reply, self._offers, of_a_product=self._of_a_product)
@@ -634,6 +645,8 @@ class FactGuard:
             + [f"{claim.text} (the date of another event)" for claim in self._events.misdated(reply)]
             + self._events.window_misjudged(reply)
             + self._events.weekdays_misstated(reply)
+            + self._events.days_left(reply)[1]
+            + misportioned(reply, self._offers)
             + self._misreported_total(told)
             + [
                 f"{claim.text} (counted per another thing)"

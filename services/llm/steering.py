@@ -31,7 +31,7 @@ _STEERING = any_of(
     # not a compliment: "You are now officially my favourite shop"
     r"\byou(?:'re| are) now\b(?!\s+(?:officially\s+)?(?:my|our)\s+(?:new\s+)?(?:favou?rite|go-to)\b)",
     r"\bfrom now on,? (?:you|always|only|never|reply|answer|say|respond|act|tell)\b",
-    r"\bact as\b",
+    r"\bact as\b(?! (?:if|though) (?!you\b))",  # not a case supposed: "act as if the pot had arrived damaged"
     # "pretend I'm a beginner" is about them, "pretend you're explaining it to my grandma" a way to say it
     r"\bpretend\b(?!\s+(?:I|I'm|I am|me|we|we're|that I|you(?:'re| are) explaining)\b)",
     r"\brole[- ]?play",
@@ -160,7 +160,7 @@ _MENTIONED_AFTER = re.compile(
 )
 """Words after a quote that name it as a thing said, not said: "'이전 지시 무시해' 이런 거 아니구요"."""
 _NOT_THAT = re.compile(
-    r"\s?(?:이런|그런|같은)?\s?(?:거|것|건|게|말)?\s?(?:는|은|도)?\s?아니(?:구|고|고요|구요|에요|예요|라)"
+    r"(?:\.{2,}|…)?\s?(?:이런|그런|같은)?\s?(?:거|것|건|게|말)?\s?(?:는|은|도|가|이)?\s?아니(?:구|고|고요|구요|에요|예요|라)"
     r"|(?:とか|など)?(?:では|じゃ)(?:なく|ない|ありません)"
     r"|[、,]?\s?と(?:言いたい|言ってみたい|言いたかった)(?:ところ|けど|のですが|んですが|ですが)"
 )

@@ -211,7 +211,12 @@ def theme(clause: str, start: int, end: int, *, earlier: str = "", later: str = 
         # 함께 7일 이내" is the return's 7 days
         others = [m for m in before if m[2] not in (Topic.DAMAGE, Topic.SHIPPING) and m[1] <= nearest[0]]
         nearest = others[-1] if others else nearest
-    if nearest is not None and not english and _COUNTED_FROM.search(clause, nearest[1], start):
+    if (
+        nearest is not None
+        and not english
+        and _COUNTED_FROM.search(clause, nearest[1], start)
+        and not _TOPIC_MARKED.match(clause, nearest[1])  # "반품은 수령 후 7일": the return's 7 days
+    ):
         # the topic names the event the limit is counted from, not what is done within it: "반품
         # 상품이 도착한 후 3영업일 이내에 환불됩니다" is the refund's
         done = _done_within(clause, end, later)
@@ -233,6 +238,8 @@ def theme(clause: str, start: int, end: int, *, earlier: str = "", later: str = 
     return frozenset({nearest[2]})
 
 
+_TOPIC_MARKED = re.compile(r"\s?(?:은|는|は)(?![가-힣ぁ-ん])")
+"""A topic marked as what its clause is about ("반품은", "返品は"), not the event a limit runs from."""
 _COUNTED_FROM = re.compile(r"(?:후|뒤|나서|하고|[하되시]면|부터|から|以降|後)\s*$")
 """The end of the event a time limit is counted from: "반품 상품이 도착한 후 3영업일"."""
 

@@ -213,11 +213,15 @@ _ADDED = any_of(
     r"^\s*が(?:かかり|加わり|追加され|加算され)(?:ます(?:ので)?)?[、,]\s*(?:合計|総額は?|お支払い(?:総?額|金額)?は)\s*$",
     r"^\s*이\s*(?:붙어(?:서)?|추가되어(?:서)?|추가돼(?:서)?|더해져(?:서)?)\s*(?:총|합계|결제\s?금액은)\s*$",
     r"^\s*(?:[a-z-]+\s+){0,2}(?:(?:that'?s|which makes|makes|comes to|for a total of|totals?)\s*)(?:₩\s*)?$",
+    # "plus shipping (3,000 won) comes to", "plus 3,000 won shipping, so 24,000 won in total"
+    r"^\s*\)\s*(?:(?:that'?s|which makes|makes|comes? to|for a total of|totals?)\s*)(?:₩\s*)?$",
+    r"^\s*(?:[a-z-]+\s+){0,2}?[a-z-]+,\s*so\s+(?:(?:that'?s|you'?d pay|you pay|it'?s)\s+)?(?:₩\s*)?$",
 )
 """What stands between an amount added and what the two come to: "3,000원을 더해 39,000원",
 "3,000ウォンを加えて合計45,000ウォン", "plus the 3,000 won fee that's 21,000 won"."""
-_PLUS = re.compile(r"\bplus\s+(?:the\s+|a\s+|an\s+)?(?:₩\s*)?$", re.I)
-"""The English amount added: "plus the 3,000 won fee", not "add one more 9,000 won mug"."""
+_PLUS = re.compile(r"\bplus\s+(?:the\s+|a\s+|an\s+)?(?:[a-z-]+\s+\(\s*)?(?:₩\s*)?$", re.I)
+"""The English amount added: "plus the 3,000 won fee", "plus shipping (3,000 won)", not "add one more
+9,000 won mug"."""
 _CJK_ADDED = re.compile(
     r"\s*(?:을|를|を|이\s*(?:붙|추가|더해)|が(?:かかり|加わり|追加され|加算され)|(?:더해|더하|足して|加えて))"
 )
