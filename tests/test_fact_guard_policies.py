@@ -561,6 +561,7 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ),
     ],
     "a measure the sentence counts portions of": [
+        ("マグカップは350ml、ガラスのティーポットはそのちょうど2倍の700mlです。", FAIL),  # the teapot's 600 ml
         ("セラミックマグは350ml、ティーポットは0.6リットルですので、マグ約1.7杯分のお茶が入ります。", PASS),
         ("セラミックマグは350ml、ティーポットは0.6リットルですので、マグ約3杯分のお茶が入ります。", FAIL),
         (
@@ -1929,7 +1930,11 @@ def test_the_day_asked_and_the_order_are_the_facts(ordered: FactGuard, reply: st
             PASS,
         ),
         ("Christmas is a public holiday, so we're open.", FAIL),
-        # not a name of the day: the order's past events and deadlines are the facts' and the policy's
+        # not a name of the day: the order's past events and deadlines are the facts' and the policy's,
+        # and the day of an action promised is no name of it
+        ("Your refund will be issued on Friday 4 December.", FAIL),
+        ("We'll send the replacement on Monday 7 December.", FAIL),
+        ("환불은 12월 4일(금)에 처리됩니다.", FAIL),
         ("It was delivered on Tuesday 1 December.", FAIL),
         ("Your pot was delivered yesterday, December 1st.", FAIL),  # on 30 November
         ("You can return it until Thursday 10 December.", FAIL),

@@ -352,15 +352,24 @@ def portions(
             # a part of a stated measure, of no product ("2L 생수병 두 병" of 4 L), or so many of one
             # ("2杯分(700ml)" of 350 ml)
             part = not of_a_product(prepared, start, end)
+            many = part or bool(_PORTIONS_BEFORE.search(prepared, max(0, start - _PORTIONS_REACH), start))
             for need in claim.needs:
                 kind, _, value = need.partition(":")
                 if kind in measures and any(
                     (part and count * Decimal(value) in measures[kind])
-                    or Decimal(value) in {count * one for one in measures[kind]}
+                    or (many and Decimal(value) in {count * one for one in measures[kind]})
                     for count in counted
                 ):
                     found.add(claim.text)
     return frozenset(found)
+
+
+_PORTIONS_BEFORE = re.compile(
+    r"(?:\d|[二三四五六七八九十]|두|세|네)\s?(?:杯|잔|병|本|cups?|mugs?|glasses|bottles)(?:分|분)?\s*[(（]?\s*$",
+    re.IGNORECASE,
+)
+"""A count of portions right before a measure, which is theirs: "2杯分(700ml)"."""
+_PORTIONS_REACH = 8
 
 
 def misportioned(reply: str, offers: frozenset[str]) -> list[str]:

@@ -552,6 +552,15 @@ _SHIPS_TOMORROW = any_of(
     r"(?:明日|翌日)(?:の)?(?:発送|出荷)",
 )
 """A sentence saying when the order leaves: today (if paid in time) or the next day."""
+_CLAUSE_TURN = re.compile(r"[,、，;；]")
+_ACTED = any_of(
+    r"\b(?:send|sends|sent|ship|ships|goes out|go out|dispatch\w*|issue[sd]?|process\w*|call\w*|contact"
+    r"|replace\w*)\b",
+    r"보내|발송|출고|처리|연락|전화|교체",
+    r"送|発送|出荷|処理|連絡|電話|交換",
+)
+_ACTED_ON = frozenset({Topic.REFUND, Topic.EXCHANGE, Topic.RETURN, Topic.DAMAGE, Topic.CANCELLATION})
+"""An action of the shop a sentence may promise a day for: a refund, a dispatch, a call."""
 _EVENTFUL = frozenset({Event.DISPATCH, Event.RECEIPT, Event.ORDER})
 
 
@@ -811,12 +820,19 @@ class EventCheck:
             by_distance = bool(
                 _RELATIVE_BEFORE.search(text, max(0, start - 28), start) or _RELATIVE_AFTER.match(text, end)
             )
-            if claim.text not in eventful:
-                supposed = True
-            else:  # "delivered yesterday (1 December)" is the facts' to say; "昨日の到着でしたら" a case
-                sentence = next(part for part in _sentences_at(text) if part[0] <= start < part[1])
-                supposed = bool(IF.search(text, *sentence) or _SUPPOSED.search(text, *sentence))
-            if (day >= today and (by_distance or claim.text not in eventful)) or (by_distance and supposed):
+            first, last = next(part for part in _sentences_at(text) if part[0] <= start < part[1])
+            sentence = text[first:last]
+            # the clause of the date supposes it: "if it gets to us this Friday (4 Dec)", "昨日（12月1日）
+            # の到着でしたら"; not "if you return it today, the refund is issued on Friday 4 December"
+            opens = max((match.end() for match in _CLAUSE_TURN.finditer(text, first, start)), default=first)
+            closes = next((match.start() for match in _CLAUSE_TURN.finditer(text, end, last)), last)
+            supposed = bool(IF.search(text, opens, closes) or _SUPPOSED.search(text, opens, closes))
+            # "delivered yesterday (1 December)" is the facts' to say; "Your refund will be issued on
+            # Friday 4 December" promises the day of an action
+            promised = claim.text in eventful or bool(_ACTED.search(sentence) or topics(sentence) & _ACTED_ON)
+            happened = claim.text in eventful
+            ahead = day >= today and (by_distance or not promised or (supposed and not happened))
+            if ahead or (by_distance and (supposed or not happened)):
                 named.add(claim.text)
         return frozenset(named)
 
