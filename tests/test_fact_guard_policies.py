@@ -561,7 +561,10 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ),
     ],
     "a measure the sentence counts portions of": [
-        ("マグカップは350ml、ガラスのティーポットはそのちょうど2倍の700mlです。", FAIL),  # the teapot's 600 ml
+        (
+            "マグカップは350ml、ガラスのティーポットはそのちょうど2倍の700mlです。",
+            FAIL,
+        ),  # the teapot's 600 ml
         ("セラミックマグは350ml、ティーポットは0.6リットルですので、マグ約1.7杯分のお茶が入ります。", PASS),
         ("セラミックマグは350ml、ティーポットは0.6リットルですので、マグ約3杯分のお茶が入ります。", FAIL),
         (
