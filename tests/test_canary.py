@@ -58,6 +58,17 @@ def test_a_customer_keeps_their_arm_and_a_growing_canary_only_adds_customers() -
     assert all(0 <= bucket(u, "csbot") < BUCKETS for u in users)
 
 
+def test_a_customer_keeps_their_place_across_releases() -> None:
+    """Where a customer sits is part of the contract with the shop: a release that moved them would
+    switch customers between models in the middle of an experiment. These places were measured
+    once and are pinned; a 0.01% arm takes exactly the top place."""
+    assert [bucket(user, "canary") for user in (1, 42, 10**9)] == [9045, 2207, 5385]
+    top = next(user for user in range(1, 100_000) if bucket(user, "csbot") == BUCKETS - 1)
+    below = next(user for user in range(1, 100_000) if bucket(user, "csbot") == BUCKETS - 2)
+    assert choose_arm(top, "base", [("c", 0.01)], salt="csbot") == "c"
+    assert choose_arm(below, "base", [("c", 0.01)], salt="csbot") == "base"
+
+
 def test_csbot_llm_with_named_weighted_arms(monkeypatch: pytest.MonkeyPatch) -> None:
     value: dict[str, Any] = {
         "target": [{"base_url": "http://127.0.0.1:1/v1", "model": "current"}],
