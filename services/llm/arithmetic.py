@@ -38,17 +38,17 @@ from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 
 from services.llm.fact_claims import CURRENCIES, Claim, claims, located_claims, prepare
 from services.llm.subjects import sentences
-from services.text.numerals import ENGLISH_SMALL, NATIVE_KOREAN
+from services.text.numerals import COUNTERS, ENGLISH_SMALL, NATIVE_KOREAN
 from services.text.patterns import any_of
 
 BASKET_TERMS = 3
 """A total adds at most this many amounts: a basket of two things and its shipping."""
 MAX_COUNT = 20
 """Counts beyond this are no shopping basket: "20 mugs" is worked out, "50" is not."""
-_COUNTERS = "개|장|벌|세트|잔|권|켤레|박스|병|봉|팩|점|個|点|枚|本|着|セット|つ|箱"
+
 _NOT_THINGS = r"(?!(?:days|weeks|hours|minutes|months|years|business)\b)"
 _DIGIT_COUNT = re.compile(
-    rf"(?<![\d,.])(\d{{1,2}})\s?(?:{_COUNTERS})"
+    rf"(?<![\d,.])(\d{{1,2}})\s?(?:{COUNTERS})"
     rf"|\b(\d{{1,2}}) (?:x )?(?:{_NOT_THINGS}[a-z]+ ){{0,2}}{_NOT_THINGS}[a-z]+s\b|\bx ?(\d{{1,2}})\b"
     r"|×\s?(\d{1,2})(?![\d.,])"
 )
@@ -57,7 +57,7 @@ _ENGLISH_COUNT = re.compile(
     re.IGNORECASE,
 )
 _NATIVE_COUNT = re.compile(
-    r"(?<![가-힣])((?:열|스물|스무)?(?:두|세|석|네|다섯|여섯|일곱|여덟|아홉)|열|스무)\s?(?:" + _COUNTERS + ")"
+    r"(?<![가-힣])((?:열|스물|스무)?(?:두|세|석|네|다섯|여섯|일곱|여덟|아홉)|열|스무)\s?(?:" + COUNTERS + ")"
 )
 _KANJI_COUNT = re.compile(r"([二三四五六七八九十])(?:つ|個|点|枚|本|着|セット|箱)")
 _KANJI = {"二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}

@@ -2028,9 +2028,8 @@ def _read(
         _ARRIVES_ON_A_WEEKEND,
     ):
         sentence = _masked(sentence, pattern)
-    if _HAPPENED_THEN.search(
-        sentence
-    ):  # "11月28日（土曜日）にお支払い": not "open this Saturday, 5 December"
+    # "11月28日（土曜日）にお支払い" names the day a thing happened; "open this Saturday, 5 December" opens
+    if _HAPPENED_THEN.search(sentence):
         sentence = _masked(sentence, _A_DATES_WEEKDAY)
     conditions = _conditions(sentence)
     said = conditions | around  # what is granted or denied outright, as opposed to charged for

@@ -17,6 +17,12 @@ Dates are read the same way, by the event word nearest to them in their clause (
 is the day it shipped. A deadline is a date too: a duration of the sources counted from the day the
 facts give its event ("within 7 days of receiving the item", delivered on 30 November: until 7
 December) supports the date it ends on, and no other.
+
+A date the sources do not give is the calendar's when a word beside it names the same day, in the
+calendar of the facts' `Today:` (its weekday, how far it is from today, a weekend, a holiday:
+`EventCheck.calendar_named`), and dates are worked out: a deadline counted in the reply from a date
+it gives by a duration it states (`counted_in_reply`), the days an order said to leave today or
+tomorrow arrives on (`arrivals`), the days left until a deadline (`days_left`).
 """
 
 from __future__ import annotations
@@ -742,8 +748,8 @@ class EventCheck:
     ) -> datetime.date | None:
         """The day the date at `text[start:end]` names when it is written with a word that names that
         day too: its weekday ("12月7日(月)", "Monday the 28th"), how far it is from today ("昨日（12月
-        1日）", "tomorrow, 3 December") or a weekend ("今週末（12月5日・6日）"); None when the word
-        names another day, or when there is none."""
+        1日）", "tomorrow, 3 December"), a weekend ("今週末（12月5日・6日）") or a day's own name ("12월
+        25일 성탄절"); None when the word names another day, or when there is none."""
         relative = _RELATIVE_BEFORE.search(text, max(0, start - 28), start) or _RELATIVE_AFTER.match(
             text, end
         )
@@ -793,12 +799,15 @@ class EventCheck:
         return None
 
     def calendar_named(self, reply: str) -> frozenset[str]:
-        """The dates of `reply` that only name a day its words name too, in the calendar of today (the
-        facts' `Today:`): "今週土曜日(12月5日)と日曜日(12月6日)はご対応できません", "昨日（12月1日）".
-        What the reply says of that day is read by the rest of the guard ("we're open on Saturday");
-        a date is not named so when it is said as a deadline ("until Thursday 10 December"), or, unless
-        by how far it is from today, as the day of a past day or of the order's dispatch, delivery or
-        payment ("delivered on Tuesday 1 December")."""
+        """The dates of `reply` that only name a day its words name too (`_named_day`), in the calendar
+        of today (the facts' `Today:`): "今週土曜日(12月5日)と日曜日(12月6日)はご対応できません",
+        "昨日（12月1日）". What the reply says of that day is read by the rest of the guard ("we're open
+        on Saturday"). A date is not named so when it is said as a deadline ("until Thursday 10
+        December"); nor, unless by how far it is from today, when it is the day the order's dispatch,
+        delivery or payment happened ("delivered on Tuesday 1 December") or the day of an action the
+        sentence promises ("your refund will be issued on Friday 4 December"), unless its own clause
+        supposes it ("if it gets to us this Friday (4 Dec)"); nor when it is past, unless by how far
+        it is from today."""
         today = _today_of(self._dates)
         if today is None:
             return frozenset()
@@ -860,13 +869,13 @@ class EventCheck:
                 )
             if day is not None:
                 days.append((start, end, claim, day))
+        stated = {length for needs in lengths for length in needs}
         counted = set()
         for start, end, claim, day in days:
             if start < len(released):
                 continue
             if not (UNTIL_BEFORE.search(text, max(0, start - 40), start) or UNTIL_AFTER.match(text[end:])):
                 continue
-            stated = {length for needs in lengths for length in needs}
             begun = [earlier for begins, _, _, earlier in days if begins < start]
             if any(
                 _counted(first, length) == day and self._counted_from(first, length)

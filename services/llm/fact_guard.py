@@ -592,6 +592,7 @@ class FactGuard:
         """`before`: the reply's text already released, which a sentence may go on about ("If it is
         defective, return shipping is free. You pay nothing.")."""
         misplaced = self._subjects.misplaced(reply, before=before)
+        left, misleft = self._events.days_left(reply)
         told = sentences(reply)
         remote = self._remote_totals(told)
         customers = judged(
@@ -626,7 +627,7 @@ class FactGuard:
             | self._events.deadlines_stated(reply)
             | self._events.calendar_named(reply)
             | self._events.counted_in_reply(reply, before=before)
-            | self._events.days_left(reply)[0]
+            | left
             | self._events.arrivals(reply)
             | customers
             | converted(reply, self._offers)
@@ -645,7 +646,7 @@ class FactGuard:
             + [f"{claim.text} (the date of another event)" for claim in self._events.misdated(reply)]
             + self._events.window_misjudged(reply)
             + self._events.weekdays_misstated(reply)
-            + self._events.days_left(reply)[1]
+            + misleft
             + misportioned(reply, self._offers)
             + self._misreported_total(told)
             + [

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from services.llm.fact_claims import SOURCES_KEPT, located_claims, prepare, reading_kind
 from services.llm.topics import topics
-from services.text.numerals import CJK_DIGITS, CJK_SMALL_UNITS, ENGLISH_SMALL, NATIVE_KOREAN
+from services.text.numerals import CJK_DIGITS, CJK_SMALL_UNITS, COUNTERS, ENGLISH_SMALL, NATIVE_KOREAN
 from services.text.sounds import consonants
 
 _LINE = re.compile(r"^\s*[-*•·]\s*(?P<name>[^\d,:;()（）]{2,40}?)\s*(?=[\d,(（])", re.MULTILINE)
@@ -245,7 +245,7 @@ _ENGLISH_COUNT_BEFORE = re.compile(
 cotton towels"."""
 
 
-_COUNTERS = r"(?:개|장|점|벌|잔|병|세트|つ|個|点|枚|本|着|セット)"
+_COUNTERS = f"(?:{COUNTERS})"
 _ADDED: tuple[tuple[int, re.Pattern[str]], ...] = tuple(
     (added, re.compile("|".join(patterns), re.IGNORECASE))
     for added, patterns in (

@@ -40,6 +40,8 @@ ENGLISH_SMALL = {
     "eighty": 80,
     "ninety": 90,
 }
+COUNTERS = "개|장|벌|세트|잔|권|켤레|박스|병|봉|팩|점|個|点|枚|本|着|セット|つ|箱"
+"""The Korean and Japanese words a count of things is written with: "두 개", "2点", "三つ"."""
 ENGLISH_SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
 
 # Sino-Korean and Japanese digits; 일 (1) doubles as "day" and 이 (2) as "this", so callers only
