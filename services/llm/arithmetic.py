@@ -306,6 +306,27 @@ _PORTIONS = re.compile(r"\s?(?:잔|배|杯|倍|(?:cups?|mugs?|mugfuls?|glasses|t
 """A count of portions right after a number: "11잔", "1.7杯分", "1.7 mugs"."""
 
 
+def _measures(
+    located: list[tuple[int, int, Claim]], offers: frozenset[str]
+) -> tuple[dict[str, set[Decimal]], set[Decimal]]:
+    """The measures a sentence states that the sources support, by kind (volume, mass, length), and
+    how many times each holds each smaller one of its kind."""
+    measures: dict[str, set[Decimal]] = {}
+    for _, _, claim in located:
+        for need in claim.needs & offers:
+            kind, _, value = need.partition(":")
+            if kind in ("volume", "mass", "length"):
+                measures.setdefault(kind, set()).add(Decimal(value))
+    quotients = {
+        whole / part
+        for values in measures.values()
+        for whole in values
+        for part in values
+        if whole > part > 0
+    }
+    return measures, quotients
+
+
 def portions(
     reply: str, offers: frozenset[str], *, of_a_product: Callable[[str, int, int], bool] = lambda *_: False
 ) -> frozenset[str]:
@@ -320,19 +341,7 @@ def portions(
     for sentence in sentences(reply):
         prepared = prepare(sentence)
         located = located_claims(prepared)
-        measures: dict[str, set[Decimal]] = {}
-        for _, _, claim in located:
-            for need in claim.needs & offers:
-                kind, _, value = need.partition(":")
-                if kind in ("volume", "mass", "length"):
-                    measures.setdefault(kind, set()).add(Decimal(value))
-        quotients = {
-            whole / part
-            for values in measures.values()
-            for whole in values
-            for part in values
-            if whole > part > 0
-        }
+        measures, quotients = _measures(located, offers)
         for _, end, claim in located:
             if claim.needs & offers or not _PORTIONS.match(prepared, end):
                 continue
@@ -379,19 +388,7 @@ def misportioned(reply: str, offers: frozenset[str]) -> list[str]:
     for sentence in sentences(reply):
         prepared = prepare(sentence)
         located = located_claims(prepared)
-        measures: dict[str, set[Decimal]] = {}
-        for _, _, claim in located:
-            for need in claim.needs & offers:
-                kind, _, value = need.partition(":")
-                if kind in ("volume", "mass", "length"):
-                    measures.setdefault(kind, set()).add(Decimal(value))
-        quotients = {
-            whole / part
-            for values in measures.values()
-            for whole in values
-            for part in values
-            if whole > part > 0
-        }
+        _, quotients = _measures(located, offers)
         if not quotients:
             continue
         for _, end, claim in located:
