@@ -560,8 +560,8 @@ _SHIPS_TOMORROW = any_of(
 """A sentence saying when the order leaves: today (if paid in time) or the next day."""
 _CLAUSE_TURN = re.compile(r"[,、，;；]")
 _ACTED = any_of(
-    r"\b(?:send|sends|sent|ship|ships|goes out|go out|dispatch\w*|issue[sd]?|process\w*|call\w*|contact"
-    r"|replace\w*)\b",
+    r"\b(?:send|sends|ship|ships|goes out|go out|dispatch(?:es)?|issues?|issued|processe?[sd]?|call(?: you)?"
+    r"|contact(?: you)?|replace[sd]?)\b",
     r"보내|발송|출고|처리|연락|전화|교체",
     r"送|発送|出荷|処理|連絡|電話|交換",
 )
