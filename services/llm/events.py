@@ -502,6 +502,17 @@ _RELATIVE_BEFORE = re.compile(
 _RELATIVE_AFTER = re.compile(rf"\s*[(（]\s*({_RELATIVE_WORDS})\s*[)）・,、]", re.IGNORECASE)
 """A day named by how far it is from today, right beside a date: "昨日（12月1日）", "3 December
 (tomorrow)"."""
+_RELATIVE_REACH = 28
+"""Characters before a date where its day is named by how far it is from today ("tomorrow (Thursday ")."""
+
+
+def _relative_said(text: str, start: int, end: int) -> re.Match[str] | None:
+    """The word naming the date at `text[start:end]` by how far it is from today, if any."""
+    return _RELATIVE_BEFORE.search(text, max(0, start - _RELATIVE_REACH), start) or _RELATIVE_AFTER.match(
+        text, end
+    )
+
+
 _WEEKEND = any_of(
     r"\b(?:this |next |the )?weekend\s*\(",
     r"(?:이번\s?|다음\s?)?주말\s*[(（]",
@@ -750,9 +761,7 @@ class EventCheck:
         day too: its weekday ("12月7日(月)", "Monday the 28th"), how far it is from today ("昨日（12月
         1日）", "tomorrow, 3 December"), a weekend ("今週末（12月5日・6日）") or a day's own name ("12월
         25일 성탄절"); None when the word names another day, or when there is none."""
-        relative = _RELATIVE_BEFORE.search(text, max(0, start - 28), start) or _RELATIVE_AFTER.match(
-            text, end
-        )
+        relative = _relative_said(text, start, end)
         weekday = _weekday_said(text, start, end)
         weekend = next(
             (
@@ -821,15 +830,14 @@ class EventCheck:
             for claim, event in _dated(sentence):
                 dated.setdefault(claim.text, event)
             eventful.update(said for said, event in dated.items() if event in _EVENTFUL)
+        spans = _sentences_at(text)
         named = set()
         for start, end, claim in located_claims(text):
             day = self._named_day(text, start, end, claim, today)
             if day is None or _said_as_an_end(text, start, end):
                 continue
-            by_distance = bool(
-                _RELATIVE_BEFORE.search(text, max(0, start - 28), start) or _RELATIVE_AFTER.match(text, end)
-            )
-            first, last = next(part for part in _sentences_at(text) if part[0] <= start < part[1])
+            by_distance = _relative_said(text, start, end) is not None
+            first, last = next(part for part in spans if part[0] <= start < part[1])
             sentence = text[first:last]
             # the clause of the date supposes it: "if it gets to us this Friday (4 Dec)", "昨日（12月1日）
             # の到着でしたら"; not "if you return it today, the refund is issued on Friday 4 December"
