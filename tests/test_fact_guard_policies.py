@@ -183,6 +183,8 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         # a requirement waived, a cost denied with an adverb between, a fee given back
         ("No need to send a photo - just tell us within 48 hours that it arrived damaged.", FAIL),
         ("Please send a photo within 48 hours of delivery if it arrived damaged.", PASS),
+        ("Items don't need to be in their original packaging to be returned if they're unused.", FAIL),
+        ("Items need to be unused and in their original packaging to be returned.", PASS),
         ("사이즈 교환하셔도 비용이 전혀 들지 않아요.", FAIL),
         ("불량이라 교환하시는 거면 비용이 전혀 들지 않아요.", PASS),
         ("주문 취소하시면 배송비 3,000원도 함께 돌려드릴게요.", FAIL),
@@ -690,8 +692,25 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
             PASS,
         ),
         ("반품 상품을 보내주시면 창고에 도착한 후 3영업일 이내에 환불해 드려요.", PASS),
+        ("반품 상품이 창고에 도착했으니 3영업일 이내에 환불해 드려요.", PASS),
+        # the delivery's 1-2 days said of the refund; a replacement's delivery is the delivery's
+        ("返品されたお品物が倉庫に到着してから、1〜2日ほどでご返金となります。", FAIL),
+        ("반품 상품이 창고에 도착한 후 1~2일 안에 환불돼요.", FAIL),
+        ("Refunds take 1-2 days after the return reaches us.", FAIL),
+        ("교환 상품은 발송 후 1~2일 안에 도착해요.", PASS),
+        ("交換品は発送後1〜2日ほどでお届けします。", PASS),
+        ("返品商品が倉庫に到着してから3営業日ほどでご返金いたします。", PASS),
+        ("상품을 받으셨으니 3영업일 이내에 반품하시면 돼요.", FAIL),
     ],
     "a fee said as what it is": [
+        # a product's price said as a parcel's fee; a price with the fee set apart
+        ("Your two mugs get 9,000 won shipping.", FAIL),
+        ("머그컵 배송비는 9,000원이에요.", FAIL),
+        ("マグカップの送料は9,000ウォンです。", FAIL),
+        ("머그컵 배송비는 3,000원이에요.", PASS),
+        ("머그컵은 배송비 별도 9,000원이에요.", PASS),
+        ("マグカップは送料別で9,000ウォンです。", PASS),
+        ("The mug is 9,000 won plus shipping.", PASS),
         ("If the mug arrived defective, the return shipping is 6,000 won round trip.", FAIL),
         ("불량이면 반품 배송비는 6,000원이에요.", FAIL),
         ("For a change of mind, the return shipping is 6,000 won round trip.", PASS),
@@ -1109,6 +1128,9 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
             PASS,
         ),
         ("Deliveries to Jeju and remote islands cost an extra 6,000 won.", FAIL),
+        ("Jeju orders pay a 6,000 won island surcharge.", FAIL),
+        ("Jeju orders pay a 6,000 won remote-area surcharge.", FAIL),
+        ("Jeju orders pay 6,000 won for shipping and surcharge together.", PASS),
         ("Shipping is 3,000 won per order (Jeju: 6,000 won).", PASS),
         ("Shipping is 3,000 won, more for Jeju.", PASS),
     ],
@@ -1677,6 +1699,29 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
             FAIL,
         ),
         ("5만 원 이상이면 무료배송이라서 머그컵 두 개(18,000원)는 배송비가 무료예요.", FAIL),
+        # the threshold named with its amount, a basket said under it
+        (
+            "Four bath towels are 48,000 won, just shy of the 50,000 won free-shipping line, so with the"
+            " 3,000 won fee you'd pay 51,000.",
+            PASS,
+        ),
+        (
+            "Five bath towels are 60,000 won, just shy of the 50,000 won free-shipping line, so you'd pay"
+            " the 3,000 won fee.",
+            FAIL,
+        ),
+        ("Four towels are 48,000 won, over the 50,000 won free-shipping line, so shipping is free.", FAIL),
+        ("5만 원 이상이면 무료배송이라 머그컵 두 개(18,000원)는 배송비가 무료예요.", FAIL),
+        # the remote areas' surcharge said in brackets after the waiver is charged, not waived
+        ("鋳鉄鍋は89,000ウォンなので、送料無料です（済州島・離島は3,000ウォン追加）。", PASS),
+        ("5만 원 이상 무료배송이라 냄비(89,000원)는 배송비가 무료예요(제주 3,000원 추가).", PASS),
+        ("5만 원 이상 무료배송이라 머그컵(9,000원)은 배송비가 무료예요(제주 3,000원 추가).", FAIL),
+        ("鋳鉄鍋は89,000ウォンなので、送料無料です（済州島・離島も追加料金なし）。", FAIL),
+        (
+            "Orders over 50,000 won ship free, so your pot (89,000 won) ships free too (Jeju surcharge"
+            " waived as well).",
+            FAIL,
+        ),
         ("5만 원 이상 무료배송이라서 테이블보 두 장(78,000원)은 배송비가 무료예요.", PASS),
         ("5만 원 이상 무료배송이라서 테이블보 두 장(78,000원)은 제주도로 보내도 배송비가 무료예요.", FAIL),
         ("5万ウォン以上は送料無料ですので、マグカップ5個（45,000ウォン）も送料無料です。", FAIL),
@@ -2010,6 +2055,30 @@ def test_the_day_asked_and_the_order_are_the_facts(ordered: FactGuard, reply: st
             "original payment method by Thursday 10 December, within 3 business days.",
             FAIL,
         ),
+        # a deadline counted in hours from the delivery, and said as the time of day it ran from
+        (
+            "11월 30일에 상품을 받으셨으니, 파손 신고는 수령 후 48시간 이내, 즉 12월 2일 수령 시각 전까지"
+            " 사진과 함께 해 주셔야 합니다.",
+            PASS,
+        ),
+        ("파손 신고는 수령 후 48시간 이내예요. 11월 30일에 받으셨으니 12월 2일까지 해 주세요.", PASS),
+        ("파손 신고는 수령 후 48시간 이내예요. 11월 30일에 받으셨으니 12월 3일까지 해 주세요.", FAIL),
+        ("11月30日に受け取られたので、破損のご連絡は12月2日の同時刻までにお願いします。", PASS),
+        # the limit said again as a date before what is done within it: the refund's
+        (
+            "返品商品が本日（12月2日・水曜日）倉庫に到着しましたので、3営業日以内、つまり12月7日（月曜日）までに"
+            "元のお支払い方法へご返金いたします。",
+            PASS,
+        ),
+        (
+            "반품 상품이 오늘(12월 2일 수요일) 창고에 도착했으니 3영업일 이내, 즉 12월 7일(월)까지"
+            " 환불해 드려요.",
+            PASS,
+        ),
+        (
+            "반품 상품이 오늘(12월 2일 수요일) 창고에 도착했으니 7일 이내, 즉 12월 9일까지 환불해 드려요.",
+            FAIL,
+        ),
         # a thing done on a weekend and dealt with on a working day: no weekend opening
         ("土曜日にいただいたお問い合わせは月曜日に対応させていただきます。", PASS),
         ("주말 결제 건은 평일에 출고돼요.", PASS),
@@ -2118,6 +2187,8 @@ def test_the_count_and_status_of_the_customers_order_are_the_orders(
         ("It shipped on November 28 and was delivered the following day.", FAIL),
         ("Paid on November 28, shipped the next day, delivered the day after that.", PASS),
         ("Paid on November 28, shipped the next day, delivered the same day.", FAIL),
+        ("Your order was paid on November 28 and delivered the very next day, November 29.", FAIL),
+        ("Your order was picked up on November 29 and delivered the very next day.", PASS),
         # no event of this order: the shop's rule, or a case
         ("주문 당일 출고는 오후 2시까지 결제하신 주문만 돼요.", PASS),
         ("If you pay on 28 November before 2 p.m., it ships the same day.", PASS),

@@ -584,6 +584,9 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"(?:send|include|attach|provide|keep|take) (?:us )?(?:a |any |the )?"
             r"(?:photos?|pictures?|receipt|packaging|box)",
             r"\b(?:box|packaging|receipt|tags?) or no (?:box|packaging|receipt|tags?)\b",
+            # "Items don't need to be in their original packaging to be returned"
+            r"(?:n't|\bnot) (?:even )?(?:need|have) to (?:be|come|stay|arrive) (?:back )?(?:in|with) "
+            r"(?:the |their |its |your |a )?(?:original )?(?:packaging|box|tags?)",
             r"\b(?:with or without|whether or not you have) (?:the |a |its |your )?(?:original )?"
             r"(?:box|packaging|receipt|tags?)",
             r"(?:photos?|pictures?|receipt|packaging|box)\b[^.!?;]{0,25}?(?: is| are|'s)? "
@@ -988,7 +991,7 @@ _BELOW = any_of(
     r"に満たない",
     r"に届か(?:ない|ず)",
     r"(?:에|엔|을|를)\s*(?:못\s*미(?:치|쳐|칩)|미치지\s*(?:못|않))",
-    r"\bfalls? short of\b",
+    r"\bfalls? short of\b|\b(?:short|shy) of (?:the |our |your )?[\d,]+ ?won",
     r"\b(?:doesn't|does not|didn't|did not|won't|will not) (?:quite )?reach\b",
 )
 """The other side of a threshold: "under 50,000원, shipping is 3,000원" is not said of orders over it."""
@@ -1407,10 +1410,12 @@ def _threshold_misjudged(sentence: str, currency: str, threshold: Decimal) -> It
 
 _OVER_NAMED_BEFORE = re.compile(
     r"\b(?:over|above|past|reach(?:es|ed)?|meets?|met|qualif(?:y|ies|ied) for|clears?|hits?)\s+"
-    r"(?:the |our |your )?$",
+    r"(?:the |our |your )?(?:[\d,]+ ?won )?$",
     re.IGNORECASE,
 )
-_UNDER_NAMED_BEFORE = re.compile(r"\b(?:under|below|short of)\s+(?:the |our |your )?$", re.IGNORECASE)
+_UNDER_NAMED_BEFORE = re.compile(
+    r"\b(?:under|below|(?:short|shy) of)\s+(?:the |our |your )?(?:[\d,]+ ?won )?$", re.IGNORECASE
+)
 _OVER_NAMED_AFTER = re.compile(
     r"\s*(?:을|를|에|은|는)?\s*(?:넘|충족|채우|채웠|달성|도달|해당|이상)|(?:を|に)(?:超え|満た[しす]|達し|クリア|上回)"
 )
@@ -1556,7 +1561,7 @@ def _against_threshold(
     said = _stated_amounts(clause[: reaches.start()]).get(currency, set()) if reaches else set()
     if basket is not None:
         # "5만 원 이상이면 무료배송이라서 머그컵 두 개(18,000원)는 배송비가 무료예요": the basket is under it
-        said = _stated_amounts(basket).get(currency, set())
+        said = _stated_amounts(_surcharges_aside_masked(basket)).get(currency, set())
     if commitment.granted and not said and _ORDER_IS_OVER.search(clause):
         # "商品代金は45,000ウォンとなります。5万ウォン以上のご注文ですので、送料は無料": the order said
         # to be over the threshold is the one stated before
@@ -1639,7 +1644,9 @@ def _waived_over(
 
 
 _HENCE = any_of(
-    r"\bso\b|\bwhich means\b|\btherefore\b", r"그래서|따라서|(?:니|으니)까|므로|라서", r"ので|から|ため"
+    r"\bso\b|\bwhich means\b|\btherefore\b",
+    r"그래서|따라서|(?:니|으니)까|므로|라서|이라(?=\s)|여서",
+    r"ので|から|ため",
 )
 """What follows from what was said before it: the policy, then the customer's case."""
 
@@ -1827,6 +1834,8 @@ _SURCHARGE_WORD = any_of(
 def _surcharge_waived(sentence: str) -> bool:
     """A second waiver in `sentence`, of a surcharge, in a part of its own without a threshold; or
     the surcharge waived with the fee ("추가 배송비까지 전부 무료", "even the Jeju surcharge")."""
+    # "妹様のご注文も送料無料です（済州島・離島は3,000ウォン追加）" charges the surcharge
+    sentence = _surcharges_aside_masked(sentence)
     waivers = list(_NO_CHARGE.finditer(sentence))
     if _no_surcharge_there(sentence, sentence):
         return False
@@ -1908,6 +1917,9 @@ def _condition_of(clause: str, free: re.Match[str], currency: str) -> str | None
     it states one, else the nearest part before it that does ("5만 원 이상이면 무료이고, 그 미만은 3천
     원": the second part is the other side of the threshold; "under 50,000원, shipping is free" is
     said of the amount before it). None when no part up to the waiver states an amount."""
+    # a remote area's surcharge in brackets after the waiver is no amount it is waived from: "送料無料です
+    # （済州島・離島は3,000ウォン追加）"
+    clause = clause[: free.end()] + _surcharges_aside_masked(clause[free.end() :])
     parts = _parts(clause)
     holding = max(i for i, (start, _) in enumerate(parts) if start <= free.start())
     for start, end in reversed(parts[: holding + 1]):
@@ -1915,6 +1927,31 @@ def _condition_of(clause: str, free: re.Match[str], currency: str) -> str | None
         if currency in _amounts(_THE_FEE_ITSELF.sub(lambda fee: " " * len(fee.group()), clause[start:end])):
             return clause[start : parts[holding][1]]
     return None
+
+
+_REMOTE_ASIDE = re.compile(
+    r"[(（][^()（）]*(?:"
+    + _REMOTE_AREA.pattern
+    + r")[^()（）]*(?:"
+    + _EXTRA.pattern
+    + r"|"
+    + _SURCHARGE_WORD.pattern
+    + r")[^()（）]*[)）]",
+    re.IGNORECASE,
+)
+"""A remote area and its surcharge in brackets: "（済州島・離島は3,000ウォン追加）", "(Jeju +3,000 won
+surcharge)"."""
+
+
+def _surcharges_aside_masked(text: str) -> str:
+    """`text` with the remote areas' surcharges said in brackets blanked, unless waived there
+    ("(제주도 추가 배송비도 무료)"): an aside charging them is neither a waiver's amount nor a waiver."""
+
+    def masked(aside: re.Match[str]) -> str:
+        said = aside.group()
+        return said if _FREE_WORD.search(said) or _NO_CHARGE.search(said) else " " * len(said)
+
+    return _REMOTE_ASIDE.sub(masked, text)
 
 
 _THE_FEE_ITSELF = any_of(

@@ -193,7 +193,7 @@ _SAME_DAY = any_of(
 )
 """The day named before in the sentence: "11月28日にお支払いいただき、同日に発送"."""
 _NEXT_DAY = any_of(
-    r"\b(?:on )?the (?:next|following) day\b|\bthe day after\b",
+    r"\b(?:on )?the (?:very )?(?:next|following) day\b|\bthe (?:very )?day after\b",
     r"다음\s?날|이튿날|익일(?=\s?(?:에\s?)?(?:발송|출고|배송|도착|배달)(?:이\s?)?(?:되었|됐|했|하였|처리되))",
     r"翌日|次の日",
 )
@@ -296,6 +296,8 @@ def _dated(clause: str) -> list[tuple[Claim, Event]]:
             any(need.startswith("dom:") for need in claim.needs) and _ON_THE_DAY.match(clause, end)
         ):
             continue
+        if UNTIL_AFTER.match(clause[end:]) or UNTIL_BEFORE.search(clause, max(0, start - _AROUND), start):
+            continue  # a deadline ("받으셨으니 12월 2일까지 해 주세요") is no day a thing happened on
         # the language around the date, not a Korean carrier's name later in an English clause
         after_first = bool(CJK.search(clause, max(0, start - _AROUND), end + _AROUND))
         after = [event for at, event in words if at >= end]
@@ -610,10 +612,11 @@ UNTIL_BEFORE = re.compile(
 )
 UNTIL_AFTER = re.compile(
     r"^\s*(?:[(（]\s?(?:[月火水木金土日월화수목금토일](?:曜日?|요일)?|[A-Z][a-z]{2}\.?)\s?[)）]\s*|[)）]\s*)?"
+    r"(?:[가-힣]{1,4}\s?(?:시각|시간)\s?|の?(?:[ぁ-ん一-龯]{1,4}の)?(?:同)?時刻)?"
     r"(?:까지|안에|이내|전까지|이전|まで|以内|前)"
 )
 """A date or a time stated as a deadline: "until 7 December", "12월 7일까지", "12月7日（月）まで",
-"金曜日（12月4日）まで", "paid by 2 p.m."."""
+"金曜日（12月4日）まで", "paid by 2 p.m.", "12월 2일 수령 시각 전까지"."""
 
 
 @functools.lru_cache(maxsize=SOURCES_KEPT)

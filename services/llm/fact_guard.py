@@ -356,7 +356,7 @@ def _lengths(offers: frozenset[str]) -> frozenset[str]:
 
 
 _AS_EXTRA = any_of(
-    r"\bextra\b|\badditional\b|\bsurcharge\b|\bon top\b",
+    r"\bextra\b|\badditional\b|\bsurcharg|\bon top\b",
     r"추가|더\s|별도",
     r"追加|別途|加算|上乗せ|に加え|プラス",
 )
@@ -376,6 +376,8 @@ _NOT_REMOTE = any_of(
 """A remote area named as where the order is not going: "제주나 도서산간이 아니라면"."""
 _IN_TOTAL = any_of(r"\bin total\b|\baltogether\b|\ball in\b", r"총|합계|합쳐", r"合計|全部で|合わせて")
 EXTRA_REACH = 16
+_SURCHARGE_NAMED_AFTER = re.compile(r"(?:\s+[\w-]+){0,2}\s+surcharg", re.IGNORECASE)
+"""An amount named as the surcharge by the words after it: "6,000 won remote-area surcharge"."""
 """Characters either side of an amount where it is said to be the surcharge."""
 _THEIR_ORDER = re.compile(
     r"주문\s?(?:내역|내용|하신|하셨|건)|고객님(?:의|께서)?\s?주문|お客様の(?:ご)?注文|ご?注文(?:内容|いただいた|された|の商品|品)|ご注文の|様のご注文|ご注文[（(]|お買い上げ"
@@ -826,7 +828,9 @@ class FactGuard:
                 if not claim.needs & together:
                     continue
                 # not the surcharge said to be both: "an extra 6,000 won", "追加送料として6,000ウォン"
-                as_extra = _AS_EXTRA.search(prepared, max(0, start - EXTRA_REACH), end + EXTRA_REACH)
+                as_extra = _AS_EXTRA.search(
+                    prepared, max(0, start - EXTRA_REACH), end + EXTRA_REACH
+                ) or _SURCHARGE_NAMED_AFTER.match(prepared, end)
                 # said as the shipping ("배송비 6,000원") or as the two together ("6,000 won in total"),
                 # not as a term of another sum
                 around = prepared[max(0, start - EXTRA_REACH) : end + EXTRA_REACH]

@@ -196,10 +196,40 @@ def _families(kinds: frozenset[str] | set[str]) -> set[str]:
     return {_FAMILY.get(kind, kind) for kind in kinds}
 
 
+def _kind(reading: str) -> str:
+    """`reading_kind`, a range of lengths of time read as its ends' ("range:day:1~day:2" is days)."""
+    kind = reading_kind(reading)
+    if kind == "range":
+        ends = reading_kind(reading.partition(":")[2])
+        return ends if ends in _FAMILY else kind
+    return kind
+
+
 @dataclass(frozen=True)
 class _Unit:
     kinds: frozenset[str]
     values: frozenset[str]
+
+
+_FEE_APART = any_of(
+    r"\b(?:including|excluding|before|plus|with|without|and|\+)\s+(?:the\s+)?(?:shipping|delivery)\b"
+    r"|\b(?:shipping|delivery)(?: fee)?(?: is)? (?:not )?(?:included|excluded|extra|separate)",
+    r"(?:배송비|택배비)\s*(?:별도|포함|제외|미포함|따로)",
+    r"送料(?:別|込|抜き|は別)",
+)
+"""A price said with the parcel's fee set apart: "배송비 별도 9,000원", "9,000 won plus shipping"."""
+_FEE_WORD_BEFORE = re.compile(
+    r"(?:배송비|택배비|送料|shipping|delivery)\S{0,2}\s?(?:is |of )?$", re.IGNORECASE
+)
+_FEE_WORD_AFTER = re.compile(r"\s?(?:won\s)?(?:shipping|delivery)\b", re.IGNORECASE)
+_FEE_REACH = 16
+
+
+def _as_a_fee(clause: str, start: int, end: int) -> bool:
+    """The amount at `clause[start:end]` said as the parcel's fee by the word right beside it
+    ("배송비는 9,000원", "9,000 won shipping"), the fee not set apart from a price."""
+    before = _FEE_WORD_BEFORE.search(clause, max(0, start - _FEE_REACH), start)
+    return bool(before or _FEE_WORD_AFTER.match(clause, end)) and not _FEE_APART.search(clause)
 
 
 def _masked(text: str, spans: Sequence[tuple[int, int, Claim]]) -> str:
@@ -276,7 +306,7 @@ def _named_of(sources: str) -> tuple[_Named, ...]:
         heading = title.group(1) if title else question
         for clause in _pieces(sentence, _CLAUSE):
             found = [claim for _, _, claim in located_claims(clause)]
-            needs = {reading_kind(need) for claim in found for need in claim.needs}
+            needs = {_kind(need) for claim in found for need in claim.needs}
             if needs:
                 about = topics(clause) or topics(sentence) or topics(heading)
                 offers = frozenset().union(*(claim.offers for claim in found))
@@ -349,7 +379,7 @@ class SubjectCheck:
                         about = theme(clause, start, end, earlier=earlier, later=later)
                         if not about and _THE_FEE.search(f"{earlier}{clause[:start]}"):
                             about = theme(previous, len(previous), len(previous))
-                        by_word = self._named_elsewhere(claim, about)
+                        by_word = self._named_elsewhere(claim, about, priced=_as_a_fee(clause, start, end))
                     if by_word is None and not self._labelled(sentence, at + start, at + end):
                         by_meaning.append(claim)
                     elif by_word:
@@ -476,23 +506,36 @@ class SubjectCheck:
         return result
 
     def _stated(self, claim: Claim) -> bool:
-        if not {reading_kind(need) for need in claim.needs} <= QUANTITIES or claim.needs & self._own:
+        if not {_kind(need) for need in claim.needs} <= QUANTITIES or claim.needs & self._own:
             return False
         return any(claim.needs & unit.values for unit in self._units)
 
-    def _named_elsewhere(self, claim: Claim, about: frozenset[Topic]) -> bool | None:
+    def _named_elsewhere(self, claim: Claim, about: frozenset[Topic], *, priced: bool = False) -> bool | None:
         """By the policy the clause says the number of (`about`, `topics.theme`: "교환은 ...
         48시간", "Gift wrapping is 3,000 won"): False if a source clause about it states this
         number, True if none does but one about it states another of its kind; None (left to
         meaning) if it is no policy stating numbers of the kind, only the shipping fee named
-        (`topics.WEAK`), or a source states the number of no policy (a product's price)."""
+        (`topics.WEAK`), or a source states the number of no policy (a product's price) and it is
+        not said as a parcel's fee (`priced`: the clause does not set the fee apart from a price)."""
         if not about:
             return None
-        kinds = _families({reading_kind(need) for need in claim.needs})
-        same_kind = [named for named in self._named if named.kinds & kinds]
+        kinds = _families({_kind(need) for need in claim.needs})
+        same_kind = [named for named in self._named if _families(named.kinds) & kinds]
         holding = [named for named in same_kind if claim.needs & named.values]
         if any(covers(named.topics, about) for named in holding):
             return False
+        policyless = holding and not any(named.topics for named in holding)
+        ranged = any(reading_kind(need) == "range" for need in claim.needs)
+        if "duration" in kinds and ranged and policyless and not about <= WEAK:
+            # a range of days the sources give only of what no policy word names (delivery's 1-2 days)
+            # said of a policy that states its own ("반품 상품이 창고에 도착한 후 1~2일 안에 환불돼요")
+            return True if any(covers(named.topics, about) for named in same_kind) else None
+        if priced and holding and not any(named.topics for named in holding) and about & _SHIPPING_TOPICS:
+            # a product's price said as a parcel's fee ("머그컵 배송비는 9,000원이에요", "your two mugs get
+            # 9,000 won shipping"), where the shop's text states that fee
+            fees = [named for named in same_kind if named.topics & _SHIPPING_TOPICS]
+            if fees and self._a_products(claim):
+                return True
         if not holding or not all(named.topics for named in holding):
             return None  # stated of something no policy word names (a product): meaning decides
         if about <= WEAK:
@@ -614,6 +657,10 @@ class SubjectCheck:
         if _families(product.kinds) & kinds:
             return True
         return True if self._another_products(claim, product) else None
+
+    def _a_products(self, claim: Claim) -> bool:
+        """The number is a product's (its price, its measure)."""
+        return any(claim.needs & product.values for product in self._products)
 
     def _another_products(self, claim: Claim, product: Product) -> bool:
         """The number is another product's, and no policy's."""

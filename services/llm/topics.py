@@ -141,8 +141,19 @@ _PHOTO = re.compile(r"photos?|pictures?|사진|写真|画像", re.IGNORECASE)
 _CLOSING = re.compile(r"[)）]")
 _OPENING = re.compile(r"[(（]")
 _CONDITION = re.compile(r"(?:으)?면(?:\s|$)|경우|ば|たら|なら|場合")
-_WITHIN = re.compile(r"\s?(?:以内に|までに|以内で|이내에|이내로|안에|내로|내에)[、,]?\s?")
-"""A time limit of what follows: "3営業日以内に、元のお支払い方法へ返金いたします"."""
+_WITHIN = re.compile(
+    r"\s?(?:以内に|までに|以内で|(?:ほど|程度|くらい|ぐらい)で|이내에|이내로|안에|내로|내에|(?:以内|이내)$)[、,]?\s?"
+)
+"""A time limit of what follows: "3営業日以内に、元のお支払い方法へ返金いたします", or its clause's end
+("3営業日以内、つまり…")."""
+_ARRIVES_WITHIN = re.compile(
+    r"\s?(?:이내에|이내로|안에|내로|내에|(?:이)?면|정도면|만에|以内に|までに|ほどで|程度で|くらいで|ぐらいで|で)[、,]?\s?"
+    r"(?:도착|배송|받아|받으|お届け|届|到着)"
+)
+"""A length of time a parcel arrives in: "1~2일 안에 도착해요", "1〜2日ほどでお届け"."""
+_RESTATED = re.compile(r"[、,\s]*(?:つまり|すなわち|즉|다시 말해)[^、,。.]*?(?:までに|까지)[、,]?\s?")
+"""The limit said again as a date before what is done within it: "3営業日以内、つまり12月7日（月曜日）
+までに元のお支払い方法へご返金いたします"."""
 DONE_WITHIN_REACH = 12
 """Characters after a Korean or Japanese time limit where what is done within it is named."""
 
@@ -222,6 +233,9 @@ def theme(clause: str, start: int, end: int, *, earlier: str = "", later: str = 
         done = _done_within(clause, end, later)
         if done:
             return done
+        if _ARRIVES_WITHIN.match(clause, end):
+            # "교환 상품은 발송 후 1~2일 안에 도착해요": the parcel's delivery, no policy's
+            return frozenset()
     if nearest is None:
         # a Korean or Japanese clause naming nothing goes on about its sentence's topic ("破損のご
         # 連絡は、お届けから7日以内"); an English one names its own, often after the number ("within
@@ -240,8 +254,9 @@ def theme(clause: str, start: int, end: int, *, earlier: str = "", later: str = 
 
 _TOPIC_MARKED = re.compile(r"\s?(?:은|는|は)(?![가-힣ぁ-ん])")
 """A topic marked as what its clause is about ("반품은", "返品は"), not the event a limit runs from."""
-_COUNTED_FROM = re.compile(r"(?:후|뒤|나서|하고|[하되시]면|부터|から|以降|後)\s*$")
-"""The end of the event a time limit is counted from: "반품 상품이 도착한 후 3영업일"."""
+_COUNTED_FROM = re.compile(r"(?:후|뒤|나서|하고|[하되시]면|부터|[었았했]으니(?:까)?|から|以降|後)\s*$")
+"""The end of the event a time limit is counted from: "반품 상품이 도착한 후 3영업일", "창고에
+도착했으니 3영업일"."""
 
 
 def _done_within(clause: str, end: int, later: str) -> frozenset[Topic]:
@@ -251,6 +266,8 @@ def _done_within(clause: str, end: int, later: str) -> frozenset[Topic]:
     if not limit:
         return frozenset()
     rest = f"{clause[limit.end() :]}、{later}"
+    restated = _RESTATED.match(rest)
+    rest = rest[restated.end() :] if restated else rest
     condition = _CONDITION.search(rest)  # "48시간 안에 알려 주시면 환불": telling, not the refund
     rest = rest[: condition.start()] if condition else rest
     done = [m for m in _mentions(rest) if m[0] <= DONE_WITHIN_REACH and m[2] is not Topic.SHIPPING]
