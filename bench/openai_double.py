@@ -238,6 +238,8 @@ class ScriptedModel:
     echo_alternatives: bool = True
     """Whether /v1/completions with echo gives each position's alternatives (`top_logprobs`); some
     servers echo the prompt's own log-probabilities only."""
+    verdict_confidence: float = 0.97
+    """The probability a chat verdict's log-probabilities give the word it answers (YES or NO)."""
 
     def reference(self, messages: Sequence[Mapping[str, str]]) -> str:
         """What this model would answer to the conversation it reads."""
@@ -391,7 +393,8 @@ class OpenAIDouble:
                 "message": {"role": "assistant", "content": enc.decode(tokens)},
             }
             if body.get("logprobs"):
-                choice["logprobs"] = {"content": [_chat_logprob(enc.decode([t]), is_verdict) for t in tokens]}
+                confident = model.verdict_confidence if is_verdict else 0.9
+                choice["logprobs"] = {"content": [_chat_logprob(enc.decode([t]), confident) for t in tokens]}
             return web.json_response(_envelope(body, "chat.completion", [choice], usage))
         return await self._stream(request, body, model, tokens, finish, usage, fault)
 
@@ -567,15 +570,15 @@ def _decode(encoding: Encoding, tokens: Sequence[int]) -> str:
     return encoding.decode(tokens)
 
 
-def _chat_logprob(text: str, is_verdict: bool) -> dict[str, Any]:
-    confident = math.log(0.97 if is_verdict else 0.9)
+def _chat_logprob(text: str, probability: float) -> dict[str, Any]:
+    """The token said with `probability`, the other verdict word as an alternative."""
     other = "NO" if text == "YES" else "YES"
     return {
         "token": text,
-        "logprob": confident,
+        "logprob": math.log(probability),
         "bytes": None,
         "top_logprobs": [
-            {"token": text, "logprob": confident, "bytes": None},
+            {"token": text, "logprob": math.log(probability), "bytes": None},
             {"token": other, "logprob": math.log(0.03), "bytes": None},
         ],
     }

@@ -772,3 +772,29 @@ async def test_a_draft_judged_wrong_is_read_no_further(
     for _ in range(5):  # the cancelled producer's turn to close the draft
         await asyncio.sleep(0)
     assert closed.is_set() and report.verify_calls == 1
+
+
+@pytest.mark.parametrize(("confidence", "confirmed"), [(0.5, True), (0.49, False), (0.97, True)])
+async def test_a_verdict_is_yes_from_half_of_its_probability_on(
+    gateways: list[LLMGateway], confidence: float, confirmed: bool
+) -> None:
+    """The target's YES counts when its log-probabilities give it at least half the mass: exactly
+    half is a YES, a little less is not (the text alone, "YES", is not what decides)."""
+    from services.llm.reply import ReplyReport
+    from services.llm.verdicts import Verdicts
+
+    says_yes = ScriptedModel(lambda q: "", behaviours=[lambda request: "YES"], verdict_confidence=confidence)
+    server = OpenAIDouble({"target": says_yes})
+    await server.start()
+    try:
+        gateway = LLMGateway(LLMRoles(target=[LLMEndpoint(base_url=server.base_url, model="target")]))
+        gateways.append(gateway)
+        report = ReplyReport()
+        question = [
+            {"role": "system", "content": "Answer YES or NO."},
+            {"role": "user", "content": "Does this text answer the question?"},
+        ]
+        assert await Verdicts(gateway).ask(question, report) is confirmed  # type: ignore[arg-type]
+        assert report.verify_calls == 1
+    finally:
+        await server.stop()

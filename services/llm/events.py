@@ -504,15 +504,12 @@ _RELATIVE_BEFORE = re.compile(
 _RELATIVE_AFTER = re.compile(rf"\s*[(（]\s*({_RELATIVE_WORDS})\s*[)）・,、]", re.IGNORECASE)
 """A day named by how far it is from today, right beside a date: "昨日（12月1日）", "3 December
 (tomorrow)"."""
-_RELATIVE_REACH = 28
-"""Characters before a date where its day is named by how far it is from today ("tomorrow (Thursday ")."""
 
 
 def _relative_said(text: str, start: int, end: int) -> re.Match[str] | None:
     """The word naming the date at `text[start:end]` by how far it is from today, if any."""
-    return _RELATIVE_BEFORE.search(text, max(0, start - _RELATIVE_REACH), start) or _RELATIVE_AFTER.match(
-        text, end
-    )
+    # the word ends where the date begins, with only a weekday and brackets between: no reach to set
+    return _RELATIVE_BEFORE.search(text, 0, start) or _RELATIVE_AFTER.match(text, end)
 
 
 _WEEKEND = any_of(
