@@ -2315,3 +2315,15 @@ def test_a_shop_with_no_free_shipping_charges_its_surcharge_on_any_order() -> No
     assert not verdict.ok
     assert verdict.unsupported == ("3,000원 (shipping to a remote area, without its surcharge)",)
     assert guard.check("제주도로 보내시면 배송비 3,000원에 추가 3,000원이 붙어요.").ok
+
+
+def test_the_days_left_on_the_last_day_of_the_window_are_none() -> None:
+    """Delivered on 30 November, the 7-day return window ends on 7 December: asked that day, no day
+    is left, and a reply counting some is wrong."""
+    last_day = FACTS.replace("Today: 2026-12-02 (Wednesday)", "Today: 2026-12-07 (Monday)")
+    assert last_day != FACTS
+    guard = FactGuard.for_sources(facts=last_day, faq_text=faq_text(), instructions=INSTRUCTIONS)
+    verdict = guard.check("반품은 오늘 기준으로 7일 남았습니다.")
+    assert not verdict.ok and "7일" in verdict.reason
+    early = FactGuard.for_sources(facts=FACTS, faq_text=faq_text(), instructions=INSTRUCTIONS)
+    assert early.check("반품은 오늘 기준으로 5일 남았습니다.").ok
