@@ -376,9 +376,9 @@ _NOT_REMOTE = any_of(
 """A remote area named as where the order is not going: "제주나 도서산간이 아니라면"."""
 _IN_TOTAL = any_of(r"\bin total\b|\baltogether\b|\ball in\b", r"총|합계|합쳐", r"合計|全部で|合わせて")
 EXTRA_REACH = 16
+"""Characters either side of an amount where it is said to be the surcharge."""
 _SURCHARGE_NAMED_AFTER = re.compile(r"(?:\s+[\w-]+){0,2}\s+surcharg", re.IGNORECASE)
 """An amount named as the surcharge by the words after it: "6,000 won remote-area surcharge"."""
-"""Characters either side of an amount where it is said to be the surcharge."""
 _THEIR_ORDER = re.compile(
     r"주문\s?(?:내역|내용|하신|하셨|건)|고객님(?:의|께서)?\s?주문|お客様の(?:ご)?注文|ご?注文(?:内容|いただいた|された|の商品|品)|ご注文の|様のご注文|ご注文[（(]|お買い上げ"
     r"|\byour order\b|\byou (?:ordered|bought|purchased)\b|\border (?:no\.|number|\d)",

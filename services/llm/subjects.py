@@ -530,7 +530,7 @@ class SubjectCheck:
             # a range of days the sources give only of what no policy word names (delivery's 1-2 days)
             # said of a policy that states its own ("반품 상품이 창고에 도착한 후 1~2일 안에 환불돼요")
             return True if any(covers(named.topics, about) for named in same_kind) else None
-        if priced and holding and not any(named.topics for named in holding) and about & _SHIPPING_TOPICS:
+        if priced and policyless and about & _SHIPPING_TOPICS:
             # a product's price said as a parcel's fee ("머그컵 배송비는 9,000원이에요", "your two mugs get
             # 9,000 won shipping"), where the shop's text states that fee
             fees = [named for named in same_kind if named.topics & _SHIPPING_TOPICS]
