@@ -2042,6 +2042,9 @@ def test_the_day_asked_and_the_order_are_the_facts(ordered: FactGuard, reply: st
         ),
         ("If you pay before 2 p.m. today, it ships today and should arrive on Saturday 5 December.", FAIL),
         ("If you pay after 2 p.m., it ships tomorrow and arrives on Saturday 5 December.", PASS),
+        # the word beside the date read in its sentence, begun with no space after the stop
+        ("결제 확인됐어요.내일(12월 3일) 출고돼요.", PASS),
+        ("결제 확인됐어요.내일(12월 4일) 출고돼요.", FAIL),
         ("If you'd rather talk to someone, our phone line is also open this Saturday, 5 December.", FAIL),
         ("If you pay by 2 p.m. today it ships today and normally arrives the same evening.", FAIL),
         # a deadline counted from a day the reply gives, its duration said after it
@@ -2064,6 +2067,9 @@ def test_the_day_asked_and_the_order_are_the_facts(ordered: FactGuard, reply: st
         ("파손 신고는 수령 후 48시간 이내예요. 11월 30일에 받으셨으니 12월 2일까지 해 주세요.", PASS),
         ("파손 신고는 수령 후 48시간 이내예요. 11월 30일에 받으셨으니 12월 3일까지 해 주세요.", FAIL),
         ("11月30日に受け取られたので、破損のご連絡は12月2日の同時刻までにお願いします。", PASS),
+        # a deadline said as the day a window ends is no day a thing happened on either
+        ("11월 30일에 상품을 받으셨으니 파손 신고는 12월 2일 마감이에요.", PASS),
+        ("11월 30일에 상품을 받으셨으니 파손 신고는 12월 3일 마감이에요.", FAIL),
         # the limit said again as a date before what is done within it: the refund's
         (
             "返品商品が本日（12月2日・水曜日）倉庫に到着しましたので、3営業日以内、つまり12月7日（月曜日）までに"

@@ -38,6 +38,7 @@ from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 
 from services.llm.fact_claims import CURRENCIES, Claim, claims, located_claims, prepare
 from services.llm.subjects import sentences
+from services.llm.topics import PARCEL_FEE_JA, PARCEL_FEE_KO
 from services.text.numerals import COUNTERS, ENGLISH_SMALL, NATIVE_KOREAN
 from services.text.patterns import any_of
 
@@ -441,7 +442,8 @@ _FOR_ALL = re.compile(
 포장을 하시면 포장비 2,000원이 추가"): a per-item amount so said is a total, wrong for several; said
 right beside the amount ("각각 2,000원", `_EACH_BESIDE`), it is per item."""
 _FEE_BESIDE = re.compile(
-    r"(?<!free )shipping|delivery fee|(?<!무료)(?:배송비|택배비)|送料(?!無料)", re.IGNORECASE
+    rf"(?<!free )shipping|delivery fee|(?<!무료)(?:{PARCEL_FEE_KO})|(?:{PARCEL_FEE_JA})(?!無料)",
+    re.IGNORECASE,
 )
 """An amount said as the shipping fee where it stands ("with the 3,000 won shipping")."""
 _EACH_BESIDE = re.compile(

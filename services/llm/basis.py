@@ -19,7 +19,7 @@ from enum import StrEnum
 
 from services.llm.fact_claims import CURRENCIES, SOURCES_KEPT, Claim, located_claims, prepare, reading_kind
 from services.llm.subjects import sentences
-from services.llm.topics import Topic, about_the_same, clauses_about, topics
+from services.llm.topics import PARCEL_FEE_KO, Topic, about_the_same, clauses_about, topics
 from services.text.patterns import any_of
 
 
@@ -155,7 +155,7 @@ _DENIED = any_of(
 """A basis denied is none said: "Shipping isn't charged per item" (the per-order fee follows)."""
 _CHARGED = any_of(
     r"\b(?:charged|charges?|fees?|costs?)\b",
-    r"부과|붙|청구|받(?:아요|습니다)|배송비|택배비",
+    rf"부과|붙|청구|받(?:아요|습니다)|{PARCEL_FEE_KO}",
     r"かか|送料|料金|請求",
 )
 """A fee said to be charged."""

@@ -36,6 +36,7 @@ from enum import StrEnum
 from types import MappingProxyType
 
 from services.llm.fact_claims import BOUND_AFTER, SOURCES_KEPT, claims, located_claims, money_in
+from services.llm.topics import PARCEL_FEE_JA, PARCEL_FEE_KO
 from services.text.patterns import CJK, any_of
 
 
@@ -230,8 +231,8 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             # not the refund of a part after one the fee ends ("왕복 배송비 6천 원이 들고, 환불은 …",
             # "送料がかかり、返金は …"), while the fee as the topic is refunded ("送料につきましては、")
             # nor the fee taken out of the refund ("반품 배송비는 환불 금액에서 차감돼요")
-            r"(?:배송비|택배비|반품비)(?:(?!고\s?,)[^.!?]){0,16}(?:환불(?!\s*(?:금액|액)?에서)|돌려\s*드(?:리|릴|립|려))",
-            r"(?:送料|配送料)(?:(?!(?:[りがしくで]|(?<!つい)て)、)[^。！？]){0,16}(?:返金(?!(?:額|金額)?から)|お返し)",
+            rf"(?:{PARCEL_FEE_KO}|반품비)(?:(?!고\s?,)[^.!?]){{0,16}}(?:환불(?!\s*(?:금액|액)?에서)|돌려\s*드(?:리|릴|립|려))",
+            rf"(?:{PARCEL_FEE_JA})(?:(?!(?:[りがしくで]|(?<!つい)て)、)[^。！？]){{0,16}}(?:返金(?!(?:額|金額)?から)|お返し)",
         ),
     ),
     (
@@ -784,7 +785,7 @@ _NOT_A_DENIAL = any_of(
     r"(?:아무|누구)(?:한테|에게)도\s*(?:말하지|얘기하지|말\s*하지)\s*(?:마|말)",
     r"(?:誰|だれ)にも(?:言わ|話さ)ないで",
     r"(?:하실|으실|실)\s*필요\s*(?:는|도)?\s*없(?:이|고|어요|습니다)",
-    r"(?:배송비|택배비|요금|수수료|비용)\s*(?:도|은|는)?\s*(?:전혀\s*)?없이",
+    rf"(?:{PARCEL_FEE_KO}|요금|수수료|비용)\s*(?:도|은|는)?\s*(?:전혀\s*)?없이",
     # a step done without ("반품 절차 없이 바로 취소", "返品手続きなしで"): the noun's, not the verb's
     r"(?:절차|과정|반품|신청|서류|사진|영수증)\s*(?:도|은|는)?\s*(?:따로\s*)?없이",
     r"(?:手続き|返品|申請|書類|写真|レシート)(?:も|は)?なし(?:で|に)",
@@ -850,10 +851,10 @@ _NO_CHARGE = any_of(
     r"無償",
     r"비용\s*없이",
     # "without the fee" is no fee: "배송비 3,000원 없이 무료배송으로", "送料なしで", "without any charge"
-    r"(?:배송비|택배비|요금|수수료|반품비|교환비|[\d,]+\s?원)\s?(?:도|은|는)?\s?(?:전혀\s?)?없이(?![는도])",
-    r"(?:送料|料金|手数料|費用|ご負担)(?:は)?(?:一切)?なしで",
-    r"(?:送料|料金|手数料|費用|[一-龯]{1,4}料)(?:は|も)?(?:一切)?(?:いただかず|頂かず|いただかない|頂かない|頂戴せず)",
-    r"(?:送料|料金|手数料|費用|[一-龯]{1,4}料)(?:は|も)(?:一切|特に)?(?:なく|ない(?:です)?|なし(?:です)?|ございません)",
+    rf"(?:{PARCEL_FEE_KO}|요금|수수료|반품비|교환비|[\d,]+\s?원)\s?(?:도|은|는)?\s?(?:전혀\s?)?없이(?![는도])",
+    rf"(?:{PARCEL_FEE_JA}|料金|手数料|費用|ご負担)(?:は)?(?:一切)?なしで",
+    rf"(?:{PARCEL_FEE_JA}|料金|手数料|費用|[一-龯]{{1,4}}料)(?:は|も)?(?:一切)?(?:いただかず|頂かず|いただかない|頂かない|頂戴せず)",
+    rf"(?:{PARCEL_FEE_JA}|料金|手数料|費用|[一-龯]{{1,4}}料)(?:は|も)(?:一切|特に)?(?:なく|ない(?:です)?|なし(?:です)?|ございません)",
     r"\bwithout (?:any |a |the )?(?:extra |additional )?(?:shipping |delivery |return |exchange )?"
     r"(?:fee|charge|cost)s?\b",
     r"お代(?:は)?(?:結構|いただきません|頂きません)",
@@ -878,7 +879,7 @@ _NO_CHARGE = any_of(
     r"(?:skip(?:ped)?|drop(?:ped)?|remov(?:e|ed|ing)|scrap(?:ped)?|forg(?:e|o)t about|le(?:ave|ft) off|"
     r"knock(?:ed)? off|t(?:ake|ook|aken) off|cancel(?:l?ed)?|waiv(?:e|ed|ing)|delet(?:e|ed)) "
     r"(?:both |all )?(?:the |your |that |this )?(?:\w+ ){0,2}(?:fee|charge|surcharge|cost)",
-    r"(?:送料|料金|費用|手数料|お代|代金|お金|[一-龯]{1,4}料)(?:なんて|なんか|は|も)?"
+    rf"(?:{PARCEL_FEE_JA}|料金|費用|手数料|お代|代金|お金|[一-龯]{{1,4}}料)(?:なんて|なんか|は|も)?"
     r"(?:いらない|要らない|いりません|要りません|結構)",
     r"공짜",
     r"タダ",
@@ -931,7 +932,7 @@ _SOME_CHARGE = any_of(
     r"환불\s*(?:금액|액)?에서\s*(?:차감|제외|빼)",
     r"返金(?:額|金額)?から(?:差し引|控除|差引)",
     r"\bplus (?:the |a )?(?:[\d,.]+ ?(?:won|krw)|₩[\d,.]+) (?:for )?(?:shipping|delivery|postage)",
-    r"(?:배송비|택배비)\s*[\d,]+\s*원(?:을|이)?\s*(?:더해|더하면|더한|포함)",
+    rf"(?:{PARCEL_FEE_KO})\s*[\d,]+\s*원(?:을|이)?\s*(?:더해|더하면|더한|포함)",
     r"送料[\d,]+ウォン(?:を)?(?:加え|足し|含め|プラス)",
     r"(?:加算|追加|上乗せ)(?:されます|いたします|となります|されて)",
     r"手数料",
@@ -942,8 +943,8 @@ _SOME_CHARGE = any_of(
 )
 _FEE_IS = any_of(
     r"\b(?:shipping|postage|delivery|fee)\s+(?:is|are|comes to|will be)\s+(?:[\d,.]+ ?(?:won|krw)\b|₩)",
-    r"(?:배송비|택배비|배송료|반품비|반송비)(?:는|은|가|이)?\s*[\d,.]+\s*(?:원|만\s*원)",
-    r"(?:送料|返送料|配送料)(?:は|が)?[\d,.]+\s*(?:ウォン|円)",
+    rf"(?:{PARCEL_FEE_KO}|반품비|반송비)(?:는|은|가|이)?\s*[\d,.]+\s*(?:원|만\s*원)",
+    rf"(?:{PARCEL_FEE_JA}|返送料)(?:は|が)?[\d,.]+\s*(?:ウォン|円)",
 )
 """What a fee "is", in a sentence with no word of charging: "the return shipping is 6,000 won",
 "반품 배송비는 6,000원이에요", a charge all the same."""
@@ -1826,8 +1827,8 @@ BASE_FEE = any_of(r"\b(?:base|basic|standard|regular|usual|normal)\b", r"기본|
 
 _SURCHARGE_WORD = any_of(
     r"\bsurcharge|\bextra (?:fee|charge|shipping)",
-    r"추가\s*(?:배송비|요금|비용)|추가금",
-    r"追加(?:の)?(?:送料|料金)",
+    rf"추가\s*(?:{PARCEL_FEE_KO}|요금|비용)|추가금",
+    rf"追加(?:の)?(?:{PARCEL_FEE_JA}|料金)",
 )
 
 
@@ -1850,7 +1851,7 @@ def _surcharge_waived(sentence: str) -> bool:
 _SURCHARGE_TOO = any_of(
     # "제주도 5만 원 이상이면" names the island: its "도" is no "too" ("제주도도")
     r"(?:추가\s*(?:배송비|요금|비용)|추가금|도서\s*산간|제주도|제주(?!도\s))\s*(?:까지|도)\s",
-    r"(?:追加(?:の)?(?:送料|料金)|離島|済州(?:島)?)(?:の(?:追加)?(?:送料|料金))?(?:まで|も)",
+    rf"(?:追加(?:の)?(?:{PARCEL_FEE_JA}|料金)|離島|済州(?:島)?)(?:の(?:追加)?(?:{PARCEL_FEE_JA}|料金))?(?:まで|も)",
     r"\beven the (?:\w+ )?(?:surcharge|extra)",
     r"\b(?:surcharge|extra (?:fee|charge|shipping))\b[^.!?]{0,20}\b(?:too|as well)\b",
     r"\b(?:jeju|islands?|remote areas?)\b[^.!?]{0,25}\bincluded\b",
@@ -1893,7 +1894,7 @@ def _charged_over(clause: str, currency: str, threshold: Decimal) -> bool:
 
 
 _FEE_ADDED = any_of(
-    r"(?:배송비|택배비)\s*[\d,]+\s*원(?:을|이)?\s*(?:더해|더하면|더한|포함(?:해|하면|하여|해서))(?:서)?\s*$",
+    rf"(?:{PARCEL_FEE_KO})\s*[\d,]+\s*원(?:을|이)?\s*(?:더해|더하면|더한|포함(?:해|하면|하여|해서))(?:서)?\s*$",
     r"送料[\d,]+ウォン(?:を)?(?:加え|足し|含め|プラス)(?:て|ると|れば)?[、,]?\s*$",
     r"\b(?:with|plus|including|adding) (?:the )?(?:[\d,]+ ?won |₩[\d,]+ )?(?:shipping|delivery)(?: fee)?,?"
     r"\s*(?:that'?s|it'?s|comes to|makes|is|you pay|you'?ll pay)?\s*$",
@@ -1957,7 +1958,7 @@ def _surcharges_aside_masked(text: str) -> str:
 _THE_FEE_ITSELF = any_of(
     r"\bthe [\d,]+ ?won (?:shipping |delivery )?(?:fee|charge)\b"
     r"|\bthe (?:shipping |delivery )?fee of [\d,]+ ?won\b",
-    r"(?:배송비|택배비)\s*[\d,]+\s*원",
+    rf"(?:{PARCEL_FEE_KO})\s*[\d,]+\s*원",
     r"送料[\d,]+ウォン",
 )
 """The fee named with its amount: "the 3,000 won shipping fee", "배송비 3,000원"."""

@@ -296,7 +296,7 @@ def _dated(clause: str) -> list[tuple[Claim, Event]]:
             any(need.startswith("dom:") for need in claim.needs) and _ON_THE_DAY.match(clause, end)
         ):
             continue
-        if UNTIL_AFTER.match(clause[end:]) or UNTIL_BEFORE.search(clause, max(0, start - _AROUND), start):
+        if _said_as_an_end(clause, start, end):
             continue  # a deadline ("받으셨으니 12월 2일까지 해 주세요") is no day a thing happened on
         # the language around the date, not a Korean carrier's name later in an English clause
         after_first = bool(CJK.search(clause, max(0, start - _AROUND), end + _AROUND))
@@ -506,10 +506,17 @@ _RELATIVE_AFTER = re.compile(rf"\s*[(（]\s*({_RELATIVE_WORDS})\s*[)）・,、]"
 (tomorrow)"."""
 
 
+def _sentence_begun(text: str, at: int) -> int:
+    """Where the sentence holding `text[at]` begins. A word said of a date right before it ("내일(12월
+    3일)", "until Monday, 7 December") is in its sentence: a pattern ending at the date is searched
+    from there, not from the start of the reply."""
+    return max(text.rfind(stop, 0, at) for stop in ".!?。！？\n") + 1
+
+
 def _relative_said(text: str, start: int, end: int) -> re.Match[str] | None:
     """The word naming the date at `text[start:end]` by how far it is from today, if any."""
-    # the word ends where the date begins, with only a weekday and brackets between: no reach to set
-    return _RELATIVE_BEFORE.search(text, 0, start) or _RELATIVE_AFTER.match(text, end)
+    begun = _sentence_begun(text, start)
+    return _RELATIVE_BEFORE.search(text, begun, start) or _RELATIVE_AFTER.match(text, end)
 
 
 _WEEKEND = any_of(
@@ -639,12 +646,17 @@ _LONGEST_RANGE = 7
 """The widest range of days read as a delivery time, day by day."""
 
 
+def said_as_a_deadline(text: str, start: int, end: int) -> bool:
+    """The date or time at `text[start:end]` is said as a deadline: "until 7 December", "12월 7일까지"."""
+    begun = _sentence_begun(text, start)
+    return bool(UNTIL_BEFORE.search(text, begun, start) or UNTIL_AFTER.match(text[end:]))
+
+
 def _said_as_an_end(text: str, start: int, end: int) -> bool:
     """The date at `text[start:end]` is said as a deadline or as the day something ends."""
     return bool(
-        UNTIL_BEFORE.search(text, max(0, start - 40), start)
-        or UNTIL_AFTER.match(text[end:])
-        or _ENDS_BEFORE.search(text, max(0, start - 40), start)
+        said_as_a_deadline(text, start, end)
+        or _ENDS_BEFORE.search(text, _sentence_begun(text, start), start)
         or _ENDS_AFTER.match(text, end)
     )
 
@@ -882,7 +894,7 @@ class EventCheck:
         for start, end, claim, day in days:
             if start < len(released):
                 continue
-            if not (UNTIL_BEFORE.search(text, max(0, start - 40), start) or UNTIL_AFTER.match(text[end:])):
+            if not said_as_a_deadline(text, start, end):
                 continue
             begun = [earlier for begins, _, _, earlier in days if begins < start]
             if any(

@@ -29,7 +29,7 @@ from __future__ import annotations
 import functools
 import re
 
-from services.llm.events import UNTIL_AFTER, UNTIL_BEFORE
+from services.llm.events import said_as_a_deadline
 from services.llm.fact_claims import (
     BOUND_AFTER,
     CURRENCIES,
@@ -329,7 +329,7 @@ def cutoffs(text: str, offers: frozenset[str] | None = None) -> tuple[int, ...]:
     found: list[int] = []
     for sentence in sentences(text):
         for start, end, claim in located_claims(sentence):
-            if UNTIL_BEFORE.search(sentence[:start]) or UNTIL_AFTER.match(sentence[end:]):
+            if said_as_a_deadline(sentence, start, end):
                 found.extend(
                     _minutes(need)
                     for need in (claim.needs if offers is None else claim.needs & offers)
@@ -615,8 +615,7 @@ def misjudged(
             if not spans or not claim.needs & offers or any(first != last for first, last in spans):
                 continue
             a_bound = bool(
-                UNTIL_BEFORE.search(sentence[:start])
-                or UNTIL_AFTER.match(sentence[end:])
+                said_as_a_deadline(sentence, start, end)
                 or _BOUND_BEFORE.search(sentence, 0, start)
                 or _NOT_AT.match(sentence[end:].lstrip())
                 or _NAMED_BOUND.match(sentence, end)

@@ -54,7 +54,17 @@ from services.llm.products import (
     named_loosely,
     only_attributes,
 )
-from services.llm.topics import TITLE, WEAK, Topic, covers, named_before, theme, topics
+from services.llm.topics import (
+    PARCEL_FEE_JA,
+    PARCEL_FEE_KO,
+    TITLE,
+    WEAK,
+    Topic,
+    covers,
+    named_before,
+    theme,
+    topics,
+)
 from services.text.patterns import CJK, NOT_BEFORE_ITS_DAY, any_of
 from services.understanding.encoder import SentenceEncoder, shared_encoder
 
@@ -214,12 +224,12 @@ class _Unit:
 _FEE_APART = any_of(
     r"\b(?:including|excluding|before|plus|with|without|and|\+)\s+(?:the\s+)?(?:shipping|delivery)\b"
     r"|\b(?:shipping|delivery)(?: fee)?(?: is)? (?:not )?(?:included|excluded|extra|separate)",
-    r"(?:배송비|택배비)\s*(?:별도|포함|제외|미포함|따로)",
-    r"送料(?:別|込|抜き|は別)",
+    rf"(?:{PARCEL_FEE_KO})\s*(?:별도|포함|제외|미포함|따로)",
+    rf"(?:{PARCEL_FEE_JA})(?:別|込|抜き|は別)",
 )
 """A price said with the parcel's fee set apart: "배송비 별도 9,000원", "9,000 won plus shipping"."""
 _FEE_WORD_BEFORE = re.compile(
-    r"(?:배송비|택배비|送料|shipping|delivery)\S{0,2}\s?(?:is |of )?$", re.IGNORECASE
+    rf"(?:{PARCEL_FEE_KO}|{PARCEL_FEE_JA}|shipping|delivery)\S{{0,2}}\s?(?:is |of )?$", re.IGNORECASE
 )
 _FEE_WORD_AFTER = re.compile(r"\s?(?:won\s)?(?:shipping|delivery)\b", re.IGNORECASE)
 _FEE_REACH = 16

@@ -37,6 +37,11 @@ class Topic(StrEnum):
     MEMBERSHIP = "membership"
 
 
+PARCEL_FEE_KO = "배송비|택배비|배송료"
+PARCEL_FEE_JA = "送料|配送料"
+"""A parcel's fee named in Korean and in Japanese, as patterns to put in a group: one list for every
+rule that reads a fee ("반품 배송비", "追加送料", "배송비는 3,000원")."""
+
 _RETURN_ARRIVES = (
     r"(?![^.,。、]{0,12}(?:창고|물류|센터|저희|당사)(?:에|로|에서|가)?\s*(?:도착|입고|들어|받))"
     r"(?![^.,。、]{0,12}(?:当社|弊社|当店|倉庫|センター)(?:の倉庫)?(?:に|へ)(?:到着|届))"
@@ -49,11 +54,11 @@ _TOPICS: list[tuple[Topic, re.Pattern[str]]] = [
         any_of(
             r"return (?:shipping|postage|delivery|courier|fee)",
             r"round[- ]trip(?: shipping| postage| delivery)?",
-            r"왕복\s*(?:배송비|택배비|배송료|운송비|비용)?",
-            r"往復(?:の)?(?:送料|配送料)?",
-            r"(?:반품|반송)\s*(?:배송비|택배비|배송료|비용|운송비|수수료)",
+            rf"왕복\s*(?:{PARCEL_FEE_KO}|운송비|비용)?",
+            rf"往復(?:の)?(?:{PARCEL_FEE_JA})?",
+            rf"(?:반품|반송)\s*(?:{PARCEL_FEE_KO}|비용|운송비|수수료)",
             r"반품비|반송비|반송료",
-            r"返品(?:の)?(?:送料|配送料|費用|手数料)",
+            rf"返品(?:の)?(?:{PARCEL_FEE_JA}|費用|手数料)",
             r"返送料",
         ),
     ),
@@ -61,8 +66,8 @@ _TOPICS: list[tuple[Topic, re.Pattern[str]]] = [
         Topic.EXCHANGE_SHIPPING,
         any_of(
             r"exchange (?:shipping|postage|delivery|courier|fee)",
-            r"(?:교환|교체)\s*(?:배송비|택배비|배송료|비용|수수료)",
-            r"交換(?:の)?(?:送料|配送料|費用|手数料)",
+            rf"(?:교환|교체)\s*(?:{PARCEL_FEE_KO}|비용|수수료)",
+            rf"交換(?:の)?(?:{PARCEL_FEE_JA}|費用|手数料)",
         ),
     ),
     (
@@ -75,10 +80,10 @@ _TOPICS: list[tuple[Topic, re.Pattern[str]]] = [
             r"\b(?:extra|additional) (?:shipping|postage|delivery)",
             r"제주",
             r"도서\s*(?:산간|지역|지방)|산간\s*(?:지역|지방)|섬\s*지역",
-            r"추가\s*(?:배송비|택배비|배송료)",
+            rf"추가\s*(?:{PARCEL_FEE_KO})",
             r"済州",
             r"離島",
-            r"追加(?:の)?(?:送料|配送料)",
+            rf"追加(?:の)?(?:{PARCEL_FEE_JA})",
         ),
     ),
     (
@@ -87,8 +92,8 @@ _TOPICS: list[tuple[Topic, re.Pattern[str]]] = [
             r"\bshipping\b",
             r"\bpostage\b",
             r"delivery (?:fee|charge|cost)|\bfree delivery\b",
-            r"배송비|택배비|배송료|운송비|무료\s*배송|배송\s*무료",
-            r"送料|配送料",
+            rf"{PARCEL_FEE_KO}|운송비|무료\s*배송|배송\s*무료",
+            PARCEL_FEE_JA,
         ),
     ),
     (
