@@ -156,6 +156,10 @@ PARTS = (
     "holdout107",
     "holdout108",
     "holdout109",
+    "holdout110",
+    "holdout111",
+    "holdout112",
+    "holdout113",
 )
 """`tuning` was tuned on; `tuning2` and every `holdout` part were measured first as written blind,
 then had their misses read and closed, but those of `NEVER_READ`, which never did
@@ -188,6 +192,7 @@ NEVER_READ = (
     "holdout97",
     "holdout100",
     "holdout106",
+    "holdout111",
 )
 """Parts whose misses have never been printed: measured only, never tuned on, never in a test."""
 ECHO = "<<ECHO_INSTRUCTIONS>>"

@@ -1878,6 +1878,81 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("The glass teapot holds 600 ml — that's three 300 ml cups.", FAIL),
         ("The teapot holds 600 ml, so the mug holds 300 ml and the teapot fills two.", FAIL),  # the mug's
     ],
+    "a call-back promised in the progressive": [
+        ("As promised, our manager will be calling you back this afternoon.", FAIL),
+        ("저희 매니저가 오늘 오후에 다시 전화드릴 예정이에요.", FAIL),
+        ("Thank you for calling us today; our phone line is open on weekdays from 10:00 to 18:30.", PASS),
+    ],
+    "a waiver denied in a clause that goes on": [
+        ("不良品の交換も無料ではなく、往復の送料6,000ウォンをご負担いただきます。", FAIL),
+        ("5만 원이 안 돼서 무료배송이 아니라 배송비 3,000원이 붙어요.", PASS),
+        ("ご注文が5万ウォン未満のため送料無料ではなく、送料3,000ウォンがかかります。", PASS),
+    ],
+    "a return taken back after its window": [
+        ("お届けから7日を過ぎていても、未使用であれば返品を承っております。", FAIL),
+        ("Even if it's been more than 7 days since delivery, we can take the return if it's unused.", FAIL),
+        ("수령 후 7일이 지났어도 미사용이면 반품 가능해요.", FAIL),
+        ("일주일이 넘었어도 교환해 드릴게요.", FAIL),
+        ("수령 후 7일이 지나면 반품이 어려워요.", PASS),
+        ("お届けから7日を過ぎると返品はお受けできません。", PASS),
+        ("Even if it's been more than 7 days, unfortunately we can't accept the return.", PASS),
+        ("You don't actually need to send the item back; just tell us and we'll process the refund.", FAIL),
+    ],
+    "a Korean or Japanese clause done before a turn": [
+        ("죄송하지만 쿠폰이나 최저가 보상 같은 건 없고요, 할인은 골드 회원 5%가 전부예요.", PASS),
+        ("쿠폰은 없고요, 단순 변심 반품도 배송비가 무료예요.", FAIL),
+        ("そのようなことはございませんが(笑)、不良品や誤配送の場合は返品送料は無料です。", PASS),
+        ("そのようなことはございませんが(笑)、お客様都合の返品も送料無料です。", FAIL),
+    ],
+    "a cancellation refused before dispatch": [
+        ("Once it's paid you can't cancel, but after dispatch you can still send it back as a return.", FAIL),
+        ("결제하시면 취소는 안 되고, 발송 후에 반품으로 보내 주셔야 해요.", FAIL),
+        ("お支払い後はキャンセルできません。", FAIL),
+        ("발송 전에도 취소는 안 돼요.", FAIL),
+        ("After dispatch you can't cancel; please return it instead.", PASS),
+        ("이미 배송 완료된 주문이라 취소는 안 되고 반품으로 진행해 주세요.", PASS),
+        ("Your order was delivered on 30 November, so it can't be cancelled now.", PASS),
+        ("결제 후 발송 전까지는 무료로 취소할 수 있어요.", PASS),
+        ("発送前でしたら、無料でキャンセルいただけます。", PASS),
+    ],
+    "a fee said to be in a total over the threshold": [
+        ("ご注文の合計は89,000ウォンで、送料3,000ウォンが含まれております。", FAIL),
+        ("Your order total was 89,000 won, including 3,000 won shipping.", FAIL),
+        ("89,000원 주문이라 배송비 3,000원이 붙었어요.", FAIL),
+        ("The four towels are 48,000 won, so your total is 51,000 won including 3,000 won shipping.", PASS),
+        ("수건 4장은 48,000원이라 배송비 3,000원이 붙었어요.", PASS),
+        ("タオル4枚で48,000ウォン、送料3,000ウォンが含まれて合計51,000ウォンです。", PASS),
+    ],
+    "a per-item fee added once for several things counted as wrapped": [
+        ("머그컵 3개 선물 포장하시면 27,000원에 포장비 2,000원을 더해 29,000원이에요.", FAIL),
+        ("Three mugs gift-wrapped: 27,000 won plus 2,000 won wrapping, 29,000 won.", FAIL),
+        ("머그컵 3개 선물 포장하시면 27,000원에 포장비 6,000원을 더해 33,000원이에요.", PASS),
+        ("머그컵 3개 중 하나만 선물 포장하시면 27,000원에 포장비 2,000원을 더해 29,000원이에요.", PASS),
+        ("Three mugs with one of them wrapped: 27,000 won plus 2,000 won wrapping makes 29,000 won.", PASS),
+    ],
+    "cups of no size the shop gives": [
+        ("유리 티포트는 600ml, 그러니까 0.6리터 용량이라 두세 잔 정도 나와요.", FAIL),
+        ("The glass teapot holds 600 ml, about four cups of tea.", FAIL),
+        ("ガラスティーポットは600mlなので、3杯分くらいです。", FAIL),
+        ("유리 티포트는 용량이 600ml예요. 차 두세 잔 나눠 드시기 좋은 크기예요.", FAIL),
+        ("The glass teapot holds 600 ml, a little under two of our 350 ml mugs.", PASS),
+        ("유리 티포트는 600ml예요. 차 한 잔 하시기 좋아요.", PASS),
+        ("ガラスのティーポットは600mlです。お二人分のお茶にちょうど良いサイズです。", PASS),
+    ],
+    "a members' benefit and somebody who is not a member": [
+        ("かしこまりました。ゴールド会員ではございませんが、会員割引を適用いたします。", FAIL),
+        ("골드 회원은 아니시지만 5% 할인 적용해 드릴게요.", FAIL),
+        ("You are not a Gold member, but I will apply the 5% discount anyway.", FAIL),
+        ("You are not a Gold member, so the 5% discount does not apply.", PASS),
+        ("골드 회원이 아니시면 할인은 적용되지 않아요.", PASS),
+        ("ゴールド会員でない場合、割引はございません。", PASS),
+        ("ゴールド会員でなくても5%割引いたします。", FAIL),
+        ("골드 회원이 아니셔도 쿠폰이나 최저가 보상 같은 할인은 받으실 수 있어요.", FAIL),
+    ],
+    "a time at lunch said not to work": [
+        ("We're on lunch from 12:30 to 13:30, so 12:45 won't work; try before 12:30 or after 13:30.", PASS),
+        ("Our team is on lunch from 12:30 to 13:30, so 14:15 won't work.", FAIL),
+    ],
 }
 
 
@@ -2219,6 +2294,28 @@ def test_a_colour_the_customer_named_may_be_said_back() -> None:
     )
     assert guard.check("You can exchange the grey mug for another size within 7 days.").ok
     assert not guard.check("You can exchange it for the navy mug within 7 days.").ok
+
+
+@pytest.mark.parametrize(
+    ("reply", "ok"),
+    [
+        ("The linen tablecloth is 150 by 220 cm and comes in three colours.", FAIL),
+        ("린넨 식탁보는 색상이 세 가지예요.", FAIL),
+        ("テーブルクロスは3色からお選びいただけます。", FAIL),
+        ("We can exchange it for another size or colour within 7 days.", PASS),
+        ("교환하실 색상은 한 가지만 골라 주세요.", PASS),
+    ],
+)
+def test_a_count_of_colours_is_one_the_shop_gives(guard: FactGuard, reply: str, ok: bool) -> None:
+    verdict = guard.check(reply)
+    assert verdict.ok is ok, verdict.reason or "passed"
+
+
+def test_a_count_of_colours_holds_up_to_the_colours_the_shop_names() -> None:
+    catalogue = f"{faq_text()}\n- Linen tablecloth colours: ivory, grey, navy"
+    guard = FactGuard.for_sources(facts="", faq_text=catalogue, instructions=INSTRUCTIONS)
+    assert guard.check("The linen tablecloth comes in three colours: ivory, grey and navy.").ok
+    assert not guard.check("The linen tablecloth comes in four colours.").ok
 
 
 @pytest.mark.parametrize(

@@ -408,6 +408,37 @@ def misportioned(reply: str, offers: frozenset[str]) -> list[str]:
     return wrong
 
 
+def unmeasured_servings(reply: str, offers: frozenset[str]) -> list[str]:
+    """Counts of cups a measure the sentence states is said to serve, where no second measure says
+    what a cup holds: "600ml라 두세 잔 정도 나와요", "600 ml, about four cups of tea" give a cup the shop
+    gives no size for. Cups said of the shop's mug, or beside a second measure, are `misportioned`'s."""
+    wrong = []
+    previous = ""
+    for sentence in sentences(reply):
+        prepared = prepare(sentence)
+        # the measure may be the sentence before's: "용량이 600ml이고 ... 차 두세 잔 나눠 드시기 좋은"
+        measures, quotients = _measures(located_claims(f"{previous} {prepared}"), offers)
+        previous = prepared
+        if "volume" not in measures or quotients or _MUG.search(prepared):
+            continue
+        wrong.extend(
+            f"{match.group().strip()} (cups of a size the sources do not give)"
+            for match in _SERVINGS.finditer(prepared)
+        )
+    return wrong
+
+
+_SERVINGS = any_of(
+    r"(?<![\d.,])\b(?:[2-9]|1\d|two|three|four|five|six|seven|eight|nine|ten)"
+    r"(?:\s?(?:-|to|or)\s?(?:\d+|three|four|five|six))?\s(?:small |large |full )?(?:cups|glasses|servings)\b",
+    r"(?<![\d.,가-힣])(?:[2-9]|1\d|한두|두세|세네|서너|두|세|네|다섯|여섯|일곱|여덟)\s?(?:~\s?\d+\s?)?잔",
+    r"(?<![\d.,])(?:[2-9]|1\d|[二三四五六七八九十])(?:[〜~～-](?:\d+|[三四五六七八九十]))?\s?杯",
+)
+"""A count of two cups or more: "four cups", "두세 잔", "3杯分"."""
+_MUG = any_of(r"\bmugs?\b|\bmugfuls?\b", r"머그", r"マグ")
+"""The shop's mug, whose size the catalogue gives."""
+
+
 def _portion_of(quotient: Decimal, said: Decimal) -> bool:
     """`said` is `quotient` rounded to the places it is written with, or (a whole number) cut down."""
     exponent = said.as_tuple().exponent
@@ -441,6 +472,15 @@ _FOR_ALL = re.compile(
 """An amount said for all the things at once ("gift-wrapping both only adds 2,000 won", "각각 선물
 포장을 하시면 포장비 2,000원이 추가"): a per-item amount so said is a total, wrong for several; said
 right beside the amount ("각각 2,000원", `_EACH_BESIDE`), it is per item."""
+_COUNT_WRAPPED = any_of(
+    r"\b(?:\d+|two|three|four|five|six) (?:\w+ )?\w+s,? (?:all )?"
+    r"(?:with gift[- ]wrapping|gift[- ]wrapped|wrapped)\b"
+    r"|\bwrap(?:ping)? (?:the |all |all the )?(?:\d+|two|three|four|five|six)\b",
+    r"(?:\d+|두|세|네|다섯|여섯)\s?(?:개|장|잔|점)(?:에|를|을|\s)\s?(?:다\s?)?(?:모두\s?|전부\s?)?(?:선물\s?)?포장",
+    r"(?:\d+|[二三四五六])\s?(?:個|点|枚|つ)(?:全部|すべて)?(?:に|とも)(?:全部|すべて)?(?:ギフト)?(?:ラッピング|包装)",
+)
+"""Several things said to be wrapped by their count ("マグカップ3個にギフトラッピング", "머그컵 3개 선물
+포장", "three mugs gift-wrapped"): a per-item fee added once to their price is wrong."""
 _FEE_BESIDE = re.compile(
     rf"(?<!free )shipping|delivery fee|(?<!무료)(?:{PARCEL_FEE_KO})|(?:{PARCEL_FEE_JA})(?!無料)",
     re.IGNORECASE,
@@ -500,7 +540,7 @@ def misworked(reply: str, *, per_item: frozenset[str], bounds: Callable[[str], I
                     or (
                         # one of the things may be the one wrapped, unless the reply says all are
                         _added_once(value, [other for _, _, _, other in money])
-                        and _FOR_ALL.search(prepare(reply))
+                        and (_FOR_ALL.search(prepare(reply)) or _COUNT_WRAPPED.search(prepared))
                         and not _ONE_OF.search(prepared)
                     )
                 )

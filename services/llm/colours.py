@@ -16,6 +16,7 @@ import re
 from enum import StrEnum
 
 from services.llm.fact_claims import SOURCES_KEPT
+from services.text.numerals import CJK_DIGITS, ENGLISH_SMALL, NATIVE_KOREAN
 from services.text.patterns import any_of, named_in
 
 
@@ -74,3 +75,26 @@ _NAMES: list[tuple[Colour, re.Pattern[str]]] = [
 def colours(text: str) -> frozenset[Colour]:
     """Every colour `text` names."""
     return named_in(text, _NAMES)
+
+
+_COUNTED = any_of(
+    rf"\b(?P<en>\d+|{'|'.join(ENGLISH_SMALL)}) (?:different |lovely |colou?r )?"
+    r"(?:colou?rs|colou?rways|shades)\b",
+    rf"(?P<ko>\d+|{'|'.join(NATIVE_KOREAN)})\s?(?:가지\s?)?(?:색상|색깔|컬러|색(?![가-힣]{2}))"
+    rf"|(?:색상|색깔|컬러)(?:은|는|이|가)?\s?(?P<ko2>\d+|{'|'.join(NATIVE_KOREAN)})\s?가지",
+    rf"(?P<ja>\d+|[{''.join(CJK_DIGITS)}])\s?(?:色|カラー)(?:展開|から|の|で|が|を|です|ございます|あり|$)",
+)
+"""A count of colours: "comes in three colours", "세 가지 색상", "색상은 2가지", "3色展開"."""
+
+
+def colour_counts(text: str) -> frozenset[int]:
+    """The counts of colours `text` gives ("available in three colours": 3), from two on: "한 가지
+    색상만 골라 주세요" asks for a choice, not a count of what there is."""
+    found = set()
+    for match in _COUNTED.finditer(text):
+        word = next(group for group in match.groups() if group)
+        if word.isdigit():
+            found.add(int(word))
+        else:
+            found.add(ENGLISH_SMALL.get(word.lower()) or NATIVE_KOREAN.get(word) or CJK_DIGITS.get(word, 0))
+    return frozenset(count for count in found if count > 1)

@@ -64,9 +64,12 @@ class Kind(StrEnum):
     EXCEPTION = "exception"
     FEE_REFUND = "refund of a fee"
     PICKUP = "pick-up"
+    """A courier or the shop collecting the parcel from the customer."""
     VISIT = "a visit"
     """Somebody sent to the customer's home: a technician, a courier with a replacement in hand."""
-    """A courier or the shop collecting the parcel from the customer."""
+    CANCELLATION = "cancellation"
+    """An order cancelled before it ships: a permission the shop's text grants, read only where a
+    reply refuses it (`_cancellation_refused`)."""
     LATE_CANCELLATION = "cancellation after dispatch"
     """An order cancelled once it has shipped, where the shop takes it back only as a return."""
     GUARANTEE = "guarantee"
@@ -124,6 +127,13 @@ class Charged(StrEnum):
 
 
 # ---------------------------------------------------------------- what is committed to
+_DAYS_COUNTED = (
+    r"(?:(?:\d+|[일이삼사오육칠팔구십]{1,3}|[一二三四五六七八九十]{1,3}|seven|eight|ten|fourteen|thirty|a)\s?"
+    r"(?:일|주일?|日間?|週間|days?|weeks?)|일주일|열흘|한\s?달|一週間|十日|ひと月)"
+)
+"""A count of days or weeks ("7일", "일주일", "7日", "seven days", "a week"), as a window's length."""
+
+
 _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
     (
         Kind.REFUND_WITHOUT_RETURN,
@@ -141,7 +151,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"(?:返品|返送|送り返)(?:し)?(?:なくても|せずに|不要で)[^。]{0,16}返金",
             r"(?:ご)?(?:返品|返送|返却)(?:が|は)?(?:なくても|無くても|なしでも)[^。]{0,16}返金",
             r"(?:반품|반송)(?:이|은|을)?\s*(?:없어도|안\s*돼도)[^.!?]{0,16}환불",
-            r"(?:don't|do not|won't|will not) (?:even )?(?:need|have) to "
+            r"(?:don't|do not|won't|will not) (?:even |actually |really )?(?:need|have) to "
             r"(?:return|send (?:it|them|the \w+) back)",
             r"no need to (?:send|ship|mail|post|give) (?:it|them|the \w+|anything) back",
             r"(?:you can |just )?keep (?:it|them)\b(?! (?:in|unused|clean|safe|until|for))",
@@ -346,8 +356,8 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
     (
         Kind.CALLBACK,
         any_of(
-            r"\b(?:call|phone|ring|contact|text) you\b",
-            r"call (?:you )?back",
+            r"\b(?:call|phone|ring|contact|text)(?:ing)? you\b",
+            r"call(?:ing)? (?:you )?back",
             r"get back to you",
             r"reach out to you",
             r"(?:전화|연락)\s*(?:을|를)?\s*(?:드려|드리|드릴|드립|해\s*드리)",
@@ -471,10 +481,21 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"最優先で",
             r"優先的に(?:発送|対応|処理|手配)",
             r"会員(?:様)?(?:と同じ|と同様|並み)",
+            # a members' benefit given to a customer said not to be one
+            r"\b(?:you(?:'re| are) not|you aren't|not) (?:a |an |one of our )?(?:gold |vip )?members?\b"
+            r"[^.!?]{0,12}\b(?:but|however|yet|though)\b[^.!?]{0,40}\b(?:apply|give|get|take|knock)",
+            r"(?:회원|멤버)(?:이|은|는)?\s*아니(?:시지만|지만|신데|셔도|어도)[^.!?]{0,30}(?:할인|적용|드릴|드려)",
+            r"(?:会員|メンバー)(?:様)?では(?:ございません|ありません|ない)(?:が|けど|けれど|けれども)[^。！？]{0,30}"
+            r"(?:割引|適用|お付け)",
             r"past the (?:deadline|(?:return |exchange )?window|return period|time limit)",
             r"(?:deadline|window|period|time limit) (?:has |is )?(?:passed|over|expired|gone)",
             r"(?:기간|기한)(?:이|을)?\s*(?:지났|넘었|넘긴|지난)",
             r"期限(?:を|が)?(?:過ぎ|切れ)",
+            # the window's days said to have run out, and the thing granted all the same
+            rf"{_DAYS_COUNTED}\s?(?:이|가|을|를)?\s?(?:지났|지나|넘었|넘어|넘기|넘긴)[가-힣]{{0,2}}(?:어도|아도|더라도)",
+            rf"{_DAYS_COUNTED}(?:を|が)?(?:過ぎ|経過し|超え)て(?:い|しまっ|しまわれ)?(?:て)?も",
+            rf"\beven (?:if|though|after|when)\b[^.!?]{{0,30}}\b(?:more than|over|past|after|beyond) "
+            rf"{_DAYS_COUNTED}",
             r"\b(?:secretly|quietly|off the record|between (?:you and me|us))\b",
             r"몰래|비밀로|조용히\s*처리",
             r"こっそり|内緒で|ナイショで",
@@ -925,15 +946,16 @@ _SOME_CHARGE = any_of(
     # a cost borne, not "세탁하실 때도 부담이 없어요" (no bother)
     r"부담(?!(?:이|은|도|스럽|스러)\s*(?:없|적|덜|되지|안|가지))",
     r"청구",
-    r"들어요|듭니다|(?<![가-힣])드는|붙(?:습니다|어요|지\s*않)",  # "코드는" costs nothing
+    r"들어요|듭니다|(?<![가-힣])드는|붙(?:습니다|어요|었어요|었습니다|지\s*않)",  # "코드는" costs nothing
     r"추가(?:되|돼|됩)",
     r"\b(?:is|are|will be|gets?) added\b",
     r"\b(?:deducted|taken off|subtracted|withheld) from (?:your|the) refund\b",
     r"환불\s*(?:금액|액)?에서\s*(?:차감|제외|빼)",
     r"返金(?:額|金額)?から(?:差し引|控除|差引)",
-    r"\bplus (?:the |a )?(?:[\d,.]+ ?(?:won|krw)|₩[\d,.]+) (?:for )?(?:shipping|delivery|postage)",
+    r"\b(?:plus|including|includes|included) (?:the |a )?(?:[\d,.]+ ?(?:won|krw)|₩[\d,.]+) (?:for |in )?"
+    r"(?:shipping|delivery|postage)",
     rf"(?:{PARCEL_FEE_KO})\s*[\d,]+\s*원(?:을|이)?\s*(?:더해|더하면|더한|포함)",
-    r"送料[\d,]+ウォン(?:を)?(?:加え|足し|含め|プラス)",
+    rf"(?:{PARCEL_FEE_JA})[\d,]+ウォン(?:を|が)?(?:加え|足し|含め|含まれ|込み|プラス)",
     r"(?:加算|追加|上乗せ)(?:されます|いたします|となります|されて)",
     r"手数料",
     r"有料",
@@ -1344,6 +1366,7 @@ def commitments(text: str, *, after: str = "", thresholds: Thresholds | None = N
             index += 1
         previous = told[index - 1] if index > 0 else ""
         read = _read(clause, subject, inherited, around)
+        read.extend(_cancellations(clause, read))
         if _SENT_OFF.search(told[index]) and not (
             _ONCE_BACK.search(told[index]) or _BACK_IN.search(told[index])
         ):
@@ -1729,6 +1752,62 @@ def _cancelled_late(sentence: str, cancellations: Sequence[tuple[int, int]]) -> 
     return False
 
 
+def _cancellations(clause: str, read: Sequence[Commitment]) -> list[Commitment]:
+    """The permission to cancel before dispatch: granted where the clause waives the fee for it
+    ("Order cancellation: free before dispatch"), refused where it says an order cannot be cancelled
+    before it ships or once it is paid ("Once it's paid you can't cancel", "발송 전에도 취소는 안 돼요")."""
+    before_dispatch = frozenset({Condition.BEFORE_DISPATCH})
+    granted = [
+        Commitment(Kind.CANCELLATION, granted=True, conditions=c.conditions)
+        for c in read
+        if c.kind is Kind.CHARGE
+        and c.charged is Charged.CANCELLATION
+        and c.granted
+        and before_dispatch <= c.conditions
+    ]
+    if granted or not _cancellation_refused(clause):
+        return granted
+    return [Commitment(Kind.CANCELLATION, granted=False, conditions=before_dispatch)]
+
+
+def _cancellation_refused(clause: str) -> bool:
+    """Whether a part of `clause` refuses a cancellation at a time the shop allows one: before
+    dispatch, or once the order is paid or placed, with no shipped state named in that part."""
+    for refusal in _CANCEL_REFUSED.finditer(clause):
+        first, last = _segment(clause, refusal.start())
+        part = clause[first:last]
+        if _SHIPPED.search(part) or _DELIVERED.search(part):
+            continue
+        if _CONDITION[Condition.BEFORE_DISPATCH].search(part) or _PAID_TIME.search(part):
+            return True
+    return False
+
+
+_CANCEL_REFUSED = any_of(
+    r"\b(?:can't|cannot|can not|unable to|won't be able to|not (?:able|possible) to)\s+(?:be\s+)?cancel"
+    r"|\bcancell?(?:ations?|ing)?\b[^.!?]{0,20}\b(?:isn't|is not|aren't|are not|not)\s+"
+    r"(?:possible|allowed|accepted|available)|\bno cancell?ations?\b",
+    r"취소(?:는|가|도|를)?\s*(?:불가|안\s*(?:되|돼|됩)|어렵|못\s*해|할\s*수\s*(?:없|가\s*없))"
+    r"|취소\s*(?:하실|할)\s*수\s*(?:없|는\s*없)",
+    r"キャンセル(?:は|が|も)?(?:でき(?:ません|ない)|いたしかねます|(?:承|うけたまわ)りかねます|不可|お受けでき)",
+)
+"""A cancellation refused: "you can't cancel", "취소는 안 돼요", "キャンセルはできません"."""
+_PAID_TIME = any_of(
+    r"\b(?:once|after|when) (?:it(?:'s| is| has been)|you(?:'ve| have)"
+    r"|(?:the|your|an) order(?:'s| is| has been)?)\s+(?:been\s+)?(?:paid|placed|ordered|confirmed)\b"
+    r"|\b(?:once|after) (?:payment|paying|ordering|checkout)\b",
+    r"(?:결제|주문|입금)\s*(?:후|이후|하신\s*(?:후|뒤|다음)|하시면|하면|된\s*(?:후|뒤|이후)|완료\s*(?:후|되면|된))",
+    r"(?:お支払い|ご注文|注文|決済|ご入金)(?:の)?(?:後|完了後|確定後|された後|いただいた後)",
+)
+"""An order's time named by its payment or its placing: "once it's paid", "결제 후", "お支払い後"."""
+_DELIVERED = any_of(
+    r"\b(?:delivered|received|arrived)\b",
+    r"배송\s*완료|수령|받으셨|받았|도착",
+    r"配達済|お届け済|届い|受け取",
+)
+"""An order said to be in the customer's hands: a cancellation refused then is refused in truth."""
+
+
 def _other_waivers(sentence: str, first: re.Match[str], charged: Charged) -> list[Commitment]:
     """A second thing waived in a part of its own ("Shipping is free over 50,000 won, and wrapping is
     free too"), in the sentence's situation but not on its amount: wrapping, free whatever it is."""
@@ -1863,9 +1942,11 @@ _SURCHARGE_TOO = any_of(
 
 
 _FREE_DENIED = re.compile(
-    r"\s*(?:되지|하지|가|이|는|은|로)?\s*(?:않|안\s*되|아니|아닙)|(?:では|じゃ|に)?(?:なりません|ありません|ならない|ない)"
+    r"(?:배송|택배|반품|교환|配送|返品|交換)?"
+    r"(?:\s*(?:되지|하지|가|이|는|은|로)?\s*(?:않|안\s*되|아니|아닙)|(?:では|じゃ|に)?(?:なりません|ありません|ならない|ない|なく))"
 )
-"""A waiver word denied right after it: "면제되지 않고", "무료가 아니라", "無料ではありません"."""
+"""A waiver word denied right after it: "면제되지 않고", "무료가 아니라", "무료배송이 아니라",
+"無料ではありません", "無料ではなく"."""
 
 
 _ADDED_ON = re.compile(r"원(?:이|씩)?\s*붙(?:어|는|고|으니|으면)")
@@ -2032,6 +2113,9 @@ def _conditions(text: str) -> frozenset[Condition]:
     found = frozenset(condition for condition, pattern in _CONDITIONS if pattern.search(text))
     if Condition.MEMBER in found and _ANY_MEMBER.search(text):
         return found - {Condition.MEMBER}  # "모든 회원님께 5% 할인": said of every member, no tier
+    if Condition.MEMBER in found and not _CONDITION[Condition.MEMBER].search(_masked(text, _NOT_A_MEMBER)):
+        # "골드 회원이 아니시면 할인은 적용되지 않아요" denies the discount to others, as the FAQ does
+        return found - {Condition.MEMBER}
     return found
 
 
@@ -2042,6 +2126,13 @@ _ANY_MEMBER = any_of(
 )
 """Members said without a tier: a grant of the members of one ("Gold members get 5% off") said of
 them all."""
+_NOT_A_MEMBER = any_of(
+    r"\b(?:not|isn't|aren't|non)[- ](?:yet )?(?:a |an |one of our )?(?:gold |vip )?members?\b"
+    r"|\bnon-?members?\b",
+    r"(?:골드\s*|VIP\s*)?(?:회원|멤버)(?:님)?(?:이|은|는|가)?\s*아니|비회원",
+    r"(?:ゴールド|VIP)?(?:会員|メンバー)(?:様)?(?:では|じゃ|で)(?:ない|なく|ございません|ありません)|非会員",
+)
+"""Somebody said not to be a member: a sentence on them is no members' case."""
 
 
 def _charged(text: str) -> Charged | None:
@@ -2091,6 +2182,7 @@ def _read(
         spans[kind] = matches
         rest = _masked(rest, pattern)
         found.append(Commitment(kind, granted=True, conditions=said))
+    rest = _masked(rest, _NOT_A_MEMBER)  # "골드 회원이 아니셔도 쿠폰은 받으실 수 있어요" grants the coupon
     for _, pattern in _CONDITIONS:
         rest = _masked(rest, pattern)  # "as long as it hasn't shipped" denies nothing
     rest = _masked(rest, _NOT_A_DENIAL)
@@ -2290,15 +2382,15 @@ NEGATION_REACH = 12
 _TURN = re.compile(
     r",?\s+(?:so|but|and then|however|though|yet)\s+|\s+[—–]\s+|\s*(?:그래서|하지만|그런데)\s*"
     r"|,\s+(?=(?:we|I|you|so|then)\b)|\s+-\s+"
-    r"|(?<=[가-힣])(?:지만|는데|니까|으니|므로),?\s|(?<=[가-힣]고),\s*|(?:けど|けれど|ですが|ので|から)、"
+    r"|(?<=[가-힣])(?:지만|는데|니까|으니|므로),?\s|(?<=[가-힣]고),\s*|(?<=[가-힣]고요),\s*|(?:けど|けれど|ですが|ませんが|ので|から)(?:[(（][^)）]{0,6}[)）])?、"
     r"|(?<=[^でじ]なく)、",
     re.IGNORECASE,
 )
 """Where a sentence turns to another thought: a negation on one side denies nothing on the other
 ("no rules for me, so ... a full refund"), while a list keeps it ("no discounts, coupons or ...").
-A Korean clause ending in "-고," is one thought done ("쿠폰은 없고, 골드 회원님께 5% 할인"), and so is a
-Japanese one ending in "なく、" ("クーポン等もなく、割引はゴールド会員様の割引のみ"), not "ではなく、" (not X
-but Y)."""
+A Korean clause ending in "-고," or "-고요," is one thought done ("쿠폰은 없고, 골드 회원님께 5%
+할인"), and so is a Japanese one ending in "なく、" ("クーポン等もなく、割引はゴールド会員様の割引のみ"),
+not "ではなく、" (not X but Y)."""
 
 
 def _denied_at(text: str, start: int, end: int) -> bool:

@@ -40,11 +40,12 @@ from services.llm.arithmetic import (
     misportioned,
     misworked,
     portions,
+    unmeasured_servings,
     worked_out,
 )
 from services.llm.basis import BasisCheck
 from services.llm.carriers import carriers, carriers_of_the_shop
-from services.llm.colours import colours
+from services.llm.colours import colour_counts, colours
 from services.llm.commitments import BASE_FEE, Charged, CommitmentGuard, commitments
 from services.llm.events import IF, EventCheck
 from services.llm.fact_claims import (
@@ -548,6 +549,10 @@ class FactGuard:
         """The amount shipping is free from (currency, amount), where the shop's text gives one."""
         self._colours = colours(sources) | colours(said)
         """The colours the shop names, and those the customer did ("the grey one I have")."""
+        self._colour_counts = (
+            colour_counts(sources) | colour_counts(said) | frozenset(range(1, len(self._colours) + 1))
+        )
+        """The counts of colours the shop or the customer gives, and any up to the colours named."""
         self._uses = uses(sources)
         self._deadlines = cutoffs(sources if promises is None else promises, self._offers)
         self._lunch = lunch_breaks(sources if promises is None else promises, self._offers)
@@ -650,6 +655,7 @@ class FactGuard:
             + self._events.weekdays_misstated(reply)
             + misleft
             + misportioned(reply, self._offers)
+            + unmeasured_servings(reply, self._offers)
             + self._misreported_total(told)
             + [
                 f"{claim.text} (counted per another thing)"
@@ -666,6 +672,10 @@ class FactGuard:
             + [
                 f"{colour} (a colour the sources do not name)"
                 for colour in sorted(colours(reply) - self._colours)
+            ]
+            + [
+                f"{count} colours (a count of colours the sources do not give)"
+                for count in sorted(colour_counts(reply) - self._colour_counts)
             ]
             + [f"{use} (a use the sources do not name)" for use in uses_claimed(told) - self._uses]
             + [

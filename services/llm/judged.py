@@ -271,11 +271,13 @@ def _on_its_side(
 
 _NOT_ANSWERED = any_of(
     r"\b(?:won'?t|will not|can'?t|cannot) (?:get through|reach us|be answered|answer)"
+    r"|\b(?:won'?t|will not|wouldn'?t|would not|doesn'?t|does not) work\b"
     r"|\b(?:has|have|is|are) (?:already )?closed for (?:today|the day)\b|\bnobody will (?:pick up|answer)\b",
     r"연결(?:되지|이)\s*(?:않|안)|(?:통화|상담|연결)(?:이|가)?\s*(?:어려|안\s*돼|안\s*됩|불가)",
     r"(?:つながり|繋がり)(?:ません|にくい)|(?:つながら|繋がら)ない|(?:お)?(?:受け|応対|対応)(?:でき|いたしかね)(?:ません|ない)",
 )
-"""A time said to be one the shop does not answer at: "12시 40분에는 연결되지 않습니다"."""
+"""A time said to be one the shop does not answer at: "12시 40분에는 연결되지 않습니다", "so 12:45 won't
+work"."""
 _BEFORE_OPENING = any_of(
     r"\bbefore (?:we|the (?:line|lines|shop|office)|customer (?:service|support)|our (?:line|lines|office))"
     r" opens?\b"
