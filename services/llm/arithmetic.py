@@ -412,7 +412,7 @@ def unmeasured_servings(reply: str, offers: frozenset[str]) -> list[str]:
     """Counts of cups a measure the sentence states is said to serve, where no second measure says
     what a cup holds: "600ml라 두세 잔 정도 나와요", "600 ml, about four cups of tea" give a cup the shop
     gives no size for. Cups said of the shop's mug, or beside a second measure, are `misportioned`'s."""
-    wrong = []
+    wrong: list[str] = []
     previous = ""
     for sentence in sentences(reply):
         prepared = prepare(sentence)
