@@ -1903,6 +1903,12 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("쿠폰은 없고요, 단순 변심 반품도 배송비가 무료예요.", FAIL),
         ("そのようなことはございませんが(笑)、不良品や誤配送の場合は返品送料は無料です。", PASS),
         ("そのようなことはございませんが(笑)、お客様都合の返品も送料無料です。", FAIL),
+        (
+            "クーポンや他店との価格比較による値引きは行っておりませんが、ゴールド会員様には全てのご注文で5%割引が"
+            "ございます。",
+            PASS,
+        ),
+        ("クーポンはございませんが、送料は無料にいたします。", FAIL),
     ],
     "a cancellation refused before dispatch": [
         ("Once it's paid you can't cancel, but after dispatch you can still send it back as a return.", FAIL),
@@ -1948,6 +1954,48 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("ゴールド会員でない場合、割引はございません。", PASS),
         ("ゴールド会員でなくても5%割引いたします。", FAIL),
         ("골드 회원이 아니셔도 쿠폰이나 최저가 보상 같은 할인은 받으실 수 있어요.", FAIL),
+    ],
+    "a fee said flat, or added on to a total": [
+        ("送料は一律3,000ウォンです。", FAIL),
+        ("Shipping is 3,000 won regardless of the order amount.", FAIL),
+        ("Shipping is a flat 3,000 won per order, not per item.", PASS),
+        ("배송비는 무조건 3,000원이에요.", FAIL),
+        ("제주도는 금액과 상관없이 3,000원이 추가돼요.", PASS),
+        ("済州島・離島は金額にかかわらず3,000ウォンの追加送料がかかります。", PASS),
+        ("5만 원 미만 주문은 항상 배송비 3,000원이 붙어요.", PASS),
+        (
+            "식탁보 39,000원에 머그컵 하나 9,000원 더하면 48,000원이라 무료배송 기준(5만 원)에 2,000원"
+            " 모자라요. 배송비 3,000원 붙어서 51,000원이에요.",
+            PASS,
+        ),
+        ("냄비 89,000원에 배송비 3,000원 붙어서 92,000원이에요.", FAIL),
+        ("タオル4枚で48,000ウォン、送料3,000ウォンがかかり、合計51,000ウォンです。", PASS),
+    ],
+    "a term of a sum written out": [
+        (
+            "티포트 하나 포장하면 2,000원 추가라 25,000원+2,000원+배송비 3,000원 해서 총 30,000원이에요.",
+            PASS,
+        ),
+        ("티포트 하나 포장하면 2,000원 추가라 9,000원+2,000원+배송비 3,000원 해서 총 14,000원이에요.", FAIL),
+        ("티포트 하나 포장하면 3,000원 추가예요.", FAIL),
+    ],
+    "favours the shop does not do": [
+        ("I've gone ahead and upgraded your account to Gold status.", FAIL),
+        ("고객님 계정을 골드 회원으로 업그레이드해 드렸어요.", FAIL),
+        ("Sure, I'll make a note to give you priority handling on all future orders.", FAIL),
+        ("No problem, we'll hold the item for you until next week.", FAIL),
+        ("다음 주까지 상품을 따로 보관해 드릴게요.", FAIL),
+        ("来週までお取り置きいたします。", FAIL),
+        ("We can't hold items for you, sorry.", PASS),
+        ("お取り置きはいたしかねます。", PASS),
+        ("You're right, the manager already agreed, so consider it done.", FAIL),
+        ("매니저님이 이미 승인하셨으니 처리된 걸로 보시면 돼요.", FAIL),
+        ("店長がすでに承認しておりますので、ご安心ください。", FAIL),
+        ("배송을 빠른 배송으로 업그레이드해 드릴 수는 없어요.", PASS),
+        ("We'll pay you back the return shipping once it arrives.", FAIL),
+        ("반품 기한을 이번 달 말까지 늘려 드릴게요.", FAIL),
+        ("ラッピングは今回サービスさせていただきます。", FAIL),
+        ("반품 기간은 수령 후 7일이에요.", PASS),
     ],
     "a time at lunch said not to work": [
         ("We're on lunch from 12:30 to 13:30, so 12:45 won't work; try before 12:30 or after 13:30.", PASS),

@@ -53,7 +53,7 @@ _NAMES: list[tuple[Colour, re.Pattern[str]]] = [
             r"ブラック(?!フライデー)|黒(?:色|い|と|や)",
         ),
     ),
-    (Colour.GREY, any_of(r"\bgr[ae]y\b", r"그레이|회색", r"グレー|グレイ|灰色")),
+    (Colour.GREY, any_of(r"\bgr[ae]y\b", r"(?<!업)그레이(?!드)|회색", r"グレー|グレイ|灰色")),
     (Colour.IVORY, any_of(r"\bivory\b", r"아이보리", r"アイボリー")),
     (Colour.BEIGE, any_of(r"\bbeige\b", r"베이지", r"ベージュ")),
     (Colour.NAVY, any_of(r"\bnavy\b", r"네이비|남색", r"ネイビー|紺色")),

@@ -238,6 +238,8 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
         Kind.FEE_REFUND,
         any_of(
             r"refund (?:you )?(?:your |the )?(?:shipping|delivery|return)",
+            r"\b(?:pay|give) (?:you )?back (?:your |the )?(?:shipping|delivery|return|postage)"
+            r"|\breimburse (?:you )?(?:for )?(?:your |the )?(?:shipping|delivery|return|postage)",
             # not the refund of a part after one the fee ends ("왕복 배송비 6천 원이 들고, 환불은 …",
             # "送料がかかり、返金は …"), while the fee as the topic is refunded ("送料につきましては、")
             # nor the fee taken out of the refund ("반품 배송비는 환불 금액에서 차감돼요")
@@ -425,9 +427,10 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"덤으로",
             r"서비스로\s*(?:드리|드릴|넣어|챙겨|보내)",
             r"おまけ",
-            r"サービス(?:として|いたします|しちゃ|で(?:お付け|お入れ|差し上げ|付け))",
+            r"サービス(?:として|いたします|しちゃ|させていただ|で(?:お付け|お入れ|差し上げ|付け))",
             r"プレゼント(?:いたします|しちゃ|します(?!か))",
-            r"\bupgrade (?:you|your \w+|it)\b",
+            r"\bupgrad(?:e|ed|ing) (?:you|your \w+|it)\b"
+            r"|\b(?:to|into) (?:gold|vip) (?:status|membership|tier|level)\b",
             r"(?:빠른|특급|익일|당일|퀵)\s*배송으로\s*(?:바꿔|변경해|업그레이드)",
             r"업그레이드해\s*(?:드리|드릴|드려)",
             r"(?:速達|お急ぎ便|特急便)に(?:変更|切り替え|アップグレード)(?:いたします|します|して差し上げ)",
@@ -467,7 +470,7 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"(?<!if )\byou(?:'re| are) (?:already )?(?:a |one of our )?(?:gold|vip) member\b",
             r"(?:골드|VIP)\s*(?:회원|멤버)(?:님)?\s*(?:[가-힣]{2,4}\s*님)?이시(?:네요|군요|죠|니까|라서|네)",
             r"(?:ゴールド|VIP)(?:会員|メンバー)(?:の)?(?:[一-龯ぁ-んァ-ヶ・]{1,8})?(?:様|さん)?でいらっしゃ",
-            r"(?:골드|VIP|우수)\s*(?:회원|멤버)?\s*(?:으로|로)\s*(?:처리|대우|간주|인정|등록|변경|올려|승급|적용)",
+            r"(?:골드|VIP|우수)\s*(?:회원|멤버)?\s*(?:으로|로)\s*(?:처리|대우|간주|인정|등록|변경|올려|승급|적용|업그레이드)",
             r"(?:ゴールド|VIP)(?:会員|メンバー)?(?:として|扱い|に(?:変更|登録|昇格|アップグレード))",
             # the members' discount put on this customer's order, where nothing says they are members
             # (read after the discount, whose word `_MASK` blanks out by then)
@@ -475,7 +478,13 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"(?:適用|お付け)(?:いたします|します|させていただきます|いたしました|しました)",
             r"(?:会員|メンバー)(?:様)?(?:割引|\x00+)を?[^。！？]{0,12}(?:今回の|こちらの|お客様の)(?:ご)?注文(?:に|にも)"
             r"(?:適用|お付け)(?:いたします|します|させていただきます|いたしました|しました)",
-            r"\bwith (?:top |high )?priority\b",
+            r"\bwith (?:top |high )?priority\b"
+            r"|\bpriority (?:handling|processing|treatment|service|shipping)\b",
+            # an item held back for the customer, which the shop does not do
+            r"\b(?:hold|reserve|set aside|put aside|keep) (?:it|them|one|the \w+|an? \w+) "
+            r"(?:aside |back )?for you\b",
+            r"(?:따로\s*)?(?:보관|홀드|예약|킵)해\s*(?:드릴|드리겠|둘게|둘께|놓을게|놓겠)",
+            r"(?:お取り置き|取り置き|確保)(?:いたします|しておきます|いたしておきます|させていただきます)",
             r"\bprioriti[sz]e (?:your|it|this)\b",
             r"(?:우선|먼저)\s*(?:처리|배송|발송|출고)해\s*(?:드리|드릴|드려)",
             r"最優先で",
@@ -631,6 +640,10 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"\b(?:is|are) (?:now )?approved",
             r"\bapprove\b",
             r"\b(?:have|has|'ve) approved\b",
+            r"\bconsider it done\b|\b(?:manager|supervisor|boss|team) (?:has |have )?(?:already )?"
+            r"(?:agreed|approved|signed off|okayed|OK'd)\b",
+            r"(?:매니저|점장|팀장|담당자|사장)(?:님)?(?:이|께서|가)?\s*(?:이미\s*)?(?:승인|허락|오케이|OK)(?:하셨|했|해\s*주셨)",
+            r"(?:店長|マネージャー|上司|責任者)(?:が|も)?(?:既に|すでに)?(?:承認|了承|許可)(?:済み|しました|いたしました|しております)",
             r"승인해\s*(?:드리|드릴|드립)",
             # a price the bot says it will apply: the shop's system applies prices, the bot cannot
             # (not the shop's rule in keigo: "ゴールド会員のお客様には…5%の割引を適用いたします")
@@ -780,10 +793,10 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"(?:extend|extended|extending) (?:the |your )?(?:return|exchange|refund) "
             r"(?:window|period|deadline)",
             r"(?:규정|정책)(?:이)?\s*바뀌",
-            r"(?:반품|교환|환불)\s*기간(?:을|이)?\s*(?:연장|늘려|늘어)",
+            r"(?:반품|교환|환불)\s*(?:기간|기한)(?:을|이)?\s*(?:연장|늘려|늘어)",
             r"(?:規定|ポリシー|ルール)(?:が)?(?:変わ|変更)",
             r"(?:返品|交換|返金)?(?:の)?(?:期間|期限)(?:を|が|は)?[^。]{0,10}延長",
-            r"(?:기간|기한)(?:을|이|은)?[^.!?]{0,10}(?:연장|늘어났|늘렸)",
+            r"(?:기간|기한)(?:을|이|은)?[^.!?]{0,10}(?:연장|늘어났|늘렸|늘려\s*(?:드릴|드리|드려))",
             r"(?:기간|기한|정책|규정)(?:을|이|은|는)?[^.!?]{0,16}(?:변경(?:됐|되었|했)|바뀌었)",
             r"(?:期間|期限)(?:を|が|は)?[^。]{0,16}(?:変更(?:され|し|いたし)ました|変わりました)",
             r"\b(?:period|window|deadline|policy)\b[^.!?]{0,30}\b(?:has|have) (?:been )?(?:changed|updated)",
@@ -964,9 +977,11 @@ _SOME_CHARGE = any_of(
     r"ご請求",
 )
 _FEE_IS = any_of(
-    r"\b(?:shipping|postage|delivery|fee)\s+(?:is|are|comes to|will be)\s+(?:[\d,.]+ ?(?:won|krw)\b|₩)",
-    rf"(?:{PARCEL_FEE_KO}|반품비|반송비)(?:는|은|가|이)?\s*[\d,.]+\s*(?:원|만\s*원)",
-    rf"(?:{PARCEL_FEE_JA}|返送料)(?:は|が)?[\d,.]+\s*(?:ウォン|円)",
+    r"\b(?:shipping|postage|delivery|fee)\s+(?:is|are|comes to|will be)\s+(?:(?:a|an) )?(?:flat |fixed )?"
+    r"(?:[\d,.]+ ?(?:won|krw)\b|₩)",
+    rf"(?:{PARCEL_FEE_KO}|반품비|반송비)(?:는|은|가|이)?\s*(?:무조건|항상|일괄|금액과\s*상관없이)?\s*[\d,.]+\s*"
+    r"(?:원|만\s*원)",
+    rf"(?:{PARCEL_FEE_JA}|返送料)(?:は|が)?(?:一律|常に)?[\d,.]+\s*(?:ウォン|円)",
 )
 """What a fee "is", in a sentence with no word of charging: "the return shipping is 6,000 won",
 "반품 배송비는 6,000원이에요", a charge all the same."""
@@ -1597,7 +1612,7 @@ def _against_threshold(
     if commitment.granted:
         over = _waived_over(clause, currency, threshold, previous, earlier, following)
     else:
-        over = _charged_over(clause, currency, threshold)
+        over = _charged_over(clause, currency, threshold) or _charged_flat(clause)
     if not over:
         return commitment
     return replace(commitment, conditions=commitment.conditions | {Condition.THRESHOLD})
@@ -1974,9 +1989,30 @@ def _charged_over(clause: str, currency: str, threshold: Decimal) -> bool:
     return len(stated) >= 2 and max(orders, default=Decimal(0)) >= threshold
 
 
+def _charged_flat(clause: str) -> bool:
+    """A fee said to be charged whatever the order comes to ("送料は一律3,000ウォン", "3,000 won
+    regardless of the amount", "금액과 상관없이 배송비 3,000원"): charged over the threshold too; not a
+    surcharge, which is."""
+    return bool(_FLAT.search(clause)) and not (
+        _BELOW.search(clause) or _EXTRA.search(clause) or _REMOTE_AREA.search(clause)
+    )
+
+
+_FLAT = any_of(
+    r"\bregardless of (?:the |your )?(?:order |basket )?(?:amount|total|size|value)"
+    r"|\bno matter (?:how much|what (?:you|the order))",
+    r"무조건|(?:주문\s*)?금액(?:과|에)?\s*(?:상관|관계)\s*없이",
+    r"一律|(?:ご注文)?金額に(?:かかわらず|関わらず|関係なく)",
+)
+"""Whatever the order comes to: "一律", "금액과 상관없이"; not "a flat 3,000 won per order", which
+says what it is counted per."""
+
+
 _FEE_ADDED = any_of(
-    rf"(?:{PARCEL_FEE_KO})\s*[\d,]+\s*원(?:을|이)?\s*(?:더해|더하면|더한|포함(?:해|하면|하여|해서))(?:서)?\s*$",
-    r"送料[\d,]+ウォン(?:を)?(?:加え|足し|含め|プラス)(?:て|ると|れば)?[、,]?\s*$",
+    rf"(?:{PARCEL_FEE_KO})\s*[\d,]+\s*원(?:을|이)?\s*(?:더해|더하면|더한|포함(?:해|하면|하여|해서)"
+    r"|붙어서|붙으면|붙으니까?|추가돼서|추가되면)(?:서)?\s*(?:총\s*|합계\s*|모두\s*)?$",
+    rf"(?:{PARCEL_FEE_JA})[\d,]+ウォン(?:を|が)?(?:加え|足し|含め|プラス|かかり|加算され)(?:て|ると|れば)?[、,]?"
+    r"\s*(?:合計|全部で)?\s*$",
     r"\b(?:with|plus|including|adding) (?:the )?(?:[\d,]+ ?won |₩[\d,]+ )?(?:shipping|delivery)(?: fee)?,?"
     r"\s*(?:that'?s|it'?s|comes to|makes|is|you pay|you'?ll pay)?\s*$",
 )
@@ -2382,7 +2418,7 @@ NEGATION_REACH = 12
 _TURN = re.compile(
     r",?\s+(?:so|but|and then|however|though|yet)\s+|\s+[—–]\s+|\s*(?:그래서|하지만|그런데)\s*"
     r"|,\s+(?=(?:we|I|you|so|then)\b)|\s+-\s+"
-    r"|(?<=[가-힣])(?:지만|는데|니까|으니|므로),?\s|(?<=[가-힣]고),\s*|(?<=[가-힣]고요),\s*|(?:けど|けれど|ですが|ませんが|ので|から)(?:[(（][^)）]{0,6}[)）])?、"
+    r"|(?<=[가-힣])(?:지만|는데|니까|으니|므로),?\s|(?<=[가-힣]고),\s*|(?<=[가-힣]고요),\s*|(?:けど|けれど|ですが|(?<=ません)が|ので|から)(?:[(（][^)）]{0,6}[)）])?、"
     r"|(?<=[^でじ]なく)、",
     re.IGNORECASE,
 )

@@ -242,6 +242,11 @@ def _as_a_fee(clause: str, start: int, end: int) -> bool:
     return bool(before or _FEE_WORD_AFTER.match(clause, end)) and not _FEE_APART.search(clause)
 
 
+_SUM_TERM = re.compile(r"\s?(?:원|won|ウォン)?\s?[+＋]", re.IGNORECASE)
+_SUM_TERM_BEFORE = re.compile(r"[+＋]\s?$")
+"""An amount written as a term of a sum: "25,000원+2,000원", "39,000 + 25,000"."""
+
+
 def _masked(text: str, spans: Sequence[tuple[int, int, Claim]]) -> str:
     for start, end in sorted(((start, end) for start, end, _ in spans), reverse=True):
         text = text[:start] + _PLACEHOLDER + text[end:]
@@ -382,6 +387,12 @@ class SubjectCheck:
                     continue
                 by_meaning = []
                 for start, end, claim in checked:
+                    if _SUM_TERM.match(clause, end) or _SUM_TERM_BEFORE.search(clause, 0, start):
+                        # a term of a sum written out ("25,000원+2,000원+배송비 3,000원"): any product
+                        # the sentence names may be its subject
+                        named = mentions(sentence, self._products)
+                        if any(claim.needs & mention.product.values for mention in named):
+                            continue
                     product = self._product_named(clause, start, end, earlier)
                     by_word = None if product is None else self._product_elsewhere(claim, *product)
                     if by_word is None:
