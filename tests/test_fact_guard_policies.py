@@ -1929,6 +1929,11 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("수건 4장은 48,000원이라 배송비 3,000원이 붙었어요.", PASS),
         ("タオル4枚で48,000ウォン、送料3,000ウォンが含まれて合計51,000ウォンです。", PASS),
     ],
+    "a count in kanji": [
+        ("バスタオル二枚で24,000ウォンです。", PASS),
+        ("ギフトラッピングは二つで4,000ウォンです。", PASS),
+        ("マグカップ二つで27,000ウォンです。", FAIL),
+    ],
     "a per-item fee added once for several things counted as wrapped": [
         ("머그컵 3개 선물 포장하시면 27,000원에 포장비 2,000원을 더해 29,000원이에요.", FAIL),
         ("Three mugs gift-wrapped: 27,000 won plus 2,000 won wrapping, 29,000 won.", FAIL),
