@@ -18,7 +18,8 @@ The last line is the kill rate of the sample.
 
 The kill set is the whole suite (browser tests aside). Running all of it for each mutant would take
 minutes a mutant, so the suite first runs once under coverage, each test's lines recorded apart
-(`bench/mutation_contexts.py`, the suite split over the `--jobs` trees), and each mutant runs:
+(`bench/mutation_contexts.py`, the suite split over the `--jobs` trees; it is also the clean
+run: with any test failing there, nothing is measured), and each mutant runs:
   1. the tests that run its statement; for a statement run on import (a module's constants and
      definitions), the tests that run any line of its module;
   2. if none of those fails, or no test runs the statement in the suite's own process (code run
@@ -351,6 +352,10 @@ class SuiteCoverage:
         """Seconds for `tests` on a mutant: three times their clean run, plus pytest's start."""
         return 60.0 + 3 * sum(self.seconds.get(test, 1.0) for test in tests)
 
+    def timeout_of_files(self, files: list[str]) -> float:
+        """Seconds for every test of `files` on a mutant (step 2), from their clean run."""
+        return self.timeout([test for test in self.seconds if test.split("::")[0] in files])
+
     def add(self, other: SuiteCoverage) -> None:
         for key, contexts in other.lines.items():
             known = self.lines.get(key)
@@ -522,17 +527,28 @@ def main(argv: list[str] | None = None) -> int:
         trees = [Path(scratch) / f"tree{index}" for index in range(max(1, args.jobs))]
         for tree in trees:
             _copy_tree(tree)
-        clean = _run(None, trees[0], tests, args.timeout or 3600.0)
-        if clean.killed:
-            print(f"the tests fail with no mutant ({clean.note}): nothing to measure", file=sys.stderr)
-            return 1
-        timeout = args.timeout or max(120.0, 3 * clean.seconds)
-        print(f"clean run {clean.seconds:.0f}s; each mutant's tests get {timeout:.0f}s", flush=True)
         seen = SuiteCoverage()
-        if not args.plain:
+        if args.plain:
+            clean = _run(None, trees[0], tests, args.timeout or 3600.0)
+            if clean.killed:
+                print(f"the tests fail with no mutant ({clean.note}): nothing to measure", file=sys.stderr)
+                return 1
+            timeout = args.timeout or max(120.0, 3 * clean.seconds)
+            print(f"clean run {clean.seconds:.0f}s; each mutant's tests get {timeout:.0f}s", flush=True)
+        else:
+            # The suite under coverage is the clean run: it fails if any test does, and it times
+            # the files of step 2 too.
             began = time.monotonic()
-            seen = _covering(args.package, trees, every_test_file())
-            print(f"the suite under coverage: {time.monotonic() - began:.0f}s", flush=True)
+            try:
+                seen = _covering(args.package, trees, every_test_file())
+            except RuntimeError as failed:
+                print(f"the tests fail with no mutant ({failed}): nothing to measure", file=sys.stderr)
+                return 1
+            timeout = args.timeout or max(120.0, seen.timeout_of_files(tests))
+            print(
+                f"the suite under coverage: {time.monotonic() - began:.0f}s; step 2 gets {timeout:.0f}s",
+                flush=True,
+            )
         free = list(trees)
         outcomes: list[Outcome] = []
 

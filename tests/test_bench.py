@@ -280,6 +280,8 @@ def test_the_shards_coverage_adds_up_and_gives_a_timeout_from_the_tests_clean_ru
     )
     assert seen.lines == {(path, 1): ["t1", "t2"], (path, 2): [], (path, 3): ["t4"]}
     assert seen.timeout(["t1", "t2", "untimed"]) == 60.0 + 3 * (2.0 + 1.0 + 1.0)
+    seen.seconds |= {"tests/test_a.py::t5": 4.0, "tests/test_a.py::t6[x::y]": 1.5, "tests/test_b.py::t7": 9.0}
+    assert seen.timeout_of_files(["tests/test_a.py"]) == 60.0 + 3 * (4.0 + 1.5), "step 2: its files' tests"
 
 
 def test_the_coverage_run_empties_the_package_s_memo_caches_but_not_its_loaders() -> None:
