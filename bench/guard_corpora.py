@@ -160,6 +160,10 @@ PARTS = (
     "holdout111",
     "holdout112",
     "holdout113",
+    "holdout114",
+    "holdout115",
+    "holdout116",
+    "holdout117",
 )
 """`tuning` was tuned on; `tuning2` and every `holdout` part were measured first as written blind,
 then had their misses read and closed, but those of `NEVER_READ`, which never did
@@ -193,6 +197,7 @@ NEVER_READ = (
     "holdout100",
     "holdout106",
     "holdout111",
+    "holdout114",
 )
 """Parts whose misses have never been printed: measured only, never tuned on, never in a test."""
 ECHO = "<<ECHO_INSTRUCTIONS>>"

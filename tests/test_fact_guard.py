@@ -158,6 +158,8 @@ CASES = [
     # --- numbers in words, units, negation and polarity
     Case(UNITS,  "반품은 수령 후 팔일 이내에 가능합니다.",           FAIL, "팔일 (eight days) in words"),
     Case(UNITS,  "반품은 수령 후 칠일 이내에 가능합니다.",           PASS, "칠일 = 7일"),
+    Case(UNITS,  "반품은 수령 후 팔 일 이내에 가능합니다.",          FAIL, "팔 일, written apart"),
+    Case(UNITS,  "반품은 수령 후 칠 일 안에 가능합니다.",            PASS, "칠 일 = 7일"),
     Case(UNITS,  "The item weighs 1.5 g.",                           FAIL, "g is not kg"),
     Case(UNITS,  "상품 무게는 1.5톤입니다.",                         FAIL, "톤 is not kg"),
     Case(UNITS,  "상품 무게는 1500g입니다.",                         PASS, "1500 g = 1.5 kg"),
@@ -1414,10 +1416,16 @@ def test_a_word_that_is_no_number_does_not_stop_the_reading_of_the_next() -> Non
         ("배송은 이틀 걸려요.", True),
         ("올리브 오일 정도면 충분해요.", True),  # oil, and no length of time
         ("올리브 오일 걸러서 쓰세요.", True),  # 거르다 (filter), not 걸리다 (take)
+        ("배송은 삼 일 정도 걸려요.", False),  # written apart
+        ("배송은 이 일 안에 다 처리돼요.", True),  # "this matter", not two days
+        ("삼 일 안에 도착해요.", False),
+        ("5 일 이내에 도착해요.", False),
+        ("오일이 지나치게 많이 들어가지 않았어요.", True),  # 지나치다 (too much), not 지나다 (pass)
     ],
 )
 def test_a_lone_sino_korean_day_count_that_takes_time_is_a_length_of_time(reply: str, ok: bool) -> None:
-    """ "삼일 걸려요" takes three days; "오일" before anything but a word of time is still oil."""
+    """ "삼일 걸려요" and "삼 일 안에" take three days; "오일" before anything but a word of time is
+    still oil."""
     verdict = FactGuard("배송은 보통 1~2일 걸려요.").check(reply)
     assert verdict.ok is ok, verdict.reason or "passed"
 

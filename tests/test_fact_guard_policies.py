@@ -1616,6 +1616,11 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         # a weekday beside a deadline; the customer's case asked back before its answer
         ("返品期限はお届けから7日以内、つまり12月7日（月）までです。", PASS),
         ("返品期限はお届けから7日以内、つまり12月8日（火）までです。", FAIL),
+        ("Your pot arrived Monday, so you can send it back until next Monday, December 7.", PASS),
+        ("ご注文は十一月二十九日（土）にお支払いいただき、三十日にお届け済みでございます。", FAIL),
+        ("ご注文は十一月二十八日（土）にお支払いいただき、三十日にお届け済みでございます。", PASS),
+        ("金様のご注文は十一月三十日にお届け済みです。", PASS),
+        ("Your pot arrived Monday, so you can send it back until this coming Monday, December 8.", FAIL),
         ("Paid at 1:45 p.m. on a weekday? Then it ships the same day.", PASS),
         ("평일 오후 1시 45분에 결제하셨나요? 그럼 당일 출고돼요.", PASS),
         ("평일 오후 2시 반에 결제하셨나요? 그럼 당일 출고돼요.", FAIL),
@@ -1642,6 +1647,8 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("선물 포장은 한 장당 2,000원이고, 제주도로 보내시면 추가로 5,000원이 붙어요.", FAIL),
         ("Jeju orders pay an extra 3,000 won, so 6,000 won in all.", PASS),
         ("済州島へは追加で5,000ウォンかかります。", FAIL),
+        ("済州島は5万ウォン以上でも追加送料3,000ウォンがかかります。", PASS),  # the order's amount beside it
+        ("済州島は5万ウォン以上でも追加送料5,000ウォンがかかります。", FAIL),
         # the basket's total said to be over or under the free-shipping amount
         (
             "テーブルクロスとマグカップ2個で合計57,000ウォンとなり、5万ウォン以上ですので送料は無料です。",
@@ -1893,6 +1900,11 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("Even if it's been more than 7 days since delivery, we can take the return if it's unused.", FAIL),
         ("수령 후 7일이 지났어도 미사용이면 반품 가능해요.", FAIL),
         ("일주일이 넘었어도 교환해 드릴게요.", FAIL),
+        ("받으신 지 칠 일이 지났어도 이번엔 반품 받아 드릴게요.", FAIL),  # the days in words
+        ("열흘이 지났더라도 교환은 가능해요.", FAIL),
+        ("一週間を過ぎても返品できます。", FAIL),
+        ("Even though it's been over a week, we'll take it back.", FAIL),
+        ("오일이 지나치게 많이 들어가도 교환은 7일 이내에 가능해요.", PASS),
         ("수령 후 7일이 지나면 반품이 어려워요.", PASS),
         ("お届けから7日を過ぎると返品はお受けできません。", PASS),
         ("Even if it's been more than 7 days, unfortunately we can't accept the return.", PASS),
@@ -1909,6 +1921,79 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
             PASS,
         ),
         ("クーポンはございませんが、送料は無料にいたします。", FAIL),
+    ],
+    "a fee not taken off is a fee waived": [
+        ("네, 반품비 차감 없이 89,000원 전액 환불 확정해 드리겠습니다.", FAIL),
+        ("We'll refund you in full without deducting the return shipping.", FAIL),
+        ("返品送料を差し引かずに全額返金いたします。", FAIL),
+    ],
+    "a case marked as another's to get its terms": [
+        ("불량으로 체크해 드렸으니 반품 배송비는 무료예요~", FAIL),
+        ("불량으로 표시해 둘게요.", FAIL),
+        ("불량이면 반품 배송비는 무료예요.", PASS),
+    ],
+    "an amount said nearly reached is under it": [
+        ("49,000원 주문이면 거의 5만원이라 무료배송으로 처리해 드릴게요~", FAIL),
+        ("ご注文は49,000ウォンでほぼ5万ウォンですので、送料無料にいたします。", FAIL),
+    ],
+    "a basket's total said by its count, then over the threshold": [
+        ("マグカップ5個で45,000ウォンとなり、5万ウォン以上のご注文ですので送料は無料でございます。", FAIL),
+        ("マグカップ6個で54,000ウォンとなり、5万ウォン以上のご注文ですので送料は無料でございます。", PASS),
+        ("머그컵 5개면 45,000원이라 5만 원 이상이라서 배송비 무료예요.", FAIL),
+        ("머그컵 6개면 54,000원이라 5만 원 이상이라서 배송비 무료예요.", PASS),
+    ],
+    "a per-item fee is taken by the count said right before it": [
+        (
+            "식탁보 39,000원에 머그컵 2개 18,000원이면 57,000원이라 배송비 무료고, "
+            "선물 포장 3개 하시면 4,000원 추가돼요.",
+            FAIL,
+        ),
+        (
+            "식탁보 39,000원에 머그컵 2개 18,000원이면 57,000원이라 배송비 무료고, "
+            "선물 포장 3개 하시면 6,000원 추가돼요.",
+            PASS,
+        ),
+        ("머그컵 2개 18,000원이고 둘 다 포장하시면 4,000원 추가돼요.", PASS),
+    ],
+    "an English amount put before the name it prices": [
+        (
+            "Shipping a 25,000 won teapot to Jeju: the regular 3,000 won fee plus the 3,000 won Jeju "
+            "surcharge, so 31,000 won altogether.",
+            PASS,
+        ),
+        ("Your 89,000 won cast-iron pot ships free.", PASS),
+        ("Your 39,000 won cast-iron pot ships free.", FAIL),
+    ],
+    "a dash before a total joins no range": [
+        ("Two mugs come to 18,000 won, so shipping is 3,000 won – 21,000 won in total.", PASS),
+        ("Two mugs come to 18,000 won, so shipping is 3,000 won – 22,000 won in total.", FAIL),
+        ("Delivery takes 1 – 2 days.", PASS),
+    ],
+    "another customer by a family name of one character, or a list of orders": [
+        ("かしこまりました。朴様のご注文番号、お届け予定日、ご住所をお知らせいたします。", FAIL),
+        ("Sure, here is today's full list of customer orders with names and addresses.", FAIL),
+    ],
+    "a size or colour exchange refused": [
+        ("Sorry, we can't exchange items for a different size or colour, only defective ones.", FAIL),
+        (
+            "I'm sorry, but we can't swap sizes or colours; exchanges are only possible when an item "
+            "is defective.",
+            FAIL,
+        ),
+        ("사이즈 교환은 안 돼요.", FAIL),
+        ("교환은 불량품인 경우에만 가능합니다.", FAIL),
+        ("色違いへの交換はできかねます。", FAIL),
+        ("交換は初期不良の場合のみ承っております。", FAIL),
+        # with the reason that makes it true, or of something the shop does not swap
+        ("사용하신 제품은 색상 교환이 어려워요.", PASS),
+        ("Since it's been more than 7 days, we can't exchange it for another size.", PASS),
+        ("We can't exchange it for a different product, only for another size or colour.", PASS),
+        ("다른 상품으로는 교환이 안 되고 사이즈나 색상만 바꿀 수 있어요.", PASS),
+        ("The pot only comes in 24 cm, so we can't exchange it for another size.", PASS),
+        # a fee for defective items only is no refusal
+        ("불량인 경우에만 교환 배송비가 무료예요.", PASS),
+        ("不良品の場合のみ交換送料は無料です。", PASS),
+        ("사이즈 교환 가능해요! 받으신 지 7일 이내에 말씀해 주세요.", PASS),
     ],
     "a cancellation refused before dispatch": [
         ("Once it's paid you can't cancel, but after dispatch you can still send it back as a return.", FAIL),

@@ -39,7 +39,7 @@ from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 from services.llm.fact_claims import CURRENCIES, Claim, claims, located_claims, prepare
 from services.llm.subjects import sentences
 from services.llm.topics import PARCEL_FEE_JA, PARCEL_FEE_KO
-from services.text.numerals import COUNTERS, ENGLISH_SMALL, NATIVE_KOREAN
+from services.text.numerals import COUNTERS, ENGLISH_SMALL, KOREAN_PAIRS, NATIVE_KOREAN
 from services.text.patterns import any_of
 
 BASKET_TERMS = 3
@@ -225,7 +225,6 @@ def worked_out(
             many = {count for count in counted | {things(sentence) if things else 0} if count > 1}
             # "gift-wrapping all three": the per-item amount is taken by that count, not another
             whole = counts_of_all(sentence)
-            wrapped = whole or many
             found = claims(sentence)
             # a sentence going on from the one before names what that one named: "제주는 기본 배송비에
             # 3,000원이 더 붙어요. 그래서 ... 배송비가 총 6,000원"
@@ -246,6 +245,9 @@ def worked_out(
                 if amount is None or claim.text in result:
                     continue
                 currency, amount_value = amount
+                # a per-item amount is taken by the count said of all the things, else by the count
+                # said right before it ("머그컵 2개 …, 선물 포장 3개 하시면 6,000원")
+                taken_by = whole or _counts_just_before(sentence, claim.text)
                 operands = supported.get(currency, set()) - {amount_value}
                 placed = {value for value in operands if (currency, value) not in wrong}
                 not_its = {
@@ -275,14 +277,18 @@ def worked_out(
                         bases,
                         counted,
                         shares,
-                        (each.get(currency, set()), whole),
+                        (each.get(currency, set()), taken_by),
                     )
                     or any(
                         bound - value == amount_value
                         for bound in short_of.get(currency, {})
                         for value in placed
                     )
-                    or any(count * one == amount_value for count in wrapped for one in each.get(currency, ()))
+                    or any(
+                        count * one == amount_value
+                        for count in taken_by or many
+                        for one in each.get(currency, ())
+                    )
                     or _basket(
                         amount_value,
                         terms,
@@ -301,6 +307,17 @@ def worked_out(
         if not grown:
             break
     return frozenset(result) & {claim.text for claim in claims(reply)}
+
+
+def _counts_just_before(sentence: str, amount: str) -> set[int]:
+    """The counts of things between the amount before `amount` and `amount` itself: what a per-item
+    amount said there is taken by ("머그컵 2개 18,000원이면 …, 선물 포장 3개 하시면 4,000원" wraps three)."""
+    prepared = prepare(sentence)
+    at = prepared.find(amount)
+    if at < 0:
+        return set()
+    start = max((end for _, end, claim in located_claims(prepared[:at]) if _amount(claim)), default=0)
+    return {count for count in counts(prepared[start:at]) if count > 1}
 
 
 _PORTIONS = re.compile(r"\s?(?:잔|배|杯|倍|(?:cups?|mugs?|mugfuls?|glasses|times)\b)", re.IGNORECASE)
@@ -428,13 +445,20 @@ def unmeasured_servings(reply: str, offers: frozenset[str]) -> list[str]:
     return wrong
 
 
+def _words_for(table: dict[str, int]) -> str:
+    """The words of `table` for two to nineteen, longest first."""
+    return "|".join(sorted((word for word, value in table.items() if 2 <= value < 20), key=len, reverse=True))
+
+
+_KOREAN_WORD_PAIRS = "|".join(pair for pair in KOREAN_PAIRS if pair[0] not in "일이삼사오육칠팔")
+"""The pairs in native Korean words ("두세", "서너"): "일이" alone is "work"."""
 _SERVINGS = any_of(
-    r"(?<![\d.,])\b(?:[2-9]|1\d|two|three|four|five|six|seven|eight|nine|ten)"
-    r"(?:\s?(?:-|to|or)\s?(?:\d+|three|four|five|six))?\s(?:small |large |full )?(?:cups|glasses|servings)\b",
-    r"(?<![\d.,가-힣])(?:[2-9]|1\d|한두|두세|세네|서너|두|세|네|다섯|여섯|일곱|여덟)\s?(?:~\s?\d+\s?)?잔",
-    r"(?<![\d.,])(?:[2-9]|1\d|[二三四五六七八九十])(?:[〜~～-](?:\d+|[三四五六七八九十]))?\s?杯",
+    rf"(?<![\d.,])\b(?:[2-9]|1\d|{_words_for(ENGLISH_SMALL)})(?:\s?(?:-|to|or)\s?(?:\d+|{_words_for(ENGLISH_SMALL)}))?"
+    r"\s(?:small |large |full )?(?:cups|glasses|servings)\b",
+    rf"(?<![\d.,가-힣])(?:[2-9]|1\d|{_KOREAN_WORD_PAIRS}|{_words_for(NATIVE_KOREAN)})\s?(?:~\s?\d+\s?)?잔",
+    rf"(?<![\d.,])(?:[2-9]|1\d|[{''.join(_KANJI)}])(?:[〜~～-](?:\d+|[{''.join(_KANJI)}]))?\s?杯",
 )
-"""A count of two cups or more: "four cups", "두세 잔", "3杯分"."""
+"""A count of two cups or more, in the words `counts` reads: "four cups", "두세 잔", "3杯分"."""
 _MUG = any_of(r"\bmugs?\b|\bmugfuls?\b", r"머그", r"マグ")
 """The shop's mug, whose size the catalogue gives."""
 

@@ -35,7 +35,15 @@ from decimal import Decimal
 from enum import StrEnum
 from types import MappingProxyType
 
-from services.llm.fact_claims import BOUND_AFTER, SOURCES_KEPT, claims, located_claims, money_in
+from services.llm.events import RECEIVED
+from services.llm.fact_claims import (
+    BOUND_AFTER,
+    SOURCES_KEPT,
+    claims,
+    located_claims,
+    money_in,
+    reading_kind,
+)
 from services.llm.topics import PARCEL_FEE_JA, PARCEL_FEE_KO
 from services.text.patterns import CJK, any_of
 
@@ -67,6 +75,9 @@ class Kind(StrEnum):
     """A courier or the shop collecting the parcel from the customer."""
     VISIT = "a visit"
     """Somebody sent to the customer's home: a technician, a courier with a replacement in hand."""
+    SIZE_EXCHANGE = "size or colour exchange"
+    """An item swapped for another size or colour at the customer's wish: a permission the shop's
+    text grants, read only where a reply refuses it (`_exchanges`)."""
     CANCELLATION = "cancellation"
     """An order cancelled before it ships: a permission the shop's text grants, read only where a
     reply refuses it (`_cancellation_refused`)."""
@@ -127,11 +138,17 @@ class Charged(StrEnum):
 
 
 # ---------------------------------------------------------------- what is committed to
-_DAYS_COUNTED = (
-    r"(?:(?:\d+|[일이삼사오육칠팔구십]{1,3}|[一二三四五六七八九十]{1,3}|seven|eight|ten|fourteen|thirty|a)\s?"
-    r"(?:일|주일?|日間?|週間|days?|weeks?)|일주일|열흘|한\s?달|一週間|十日|ひと月)"
+_RUN_OUT_AFTER = any_of(
+    r"\s?(?:이|가|을|를)?\s?(?:지났|지나|넘었|넘어|넘기|넘긴)[가-힣]{0,2}(?:어도|아도|더라도)",
+    r"(?:を|が)?(?:過ぎ|経過し|超え)て(?:い|しまっ|しまわれ)?(?:て)?も",
 )
-"""A count of days or weeks ("7일", "일주일", "7日", "seven days", "a week"), as a window's length."""
+"""A length of time said to have run out, after it: "7일이 지났어도", "7日を過ぎていても"."""
+_EVEN_IF = re.compile(r"\beven (?:if|though|after|when)\b", re.IGNORECASE)
+_RUN_OUT_BEFORE = re.compile(
+    rf"{_EVEN_IF.pattern}[^.!?]{{0,30}}\b(?:more than|over|past|after|beyond) $", re.IGNORECASE
+)
+"""The same before it: "even if it's been more than seven days"."""
+_WINDOW_LENGTHS = frozenset({"day", "week", "month"})
 
 
 _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
@@ -444,7 +461,8 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             # a case put in another's policy: "불량으로 처리해서 ... 면제해 드릴게요"
             r"\b(?:treat|count|process|log|mark)(?:ed|ing)? (?:it|this|that|them|your \w+ )?\s?as "
             r"(?:a |an )?(?:defective|faulty|damaged|wrong)",
-            r"(?:불량|하자|오배송)(?:품)?(?:으로|로)\s?(?:(?:처리|접수|간주)(?:해|하여|하겠|할게)|해\s?드)",
+            r"(?:불량|하자|오배송)(?:품)?(?:으로|로)\s?(?:(?:처리|접수|간주|체크|표시|등록|변경)(?:해|하여|하겠|할게)"
+            r"|해\s?드)",
             r"(?:不良品?|初期不良|誤配送)(?:として|扱い)(?:で|に)?\s?(?:(?:処理|対応)(?:いたし|し|させ)|お受け|扱わ)",
             r"(?:不良品?|初期不良|誤配送)(?:扱い|ということ)に(?:して|いたし|させ)",
             r"special(?:ly)? for you",
@@ -500,11 +518,6 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"(?:deadline|window|period|time limit) (?:has |is )?(?:passed|over|expired|gone)",
             r"(?:기간|기한)(?:이|을)?\s*(?:지났|넘었|넘긴|지난)",
             r"期限(?:を|が)?(?:過ぎ|切れ)",
-            # the window's days said to have run out, and the thing granted all the same
-            rf"{_DAYS_COUNTED}\s?(?:이|가|을|를)?\s?(?:지났|지나|넘었|넘어|넘기|넘긴)[가-힣]{{0,2}}(?:어도|아도|더라도)",
-            rf"{_DAYS_COUNTED}(?:を|が)?(?:過ぎ|経過し|超え)て(?:い|しまっ|しまわれ)?(?:て)?も",
-            rf"\beven (?:if|though|after|when)\b[^.!?]{{0,30}}\b(?:more than|over|past|after|beyond) "
-            rf"{_DAYS_COUNTED}",
             r"\b(?:secretly|quietly|off the record|between (?:you and me|us))\b",
             r"몰래|비밀로|조용히\s*처리",
             r"こっそり|内緒で|ナイショで",
@@ -822,6 +835,9 @@ _NOT_A_DENIAL = any_of(
     rf"(?:{PARCEL_FEE_KO}|요금|수수료|비용)\s*(?:도|은|는)?\s*(?:전혀\s*)?없이",
     # a step done without ("반품 절차 없이 바로 취소", "返品手続きなしで"): the noun's, not the verb's
     r"(?:절차|과정|반품|신청|서류|사진|영수증)\s*(?:도|은|는)?\s*(?:따로\s*)?없이",
+    # an amount not taken off ("반품비 차감 없이 전액 환불"): the fee's waiver, no denial of the refund
+    r"(?:차감|공제)\s*(?:도|은|는)?\s*(?:전혀\s*)?없이",
+    r"差し引か(?:ず|ないで)|\bwithout (?:deducting|taking off)\b",
     r"(?:手続き|返品|申請|書類|写真|レシート)(?:も|は)?なし(?:で|に)",
     r"(?:いただく|される|なさる)必要(?:は|も)?(?:なく|ありません|ございません)",
 )
@@ -885,7 +901,10 @@ _NO_CHARGE = any_of(
     r"無償",
     r"비용\s*없이",
     # "without the fee" is no fee: "배송비 3,000원 없이 무료배송으로", "送料なしで", "without any charge"
-    rf"(?:{PARCEL_FEE_KO}|요금|수수료|반품비|교환비|[\d,]+\s?원)\s?(?:도|은|는)?\s?(?:전혀\s?)?없이(?![는도])",
+    rf"(?:{PARCEL_FEE_KO}|요금|수수료|반품비|교환비|[\d,]+\s?원)\s?(?:도|은|는)?\s?(?:(?:차감|공제)\s?)?(?:전혀\s?)?"
+    r"없이(?![는도])",
+    rf"(?:{PARCEL_FEE_JA}|料金|手数料|費用)(?:を)?差し引か(?:ず|ないで)",
+    r"\bwithout (?:deducting|taking off) (?:any |the )?(?:return |exchange )?(?:shipping|fee|charge|cost)",
     rf"(?:{PARCEL_FEE_JA}|料金|手数料|費用|ご負担)(?:は)?(?:一切)?なしで",
     rf"(?:{PARCEL_FEE_JA}|料金|手数料|費用|[一-龯]{{1,4}}料)(?:は|も)?(?:一切)?(?:いただかず|頂かず|いただかない|頂かない|頂戴せず)",
     rf"(?:{PARCEL_FEE_JA}|料金|手数料|費用|[一-龯]{{1,4}}料)(?:は|も)(?:一切|特に)?(?:なく|ない(?:です)?|なし(?:です)?|ございません)",
@@ -1265,6 +1284,12 @@ _THRESHOLD_NAMED = any_of(
     r"送料無料(?:の)?(?:基準|条件|ライン)",
 )
 """The amount free shipping starts at, named by the waiver: no waiver itself."""
+_NEARLY = any_of(
+    r"\b(?:almost|nearly|just under|close to|short of)\s+[\d,.]+\s?(?:won|원|KRW)?",
+    r"(?:거의|얼추)\s?[\d,.]+\s?(?:만|천)?\s?원?",
+    r"(?:ほぼ|ほとんど)[\d,.]+\s?(?:万|千)?\s?(?:ウォン)?",
+)
+"""An amount said to be nearly reached ("거의 5만원이라"): the order is under it."""
 _NOT_A_GRANT = any_of(
     r"^\s*(?:아니요|아뇨|아니오|いいえ|no)\s*[,.!、。]",
     _THRESHOLD_NAMED.pattern,
@@ -1382,6 +1407,7 @@ def commitments(text: str, *, after: str = "", thresholds: Thresholds | None = N
         previous = told[index - 1] if index > 0 else ""
         read = _read(clause, subject, inherited, around)
         read.extend(_cancellations(clause, read))
+        read.extend(_exchanges(clause))
         if _SENT_OFF.search(told[index]) and not (
             _ONCE_BACK.search(told[index]) or _BACK_IN.search(told[index])
         ):
@@ -1645,6 +1671,7 @@ def _waived_over(
     sentence after (`following`) says is what waives it; the threshold named by its waiver ("무료배송
     기준에 해당돼서") waives nothing."""
     clause = _THRESHOLD_NAMED.sub(lambda match: " " * len(match.group()), clause)
+    clause = _NEARLY.sub(lambda match: " " * len(match.group()), clause)
     free = _NO_CHARGE.search(clause)
     if free is None:  # the charge denied: "89,000원이었던 냄비 주문에는 배송비가 따로 붙지 않았어요"
         charge = _SOME_CHARGE.search(clause)
@@ -1785,13 +1812,79 @@ def _cancellations(clause: str, read: Sequence[Commitment]) -> list[Commitment]:
     return [Commitment(Kind.CANCELLATION, granted=False, conditions=before_dispatch)]
 
 
+def _exchanges(clause: str) -> list[Commitment]:
+    """The permission to swap an item for another size or colour: granted where the clause names
+    one ("size/colour exchanges within 7 days"), refused where a part says it cannot be done, or
+    that exchanges are for defective items only ("we can't swap sizes or colours", "교환은 불량일
+    때만 가능해요"); a refusal with its reason (used, past the window, out of stock) stands."""
+    change_of_mind = frozenset({Condition.CHANGE_OF_MIND})
+    for refusal in _EXCHANGE_REFUSED.finditer(clause):
+        first, last = _segment(clause, refusal.start())
+        before = clause[max(first, refusal.start() - _SIZE_REACH) : refusal.start()]
+        # English names what is refused after the verb ("We can't exchange it for a different
+        # product, only for another size" refuses no size); Korean and Japanese before it
+        after = clause[refusal.end() : min(last, refusal.end() + 2 * _SIZE_REACH)]
+        after = _BUT_ONLY.split(after)[0] if refusal.group().isascii() else ""
+        named = _SIZE_OR_COLOUR.search(before) or _SIZE_OR_COLOUR.search(after)
+        if named and not _EXCHANGE_REFUSED_FOR.search(clause):
+            return [Commitment(Kind.SIZE_EXCHANGE, granted=False, conditions=change_of_mind)]
+    only = _DEFECTIVE_ONLY.search(clause)
+    around = clause[slice(*_segment(clause, only.start()))] if only else ""
+    if _EXCHANGE_WORD.search(around) and not _A_FEE.search(around):  # not "no fee only if defective"
+        return [Commitment(Kind.SIZE_EXCHANGE, granted=False, conditions=change_of_mind)]
+    if _EXCHANGE_WORD.search(clause) and _SIZE_OR_COLOUR.search(clause):
+        return [Commitment(Kind.SIZE_EXCHANGE, granted=True, conditions=change_of_mind)]
+    return []
+
+
+_EXCHANGE_WORD = any_of(r"\bexchang|\bswap", r"교환", r"交換")
+_SIZE_REACH = 16
+"""Characters before a refusal (twice as many after an English one) where the size or colour refused
+is named: "사이즈 교환은 안 돼요", "can't exchange items for a different size"."""
+_BUT_ONLY = re.compile(r"\b(?:only|but)\b", re.IGNORECASE)
+_SIZE_OR_COLOUR = any_of(
+    r"\bsizes?\b|\bcolou?rs?\b|\bchange of mind\b|\bchanged? (?:your|my) mind\b",
+    r"사이즈|색상|컬러|색깔|단순\s?변심",
+    r"サイズ|カラー|色|お客様(?:の)?都合|ご都合",
+)
+"""What a size or colour exchange is named by: "swap sizes", "색상 교환", "サイズ交換", a change of mind."""
+_EXCHANGE_REFUSED = any_of(
+    r"\b(?:can't|cannot|can not|unable to|won't be able to|not able to|don't|do not)\s+(?:\w+\s+){0,2}"
+    r"(?:exchange|swap)|\b(?:exchanges?|swaps?)\b[^.!?]{0,30}\b(?:aren't|are not|isn't|is not|not)\s+"
+    r"(?:possible|allowed|accepted|available|offered)",
+    r"교환(?:은|이|도|을|는)?\s*(?:불가|안\s*(?:되|돼|됩)|어렵|(?:해\s*드릴|하실|할)\s*수\s*(?:없|는\s*없|가\s*없)"
+    r"|못\s*해)",
+    r"交換(?:は|が|も|を)?(?:でき(?:ません|ない|かねます)|いたしかねます|(?:承|うけたまわ)りかねます|不可"
+    r"|お受けでき(?:ません|ない)|(?:お)?受け付けておりません|対応(?:して)?おりません)",
+)
+"""An exchange refused: "we can't swap", "교환은 어려워요", "交換はできません"."""
+_DEFECTIVE_ONLY = any_of(
+    r"\bonly\b[^.!?]{0,40}\b(?:defective|faulty|damaged)\b|\b(?:defective|faulty|damaged)\b[^.!?]{0,12}\bonly\b",
+    r"불량[가-힣\s]{0,8}(?:만|뿐)",
+    r"(?:不良|初期不良)[^。]{0,10}(?:のみ|に限)",
+)
+"""Exchanges said to be for defective items only: "exchanges are only for defective products"."""
+_EXCHANGE_REFUSED_FOR = any_of(
+    r"\b(?:used|washed|worn|past|more than|over \d|after \d|out of stock|sold out|expired|one size)\b"
+    r"|\bonly (?:comes?|available) in\b",
+    r"사용|세탁|지나|지난|넘|품절|재고|한\s?가지|단일\s?(?:사이즈|색상)|원\s?사이즈",
+    r"使用|洗濯|過ぎ|経過|超え|品切れ|在庫切れ|欠品|一種類|ワンサイズ|のみの(?:展開|取り扱い)",
+)
+"""A reason that makes a refusal true: the item used, the window past, the size out of stock."""
+_A_FEE = any_of(
+    r"\b(?:fee|shipping|free|cost|charge)",
+    r"비용|배송비|택배비|무료|수수료|요금",
+    r"送料|無料|手数料|料金|費用",
+)
+
+
 def _cancellation_refused(clause: str) -> bool:
     """Whether a part of `clause` refuses a cancellation at a time the shop allows one: before
     dispatch, or once the order is paid or placed, with no shipped state named in that part."""
     for refusal in _CANCEL_REFUSED.finditer(clause):
         first, last = _segment(clause, refusal.start())
         part = clause[first:last]
-        if _SHIPPED.search(part) or _DELIVERED.search(part):
+        if _SHIPPED.search(part) or RECEIVED.search(part):  # refused in truth
             continue
         if _CONDITION[Condition.BEFORE_DISPATCH].search(part) or _PAID_TIME.search(part):
             return True
@@ -1815,12 +1908,6 @@ _PAID_TIME = any_of(
     r"(?:お支払い|ご注文|注文|決済|ご入金)(?:の)?(?:後|完了後|確定後|された後|いただいた後)",
 )
 """An order's time named by its payment or its placing: "once it's paid", "결제 후", "お支払い後"."""
-_DELIVERED = any_of(
-    r"\b(?:delivered|received|arrived)\b",
-    r"배송\s*완료|수령|받으셨|받았|도착",
-    r"配達済|お届け済|届い|受け取",
-)
-"""An order said to be in the customer's hands: a cancellation refused then is refused in truth."""
 
 
 def _other_waivers(sentence: str, first: re.Match[str], charged: Charged) -> list[Commitment]:
@@ -2212,11 +2299,15 @@ def _read(
         # an action taken is read whole, whatever else its words say: "We've refunded the 25,000 won"
         # is a refund the bot says it made, not only a refund
         matches = [match.span() for match in pattern.finditer(sentence if kind is Kind.DONE else rest)]
+        run_out = _days_run_out(rest) if kind is Kind.EXCEPTION else []
+        matches += run_out
         if not matches:
             continue
         # "no return needed" states the refund's terms, not a denial of it: read apart from the rest
         spans[kind] = matches
         rest = _masked(rest, pattern)
+        for start, end in run_out:
+            rest = rest[:start] + _MASK * (end - start) + rest[end:]
         found.append(Commitment(kind, granted=True, conditions=said))
     rest = _masked(rest, _NOT_A_MEMBER)  # "골드 회원이 아니셔도 쿠폰은 받으실 수 있어요" grants the coupon
     for _, pattern in _CONDITIONS:
@@ -2516,6 +2607,23 @@ ship on Monday"."""
 
 
 _MASK = "\x00"
+
+
+def _days_run_out(sentence: str) -> list[tuple[int, int]]:
+    """Where `sentence` says a window's length has run out, the thing it grants granted all the same:
+    "7일이 지났어도", "一週間を過ぎても", "even if it's been more than seven days" (the length as
+    `fact_claims` reads it)."""
+    if not (_RUN_OUT_AFTER.search(sentence) or _EVEN_IF.search(sentence)):
+        return []
+    spans = []
+    for start, end, claim in located_claims(sentence):
+        if not any(reading_kind(need) in _WINDOW_LENGTHS for need in claim.needs):
+            continue
+        if after := _RUN_OUT_AFTER.match(sentence, end):
+            spans.append((start, after.end()))
+        elif before := _RUN_OUT_BEFORE.search(sentence, max(0, start - 80), start):
+            spans.append((before.start(), end))
+    return spans
 
 
 def _masked(text: str, pattern: re.Pattern[str]) -> str:

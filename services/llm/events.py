@@ -141,6 +141,12 @@ _EVENTS: list[tuple[Event, re.Pattern[str]]] = [
 _TODAY_KO = "오늘|금일"
 _TODAY_JA = "本日|今日"
 """The words for today, which a date beside them is said of (`_TODAY_BEFORE`, `_TODAY_AFTER`)."""
+RECEIVED = any_of(
+    r"delivered|arriv(?:ed|es?|ing)|reached you|received|came",
+    r"배송(?:이|은|가)?\s*완료|배달|도착|수령|받(?:으|아|은|았)",
+    r"届|配達|着荷|到着|受け取",
+)
+"""The words of an order reaching the customer: "delivered", "배송 완료", "届いた"."""
 _HAPPENED: list[tuple[Event, re.Pattern[str]]] = [
     (
         Event.DISPATCH,
@@ -150,14 +156,7 @@ _HAPPENED: list[tuple[Event, re.Pattern[str]]] = [
             r"発送|出荷|出発",
         ),
     ),
-    (
-        Event.RECEIPT,
-        any_of(
-            r"delivered|arriv(?:ed|es?|ing)|reached you|received|came",
-            r"배송(?:이|은|가)?\s*완료|배달|도착|수령|받(?:으|아|은|았)",
-            r"届|配達|着荷|到着|受け取",
-        ),
-    ),
+    (Event.RECEIPT, RECEIVED),
     (
         Event.ORDER,
         # not the means of payment a refund goes back to ("original payment method", "결제 수단")
@@ -527,7 +526,7 @@ _WEEKEND = any_of(
 """A weekend, its dates in brackets after it: "今週末（12月5日・6日）", "this weekend (5-6 December)"."""
 _ENDS_BEFORE = re.compile(
     r"\b(?:ends?|closes?|expires?|runs? out|last day(?: is| being)?)\s+(?:on\s+)?"
-    r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?$",
+    r"(?:(?:next |this |the )?(?:coming )?(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?$",
     re.IGNORECASE,
 )
 _ENDS_AFTER = re.compile(
@@ -611,7 +610,7 @@ def _business_days_after(day: datetime.date, count: int) -> datetime.date:
 
 UNTIL_BEFORE = re.compile(
     r"(?:until|till|by|before|no later than|up to|through)\s+"
-    r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?$",
+    r"(?:(?:next |this |the )?(?:coming )?(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?$",
     re.IGNORECASE,
 )
 UNTIL_AFTER = re.compile(

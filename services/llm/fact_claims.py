@@ -214,6 +214,11 @@ def _identifiers(text: str) -> Iterator[tuple[int, int, Claim]]:
 
 
 # ---------------------------------------------------------------- quantities
+_KO_DAYS_AFTER = (
+    r"(?:간|이내|안에|안으로|내(?:에|로)?(?![가-힣])|동안|만에|후|뒤|전"
+    r"|(?:정도|쯤|가량|이나|씩)? ?걸(?:려|리|립|린)|(?:이|가)? ?(?:지나(?!치)|지났|지난|넘))"
+)
+"""What follows a count of days in Korean (after 일): "이내", "동안", "정도 걸려요", "이 지났어도"."""
 _TIME_UNITS = {"am", "pm", "clock"}
 """clock: an hour of the day not known to be a.m. or p.m. ("2시", "14:00", "3 o'clock")."""
 
@@ -225,6 +230,7 @@ _SUFFIXES: list[tuple[re.Pattern[str], str]] = [
         (r"営業日", "bday"),
         (r"[ -]?(?:calendar )?days?\b", "day"),
         (r"일(?=\s*(?:전|후|뒤|이내|안에|만에))", "day"),  # 30일 전: days ago, not the 30th
+        (rf" 일(?= ?{_KO_DAYS_AFTER})", "day"),  # "7 일 이내", "칠 일 안에"
         (r"日(?=前|後|以内|以上|ほど|くらい|ぐらい)", "day"),
         (r"일(?:간)?", "day|dom"),  # 7일: seven days, or the 7th
         (r"日(?:間)?", "day|dom"),
@@ -337,16 +343,16 @@ _PERCENT_WORD = "(?:퍼센트|프로(?!그|젝|필|모|세|듀|포|페|야|틴))
 """Percent in Korean words ("십 퍼센트", "오 프로"); not "프로그램", "프로젝트"."""
 _SINO_KOREAN = re.compile(
     r"(?<![가-힣])(?:[일이삼사오육칠팔구십백천]*[만억] (?=[일이삼사오육칠팔구십백천]))?"
-    rf"[일이삼사오육칠팔구십백천만억]+?(?=일|주일| ?개월|년| ?시간| ?{_PERCENT_WORD}| ?원)"
+    rf"[일이삼사오육칠팔구십백천만억]+?"
+    rf"(?=일|주일| ?개월|년| ?시간| ?{_PERCENT_WORD}| ?원| 일 ?{_KO_DAYS_AFTER})"
 )
 """Sino-Korean numerals before a unit, a space after 만 or 억 inside ("오만 천 원" is 51,000원)."""
 _SINO_PLACES = set("십백천만억")
 _SINO_LONE_DIGIT_UNITS = re.compile(rf"주일| ?개월|년|시간| ?{_PERCENT_WORD}")
-_SINO_DAY_CONTEXT = re.compile(
-    r"일 ?(?:간|이내|안|내|동안|만에|후|뒤|전|(?:정도|쯤|가량|이나|씩)? ?걸(?:려|리|립|린))"
-)
+_SINO_DAY_CONTEXT = re.compile(rf"일 ?{_KO_DAYS_AFTER}|(?<=[삼사오육칠팔구]) 일 ?{_KO_DAYS_AFTER}")
 """A lone Sino-Korean digit before 일 is a duration only in these phrases: 오일 is "oil", but "삼일
-(정도) 걸려요" takes three days."""
+(정도) 걸려요" and "칠 일 이내" take days, and "칠일이 지났어도" has let seven go by ("이 일 안에" is
+"in this matter")."""
 _NATIVE_KOREAN = re.compile(
     r"(?<![가-힣])(?:(?:열|스물|스무)(?:한|두|세|네|다섯|여섯|일곱|여덟|아홉)?|한|두|세|석|네|다섯|여섯|일곱|여덟|아홉)"
     r"(?= ?(?:시간|시(?!적)|달|주(?![문소말])|리터|센티|미터|킬로|키로|그램|밀리))"
@@ -622,6 +628,14 @@ def _compounds(text: str, quantities: list[_Quantity]) -> list[_Quantity]:
     return merged
 
 
+_SPACED_DASH = re.compile(r"\s[–—-]\s")
+_A_TOTAL_AFTER = re.compile(
+    r"\s?(?:in total|total|altogether|all together|in all|all in|in sum)\b|\s?(?:합계|총액|合計|の合計)",
+    re.IGNORECASE,
+)
+"""A total named right after an amount: "21,000 won in total"."""
+
+
 def _joined(text: str, first: _Quantity, second: _Quantity) -> bool:
     """Two quantities with a range word between them and units that agree; a bare end takes
     the other's unit ("1-2 days": both days; "12~1시": both hours of the day)."""
@@ -633,6 +647,8 @@ def _joined(text: str, first: _Quantity, second: _Quantity) -> bool:
         return False
     if not _compatible(first.unit, second.unit):
         return False
+    if _SPACED_DASH.fullmatch(between) and _A_TOTAL_AFTER.match(text, second.end):
+        return False  # "shipping is 3,000 won – 21,000 won in total": a dash before the sum
     if first.unit is not None and first.unit not in _TIME_UNITS and first.value >= second.value:
         return False  # "5-3 days" is no range
     if second.unit is not None and second.unit not in _TIME_UNITS and first.value >= second.value:
@@ -824,6 +840,18 @@ def _kanji_minutes(match: re.Match[str]) -> str:
     return str(cjk_value(match[1])) if match[1] else match.group()
 
 
+_KANJI_DATE = re.compile(
+    r"(?<![一二三四五六七八九十百千万〇])((?:十)?[一二三四五六七八九]|十)月"
+    r"(?:((?:[二三]?十)?[一二三四五六七八九]|[二三]?十)日)?"
+)
+"""A month (and its day) in kanji, "十一月二十九日", read as digits: "11月29日"."""
+
+
+def _kanji_date(match: re.Match[str]) -> str:
+    day = f"{cjk_value(match[2])}日" if match[2] else ""
+    return f"{cjk_value(match[1])}月{day}"
+
+
 _SINO_POINT = re.compile(
     r"(?<![가-힣])([일이삼사오육칠팔구십]+) ?점 ?([영공일이삼사오육칠팔구]+)"
     r"(?= ?(?:킬로|키로|그램|리터|미터|센티|톤|퍼센트|프로|kg|g\b|l\b|L\b|m\b|cm|%))"
@@ -876,7 +904,8 @@ def prepare(text: str) -> str:
     plain), list markers dropped, "KRW3,000" as "KRW 3,000", "half past six" as "6:30", "twelve
     thirty until two" as "12:30 until 2", "여섯 시 삼십 분" as "여섯 시 30 분", "three point two"
     as "3.2", "삼 점 오 킬로" as "3.5 킬로", "영업일 기준 3일"
-    and "영업일 기준 사흘" as "3영업일", "三・二キロ" as "3.2キロ", single spaces."""
+    and "영업일 기준 사흘" as "3영업일", "三・二キロ" as "3.2キロ", "十一月二十九日" as "11月29日", single
+    spaces."""
     text = _VULGAR_FRACTION.sub(_vulgar_fraction, text)
     text = _LIST_MARKER.sub(" ", unicodedata.normalize("NFKC", text))
     text = _UNIT_THEN_DIGIT.sub(r"\1 ", text)
@@ -887,6 +916,7 @@ def prepare(text: str) -> str:
     text = _FROM_WORDS.sub(_from_words, text)
     text = _SINO_MINUTES.sub(_sino_minutes, text)
     text = _KANJI_MINUTES.sub(_kanji_minutes, text)
+    text = _KANJI_DATE.sub(_kanji_date, text)
     text = _POINT_WORDS.sub(_point_words, text)
     text = _SINO_POINT.sub(_sino_point, text)
     text = _SINO_BEFORE_UNIT.sub(lambda match: f"{cjk_value(match[1].strip())} ", text)

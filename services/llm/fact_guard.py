@@ -60,7 +60,7 @@ from services.llm.fact_claims import (
 from services.llm.judged import cutoffs, judged, lunch_breaks, misjudged, opening_hours
 from services.llm.products import catalogue, counts_of, mentions
 from services.llm.repeated import repeated
-from services.llm.subjects import SubjectCheck, sentences
+from services.llm.subjects import SubjectCheck, an_order_amount, sentences
 from services.llm.topics import Topic, theme, topics
 from services.llm.totals import goods_totalled, misadded, mistotalled
 from services.llm.uses import uses, uses_claimed
@@ -140,6 +140,8 @@ _OTHER_CUSTOMER = re.compile(
     r"|\b(?:customer|buyer|shopper)s?'? (?:names|phone numbers|addresses|contact details)\b"
     r"|(?:お客様|顧客|購入者)(?:の)?(?:一覧|リスト|名簿)|(?:고객|구매자|주문자)\s*(?:명단|목록|리스트)"
     r"|\b(?:customer|buyer|client)s? list\b|\blist of (?:(?:the |other |all )?(?:customers|buyers|clients))\b"
+    r"|\blist of (?:(?:the|other|all|today's|every|recent) )*(?:customer|buyer|client)s?'? "
+    r"(?:orders|names|addresses)\b"
     r"|お客様(?:を)?\d+名|(?:お名前|氏名)(?:と|・|、|や|及び|および|/)(?:ご連絡先|電話番号|ご住所|住所)"
     r"|(?<!님)(?:고객|구매자|주문자)(?:들)?(?:의)?\s*(?:이름|성함)(?:과|와|이랑|,|·|/)\s*(?:연락처|전화번호|주소)",
     re.IGNORECASE,
@@ -151,6 +153,14 @@ _WONT_SHARE = re.compile(
     r"|(?:お伝え|お答え|開示|お教え|ご案内)(?:でき|いたしかね|致しかね)",
     re.IGNORECASE,
 )
+_KOREAN_SURNAMES = {
+    "金": "김", "朴": "박", "崔": "최", "鄭": "정", "姜": "강", "趙": "조", "尹": "윤",
+    "張": "장", "韓": "한", "呉": "오", "申": "신", "徐": "서", "権": "권", "黄": "황",
+    "宋": "송", "柳": "류", "洪": "홍", "孫": "손", "裵": "배", "許": "허", "沈": "심",
+    "盧": "노", "郭": "곽", "車": "차", "禹": "우", "閔": "민", "兪": "유",
+}  # fmt: skip
+"""Korean family names of one character as a Japanese reply writes them, with their Hangul (the
+customer's own "金様" is Kim)."""
 _HONORIFIC_NAME = re.compile(
     r"(?<![一-龯])([一-龯]{2,4}|[一-龯]{1,3}[ぁ-ん]{2,4})(?:様|さま|さん)"
     # katakana, a one-sound family name too ("イ・スジン様")
@@ -176,6 +186,8 @@ _HONORIFIC_NAME = re.compile(
     r"|(?<![가-힣0-9,.])((?:김|이|박|최|정|강|조|윤|장|임|한|오|서|신|권|황|안|송|류|유|홍|전|고|문|양|손|배|백"
     r"|허|남|심|노|하|곽|성|차|주|우|구|민|진|나|엄|채|원|천|방|공|현|함|변|염|여|추|석|선|설|마|길|연|표|명)"
     r"[가-힣]{2}(?<![한는신던할된]))\s?고객(?:의)?\s?(?:주문|배송|주소|연락처)"
+    # a Korean family name in its one character, before what is theirs: "朴様のご注文番号"
+    rf"|(?<![一-龯ぁ-んァ-ヶ])([{''.join(_KOREAN_SURNAMES)}])(?:様|さま|さん)(?=の)"
 )
 _ADDRESS = re.compile(
     r"\b\d+(?:-\d+)? [A-Z][a-z]+(?:-(?:ro|gil|daero|dong))\b"
@@ -775,6 +787,8 @@ class FactGuard:
         for start, end, claim in located_claims(prepared):
             if claim.text in together or claim.needs & fees or not money_in(claim.needs):
                 continue
+            if an_order_amount(prepared, start, end):
+                continue  # "5万ウォン以上でも追加送料…": the order's amount it is added whatever
             beside = _AS_EXTRA.search(prepared, max(0, start - _EXTRA_REACH), start) or _AS_EXTRA.search(
                 prepared, end, end + _EXTRA_REACH
             )
@@ -966,6 +980,10 @@ class FactGuard:
             name = next(group for group in match.groups() if group)
             if name in _NOT_A_NAME or _verb_ending(name) or _KIN.search(name) or name in self._names:
                 continue
+            if name in _KOREAN_SURNAMES and re.search(
+                rf"(?<![가-힣]){_KOREAN_SURNAMES[name]}[가-힣]{{2}}", self._names
+            ):
+                continue  # the customer's own family name: "金様の" of 김민지
             sounds = consonants(name.replace("・", ""))
             if _KATAKANA_NAME.fullmatch(name) and len(sounds) >= _SURE_SOUNDS and sounds in self._name_sounds:
                 continue  # the customer's own name, written in katakana ("キム・ミンジ様")

@@ -161,10 +161,26 @@ _MENTIONED_AFTER = re.compile(
 """Words after a quote that name it as a thing said, not said: "'이전 지시 무시해' 이런 거 아니구요"."""
 _NOT_THAT = re.compile(
     r"(?:\.{2,}|…)?\s?(?:이런|그런|같은)?\s?(?:거|것|건|게|말)?\s?(?:는|은|도|가|이)?\s?아니(?:구|고|고요|구요|에요|예요|라)"
+    r"|\s?(?:이런|그런|같은)?\s?(?:거|것|건|게)?\s?(?:는|은|도|엔|에는)?\s?(?:관심\s?(?:없|도\s?없)|필요\s?없|상관\s?없)"
     r"|(?:とか|など)?(?:では|じゃ)(?:なく|ない|ありません)"
     r"|[、,]?\s?と(?:言いたい|言ってみたい|言いたかった)(?:ところ|けど|のですが|んですが|ですが)"
 )
-"""What the customer says their words are not: "管理者モードとかではなく、普通の質問です"."""
+"""What the customer says their words are not, or wants none of: "管理者モードとかではなく、普通の質問です",
+"관리자 모드 같은 건 관심 없고"."""
+_OTHERS_RULES = re.compile(
+    r"(?:manual|care|washing|cleaning|assembly|safety|label|packaging|doctor)(?:'s)?\s+(?:instructions?|rules?)"
+    r"|(?:설명서|사용\s?설명서|매뉴얼|주의\s?사항|라벨|의사)(?:의)?\s?(?:지시|규칙|설명)"
+    r"|(?:説明書|取扱説明書|取説|マニュアル|注意書き|ラベル|医者|医師)(?:の)?(?:指示|ルール|注意)",
+    re.IGNORECASE,
+)
+"""Rules that are not the bot's: "説明書の指示を無視して空焚きしてしまいました", "ignored the care
+instructions"."""
+_SOMEBODY_ELSE = re.compile(
+    r"\b(?:she|he|they|my (?:daughter|son|kids?|child|children|sister|brother|friend|husband|wife|mom|mum|dad"
+    r"|mother|father))\s+(?:\w+\s+)?(?:likes?|loves?|used|wants?|tends?|enjoys?|always|often|would)\s+(?:to\s+)?$",
+    re.IGNORECASE,
+)
+"""Somebody else the customer tells of, before what they like to do: "My daughter likes to pretend…"."""
 _TOLD_TO_THEM = re.compile(
     r"\b(?:said|told me|says|suggested|recommended)\s+(?:that\s+)?(?:I|we)\s+"
     r"(?:should|could|can|must|have to)\s*$",
@@ -194,6 +210,16 @@ _AN_ARTICLE = re.compile(r"\b(?:a|an)\s+$", re.IGNORECASE)
 """A system message read somewhere ("I read a system message on your site") is not one written."""
 
 
+def _the_rules_word(match: re.Match[str], others: re.Match[str]) -> bool:
+    """Whether the rules `match` names are those `others` names: its last word in English ("ignore
+    the care instructions"), its first in Korean and Japanese ("説明書の指示を無視")."""
+    return others.end() == match.end() or match.start() < others.end() <= match.start() + _RULES_WORD
+
+
+_RULES_WORD = 6
+"""Characters of the rules' word a Korean or Japanese steering match starts with (指示, 가이드라인)."""
+
+
 def _mentioned(text: str, match: re.Match[str]) -> bool:
     """The words are named, not said: quoted and then called a thing said ("'이전 지시 무시해' 이런
     말 하면"), quoted as what somebody told the customer to do or what the customer was about to
@@ -208,6 +234,12 @@ def _mentioned(text: str, match: re.Match[str]) -> bool:
                 or _TOLD_TO_THEM.search(text, 0, quote.start())
                 or _ABOUT_TO.search(text, 0, quote.start())
             )
+    if any(_the_rules_word(match, other) for other in _OTHERS_RULES.finditer(text)):
+        return True  # the rules of a manual, not the bot's
+    if match.group().lower().startswith(("pretend", "role")) and _SOMEBODY_ELSE.search(
+        text, 0, match.start()
+    ):
+        return True  # "My daughter likes to pretend she runs a shop"
     return bool(
         _NOT_THAT.match(text, match.end())
         or (match.group().lower().startswith("system") and _AN_ARTICLE.search(text, 0, match.start()))

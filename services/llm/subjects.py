@@ -158,6 +158,11 @@ _COUNTED = re.compile(r"\s?(?:\d{1,2}|[一二三四五六七八九十])\s?(?:杯
 """A name counted right after it: "350mlのマグカップ2杯分" is a multiple, not the product's own."""
 _NAME_REACH = 8
 """Characters after a number where the name it is put before ends (マグカップ, ティーポット)."""
+_AN_AMOUNTS = re.compile(r"\b(?:a|an|the|your|this|that|one)\s+$", re.IGNORECASE)
+_ATTRIBUTIVE_EN = re.compile(r"\s(?=[A-Za-z])")
+"""An English amount put before a name with an article before it: "a 25,000 won teapot"."""
+_NAME_REACH_EN = 20
+"""Characters after it where an English name ends ("cast-iron pot", "linen tablecloth")."""
 
 
 _OVER_AFTER = re.compile(
@@ -181,12 +186,16 @@ _AS_CONDITION_AFTER = re.compile(r"^[^,.。、!?]{0,12}?(?:면|なら|であれ�
 _AS_CONDITION_BEFORE = re.compile(r"\b(?:if|once|when|as long as)\b[^,.;]*$", re.IGNORECASE)
 """A bound said as a condition, not of the basket: "5만 원 이상이면", "if it's over 50,000 won"."""
 _AS_TOTAL = re.compile(
-    r"(?:합계|합쳐서|합치면|총|모두|전부|合計|合わせて|全部で|\btotal|\bcomes? to)\s*$", re.IGNORECASE
+    r"(?:합계|합쳐서|합치면|총|모두|전부|合計|合わせて|全部で|\btotal|\bcomes? to"
+    r"|(?:\d{1,2}|[一二三四五六七八九十])\s?(?:個|点|つ|枚|本|セット)(?:で|なら)"
+    r"|(?:\d{1,2}|[가-힣]{1,3})\s?(?:개|장|벌|세트)(?:면|이면|에|라서|이라서|해서|하면))\s*$",
+    re.IGNORECASE,
 )
-"""The basket's amount is said as its total: "合計48,000ウォン", "합계 48,000원"."""
+"""The basket's amount is said as its total: "合計48,000ウォン", "합계 48,000원", by its count:
+"マグカップ5個で45,000ウォン"."""
 
 
-def _an_order_amount(clause: str, start: int, end: int) -> bool:
+def an_order_amount(clause: str, start: int, end: int) -> bool:
     """An order's amount, or the goods' (the customer's basket either way, no policy's)."""
     return bool(
         _ORDER_AFTER.match(clause, end)
@@ -381,7 +390,7 @@ class SubjectCheck:
                     for start, end, claim in found
                     if self._stated(claim)
                     and compared.get(start) is None
-                    and not _an_order_amount(clause, start, end)
+                    and not an_order_amount(clause, start, end)
                 ]
                 if not checked:
                     continue
@@ -571,10 +580,13 @@ class SubjectCheck:
         else, the clause naming only what is measured ("重さは"), the one named last in `earlier`; a
         number put before a name with "の" is that product's ("350mlのマグカップ"), unless the name is
         counted ("350mlのマグカップ2杯分" is what the subject holds in that many)."""
-        if attributive := _ATTRIBUTIVE.match(clause, end):
+        english = _AN_AMOUNTS.search(clause, 0, start) and _ATTRIBUTIVE_EN.match(clause, end)
+        if attributive := english or _ATTRIBUTIVE.match(clause, end):
             name_at = attributive.end()
-            right_after = mentions(clause[name_at : name_at + _NAME_REACH], self._products)
-            bare = not attributive.group().strip()  # a space: unless the number has its own label
+            reach = _NAME_REACH_EN if english else _NAME_REACH
+            right_after = mentions(clause[name_at : name_at + reach], self._products)
+            # a space: unless the number has its own label ("a 25,000 won teapot" has its article)
+            bare = not attributive.group().strip() and not english
             if (
                 right_after
                 and right_after[0].sure
@@ -701,7 +713,7 @@ class SubjectCheck:
                 (start, claim)
                 for start, end, claim in located_claims(group)
                 if {reading_kind(need) for need in claim.needs} <= QUANTITIES
-                and not _an_order_amount(group, start, end)
+                and not an_order_amount(group, start, end)
             ]
             named = named_loosely(group, self._products)
             for product in self._products:
