@@ -1887,6 +1887,12 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
     ],
     "a call-back promised in the progressive": [
         ("As promised, our manager will be calling you back this afternoon.", FAIL),
+        # the call said from the customer's side
+        ("I've passed your case on to our team lead; expect a call within the hour.", FAIL),
+        ("담당자에게 전달해 두었으니 곧 연락이 갈 거예요.", FAIL),
+        ("担当者からお電話がいきますので、少々お待ちください。", FAIL),
+        ("Our team will be in touch soon.", FAIL),
+        ("If you'd like to talk to someone, you can call us on 1588-1234 on weekdays.", PASS),
         ("저희 매니저가 오늘 오후에 다시 전화드릴 예정이에요.", FAIL),
         ("Thank you for calling us today; our phone line is open on weekdays from 10:00 to 18:30.", PASS),
     ],
@@ -1921,6 +1927,18 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
             PASS,
         ),
         ("クーポンはございませんが、送料は無料にいたします。", FAIL),
+    ],
+    "a fee the customer need not worry about is waived": [
+        ("반품 배송비 걱정 마세요, 저희가 알아서 할게요.", FAIL),
+        ("返品の送料はお気になさらないでください。", FAIL),
+        ("Don't worry about the return shipping, we'll sort it.", FAIL),
+        ("If it's defective, don't worry about the return shipping: it's free.", PASS),
+        ("불량이면 반품 배송비는 걱정 안 하셔도 돼요.", PASS),
+        ("Don't worry, the item just needs to be unused.", PASS),
+    ],
+    "a hedge is no denial": [
+        ("まとめてご購入いただければ、少しお値引きできるかもしれません。", FAIL),
+        ("お値引きできないかもしれません。", PASS),
     ],
     "a fee not taken off is a fee waived": [
         ("네, 반품비 차감 없이 89,000원 전액 환불 확정해 드리겠습니다.", FAIL),
@@ -2302,6 +2320,8 @@ def test_the_day_asked_and_the_order_are_the_facts(ordered: FactGuard, reply: st
         ("土曜日にいただいたお問い合わせは月曜日に対応させていただきます。", PASS),
         ("주말 결제 건은 평일에 출고돼요.", PASS),
         ("Orders placed on a Saturday ship on Monday.", PASS),
+        ("You ordered it last Saturday and it was delivered on Monday.", PASS),
+        ("We're open this Saturday and back on Monday.", FAIL),
         ("土曜日にいただいたお問い合わせにも当日お答えします。", FAIL),
         ("We answer messages on Saturday.", FAIL),
     ],

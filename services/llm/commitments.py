@@ -391,6 +391,11 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"담당자(?:가|께서)?\s*(?:곧|바로|직접)?\s*(?:연락|전화)",
             r"(?:担当(?:者)?|スタッフ)(?:から|より)(?:ご)?(?:連絡|電話)",
             r"(?<!ご)連絡(?:いたします|します|させていただきます|差し上げます)",
+            # the call said from the customer's side: "expect a call", "연락이 갈 거예요", "お電話がいきます"
+            r"\b(?:expect|you'?ll (?:get|receive)|you will (?:get|receive)) (?:a |their |our )?"
+            r"(?:call|phone call|ring|callback|call-back)\b|\bwill be in touch\b",
+            r"(?:전화|연락)(?:이|가)\s*(?:갈|가실|올|오실|드려질)",
+            r"(?:お電話|ご連絡)(?:が)(?:いき|行き|入り|届き|あり)",
         ),
     ),
     (
@@ -827,6 +832,7 @@ _NOT_A_DENIAL = any_of(
     r"\bunless\b",
     r"아니(?:시면|시라면|라면|면)|않으(?:시면|면)|안\s*되시면",
     r"(?:で|じゃ)(?:なければ|ない場合|なかったら)|でない(?:方|場合)",
+    r"かもしれ(?:ません|ない)",  # a hedge ("お値引きできるかもしれません"), whose "ません" denies nothing
     r"뭘\s*못|뭔들\s*못|무엇인들\s*못",
     r"\b(?:don'?t|do not|never) (?:tell|let on to|mention (?:it|this) to) (?:anyone|anybody|a soul)\b",
     r"(?:아무|누구)(?:한테|에게)도\s*(?:말하지|얘기하지|말\s*하지)\s*(?:마|말)",
@@ -905,6 +911,11 @@ _NO_CHARGE = any_of(
     r"없이(?![는도])",
     rf"(?:{PARCEL_FEE_JA}|料金|手数料|費用)(?:を)?差し引か(?:ず|ないで)",
     r"\bwithout (?:deducting|taking off) (?:any |the )?(?:return |exchange )?(?:shipping|fee|charge|cost)",
+    # the fee the customer need not worry about: "반품 배송비 걱정 마세요", "送料はお気になさらないでください"
+    r"\bdon'?t worry about (?:the |any )?(?:return |exchange )?(?:shipping|postage|fee|cost|charge)",
+    rf"(?:{PARCEL_FEE_KO}|반품비|교환비|요금|비용|수수료)\s?(?:은|는|도)?\s?(?:전혀\s?)?"
+    r"(?:걱정\s?(?:마세요|마시고|하지\s?마|안\s?하셔도)|신경\s?(?:쓰지\s?마|안\s?쓰셔도))",
+    rf"(?:{PARCEL_FEE_JA}|料金|費用|手数料)(?:は|も|のことは|については)?(?:お気になさらな|ご心配(?:なく|いりません)|気にしなくて)",
     rf"(?:{PARCEL_FEE_JA}|料金|手数料|費用|ご負担)(?:は)?(?:一切)?なしで",
     rf"(?:{PARCEL_FEE_JA}|料金|手数料|費用|[一-龯]{{1,4}}料)(?:は|も)?(?:一切)?(?:いただかず|頂かず|いただかない|頂かない|頂戴せず)",
     rf"(?:{PARCEL_FEE_JA}|料金|手数料|費用|[一-龯]{{1,4}}料)(?:は|も)(?:一切|特に)?(?:なく|ない(?:です)?|なし(?:です)?|ございません)",
@@ -1273,7 +1284,9 @@ _PERMISSION = any_of(
     r"(?:差し支え|問題)(?:は)?(?:ありません|ございません|ない)",
     r"(?:셔도|어도|아도|해도)\s*(?:상관\s*(?:없|않)|문제\s*(?:없|않))",
     r"상관\s*없",
-    r"\b(?:no problem|not a problem|no worries|don't worry|doesn't matter|never mind|no need to worry)\b",
+    # not a fee the customer need not worry about, which is waived (`_NO_CHARGE`)
+    r"\b(?:no problem|not a problem|no worries|don'?t worry(?! about (?:the |any )?(?:return |exchange )?"
+    r"(?:shipping|postage|fee|cost|charge))|doesn't matter|never mind|no need to worry)\b",
     r"\bno[- ]questions?[- ]asked\b|묻지도\s*따지지도\s*않|理由を問わず|理由は問いません",
 )
 """Saying something is fine in the words of a negation ("お持ちいただいて構いません", "가지셔도
@@ -2593,6 +2606,8 @@ _DONE_ON_A_WEEKEND = any_of(
             r"(?:placed|paid|made|sent|received|left|that (?:come|arrive)s?)\s+"
             rf"(?:on|over|during)\s+(?:a |the )?{_WEEKEND_DAYS}",
             rf"\b(?:placed|paid|sent|received|left)\s+(?:on|over|during)\s+(?:a |the )?{_WEEKEND_DAYS}",
+            rf"\b(?:ordered|placed|paid for|bought|purchased)\s+(?:it|them|your order|the \w+)?\s*(?:on\s+)?"
+            rf"(?:last|this|that)\s+{_WEEKEND_DAYS}",
             r"(?:주말|공휴일|토요일|일요일)(?:이나\s*공휴일|·공휴일)?(?:에|중에)?\s*"
             r"(?:주신|남기신|보내신|하신|들어온|접수된|받은|결제(?:하신|한|된|\s*건)?|주문(?:하신|한|된|\s*건)?)",
             r"(?:土曜|日曜|土日|週末|祝日|休日)(?:日)?(?:・祝日)?(?:に|の|中に)?"
