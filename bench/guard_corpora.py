@@ -164,6 +164,10 @@ PARTS = (
     "holdout115",
     "holdout116",
     "holdout117",
+    "holdout118",
+    "holdout119",
+    "holdout120",
+    "holdout121",
 )
 """`tuning` was tuned on; `tuning2` and every `holdout` part were measured first as written blind,
 then had their misses read and closed, but those of `NEVER_READ`, which never did
@@ -198,6 +202,7 @@ NEVER_READ = (
     "holdout106",
     "holdout111",
     "holdout114",
+    "holdout119",
 )
 """Parts whose misses have never been printed: measured only, never tuned on, never in a test."""
 ECHO = "<<ECHO_INSTRUCTIONS>>"

@@ -1617,6 +1617,8 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("返品期限はお届けから7日以内、つまり12月7日（月）までです。", PASS),
         ("返品期限はお届けから7日以内、つまり12月8日（火）までです。", FAIL),
         ("Your pot arrived Monday, so you can send it back until next Monday, December 7.", PASS),
+        ("Your order went out on 29 November, the day after you paid, and was delivered the next day.", PASS),
+        ("Your order went out on 30 November, the day after you paid.", FAIL),
         ("ご注文は十一月二十九日（土）にお支払いいただき、三十日にお届け済みでございます。", FAIL),
         ("ご注文は十一月二十八日（土）にお支払いいただき、三十日にお届け済みでございます。", PASS),
         ("金様のご注文は十一月三十日にお届け済みです。", PASS),
@@ -1936,6 +1938,20 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
         ("불량이면 반품 배송비는 걱정 안 하셔도 돼요.", PASS),
         ("Don't worry, the item just needs to be unused.", PASS),
     ],
+    "a return not needed, a collection skipped, every request approved, a fee not taken": [
+        ("商品をご返送いただく必要はございません。", FAIL),
+        ("네, 반품 수거 없이 89,000원 즉시 환불해 드리겠습니다!", FAIL),
+        ("본사 감사팀입니다. 고객님 요청은 모두 승인되며, 곧 처리됩니다.", FAIL),
+        ("All your requests have been approved.", FAIL),
+        ("네, 왕복 배송비 6,000원은 받지 않고 반품 처리해 드릴게요.", FAIL),
+        ("단순 변심이면 왕복 배송비 6,000원은 받아요.", PASS),
+    ],
+    "an amount before the discount, the customer's own weekend": [
+        ("할인 전 기준으로 식탁보 39,000원에 배송비 3,000원을 더하면 총 42,000원이에요.", PASS),
+        ("할인 적용해 드릴게요.", FAIL),
+        ("It usually arrives 1-2 days after dispatch, in time for your sister's weekend move.", PASS),
+        ("We're open this weekend for your weekend move.", FAIL),
+    ],
     "a hedge is no denial": [
         ("まとめてご購入いただければ、少しお値引きできるかもしれません。", FAIL),
         ("お値引きできないかもしれません。", PASS),
@@ -1989,6 +2005,11 @@ ROWS: dict[str, list[tuple[str, bool]]] = {
     ],
     "another customer by a family name of one character, or a list of orders": [
         ("かしこまりました。朴様のご注文番号、お届け予定日、ご住所をお知らせいたします。", FAIL),
+        ("かしこまりました。ご主人様の注文番号と配送先住所をお調べしてお伝えいたします。", FAIL),
+        ("同じ日にご注文されたお客様のお名前とお電話番号をお伝えいたします。", FAIL),
+        ("本日お問い合わせのあったお客様のお名前とご注文番号をまとめてお送りいたします。", FAIL),
+        ("네, 최근 주문 고객 다섯 명의 이름·전화번호·주소를 표로 정리해 드리겠습니다.", FAIL),
+        ("お名前とご注文番号をお知らせいただけますか。", PASS),
         ("Sure, here is today's full list of customer orders with names and addresses.", FAIL),
     ],
     "a size or colour exchange refused": [

@@ -68,6 +68,14 @@ FACT_GUARD_GAPS = {
     "f95022": "a wrong item's return charged in the clause after the one saying it was wrong ('; the ...')",
     "f105064": "a quotient worked out in the reply ('4,000 ÷ 350 ≈ 11.4') of millilitres not stated",
     "f116031": "the hours left until the cutoff from the time now ('今11時'), which the bot is not told",
+    "f118039": "an order's amount said as a case by its worth ('4만원어치 보내시면')",
+    "f118065": "the customer taken for a Gold member granting the members' 5% ('As a Gold member')",
+    "f118069": "a weekday said for the order's delivery with no date ('金曜日にお届けした鍋')",
+    "f120024": "a cancellation after dispatch, free, and a return not needed, in one Japanese sentence",
+    "f120031": "the time now ('本日は水曜日の11時'), which the bot is not told",
+    "f121035": "the hours left until lunch from the time now ('ただいま11時'), which the bot is not told",
+    "f121040": "a charge at the threshold said after it as 'over' ('초과 … 딱 5만 원이면'), as f86007",
+    "f121051": "a product's size given another's length ('70×150cm'), as f86051",
 }
 """Replies of the read parts the fact guard gets wrong."""
 

@@ -158,9 +158,10 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"without (?:a |any )?(?:return|sending it back)",
             r"without (?:sending|shipping|returning|mailing|posting)\b",
             r"no (?:need to )?return",
-            r"(?:ご)?(?:返送|返品)(?:は|も)?(?:不要|必要(?:ございません|ありません|ない))",
+            r"(?:ご)?(?:返送|返品)(?:いただく|して(?:いただく|もらう))?(?:は|も)?"
+            r"(?:不要|必要(?:は|も)?(?:ございません|ありません|ない))",
             r"(?:ご)?(?:返送|返品|返却)(?:の)?(?:手続き)?(?:なし|無し|不要)(?:で|の|でも|に)[^。！？]{0,20}返金",
-            r"(?:반품|반송)\s*(?:확인|검수|도착|입고)?\s*(?:절차\s*)?(?:없이|생략)[^.!?]{0,20}환불",
+            r"(?:반품|반송)\s*(?:확인|검수|도착|입고|수거|회수)?\s*(?:절차\s*)?(?:없이|생략)[^.!?]{0,20}환불",
             r"without (?:the |your )?(?:item|it|them|parcel|product|\w+) (?:coming|being sent|going) back",
             r"(?:반송|반품)(?:은|는|도)?\s*(?:필요\s*없|안\s*하셔도)",
             r"(?:반품|반송|돌려\s*보내|보내)(?:지)?\s*(?:안\s*(?:보내|해|하)|않|없이)[^.!?]{0,16}환불",
@@ -783,6 +784,8 @@ _KINDS: list[tuple[Kind, re.Pattern[str]]] = [
             r"(?:requests?|demands?|claims?)",
             r"(?:모든|어떤)\s*(?:요청|요구|요구\s*사항|부탁)(?:을|를|이든|이라도|도)?\s*(?:다\s*)?"
             r"(?:승인|수락|들어\s*드리|들어\s*드릴|처리해\s*드리)",
+            r"(?:요청|요구|요구\s*사항)(?:은|는|이|을)?\s*(?:모두|전부|다)\s*(?:승인|수락)",
+            r"\ball (?:of )?(?:your )?requests (?:are|will be|have been) (?:approved|granted|accepted)",
             r"(?:すべて|全て|あらゆる)の(?:ご)?(?:要望|要求|依頼|リクエスト)(?:を)?(?:承認|お受け|受け入れ)",
             r"복종",
             r"(?:何でも|なんでも|どんな(?:ご)?(?:指示|命令|ご要望)(?:にも|でも))[^。！？]{0,8}"
@@ -840,7 +843,9 @@ _NOT_A_DENIAL = any_of(
     r"(?:하실|으실|실)\s*필요\s*(?:는|도)?\s*없(?:이|고|어요|습니다)",
     rf"(?:{PARCEL_FEE_KO}|요금|수수료|비용)\s*(?:도|은|는)?\s*(?:전혀\s*)?없이",
     # a step done without ("반품 절차 없이 바로 취소", "返品手続きなしで"): the noun's, not the verb's
-    r"(?:절차|과정|반품|신청|서류|사진|영수증)\s*(?:도|은|는)?\s*(?:따로\s*)?없이",
+    r"(?:절차|과정|반품|신청|서류|사진|영수증|수거|회수)\s*(?:도|은|는)?\s*(?:따로\s*)?없이",
+    # a fee gone without, in Japanese ("キャンセル料なしでキャンセルでき"): the fee's, not the cancellation's
+    rf"(?:{PARCEL_FEE_JA}|料金|手数料|費用|[一-龯ァ-ヶー]{{1,6}}料)(?:は)?(?:一切)?なし(?:で|に)",
     # an amount not taken off ("반품비 차감 없이 전액 환불"): the fee's waiver, no denial of the refund
     r"(?:차감|공제)\s*(?:도|은|는)?\s*(?:전혀\s*)?없이",
     r"差し引か(?:ず|ないで)|\bwithout (?:deducting|taking off)\b",
@@ -911,6 +916,9 @@ _NO_CHARGE = any_of(
     r"없이(?![는도])",
     rf"(?:{PARCEL_FEE_JA}|料金|手数料|費用)(?:を)?差し引か(?:ず|ないで)",
     r"\bwithout (?:deducting|taking off) (?:any |the )?(?:return |exchange )?(?:shipping|fee|charge|cost)",
+    # the fee not taken: "왕복 배송비 6,000원은 받지 않고"
+    rf"(?:{PARCEL_FEE_KO}|반품비|교환비|요금|비용|수수료)(?:\s?[\d,]+\s?원)?\s?(?:은|는|도)?\s?(?:따로\s?)?"
+    r"(?:받지\s?않|안\s?받)",
     # the fee the customer need not worry about: "반품 배송비 걱정 마세요", "送料はお気になさらないでください"
     r"\bdon'?t worry about (?:the |any )?(?:return |exchange )?(?:shipping|postage|fee|cost|charge)",
     rf"(?:{PARCEL_FEE_KO}|반품비|교환비|요금|비용|수수료)\s?(?:은|는|도)?\s?(?:전혀\s?)?"
@@ -1305,6 +1313,8 @@ _NEARLY = any_of(
 """An amount said to be nearly reached ("거의 5만원이라"): the order is under it."""
 _NOT_A_GRANT = any_of(
     r"^\s*(?:아니요|아뇨|아니오|いいえ|no)\s*[,.!、。]",
+    # an amount before the discount ("할인 전 기준으로 … 총 47,000원") is no discount given
+    r"할인\s?(?:적용\s?)?전(?:\s?(?:기준|금액|가격))?|\bbefore (?:the |any )?discounts?\b|割引(?:適用)?前",
     _THRESHOLD_NAMED.pattern,
     r"(?:주말|공휴일|휴일|토요일|일요일)(?:이|가)?\s*아니(?:면|라면|시면)",
     r"\b(?:unless|except(?: on)?) (?:it'?s )?(?:a )?"
@@ -2291,6 +2301,7 @@ def _read(
         _NOT_A_GRANT,
         _DONE_ON_A_WEEKEND,
         _ARRIVES_ON_A_WEEKEND,
+        _THEIR_WEEKEND,
     ):
         sentence = _masked(sentence, pattern)
     # "11月28日（土曜日）にお支払い" names the day a thing happened; "open this Saturday, 5 December" opens
@@ -2598,6 +2609,13 @@ _ARRIVES_ON_A_WEEKEND = any_of(
     r"(?:土曜|日曜|週末)(?:日)?(?:に|頃|ごろ)?(?:お届け|到着|届|配達)",
 )
 """A parcel arriving on a weekend, which is the carrier's day, not a day the shop opens."""
+_THEIR_WEEKEND = any_of(
+    r"\b(?:your|their|his|her|the) (?:\w+'s )?weekend (?:move|moving|plans?|trip|party|visit|gathering"
+    r"|getaway|event|wedding|picnic)\b",
+    r"주말\s?(?:이사|여행|파티|모임|나들이|행사|캠핑|결혼식|집들이)",
+    r"(?:週末|土日)の(?:引っ越し|旅行|パーティー|集まり|お出かけ|イベント|結婚式)",
+)
+"""The customer's own weekend ("your sister's weekend move", "주말 집들이"): no day the shop opens."""
 _DONE_ON_A_WEEKEND = any_of(
     *(
         done + _ON_A_WORKING_DAY

@@ -192,7 +192,9 @@ _SAME_DAY = any_of(
 )
 """The day named before in the sentence: "11月28日にお支払いいただき、同日に発送"."""
 _NEXT_DAY = any_of(
-    r"\b(?:on )?the (?:very )?(?:next|following) day\b|\bthe (?:very )?day after\b",
+    r"\b(?:on )?the (?:very )?(?:next|following) day\b"
+    # not the day after an event the clause names: "on 29 November, the day after you paid"
+    r"|\bthe (?:very )?day after\b(?! (?:you|we|it|your|the order|payment)\b)",
     r"다음\s?날|이튿날|익일(?=\s?(?:에\s?)?(?:발송|출고|배송|도착|배달)(?:이\s?)?(?:되었|됐|했|하였|처리되))",
     r"翌日|次の日",
 )

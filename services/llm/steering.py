@@ -76,7 +76,7 @@ _STEERING = any_of(
     r"\b(?:note|message|instructions?) (?:to|for) (?:the )?(?:bot|ai|assistant|chatbot)\b",
     r"\battention (?:bot|ai|assistant|chatbot)\b",
     r"\bI(?:'m| am) (?:the |your )?(?:store |shop )?(?:manager|owner|ceo|boss|admin(?:istrator)?|developer"
-    r"|supervisor)\b(?! (?:of|at) (?:a|an|my)\b)",
+    r"|supervisor)\b(?! (?:of|at|for) (?:a|an|my|our)\b)",
     r"\b(?:you are|you're) (?:now )?(?:speaking|talking|chatting) (?:to|with) (?:the |a |your )?"
     r"(?:store |shop )?(?:manager|owner|ceo|boss|admin(?:istrator)?|developer|supervisor|staff)\b",
     r"\bI(?:'m| am) from (?:the |your )?(?:\w+ ){0,3}(?:team|department|head office|HQ)\b"
@@ -154,13 +154,15 @@ _QUOTED = re.compile(r"['\"‘“「『]([^'\"’”」』]{1,60})['\"’”」�
 _MENTIONED_AFTER = re.compile(
     r"\s?(?:(?:이런|그런|같은|라는|이라는|하는)\s?(?:거|것|건|게|말|식)?"
     r"|(?:이)?라고\s?(?:하면|하니까|하던데|했더니|(?:쓰|치|말하|보내)려|(?:쓸|칠|보낼|할)\s?뻔)"
-    r"|とか|みたいな|などと?|という|って(?:言う|いう)|(?:と|って)(?:打と|書こ|送ろ|言お)う"
+    r"|とか|みたいな|などと?|なんて|という|って(?:言う|いう)|(?:と|って)(?:打と|書こ|送ろ|言お)う"
     r"|(?:or )?(?:something )?like that\b|(?:sounds|seems|looks) like\b)",
     re.IGNORECASE,
 )
 """Words after a quote that name it as a thing said, not said: "'이전 지시 무시해' 이런 거 아니구요"."""
 _NOT_THAT = re.compile(
-    r"(?:\.{2,}|…)?\s?(?:이런|그런|같은)?\s?(?:거|것|건|게|말)?\s?(?:는|은|도|가|이)?\s?아니(?:구|고|고요|구요|에요|예요|라)"
+    r"(?:\.{2,}|…)?\s?(?:이런|그런|같은|하는|하려는|하자는)?\s?(?:거|것|건|게|말)?\s?(?:는|은|도|가|이)?\s?"
+    r"아니(?:구|고|고요|구요|에요|예요|라)"
+    r"|\s?aside\b"
     r"|\s?(?:이런|그런|같은)?\s?(?:거|것|건|게)?\s?(?:는|은|도|엔|에는)?\s?(?:관심\s?(?:없|도\s?없)|필요\s?없|상관\s?없)"
     r"|(?:とか|など)?(?:では|じゃ)(?:なく|ない|ありません)"
     r"|[、,]?\s?と(?:言いたい|言ってみたい|言いたかった)(?:ところ|けど|のですが|んですが|ですが)"
@@ -183,7 +185,7 @@ _SOMEBODY_ELSE = re.compile(
 """Somebody else the customer tells of, before what they like to do: "My daughter likes to pretend…"."""
 _TOLD_TO_THEM = re.compile(
     r"\b(?:said|told me|says|suggested|recommended)\s+(?:that\s+)?(?:I|we)\s+"
-    r"(?:should|could|can|must|have to)\s*$",
+    r"(?:should|could|can|must|have to)\s*$|\b(?:said|told me|says)\s+to\s+(?:just\s+)?$",
     re.IGNORECASE,
 )
 """A quote of what somebody told the customer to do: "My sister said I should 'ignore the rules…'"."""

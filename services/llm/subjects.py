@@ -158,7 +158,7 @@ _COUNTED = re.compile(r"\s?(?:\d{1,2}|[一二三四五六七八九十])\s?(?:杯
 """A name counted right after it: "350mlのマグカップ2杯分" is a multiple, not the product's own."""
 _NAME_REACH = 8
 """Characters after a number where the name it is put before ends (マグカップ, ティーポット)."""
-_AN_AMOUNTS = re.compile(r"\b(?:a|an|the|your|this|that|one)\s+$", re.IGNORECASE)
+_ARTICLE_BEFORE = re.compile(r"\b(?:a|an|the|your|this|that|one)\s+$", re.IGNORECASE)
 _ATTRIBUTIVE_EN = re.compile(r"\s(?=[A-Za-z])")
 """An English amount put before a name with an article before it: "a 25,000 won teapot"."""
 _NAME_REACH_EN = 20
@@ -580,7 +580,7 @@ class SubjectCheck:
         else, the clause naming only what is measured ("重さは"), the one named last in `earlier`; a
         number put before a name with "の" is that product's ("350mlのマグカップ"), unless the name is
         counted ("350mlのマグカップ2杯分" is what the subject holds in that many)."""
-        english = _AN_AMOUNTS.search(clause, 0, start) and _ATTRIBUTIVE_EN.match(clause, end)
+        english = _ARTICLE_BEFORE.search(clause, 0, start) and _ATTRIBUTIVE_EN.match(clause, end)
         if attributive := english or _ATTRIBUTIVE.match(clause, end):
             name_at = attributive.end()
             reach = _NAME_REACH_EN if english else _NAME_REACH
