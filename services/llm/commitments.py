@@ -916,9 +916,6 @@ _NO_CHARGE = any_of(
     r"없이(?![는도])",
     rf"(?:{PARCEL_FEE_JA}|料金|手数料|費用)(?:を)?差し引か(?:ず|ないで)",
     r"\bwithout (?:deducting|taking off) (?:any |the )?(?:return |exchange )?(?:shipping|fee|charge|cost)",
-    # the fee not taken: "왕복 배송비 6,000원은 받지 않고"
-    rf"(?:{PARCEL_FEE_KO}|반품비|교환비|요금|비용|수수료)(?:\s?[\d,]+\s?원)?\s?(?:은|는|도)?\s?(?:따로\s?)?"
-    r"(?:받지\s?않|안\s?받)",
     # the fee the customer need not worry about: "반품 배송비 걱정 마세요", "送料はお気になさらないでください"
     r"\bdon'?t worry about (?:the |any )?(?:return |exchange )?(?:shipping|postage|fee|cost|charge)",
     rf"(?:{PARCEL_FEE_KO}|반품비|교환비|요금|비용|수수료)\s?(?:은|는|도)?\s?(?:전혀\s?)?"
@@ -1314,7 +1311,8 @@ _NEARLY = any_of(
 _NOT_A_GRANT = any_of(
     r"^\s*(?:아니요|아뇨|아니오|いいえ|no)\s*[,.!、。]",
     # an amount before the discount ("할인 전 기준으로 … 총 47,000원") is no discount given
-    r"할인\s?(?:적용\s?)?전(?:\s?(?:기준|금액|가격))?|\bbefore (?:the |any )?discounts?\b|割引(?:適用)?前",
+    r"할인\s?(?:적용\s?)?전(?:\s?(?:기준|금액|가격)|에|의|(?![가-힣]))|\bbefore (?:the |any )?discounts?\b"
+    r"|割引(?:適用)?前",
     _THRESHOLD_NAMED.pattern,
     r"(?:주말|공휴일|휴일|토요일|일요일)(?:이|가)?\s*아니(?:면|라면|시면)",
     r"\b(?:unless|except(?: on)?) (?:it'?s )?(?:a )?"
