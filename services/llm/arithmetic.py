@@ -247,7 +247,10 @@ def worked_out(
                 currency, amount_value = amount
                 # a per-item amount is taken by the count said of all the things, else by the count
                 # said right before it ("머그컵 2개 …, 선물 포장 3개 하시면 6,000원")
-                taken_by = whole or _counts_just_before(sentence, claim.text)
+                # (read only where the sources count an amount per item: most sentences have none)
+                taken_by = whole or (
+                    _counts_just_before(sentence, claim.text) if each.get(currency) else set()
+                )
                 operands = supported.get(currency, set()) - {amount_value}
                 placed = {value for value in operands if (currency, value) not in wrong}
                 not_its = {
